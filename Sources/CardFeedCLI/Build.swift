@@ -1,0 +1,56 @@
+import ArgumentParser
+import CardFeedCore
+import Foundation
+
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the site into a folder of static pages.",
+        discussion: """
+            Pages: OUTPUT/index.html (all cards), OUTPUT/<feed>/index.html for news, advertising, \
+            announcements, social and uncategorized, and OUTPUT/<feed>/page/<n>/index.html for \
+            further pages. The site is written into a fresh folder that then replaces OUTPUT, so a \
+            failed build leaves the previous output as it was. An existing OUTPUT that cardfeed \
+            did not write is never replaced.
+            """)
+
+    @OptionGroup var options: SiteOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the site (default: SITE/public).", valueName: "dir"), completion: .directory)
+    var output: String?
+
+    func validate() throws { try options.validate() }
+
+    func run() throws {
+        let logger = options.logger()
+        let builder = SiteBuilder(options: options.buildOptions(output: output, write: true), logger: logger)
+        do {
+            let report = try builder.run()
+            if !options.quiet { print(Summary(report).text) }
+        } catch {
+            Console.printFailure(error.report)
+            throw ExitCode.failure
+        }
+    }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load, check and render the site without writing anything.",
+        discussion: "Exits with status 1 when there are errors (or, with --strict, warnings).")
+
+    @OptionGroup var options: SiteOptions
+
+    func validate() throws { try options.validate() }
+
+    func run() throws {
+        let logger = options.logger()
+        let builder = SiteBuilder(options: options.buildOptions(output: nil, write: false), logger: logger)
+        do {
+            let report = try builder.run()
+            if !options.quiet { print(Summary(report).text) }
+        } catch {
+            Console.printFailure(error.report)
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import CardFeedCore
+
+@main
+struct CardFeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cardfeed",
+        abstract: "Turn Braze card JSON (News Feed and Content Cards) into a static, browsable feed site.",
+        discussion: """
+            A site is a folder: cards in cards.json and cards/**/*.json, optional template \
+            overrides in templates/, images and other files in assets/. `cardfeed build` writes \
+            one feed per category (news, advertising, announcements, social, uncategorized) and \
+            an "all" feed to SITE/public.
+
+            Examples:
+              cardfeed build                      build ./site into ./site/public
+              cardfeed build my-site -o dist      build my-site into dist
+              cardfeed check --strict             fail on any warning (for CI)
+              cardfeed eject cards/short_news     copy a built-in template to edit it
+            """,
+        version: CardFeedVersion.current,
+        subcommands: [Build.self, Check.self, Templates.self, Eject.self],
+        defaultSubcommand: nil
+    )
+}

@@ -1,0 +1,75 @@
+import CardFeedCore
+import Foundation
+import Logging
+
+/// Terminal output: progress on standard output, warnings and errors on standard error, each
+/// as one plain line ("warning: site/cards.json: card 3 (id \"x\"): field \"image\": ...").
+enum Console {
+    private static let once: Void = {
+        LoggingSystem.bootstrap { label in PlainHandler(label: label) }
+    }()
+
+    static func bootstrap() { _ = once }
+
+    static func printFailure(_ report: BuildReport) {
+        let errors = report.diagnostics.errors.count
+        let warnings = report.diagnostics.warnings.count
+        var line = "error: build failed with \(plural(errors, "error"))"
+        if warnings > 0 { line += " and \(plural(warnings, "warning"))" }
+        FileHandle.standardError.write(Data((line + "; nothing was written.\n").utf8))
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    struct PlainHandler: LogHandler {
+        let label: String
+        var logLevel: Logger.Level = .info
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            switch event.level {
+            case .warning:
+                FileHandle.standardError.write(Data("warning: \(event.message)\n".utf8))
+            case .error, .critical:
+                FileHandle.standardError.write(Data("error: \(event.message)\n".utf8))
+            default:
+                print(event.message)
+            }
+        }
+    }
+}
+
+/// The closing lines of a build or check.
+struct Summary {
+    let report: BuildReport
+
+    init(_ report: BuildReport) { self.report = report }
+
+    var text: String {
+        var lines: [String] = []
+        let notShown = report.skipped.values.reduce(0, +)
+        var read = "Read \(Console.plural(report.entriesRead, "card entry").replacingOccurrences(of: "entrys", with: "entries")) from \(Console.plural(report.filesRead.count, "file")): \(report.cardsShown) shown"
+        if notShown > 0 {
+            let reasons = report.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
+            read += ", \(notShown) not shown (\(reasons.joined(separator: ", ")))"
+        }
+        lines.append(read + ".")
+        let feeds = report.feeds.map { "\($0.feed.slug) \($0.cards)" }.joined(separator: ", ")
+        lines.append("Feeds: \(feeds); \(Console.plural(report.pagesRendered, "page")).")
+        let warnings = report.diagnostics.warnings.count
+        let seconds = report.stepSeconds.reduce(0) { $0 + $1.seconds }
+        let timing = String(format: "%.2f s", seconds)
+        if let output = report.output {
+            lines.append("Wrote \(Console.plural(report.filesWritten, "file")) in \(timing)\(warnings > 0 ? " with \(Console.plural(warnings, "warning"))" : "").")
+            lines.append("Open \(output.appendingPathComponent("index.html").path) in a browser.")
+        } else {
+            lines.append("Checked in \(timing): \(warnings > 0 ? Console.plural(warnings, "warning") : "no problems"); nothing written.")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

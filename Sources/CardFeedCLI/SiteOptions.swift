@@ -1,0 +1,45 @@
+import ArgumentParser
+import CardFeedCore
+import Foundation
+import Logging
+
+/// Options shared by `build` and `check`.
+struct SiteOptions: ParsableArguments {
+    @Argument(help: "The site folder.", completion: .directory)
+    var site = "site"
+
+    @Option(name: .customLong("now"), help: ArgumentHelp(
+        "Hide cards that expire at or before this time (Unix seconds).",
+        discussion: "Defaults to the current time. Fix it to make a build reproducible.",
+        valueName: "unix-seconds"))
+    var now: Int64?
+
+    @Option(help: "Cards a page; 0 puts each feed on one page.")
+    var pageSize = BuildOptions.defaultPageSize
+
+    @Flag(help: "Treat warnings as errors: the build stops and writes nothing.")
+    var strict = false
+
+    @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard pageSize >= 0 else { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
+        if let now, now < 0 { throw ValidationError("--now takes Unix seconds (0 or more), not \(now).") }
+    }
+
+    func buildOptions(output: String?, write: Bool) -> BuildOptions {
+        BuildOptions(
+            site: SiteFolder(site),
+            output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            now: now ?? Int64(Date().timeIntervalSince1970),
+            pageSize: pageSize, strict: strict, write: write)
+    }
+
+    func logger() -> Logger {
+        Console.bootstrap()
+        var logger = Logger(label: "cardfeed")
+        logger.logLevel = quiet ? .warning : .info
+        return logger
+    }
+}

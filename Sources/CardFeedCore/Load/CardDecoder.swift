@@ -1,0 +1,215 @@
+import Foundation
+
+/// Why a card read from a file is not in any feed.
+public enum SkipReason: String, Sendable, CaseIterable, Comparable {
+    case invalid = "invalid"
+    case unknownType = "unknown type"
+    case duplicate = "duplicate id"
+    case removed = "removed"
+    case dismissed = "dismissed"
+    case expired = "expired"
+    case control = "control"
+
+    public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// What one entry of a card file turned out to be.
+enum DecodedEntry {
+    case card(Card)
+    /// A Content Cards sync entry `{"id": X, "r": true}`: card X is deleted.
+    case removal(id: String)
+    case skipped(SkipReason)
+}
+
+/// Turns one JSON object into a `Card`, in either key style, checking every field.
+struct CardDecoder {
+    /// Braze refuses a card whose content (text, URLs, extras) is larger than this.
+    static let contentLimit = 2048
+
+    /// Answers whether SITE/assets/ has a file at this relative path.
+    var assetExists: (String) -> Bool
+
+    func decode(_ value: Any, source: CardSource) -> (DecodedEntry, [Diagnostic]) {
+        guard case .object(let object) = JSONKind(value) else {
+            let diagnostic = Diagnostic(
+                .warning, file: source.file, cardIndex: source.index,
+                message: "expected a card object, found \(JSONKind(value).noun); skipped")
+            return (.skipped(.invalid), [diagnostic])
+        }
+        var reader = FieldReader(object: object, file: source.file, index: source.index)
+        let entry = decode(&reader, source: source)
+        return (entry, reader.diagnostics)
+    }
+
+    private func decode(_ reader: inout FieldReader, source: CardSource) -> DecodedEntry {
+        guard let id = reader.string(.id) else {
+            if reader.string(.type).flatMap(CardType.init(wireName:)) == .control { return .skipped(.control) }
+            reader.warn("id", "missing; every card needs an id, so this one is skipped")
+            return .skipped(.invalid)
+        }
+        reader.cardID = id
+        if reader.bool(.removed) == true {
+            return .removal(id: id)
+        }
+        guard let typeName = reader.string(.type) else {
+            reader.warn(reader.keyName(.type), "missing; the card is skipped")
+            return .skipped(.invalid)
+        }
+        guard var type = CardType(wireName: typeName) else {
+            let known = CardType.allCases.map(\.rawValue).joined(separator: ", ")
+            reader.warn(reader.keyName(.type), "unknown type \(Diagnostic.quoted(typeName)) (known: \(known), and the aliases banner, image_only, classic); the card is skipped")
+            return .skipped(.unknownType)
+        }
+        var card = Card(id: id, type: type, source: source)
+        readBaseFields(&card, &reader)
+        if type == .control { return .card(card) }
+
+        readContent(&card, &reader)
+        // An image-less Classic card is a text announcement, as Braze's Android SDK decides.
+        if type == .shortNews && !reader.has(.image) {
+            type = .textAnnouncement
+            card.type = type
+        }
+        guard checkRequiredFields(&card, &reader) else { return .skipped(.invalid) }
+        checkSize(card, &reader)
+        return .card(card)
+    }
+
+    private func readBaseFields(_ card: inout Card, _ reader: inout FieldReader) {
+        card.viewed = reader.bool(.viewed) ?? false
+        if let created = reader.timestamp(.created) {
+            card.created = created
+        } else if card.type != .control {
+            reader.warn(reader.keyName(.created), "missing; the card sorts as the oldest")
+        }
+        card.updated = reader.timestamp(.updated) ?? card.created
+        card.expiresAt = reader.timestamp(.expiresAt)
+        card.categories = readCategories(&reader)
+        card.extras = reader.stringMap(.extras)
+        card.pinned = reader.bool(.pinned) ?? false
+        card.dismissed = reader.bool(.dismissed) ?? false
+        card.dismissible = reader.bool(.dismissible) ?? false
+        card.isTest = reader.bool(.isTest) ?? false
+        card.clicked = reader.bool(.clicked) ?? false
+        card.useWebView = reader.bool(.useWebView) ?? false
+    }
+
+    private func readCategories(_ reader: inout FieldReader) -> [FeedCategory] {
+        var categories = Set<FeedCategory>()
+        for name in reader.stringList(.categories) {
+            if let category = FeedCategory(wireName: name) {
+                categories.insert(category)
+            } else if !["no_category", "abkcardcategorynocategory", "nocategory", ""].contains(name.lowercased()) {
+                let known = FeedCategory.allCases.map(\.rawValue).joined(separator: ", ")
+                reader.warn("categories", "unknown category \(Diagnostic.quoted(name)) (known: \(known)); ignored")
+            }
+        }
+        return categories.sorted()
+    }
+
+    private func readContent(_ card: inout Card, _ reader: inout FieldReader) {
+        card.title = reader.string(.title)
+        card.description = reader.string(.description)
+        card.domain = reader.string(.domain)
+        card.imageAlt = reader.string(.imageAlt)
+        if let ratio = reader.number(.aspectRatio), ratio > 0 { card.aspectRatio = ratio }
+        if let url = reader.string(.url) { card.url = checkedLink(url, &reader) }
+        if let image = reader.string(.image) { card.image = checkedImage(image, &reader) }
+
+        guard card.type == .crossPromotionSmall else { return }
+        card.subtitle = reader.string(.subtitle)
+        card.caption = reader.string(.caption)
+        if let rating = reader.number(.rating) {
+            if (0...5).contains(rating) { card.rating = rating } else {
+                reader.warn("rating", "\(FieldReader.format(rating)) is outside 0 to 5; ignored")
+            }
+        }
+        if let reviews = reader.integer(.reviews) { card.reviews = Int(clamping: max(0, reviews)) }
+        if let price = reader.number(.price) { card.price = max(0, price) }
+        card.displayPrice = reader.string(.displayPrice)
+        card.mediaType = reader.string(.mediaType)
+        card.itunesID = reader.integer(.itunesID)
+        card.universal = reader.bool(.universal) ?? false
+    }
+
+    private func checkedLink(_ url: String, _ reader: inout FieldReader) -> String? {
+        switch URLCheck.check(url, allowedSchemes: URLCheck.linkSchemes) {
+        case .absolute(let clean), .relative(let clean): return clean
+        case .refused(let reason):
+            reader.warn(reader.lookup(.url)?.key, "\(reason); the card is shown without a link")
+            return nil
+        }
+    }
+
+    private func checkedImage(_ image: String, _ reader: inout FieldReader) -> CardImage? {
+        let key = reader.lookup(.image)?.key
+        switch URLCheck.check(image, allowedSchemes: URLCheck.imageSchemes) {
+        case .absolute(let clean): return .remote(clean)
+        case .refused(let reason):
+            reader.warn(key, "\(reason); the placeholder image is shown")
+            return nil
+        case .relative(let path):
+            guard let assetPath = URLCheck.assetPath(path) else {
+                reader.warn(key, "\(Diagnostic.quoted(path)) is outside the site's assets/ folder; the placeholder image is shown")
+                return nil
+            }
+            guard assetExists(assetPath) else {
+                reader.warn(key, "no file assets/\(assetPath) in the site; the placeholder image is shown")
+                return nil
+            }
+            return .asset(assetPath)
+        }
+    }
+
+    /// Warns about each missing required field of the card's type; false when the card has
+    /// nothing left to show.
+    private func checkRequiredFields(_ card: inout Card, _ reader: inout FieldReader) -> Bool {
+        func require(_ field: Field, _ present: Bool, _ consequence: String) {
+            if !present && !reader.has(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
+        }
+        let placeholder = "the placeholder image is shown"
+        switch card.type {
+        case .bannerImage:
+            require(.image, card.image != nil, placeholder)
+        case .captionedImage:
+            require(.image, card.image != nil, placeholder)
+            require(.title, card.title != nil, "the card is shown without a title")
+            require(.description, card.description != nil, "the card is shown without a description")
+        case .shortNews:
+            require(.description, card.description != nil, "the card is shown without a description")
+        case .textAnnouncement:
+            require(.description, card.description != nil, "the card is shown without a description")
+        case .crossPromotionSmall:
+            require(.image, card.image != nil, placeholder)
+            require(.title, card.title != nil, "the card is shown without a title")
+            require(.subtitle, card.subtitle != nil, "the card is shown without a subtitle")
+            require(.caption, card.caption != nil, "the button is labelled with the default text")
+            require(.price, card.price != nil || card.displayPrice != nil, "no price is shown")
+            require(.url, card.url != nil, "the card is shown without a link")
+        case .control:
+            break
+        }
+        if [.shortNews, .textAnnouncement].contains(card.type) && card.title == nil && card.description == nil {
+            reader.warn(nil, "has neither title nor description, so there is nothing to show; skipped")
+            return false
+        }
+        return true
+    }
+
+    /// Braze refuses cards over 2 KB of content; such a card here is still shown, with a warning,
+    /// because the site owner may have written it by hand.
+    private func checkSize(_ card: Card, _ reader: inout FieldReader) {
+        var texts: [String?] = [card.title, card.description, card.url, card.domain, card.imageAlt, card.subtitle, card.caption, card.displayPrice]
+        switch card.image {
+        case .remote(let url), .asset(let url): texts.append(url)
+        case nil: break
+        }
+        let bytes = texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+            + card.extras.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        if bytes > Self.contentLimit {
+            reader.warn(nil, "content is \(bytes) bytes, over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway")
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+
+/// A card field by its two names: the News Feed (long) key and the Content Cards (short) key.
+struct Field: Sendable {
+    var long: String
+    var short: String?
+
+    init(_ long: String, _ short: String? = nil) {
+        self.long = long
+        self.short = short
+    }
+
+    static let id = Field("id")
+    static let type = Field("type", "tp")
+    static let viewed = Field("viewed", "v")
+    static let created = Field("created", "ca")
+    static let updated = Field("updated")
+    static let expiresAt = Field("expires_at", "ea")
+    static let categories = Field("categories")
+    static let extras = Field("extras", "e")
+    static let image = Field("image", "i")
+    static let imageAlt = Field("image_alt")
+    static let title = Field("title", "tt")
+    static let description = Field("description", "ds")
+    static let url = Field("url", "u")
+    static let domain = Field("domain", "dm")
+    static let aspectRatio = Field("aspect_ratio", "ar")
+    static let useWebView = Field("use_webview", "uw")
+    static let dismissed = Field("dismissed", "d")
+    static let removed = Field("removed", "r")
+    static let pinned = Field("pinned", "p")
+    static let dismissible = Field("dismissible", "db")
+    static let isTest = Field("test", "t")
+    static let clicked = Field("clicked", "cl")
+    static let subtitle = Field("subtitle")
+    static let caption = Field("caption")
+    static let rating = Field("rating")
+    static let reviews = Field("reviews")
+    static let price = Field("price")
+    static let displayPrice = Field("display_price")
+    static let mediaType = Field("media_type")
+    static let itunesID = Field("itunes_id")
+    static let universal = Field("universal")
+}
+
+/// Reads the fields of one card object leniently, the way the Braze SDKs do, and records a
+/// warning for every value it had to coerce or ignore.
+struct FieldReader {
+    let object: [String: Any]
+    let file: String
+    let index: Int
+    var cardID: String?
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(object: [String: Any], file: String, index: Int) {
+        self.object = object
+        self.file = file
+        self.index = index
+    }
+
+    /// The key present in the object for `field` (long key first), and its value; JSON null
+    /// counts as absent, as it does for the SDKs.
+    func lookup(_ field: Field) -> (key: String, value: JSONKind)? {
+        for key in [field.long, field.short].compactMap({ $0 }) {
+            if let raw = object[key] {
+                let value = JSONKind(raw)
+                if case .null = value { return nil }
+                return (key, value)
+            }
+        }
+        return nil
+    }
+
+    func has(_ field: Field) -> Bool { lookup(field) != nil }
+
+    /// The key to name in a message about a missing field: the one of the card's key style.
+    func keyName(_ field: Field) -> String {
+        guard let short = field.short else { return field.long }
+        let usesShortKeys = object["tp"] != nil || object["ca"] != nil
+        return usesShortKeys ? short : field.long
+    }
+
+    mutating func warn(_ key: String?, _ message: String) {
+        diagnostics.append(Diagnostic(.warning, file: file, cardIndex: index, cardID: cardID, field: key, message: message))
+    }
+
+    /// Text; blank text counts as absent (the SDKs hide a blank title or description).
+    mutating func string(_ field: Field) -> String? {
+        guard let (key, value) = lookup(field) else { return nil }
+        switch value {
+        case .string(let text):
+            return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
+        case .number(let number):
+            warn(key, "expected text, found a number; used as text")
+            return number.stringValue
+        default:
+            warn(key, "expected text, found \(value.noun); ignored")
+            return nil
+        }
+    }
+
+    mutating func bool(_ field: Field) -> Bool? {
+        guard let (key, value) = lookup(field) else { return nil }
+        switch value {
+        case .bool(let flag): return flag
+        case .number(let number) where number.doubleValue == 0 || number.doubleValue == 1:
+            return number.doubleValue == 1  // Braze's own docs show `"v": 0`, `"p": 1`.
+        case .string(let text):
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "1", "yes":
+                warn(key, "boolean written as text \(Diagnostic.quoted(text)); read as true")
+                return true
+            case "false", "0", "no", "":
+                warn(key, "boolean written as text \(Diagnostic.quoted(text)); read as false")
+                return false
+            default: break
+            }
+        default: break
+        }
+        warn(key, "expected true or false, found \(value.noun); ignored")
+        return nil
+    }
+
+    mutating func number(_ field: Field) -> Double? {
+        guard let (key, value) = lookup(field) else { return nil }
+        switch value {
+        case .number(let number):
+            let double = number.doubleValue
+            if double.isFinite { return double }
+        case .string(let text):
+            if let double = Double(text.trimmingCharacters(in: .whitespaces)), double.isFinite {
+                warn(key, "number written as text \(Diagnostic.quoted(text)); read as \(Self.format(double))")
+                return double
+            }
+        default: break
+        }
+        warn(key, "expected a number, found \(value.noun); ignored")
+        return nil
+    }
+
+    mutating func integer(_ field: Field) -> Int64? {
+        guard let double = number(field) else { return nil }
+        guard double.rounded() == double, abs(double) < 9.0e15 else {
+            warn(lookup(field)?.key, "expected a whole number, found \(Self.format(double)); ignored")
+            return nil
+        }
+        return Int64(double)
+    }
+
+    /// Unix seconds. 13-digit values are milliseconds (some generators write them) and a negative
+    /// value means "never", as `-1` does on the wire.
+    mutating func timestamp(_ field: Field) -> Int64? {
+        guard var seconds = integer(field) else { return nil }
+        if seconds >= 1_000_000_000_000 { seconds /= 1000 }
+        return seconds < 0 ? nil : seconds
+    }
+
+    mutating func stringList(_ field: Field) -> [String] {
+        guard let (key, value) = lookup(field) else { return [] }
+        switch value {
+        case .array(let items):
+            var strings: [String] = []
+            for item in items {
+                if case .string(let text) = JSONKind(item) { strings.append(text) } else {
+                    warn(key, "expected a list of text, found \(JSONKind(item).noun) in it; that item is ignored")
+                }
+            }
+            return strings
+        case .string(let text):
+            warn(key, "expected a list, found text; read as a list of one")
+            return [text]
+        default:
+            warn(key, "expected a list of text, found \(value.noun); ignored")
+            return []
+        }
+    }
+
+    /// A flat object of text values, sorted by key. Numbers and booleans are kept as text with a
+    /// warning; nested values are dropped (Braze discourages them and its SDKs drop them).
+    mutating func stringMap(_ field: Field) -> [(key: String, value: String)] {
+        guard let (key, value) = lookup(field) else { return [] }
+        guard case .object(let object) = value else {
+            warn(key, "expected an object of text values, found \(value.noun); ignored")
+            return []
+        }
+        var pairs: [(key: String, value: String)] = []
+        for name in object.keys.sorted() {
+            switch JSONKind(object[name]!) {
+            case .string(let text): pairs.append((name, text))
+            case .number(let number):
+                warn("\(key).\(name)", "expected text, found a number; used as text")
+                pairs.append((name, number.stringValue))
+            case .bool(let flag):
+                warn("\(key).\(name)", "expected text, found a boolean; used as text")
+                pairs.append((name, flag ? "true" : "false"))
+            case .null: break
+            case let other: warn("\(key).\(name)", "expected text, found \(other.noun); ignored")
+            }
+        }
+        return pairs
+    }
+
+    static func format(_ double: Double) -> String {
+        double.rounded() == double && abs(double) < 1e15 ? String(Int64(double)) : String(double)
+    }
+}

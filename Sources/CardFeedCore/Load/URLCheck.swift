@@ -1,0 +1,77 @@
+import Foundation
+
+/// Decides whether a URL from a card may be put in a page, the way a browser will read it:
+/// tabs and newlines anywhere and control characters or spaces at either end are ignored by
+/// browsers, so `java\tscript:` and ` javascript:` are the scheme `javascript`.
+enum URLCheck {
+    /// Schemes a card's link may use.
+    static let linkSchemes: Set<String> = ["http", "https", "mailto", "tel"]
+    /// Schemes a card's image may use (other images are paths into SITE/assets/).
+    static let imageSchemes: Set<String> = ["http", "https"]
+
+    enum Verdict: Equatable {
+        /// An absolute URL with an allowed scheme, cleaned as a browser would read it.
+        case absolute(String)
+        /// A path with no scheme.
+        case relative(String)
+        /// Refused, with the reason for the warning.
+        case refused(String)
+    }
+
+    static func check(_ raw: String, allowedSchemes: Set<String>) -> Verdict {
+        let cleaned = clean(raw)
+        if cleaned.isEmpty { return .refused("empty URL") }
+        guard let scheme = scheme(of: cleaned) else {
+            // A colon before the first "/", "?" or "#" that is not a valid scheme: refuse rather
+            // than guess what some browser makes of it.
+            if let colon = cleaned.firstIndex(of: ":"),
+                !cleaned[..<colon].contains(where: { "/?#".contains($0) })
+            {
+                return .refused("\(Diagnostic.quoted(String(cleaned.prefix(40)))) is not a valid URL")
+            }
+            return .relative(cleaned)
+        }
+        guard allowedSchemes.contains(scheme) else {
+            let allowed = allowedSchemes.sorted().map { "\($0):" }.joined(separator: ", ")
+            return .refused("the scheme \"\(scheme):\" is not allowed (allowed: \(allowed))")
+        }
+        return .absolute(cleaned)
+    }
+
+    /// What a browser keeps of an attribute's URL.
+    static func clean(_ raw: String) -> String {
+        let noTabsOrNewlines = String(raw.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
+        return noTabsOrNewlines.trimmingCharacters(in: CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x20)))
+    }
+
+    /// The lower-cased scheme, when the URL starts with a valid one (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").
+    static func scheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let candidate = url[..<colon]
+        guard let first = candidate.unicodeScalars.first, first.isASCIILetter,
+            candidate.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+        else { return nil }
+        return candidate.lowercased()
+    }
+
+    /// A path into SITE/assets/, normalised, or `nil` if it would leave that folder.
+    static func assetPath(_ path: String) -> String? {
+        if path.hasPrefix("/") || path.hasPrefix("\\") || path.contains("\\") { return nil }
+        let withoutQuery = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        var parts: [Substring] = []
+        for part in withoutQuery.split(separator: "/", omittingEmptySubsequences: true) {
+            // Browsers read "%2e%2e" as "..".
+            switch part.removingPercentEncoding ?? String(part) {
+            case ".": continue
+            case "..": return nil
+            default: parts.append(part)
+            }
+        }
+        if withoutQuery.lowercased().hasPrefix("assets/") { parts.removeFirst() }  // "assets/images/x.png" means the same file.
+        return parts.isEmpty ? nil : parts.joined(separator: "/")
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

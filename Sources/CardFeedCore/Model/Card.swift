@@ -1,0 +1,142 @@
+import Foundation
+
+/// One card, normalised from either Braze key style (News Feed long keys or Content Cards short
+/// keys). Every value here has already been checked: URLs are safe to put in a page, timestamps
+/// are Unix seconds, categories are known ones.
+public struct Card: Sendable, Equatable {
+    public var id: String
+    public var type: CardType
+    public var viewed = false
+    /// Unix seconds.
+    public var created: Int64 = 0
+    /// Unix seconds; equals `created` when the card has no `updated` (Content Cards never do).
+    public var updated: Int64 = 0
+    /// Unix seconds; `nil` means the card never expires.
+    public var expiresAt: Int64?
+    /// Sorted, without duplicates; empty means the card belongs to the uncategorized feed.
+    public var categories: [FeedCategory] = []
+    /// Sorted by key so that output is deterministic.
+    public var extras: [(key: String, value: String)] = []
+
+    /// `nil` when the card has no usable image: templates show the placeholder.
+    public var image: CardImage?
+    public var imageAlt: String?
+    public var title: String?
+    /// Markdown source.
+    public var description: String?
+    public var url: String?
+    public var domain: String?
+    /// Width divided by height; `nil` when unknown (Braze writes 0 for unknown).
+    public var aspectRatio: Double?
+    public var useWebView = false
+
+    // Content Cards state.
+    public var pinned = false
+    public var dismissed = false
+    public var removed = false
+    public var dismissible = false
+    public var isTest = false
+    public var clicked = false
+
+    // Cross promotion (News Feed only).
+    public var subtitle: String?
+    public var caption: String?
+    /// 0.0 to 5.0.
+    public var rating: Double?
+    public var reviews: Int?
+    public var price: Double?
+    public var displayPrice: String?
+    public var mediaType: String?
+    public var itunesID: Int64?
+    public var universal = false
+
+    /// Where the card was read: for messages, and to break ties between duplicates.
+    public var source: CardSource
+
+    public init(id: String, type: CardType, source: CardSource) {
+        self.id = id
+        self.type = type
+        self.source = source
+    }
+
+    /// The time used to sort cards and to pick the newer of two duplicates: `updated`, which
+    /// is `created` for cards without one.
+    public var sortTime: Int64 { updated }
+
+    public static func == (lhs: Card, rhs: Card) -> Bool {
+        lhs.id == rhs.id && lhs.type == rhs.type && lhs.source == rhs.source && lhs.updated == rhs.updated
+    }
+}
+
+/// Where a card's image comes from.
+public enum CardImage: Sendable, Equatable {
+    /// An http(s) URL, used as it is.
+    case remote(String)
+    /// A file in SITE/assets/ (path relative to that folder), copied into the output.
+    case asset(String)
+}
+
+/// The wire type names of Braze cards.
+public enum CardType: String, Sendable, CaseIterable, Comparable {
+    case bannerImage = "banner_image"
+    case captionedImage = "captioned_image"
+    case shortNews = "short_news"
+    case textAnnouncement = "text_announcement"
+    case crossPromotionSmall = "cross_promotion_small"
+    case control
+
+    /// Reads a wire name, or one of the names people type by hand for the same card.
+    public init?(wireName: String) {
+        let name = wireName.trimmingCharacters(in: .whitespaces).lowercased()
+        if let type = CardType(rawValue: name) {
+            self = type
+            return
+        }
+        switch name {
+        case "banner", "image_only", "imageonly", "image-only": self = .bannerImage
+        case "classic": self = .shortNews
+        case "captioned", "captioned-image": self = .captionedImage
+        default: return nil
+        }
+    }
+
+    /// The types that have a template of their own (control cards are never shown).
+    public static var renderable: [CardType] { allCases.filter { $0 != .control } }
+
+    public static func < (lhs: CardType, rhs: CardType) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The categories Braze's News Feed knows.
+public enum FeedCategory: String, Sendable, CaseIterable, Comparable {
+    case news, advertising, announcements, social
+
+    /// Matches `news`, `NEWS`, `ABKCardCategoryNews` alike.
+    public init?(wireName: String) {
+        var name = wireName.trimmingCharacters(in: .whitespaces).lowercased()
+        if name.hasPrefix("abkcardcategory") { name.removeFirst("abkcardcategory".count) }
+        guard let category = FeedCategory(rawValue: name) else { return nil }
+        self = category
+    }
+
+    public static func < (lhs: FeedCategory, rhs: FeedCategory) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// Where a card was read from.
+public struct CardSource: Sendable, Hashable, CustomStringConvertible {
+    /// The file's path as the user would write it (relative to the working directory where possible).
+    public var file: String
+    /// Position in the file's list of cards, from 0.
+    public var index: Int
+    /// Position among all cards read, for deterministic tie breaks.
+    public var order: Int
+
+    public init(file: String, index: Int, order: Int) {
+        self.file = file
+        self.index = index
+        self.order = order
+    }
+
+    public var description: String { "\(file): card \(index)" }
+}

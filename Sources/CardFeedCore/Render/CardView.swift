@@ -1,0 +1,131 @@
+import Mustache
+
+/// What a card template sees. Every name a template may use is a case of `Key`, so the list of
+/// names (for checking templates) and the values can never disagree. Text is given raw and
+/// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark) for `{{{description}}}`.
+struct CardView: MustacheParent {
+    enum Key: String, CaseIterable {
+        case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
+        case title, description, url, domain, link
+        case image, pinnedIcon
+        case created, updated, expires
+        case categories, extras, extrasList
+        case subtitle, caption, rating, reviews, price, mediaType, itunesID, universal
+    }
+
+    let card: Card
+    let descriptionHTML: String?
+    let images: ImageURLs
+
+    func child(named name: String) -> Any? {
+        guard let key = Key(rawValue: name) else { return nil }
+        switch key {
+        case .id: return card.id
+        case .anchor: return Formatting.anchor(for: card.id)
+        case .type: return card.type.rawValue
+        case .unread: return !card.viewed
+        case .viewed: return card.viewed
+        case .pinned: return card.pinned
+        case .dismissible: return card.dismissible
+        case .useWebView: return card.useWebView && card.url != nil
+        case .title: return card.title
+        case .description: return descriptionHTML
+        case .url: return card.url
+        case .domain: return card.domain
+        case .link: return card.url.map { LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0) }
+        case .image: return images.cardImage(card)
+        case .pinnedIcon: return images.pinnedIcon
+        case .created: return Formatting.moment(card.created)
+        case .updated: return card.updated > card.created ? Formatting.moment(card.updated) : nil
+        case .expires: return card.expiresAt.map(Formatting.moment)
+        case .categories: return card.categories.map { CategoryView(Feed.category($0)) }
+        case .extras: return card.extras.isEmpty ? nil : ExtrasView(pairs: card.extras)
+        case .extrasList: return card.extras.map { ExtraView(key: $0.key, value: $0.value) }
+        case .subtitle: return card.subtitle
+        case .caption: return card.caption
+        case .rating: return card.rating.map(RatingView.init)
+        case .reviews: return card.reviews.map { ReviewsView(count: $0, text: Formatting.grouped($0) + ($0 == 1 ? " review" : " reviews")) }
+        case .price: return PriceView(card)
+        case .mediaType: return card.mediaType
+        case .itunesID: return card.itunesID.map(String.init)
+        case .universal: return card.universal
+        }
+    }
+
+    /// "https://www.example.com/x" -> "www.example.com".
+    static func host(of url: String) -> String? {
+        guard let range = url.range(of: "://") else { return nil }
+        let rest = url[range.upperBound...]
+        let host = rest.prefix { !"/?#".contains($0) }
+        return host.isEmpty ? nil : String(host.split(separator: "@").last ?? host)
+    }
+}
+
+struct LinkView {
+    var href: String
+    var text: String
+}
+
+struct CategoryView {
+    var name: String
+    var title: String
+    var href: String
+
+    init(_ feed: Feed) {
+        name = feed.slug
+        title = feed.title
+        href = PagePaths.href(feed: feed, page: 1)
+    }
+}
+
+/// `{{extras.campaign}}`: one extra by key.
+struct ExtrasView: MustacheParent {
+    let pairs: [(key: String, value: String)]
+    func child(named name: String) -> Any? { pairs.first { $0.key == name }?.value }
+}
+
+struct ExtraView {
+    var key: String
+    var value: String
+}
+
+/// A 0-5 rating as five stars (full, half or empty) and as a sentence for screen readers.
+struct RatingView {
+    struct Star { var kind: String }
+
+    var value: String
+    var text: String
+    var stars: [Star]
+
+    init(_ rating: Double) {
+        value = Formatting.decimal(rating, places: 1)
+        text = "Rated \(value) out of 5"
+        let halves = Int((rating * 2).rounded())
+        stars = (0..<5).map { index in
+            Star(kind: halves >= 2 * index + 2 ? "full" : halves == 2 * index + 1 ? "half" : "empty")
+        }
+    }
+}
+
+struct ReviewsView {
+    var count: Int
+    var text: String
+}
+
+/// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
+/// for a price of 0, else the price in dollars (the App Store's default storefront).
+struct PriceView {
+    var text: String
+    var free: Bool
+
+    init?(_ card: Card) {
+        free = card.price == 0 && card.displayPrice == nil
+        if let display = card.displayPrice {
+            text = display
+        } else if let price = card.price {
+            text = price == 0 ? "Free" : "$" + Formatting.decimal(price, places: 2)
+        } else {
+            return nil
+        }
+    }
+}

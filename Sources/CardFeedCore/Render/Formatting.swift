@@ -1,0 +1,94 @@
+import Foundation
+
+/// Locale-independent formatting, so that output is the same on every machine.
+enum Formatting {
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC.
+    struct Moment: Sendable {
+        var iso: String
+        var text: String
+    }
+
+    static func moment(_ seconds: Int64) -> Moment {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilDate(daysSince1970: days)
+        let iso = String(
+            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ",
+            year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+        return Moment(iso: iso, text: "\(months[Int(month) - 1]) \(day), \(year)")
+    }
+
+    /// Gregorian year, month and day of a day count since 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`): exact, and much cheaper than a `Calendar` per card.
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// 10000 -> "10,000".
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return number < 0 ? "-" + out : out
+    }
+
+    static func decimal(_ value: Double, places: Int) -> String {
+        String(format: "%.\(places)f", value)
+    }
+
+    /// A string usable as an HTML id and URL fragment: "card-" + the id's safe characters, plus
+    /// a short hash of the id when anything had to be replaced, so that anchors stay unique.
+    static func anchor(for id: String) -> String {
+        var safe = ""
+        var changed = false
+        for scalar in id.unicodeScalars.prefix(64) {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" {
+                safe.unicodeScalars.append(scalar)
+            } else {
+                safe.append("-")
+                changed = true
+            }
+        }
+        if changed || id.unicodeScalars.count > 64 || safe.isEmpty {
+            safe += "-" + String(fnv1a(id), radix: 16)
+        }
+        return "card-" + safe
+    }
+
+    /// 32-bit FNV-1a: small, stable across runs and platforms (unlike `Hasher`).
+    static func fnv1a(_ text: String) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 16_777_619
+        }
+        return hash
+    }
+
+    /// Percent-encodes what may not stand in an HTML URL attribute (spaces, quotes, angle
+    /// brackets, control characters); everything else, including existing escapes, is kept.
+    static func attributeURL(_ url: String) -> String {
+        var out = ""
+        for scalar in url.unicodeScalars {
+            if scalar.value <= 0x20 || scalar.value == 0x7F || "\"<>\\^`{|}".unicodeScalars.contains(scalar) {
+                for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,83 @@
+/// An `<img>` as templates see it.
+struct ImageView {
+    var src: String
+    /// `srcset` with the @2x and @3x variants, when the site has them.
+    var srcset: String?
+    var alt: String
+    /// Intrinsic size from the card's aspect ratio, so the browser reserves the box before the
+    /// lazy-loaded image arrives (CSS scales it; no inline style needed).
+    var width: Int?
+    var height: Int?
+    var placeholder: Bool
+}
+
+/// The URLs of card images and of the two replaceable built-in images (placeholder and pinned
+/// icon) with their high-density variants.
+struct ImageURLs: Sendable {
+    static let placeholderName = "images/appboy_cc_noimage_lrg"
+    static let pinnedIconName = "images/appboy_cc_icon_pinned"
+    /// The size of the built-in placeholder at 1x; a site's replacement is shown in the same box.
+    static let placeholderSize = (width: 600, height: 400)
+
+    let placeholder: ImageView
+    let pinnedIcon: ImageView
+
+    /// `assets` lists the output's asset files; `siteOverrides` those the site replaced, so that
+    /// a site's 1x image is not paired with the built-in 2x and 3x of another picture.
+    init(assets: Set<String>, siteOverrides: Set<String>) {
+        func variants(_ name: String) -> (src: String, srcset: String?) {
+            let base = name + ".png"
+            let replaced = siteOverrides.contains(base)
+            let dense = ["@2x", "@3x"].enumerated().compactMap { offset, suffix -> String? in
+                let path = name + suffix + ".png"
+                guard assets.contains(path), siteOverrides.contains(path) == replaced else { return nil }
+                return "assets/\(path) \(offset + 2)x"
+            }
+            let src = "assets/" + base
+            return (src, dense.isEmpty ? nil : ([src + " 1x"] + dense).joined(separator: ", "))
+        }
+        let empty = variants(Self.placeholderName)
+        placeholder = ImageView(
+            src: empty.src, srcset: empty.srcset, alt: "", width: Self.placeholderSize.width,
+            height: Self.placeholderSize.height, placeholder: true)
+        let pin = variants(Self.pinnedIconName)
+        pinnedIcon = ImageView(src: pin.src, srcset: pin.srcset, alt: "Pinned", width: 24, height: 24, placeholder: false)
+    }
+
+    func cardImage(_ card: Card) -> ImageView {
+        let alt = card.imageAlt ?? card.title ?? ""
+        let src: String
+        switch card.image {
+        case .remote(let url): src = Formatting.attributeURL(url)
+        case .asset(let path): src = "assets/" + Formatting.attributeURL(path)
+        case nil:
+            var view = placeholder
+            view.alt = alt
+            return view
+        }
+        var view = ImageView(src: src, srcset: nil, alt: alt, width: nil, height: nil, placeholder: false)
+        if let ratio = card.aspectRatio, ratio.isFinite, ratio > 0.05, ratio < 50 {
+            view.width = 1200
+            view.height = max(1, Int((1200 / ratio).rounded()))
+        }
+        return view
+    }
+}
+
+/// Where each page of each feed lives, relative to the site root.
+enum PagePaths {
+    /// The page's file: "index.html", "news/index.html", "news/page/2/index.html".
+    static func file(feed: Feed, page: Int) -> String {
+        let folder = feed.folder.isEmpty ? "" : feed.folder + "/"
+        return page <= 1 ? folder + "index.html" : folder + "page/\(page)/index.html"
+    }
+
+    /// Links name the file, so that the site also works opened from disk (file://).
+    static func href(feed: Feed, page: Int) -> String { file(feed: feed, page: page) }
+
+    /// The relative path from a page's folder back to the site root ("./", "../", "../../../").
+    static func root(feed: Feed, page: Int) -> String {
+        let depth = file(feed: feed, page: page).split(separator: "/").count - 1
+        return depth == 0 ? "./" : String(repeating: "../", count: depth)
+    }
+}

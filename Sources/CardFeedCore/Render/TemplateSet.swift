@@ -1,0 +1,90 @@
+import Foundation
+import Mustache
+
+/// The templates a site renders with: the built-ins, each replaced by the site's file of the
+/// same path under `SITE/templates/`, and every built-in also reachable as `builtin/<name>` so
+/// that a site template can extend the original through Mustache inheritance
+/// (`{{<builtin/cards/short_news}}...{{/builtin/cards/short_news}}`) instead of copying it.
+public struct TemplateSet: Sendable {
+    public static let builtinPrefix = "builtin/"
+    /// The page template and the shared card frame every card type extends.
+    public static let pageTemplate = "page"
+
+    public static func cardTemplate(_ type: CardType) -> String { "cards/\(type.rawValue)" }
+
+    public let library: MustacheLibrary
+    /// Names of templates that come from the site (relative path without `.mustache`).
+    public let overrides: Set<String>
+    /// Template names the site added that replace no built-in.
+    public let additions: Set<String>
+
+    /// Loads and checks every template; problems are added to `diagnostics`. Returns nil when
+    /// a template cannot be used (a parse error or a missing partial).
+    public static func load(site: SiteFolder, diagnostics: inout Diagnostics) -> TemplateSet? {
+        var library = MustacheLibrary()
+        var sources: [(name: String, file: String, text: String)] = []
+        var failed = false
+
+        for (name, text) in BuiltinFiles.templates.sorted(by: { $0.key < $1.key }) {
+            sources.append((name, "(built-in) templates/\(name).mustache", text))
+        }
+        var overrides = Set<String>()
+        var additions = Set<String>()
+        for path in site.templateFiles() {
+            let url = site.templatesFolder.appendingPathComponent(path)
+            let file = site.display(url)
+            let name = String(path.dropLast(".mustache".count))
+            guard let data = try? Data(contentsOf: url) else {
+                diagnostics.append(Diagnostic(.error, file: file, message: "cannot read the template"))
+                failed = true
+                continue
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                diagnostics.append(Diagnostic(.error, file: file, message: "the template is not UTF-8 text"))
+                failed = true
+                continue
+            }
+            if name.hasPrefix(builtinPrefix) {
+                diagnostics.append(Diagnostic(.error, file: file, message: "the folder templates/\(builtinPrefix) is reserved for the built-in templates; move this file"))
+                failed = true
+                continue
+            }
+            if BuiltinFiles.templates[name] != nil { overrides.insert(name) } else { additions.insert(name) }
+            sources.append((name, file, text))
+        }
+
+        var parsed: [String: (template: MustacheTemplate, file: String, text: String)] = [:]
+        for source in sources {
+            do {
+                let template = try MustacheTemplate(string: source.text)
+                parsed[source.name] = (template, source.file, source.text)  // a site file replaces the built-in
+                if source.file.hasPrefix("(built-in)") {
+                    library.register(template, named: builtinPrefix + source.name)
+                }
+            } catch let error as MustacheTemplate.ParserError {
+                diagnostics.append(Diagnostic(
+                    .error, file: source.file, line: error.context.lineNumber, column: error.context.columnNumber,
+                    message: "template syntax: \(TemplateLinter.describe(error.error)) in \(Diagnostic.quoted(error.context.line.trimmingCharacters(in: .whitespaces)))"))
+                failed = true
+            } catch {
+                diagnostics.append(Diagnostic(.error, file: source.file, message: "template syntax: \(error)"))
+                failed = true
+            }
+        }
+        for (name, entry) in parsed { library.register(entry.template, named: name) }
+        if failed { return nil }
+
+        var known = Set(parsed.keys)
+        known.formUnion(parsed.keys.filter { BuiltinFiles.templates[$0] != nil }.map { builtinPrefix + $0 })
+        for (_, entry) in parsed.sorted(by: { $0.key < $1.key }) {
+            let problems = TemplateLinter.check(entry.text, file: entry.file, templates: known)
+            problems.forEach { diagnostics.append($0) }
+            if problems.contains(where: { $0.severity == .error }) { failed = true }
+        }
+        return failed ? nil : TemplateSet(library: library, overrides: overrides, additions: additions)
+    }
+
+    func render(_ name: String, _ object: Any) -> String {
+        library.render(object, withTemplate: name) ?? ""
+    }
+}

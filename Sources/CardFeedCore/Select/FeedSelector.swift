@@ -1,0 +1,108 @@
+import Foundation
+
+/// One of the site's feeds: all cards, one category, or the cards without a category.
+public enum Feed: Sendable, Hashable, CaseIterable {
+    case all
+    case category(FeedCategory)
+    case uncategorized
+
+    public static var allCases: [Feed] { [.all] + FeedCategory.allCases.map(Feed.category) + [.uncategorized] }
+
+    /// The feed's folder in the output ("" for the all feed, which is the site's front page).
+    public var folder: String {
+        switch self {
+        case .all: ""
+        case .category(let category): category.rawValue
+        case .uncategorized: "uncategorized"
+        }
+    }
+
+    /// The name used in templates and CSS classes.
+    public var slug: String { self == .all ? "all" : folder }
+
+    public var title: String {
+        switch self {
+        case .all: "All"
+        case .category(let category): category.rawValue.capitalized
+        case .uncategorized: "Uncategorized"
+        }
+    }
+
+    func contains(_ card: Card) -> Bool {
+        switch self {
+        case .all: true
+        case .category(let category): card.categories.contains(category)
+        case .uncategorized: card.categories.isEmpty
+        }
+    }
+}
+
+/// A feed's cards, split into pages.
+public struct FeedSelection: Sendable {
+    public var feed: Feed
+    /// Indices into `Selection.cards`, in display order.
+    public var cards: [Int]
+    /// Each page's slice of `cards`; a feed with no cards still has one (empty) page.
+    public var pages: [Range<Int>]
+}
+
+/// Step 2 of a build: what is shown, in which order, on which page.
+public struct Selection: Sendable {
+    /// The cards shown in at least one feed, sorted: pinned first, then newest first, then by id.
+    public var cards: [Card]
+    public var feeds: [FeedSelection]
+    public var hidden: [SkipReason: Int]
+}
+
+public struct FeedSelector: Sendable {
+    /// Cards that expire at or before this time (Unix seconds) are hidden.
+    public var now: Int64
+    /// Cards a page; 0 puts each feed on one page.
+    public var pageSize: Int
+
+    public init(now: Int64, pageSize: Int) {
+        self.now = now
+        self.pageSize = pageSize
+    }
+
+    public func select(_ cards: [Card]) -> Selection {
+        var hidden: [SkipReason: Int] = [:]
+        var shown: [Card] = []
+        for card in cards {
+            if let reason = hiddenReason(card) {
+                hidden[reason, default: 0] += 1
+            } else {
+                shown.append(card)
+            }
+        }
+        shown.sort(by: Self.displayOrder)
+        let feeds = Feed.allCases.map { feed in
+            let members = shown.indices.filter { feed.contains(shown[$0]) }
+            return FeedSelection(feed: feed, cards: members, pages: paginate(members.count))
+        }
+        return Selection(cards: shown, feeds: feeds, hidden: hidden)
+    }
+
+    /// Braze's rules: removed, dismissed, expired and control cards are never shown. Android
+    /// treats `expires_at == now` as expired, and so do we.
+    func hiddenReason(_ card: Card) -> SkipReason? {
+        if card.removed { return .removed }
+        if card.type == .control { return .control }
+        if card.dismissed { return .dismissed }
+        if let expiresAt = card.expiresAt, expiresAt <= now { return .expired }
+        return nil
+    }
+
+    /// Pinned first, then newest first, ties broken by id so that output is deterministic.
+    static func displayOrder(_ a: Card, _ b: Card) -> Bool {
+        if a.pinned != b.pinned { return a.pinned }
+        if a.sortTime != b.sortTime { return a.sortTime > b.sortTime }
+        if a.id != b.id { return a.id < b.id }
+        return a.source.order < b.source.order
+    }
+
+    func paginate(_ count: Int) -> [Range<Int>] {
+        guard pageSize > 0, count > pageSize else { return [0..<count] }
+        return stride(from: 0, to: count, by: pageSize).map { $0..<min($0 + pageSize, count) }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Step 4 of a build: the pages and assets are written into a fresh folder beside the output,
+/// which then takes the output's place. A build that fails before that leaves the previous
+/// output exactly as it was, and a folder that cardfeed did not create is never emptied.
+public struct SiteWriter: Sendable {
+    /// Marks a folder as cardfeed's output, which a later build may replace whole.
+    public static let markerName = ".cardfeed-output"
+    static let markerText = "This folder is written by cardfeed. `cardfeed build` replaces all of it.\n"
+
+    public let output: URL
+
+    public init(output: URL) {
+        self.output = output.standardizedFileURL
+    }
+
+    public struct Refusal: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Refuses an output folder that would destroy or feed back into the site, or that holds
+    /// files cardfeed did not write.
+    public func checkOutput(site: SiteFolder) throws(Refusal) {
+        let out = output.resolvingSymlinksInPath().path
+        let root = site.root.resolvingSymlinksInPath().path
+        if out == root || root.hasPrefix(out + "/") || out == "/" {
+            throw Refusal(description: "the output folder \(SiteFolder.display(output)) contains the site itself; choose another --output")
+        }
+        for input in [site.cardsFolder, site.templatesFolder, site.assetsFolder] {
+            let folder = input.resolvingSymlinksInPath().path
+            if out == folder || out.hasPrefix(folder + "/") {
+                throw Refusal(description: "the output folder \(SiteFolder.display(output)) is inside the site's \(input.lastPathComponent)/ folder; choose another --output")
+            }
+        }
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: output.path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else {
+            throw Refusal(description: "\(SiteFolder.display(output)) exists and is not a folder; choose another --output")
+        }
+        let marked = manager.fileExists(atPath: output.appendingPathComponent(Self.markerName).path)
+        let entries = (try? manager.contentsOfDirectory(atPath: output.path)) ?? []
+        if !marked && !entries.isEmpty {
+            throw Refusal(description: "\(SiteFolder.display(output)) holds files that cardfeed did not write, so it will not replace them; choose an empty or new --output folder")
+        }
+    }
+
+    /// Writes `files` and swaps them in; returns the number of files written.
+    @discardableResult
+    public func write(_ files: [OutputFile]) throws -> Int {
+        let manager = FileManager.default
+        let parent = output.deletingLastPathComponent()
+        try manager.createDirectory(at: parent, withIntermediateDirectories: true)
+        let suffix = "\(ProcessInfo.processInfo.processIdentifier)"
+        let fresh = parent.appendingPathComponent(".\(output.lastPathComponent).cardfeed-new-\(suffix)", isDirectory: true)
+        let old = parent.appendingPathComponent(".\(output.lastPathComponent).cardfeed-old-\(suffix)", isDirectory: true)
+        try? manager.removeItem(at: fresh)
+        do {
+            try manager.createDirectory(at: fresh, withIntermediateDirectories: false)
+            try writeAll(files, into: fresh)
+            try Data(Self.markerText.utf8).write(to: fresh.appendingPathComponent(Self.markerName))
+        } catch {
+            try? manager.removeItem(at: fresh)
+            throw error
+        }
+        try swap(fresh, old: old)
+        return files.count
+    }
+
+    private func writeAll(_ files: [OutputFile], into folder: URL) throws {
+        var folders = Set<String>()
+        for file in files {
+            let parent = (file.path as NSString).deletingLastPathComponent
+            if !parent.isEmpty, folders.insert(parent).inserted {
+                try FileManager.default.createDirectory(at: folder.appendingPathComponent(parent), withIntermediateDirectories: true)
+            }
+        }
+        let failures = ConcurrentResults<String?>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            let target = folder.appendingPathComponent(file.path)
+            do {
+                switch file.content {
+                case .text(let text): try Data(text.utf8).write(to: target)
+                case .data(let data): try data.write(to: target)
+                case .copy(let source): try FileManager.default.copyItem(at: source, to: target)
+                }
+                failures.set(index, nil)
+            } catch {
+                failures.set(index, "\(file.path): \(error.localizedDescription)")
+            }
+        }
+        if let failure = failures.values.compactMap({ $0 }).first {
+            throw Refusal(description: "cannot write \(failure)")
+        }
+    }
+
+    /// Puts `fresh` in the output's place; the previous output is removed only once the new one
+    /// stands, and restored if the swap fails half way.
+    private func swap(_ fresh: URL, old: URL) throws {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: output.path) else {
+            try manager.moveItem(at: fresh, to: output)
+            return
+        }
+        try? manager.removeItem(at: old)
+        try manager.moveItem(at: output, to: old)
+        do {
+            try manager.moveItem(at: fresh, to: output)
+        } catch {
+            try? manager.moveItem(at: old, to: output)
+            try? manager.removeItem(at: fresh)
+            throw error
+        }
+        try? manager.removeItem(at: old)
+    }
+}

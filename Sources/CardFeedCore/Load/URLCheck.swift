@@ -22,11 +22,9 @@ enum URLCheck {
         let cleaned = clean(raw)
         if cleaned.isEmpty { return .refused("empty URL") }
         guard let scheme = scheme(of: cleaned) else {
-            // A colon before the first "/", "?" or "#" that is not a valid scheme: refuse rather
-            // than guess what some browser makes of it.
-            if let colon = cleaned.firstIndex(of: ":"),
-                !cleaned[..<colon].contains(where: { "/?#".contains($0) })
-            {
+            // A colon in the first path segment without a valid scheme before it ("&#106;avascript:")
+            // is not a relative path RFC 3986 allows: refuse rather than guess what a browser makes of it.
+            if let colon = cleaned.firstIndex(of: ":"), !cleaned[..<colon].contains("/") {
                 return .refused("\(Diagnostic.quoted(String(cleaned.prefix(40)))) is not a valid URL")
             }
             return .relative(cleaned)

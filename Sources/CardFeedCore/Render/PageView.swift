@@ -43,6 +43,8 @@ struct FeedView {
     var slug: String
     var title: String
     var count: Int
+    /// "1 card", "12 cards".
+    var countText: String
     var href: String
 
     init(_ selection: FeedSelection) {
@@ -50,6 +52,7 @@ struct FeedView {
         slug = selection.feed.slug
         title = selection.feed.title
         count = selection.cards.count
+        countText = count == 1 ? "1 card" : "\(count) cards"
         href = PagePaths.href(feed: selection.feed, page: 1)
     }
 }

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+
+@testable import CardFeedCore
+
+/// Reading cards: key styles, envelopes, leniency, and the warnings that name file, card and field.
+@Suite struct LoadingTests {
+    func load(_ files: [String: String]) throws -> LoadedCards {
+        let site = try TempSite(files)
+        defer { site.remove() }
+        return site.load()
+    }
+
+    @Test func bothKeyStylesGiveTheSameCard() throws {
+        let long = cardJSON([
+            "id": "a", "type": "captioned_image", "viewed": true, "created": 1_700_000_000, "expires_at": 1_900_000_000,
+            "extras": ["k": "v"], "image": "https://x.test/i.png", "title": "T", "description": "D", "url": "https://x.test",
+            "domain": "x.test", "aspect_ratio": 1.5, "use_webview": true,
+        ])
+        let short = cardJSON([
+            "id": "a", "tp": "captioned_image", "v": true, "ca": 1_700_000_000, "ea": 1_900_000_000,
+            "e": ["k": "v"], "i": "https://x.test/i.png", "tt": "T", "ds": "D", "u": "https://x.test",
+            "dm": "x.test", "ar": 1.5, "uw": true,
+        ])
+        let a = try #require(try load(["cards.json": long]).cards.first)
+        let b = try #require(try load(["cards.json": short]).cards.first)
+        for card in [a, b] {
+            #expect(card.type == .captionedImage)
+            #expect(card.viewed)
+            #expect(card.created == 1_700_000_000 && card.updated == 1_700_000_000)
+            #expect(card.expiresAt == 1_900_000_000)
+            #expect(card.extras.first?.key == "k" && card.extras.first?.value == "v")
+            #expect(card.image == .remote("https://x.test/i.png"))
+            #expect(card.title == "T" && card.description == "D" && card.url == "https://x.test" && card.domain == "x.test")
+            #expect(card.aspectRatio == 1.5)
+            #expect(card.useWebView)
+        }
+    }
+
+    @Test("type names and hand-typed aliases", arguments: [
+        ("banner_image", CardType.bannerImage), ("banner", .bannerImage), ("image_only", .bannerImage),
+        ("captioned_image", .captionedImage), ("short_news", .shortNews), ("classic", .shortNews),
+        ("text_announcement", .textAnnouncement), ("cross_promotion_small", .crossPromotionSmall), ("Banner_Image", .bannerImage),
+    ])
+    func typeNames(_ name: String, _ type: CardType) throws {
+        let card = try #require(try load(["cards.json": cardJSON(["id": "a", "type": name, "created": 1, "image": "https://x.test/a.png", "description": "d", "title": "t"])]).cards.first)
+        #expect(card.type == type)
+    }
+
+    @Test func envelopes() throws {
+        let card = cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d"])
+        for text in ["[\(card)]", "{\"feed\": [\(card)]}", "{\"cards\": [\(card)], \"full_sync\": true}", "{\"mFeedCards\": [\(card)], \"mFromOfflineStorage\": false}", card] {
+            let loaded = try load(["cards.json": text])
+            #expect(loaded.cards.map(\.id) == ["a"], "\(text)")
+        }
+    }
+
+    @Test func cardsJsonAndCardsFolderAreReadInPathOrder() throws {
+        let loaded = try load([
+            "cards.json": cardJSON(["id": "root", "type": "text_announcement", "created": 1, "description": "d"]),
+            "cards/b/nested.json": cardJSON(["id": "nested", "type": "text_announcement", "created": 1, "description": "d"]),
+            "cards/a.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d"]),
+            "cards/notes.txt": "not a card file",
+        ])
+        #expect(loaded.cards.map(\.id) == ["root", "a", "nested"])
+        #expect(loaded.files.count == 3)
+    }
+
+    @Test func categoriesMatchCaseInsensitively() throws {
+        let loaded = try load(["cards.json": cardJSON([
+            "id": "a", "type": "text_announcement", "created": 1, "description": "d",
+            "categories": ["NEWS", "ABKCardCategorySocial", "Advertising", "news", "weather"],
+        ])])
+        #expect(loaded.cards.first?.categories == [.news, .advertising, .social])
+        #expect(loaded.diagnostics.contains("field \"categories\"", "unknown category \"weather\""))
+    }
+
+    @Test func millisecondTimestampsAreRecognised() throws {
+        let card = try #require(try load(["cards.json": cardJSON([
+            "id": "a", "tp": "text_announcement", "ca": 1_790_000_000_000, "ea": 1_900_000_000_000, "ds": "d",
+        ])]).cards.first)
+        #expect(card.created == 1_790_000_000)
+        #expect(card.expiresAt == 1_900_000_000)
+    }
+
+    @Test func minusOneMeansNeverExpires() throws {
+        let card = try #require(try load(["cards.json": cardJSON(["id": "a", "tp": "text_announcement", "ca": 1, "ea": -1, "ds": "d"])]).cards.first)
+        #expect(card.expiresAt == nil)
+    }
+
+    @Test func zeroAndOneAreBooleansWithoutAWarning() throws {
+        let loaded = try load(["cards.json": cardJSON(["id": "a", "tp": "text_announcement", "ca": 1, "ds": "d", "v": 0, "p": 1])])
+        #expect(loaded.cards.first?.pinned == true)
+        #expect(loaded.cards.first?.viewed == false)
+        #expect(loaded.diagnostics.all.isEmpty)
+    }
+
+    @Test func wrongTypesAreIgnoredWithAWarningNamingTheField() throws {
+        let loaded = try load(["cards/x.json": "[" + cardJSON([
+            "id": "a", "type": "captioned_image", "created": "yesterday", "title": ["not", "text"], "description": "d",
+            "image": "https://x.test/i.png", "viewed": "maybe", "extras": ["n": 3, "nested": ["x": 1]],
+        ]) + "]"])
+        let card = try #require(loaded.cards.first)
+        #expect(card.title == nil)
+        #expect(card.extras.map(\.value) == ["3"])
+        #expect(loaded.diagnostics.contains("x.json: card 0 (id \"a\"): field \"created\": expected a number, found text"))
+        #expect(loaded.diagnostics.contains("field \"title\": expected text, found a list"))
+        #expect(loaded.diagnostics.contains("field \"viewed\": expected true or false, found text"))
+        #expect(loaded.diagnostics.contains("field \"extras.n\": expected text, found a number; used as text"))
+        #expect(loaded.diagnostics.contains("field \"extras.nested\": expected text, found an object; ignored"))
+    }
+
+    @Test func missingIdSkipsTheCard() throws {
+        let loaded = try load(["cards.json": "[" + cardJSON(["type": "text_announcement", "created": 1, "description": "d"]) + "]"])
+        #expect(loaded.cards.isEmpty)
+        #expect(loaded.skipped[.invalid] == 1)
+        #expect(loaded.diagnostics.contains("cards.json: card 0: field \"id\": missing"))
+    }
+
+    @Test func missingRequiredFieldsWarnAndTheCardIsShownWherePossible() throws {
+        let loaded = try load(["cards.json": "[" + [
+            cardJSON(["id": "cap", "type": "captioned_image", "created": 1, "title": "t"]),
+            cardJSON(["id": "txt", "tp": "text_announcement", "ca": 1]),
+            cardJSON(["id": "promo", "type": "cross_promotion_small", "created": 1, "title": "App"]),
+        ].joined(separator: ",") + "]"])
+        #expect(loaded.cards.map(\.id) == ["cap", "promo"])
+        #expect(loaded.diagnostics.contains("card 0 (id \"cap\"): field \"image\": missing (required for captioned_image cards); the placeholder image is shown"))
+        #expect(loaded.diagnostics.contains("card 0 (id \"cap\"): field \"description\": missing"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"txt\"): field \"ds\": missing"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"txt\"): has neither title nor description"))
+        for field in ["subtitle", "caption", "price", "url", "image"] {
+            #expect(loaded.diagnostics.contains("card 2 (id \"promo\"): field \"\(field)\": missing"))
+        }
+    }
+
+    @Test func oversizedCardIsShownWithAWarning() throws {
+        let loaded = try load(["cards.json": cardJSON(["id": "big", "type": "text_announcement", "created": 1, "description": String(repeating: "a", count: 2100)])])
+        #expect(loaded.cards.map(\.id) == ["big"])
+        #expect(loaded.diagnostics.contains("(id \"big\")", "over Braze's 2 KB limit"))
+    }
+
+    @Test func duplicateIdsKeepTheMostRecentlyUpdated() throws {
+        let loaded = try load([
+            "cards/1.json": cardJSON(["id": "dup", "type": "text_announcement", "created": 1, "updated": 500, "description": "newer"]),
+            "cards/2.json": cardJSON(["id": "dup", "type": "text_announcement", "created": 1, "updated": 100, "description": "older"]),
+        ])
+        #expect(loaded.cards.map(\.description) == ["newer"])
+        #expect(loaded.skipped[.duplicate] == 1)
+        #expect(loaded.diagnostics.contains("2.json: card 0 (id \"dup\"): field \"id\": same id as", "1.json: card 0, which is updated more recently; this one is ignored"))
+    }
+
+    @Test func removalEntryDeletesTheCardFromAnyFile() throws {
+        let loaded = try load([
+            "cards/a.json": cardJSON(["id": "gone", "tp": "text_announcement", "ca": 1, "ds": "d"]),
+            "cards/b.json": "{\"cards\": [{\"id\": \"gone\", \"r\": true}], \"full_sync\": false}",
+        ])
+        #expect(loaded.cards.isEmpty)
+        #expect(loaded.skipped[.removed] == 1)
+        #expect(loaded.diagnostics.all.isEmpty)
+    }
+
+    @Test func malformedJSONNamesFileLineAndColumn() throws {
+        let loaded = try load(["cards/bad.json": "[\n  {\"id\": \"a\",\n   \"type\": tru}\n]"])
+        let error = try #require(loaded.diagnostics.errors.first)
+        #expect(error.file.hasSuffix("cards/bad.json"))
+        #expect(error.line == 3)
+        #expect(error.column == 15)
+        #expect(error.description.contains("bad.json:3:15: invalid JSON"))
+    }
+
+    @Test func emptyAndNonCardFilesAreErrors() throws {
+        let loaded = try load(["cards/empty.json": "  \n", "cards/number.json": "42", "cards/feed.json": "{\"feed\": 3}"])
+        #expect(loaded.diagnostics.contains("empty.json", "the file is empty"))
+        #expect(loaded.diagnostics.contains("number.json", "found a number"))
+        #expect(loaded.diagnostics.contains("feed.json", "field \"feed\": expected a list of cards"))
+        #expect(loaded.diagnostics.errors.count == 3)
+    }
+
+    @Test("URLs a browser would run are dropped", arguments: [
+        "javascript:alert(1)", "JAVASCRIPT:alert(1)", " javascript:alert(1)", "java\tscript:alert(1)", "java\nscript:alert(1)",
+        "vbscript:msgbox(1)", "data:text/html;base64,PHNjcmlwdD4=", "file:///etc/passwd", "&#106;avascript:alert(1)",
+    ])
+    func dangerousLinks(_ url: String) throws {
+        let loaded = try load(["cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d", "url": url])])
+        #expect(loaded.cards.first?.url == nil)
+        #expect(loaded.diagnostics.contains("field \"url\"", "the card is shown without a link"))
+    }
+
+    @Test func safeLinksAreKept() throws {
+        for url in ["https://x.test/a?b=1&c=2", "http://x.test", "mailto:a@x.test", "tel:+1555", "/relative/page.html"] {
+            let loaded = try load(["cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d", "url": url])])
+            #expect(loaded.cards.first?.url == url)
+        }
+    }
+
+    @Test func localImagesMustExistInsideAssets() throws {
+        let loaded = try load([
+            "assets/images/here.png": "png",
+            "cards.json": "[" + [
+                cardJSON(["id": "ok", "type": "banner_image", "created": 1, "image": "images/here.png"]),
+                cardJSON(["id": "prefixed", "type": "banner_image", "created": 1, "image": "assets/images/here.png"]),
+                cardJSON(["id": "missing", "type": "banner_image", "created": 1, "image": "images/nope.png"]),
+                cardJSON(["id": "escape", "type": "banner_image", "created": 1, "image": "../cards.json"]),
+                cardJSON(["id": "encoded", "type": "banner_image", "created": 1, "image": "images/%2e%2e/%2e%2e/secret"]),
+                cardJSON(["id": "script", "type": "banner_image", "created": 1, "image": "javascript:alert(1)"]),
+            ].joined(separator: ",") + "]",
+        ])
+        #expect(loaded.cards.map(\.image) == [.asset("images/here.png"), .asset("images/here.png"), nil, nil, nil, nil])
+        #expect(loaded.diagnostics.contains("(id \"missing\")", "no file assets/images/nope.png"))
+        #expect(loaded.diagnostics.contains("(id \"escape\")", "outside the site's assets/ folder"))
+        #expect(loaded.diagnostics.contains("(id \"encoded\")", "outside the site's assets/ folder"))
+        #expect(loaded.diagnostics.contains("(id \"script\")", "\"javascript:\" is not allowed"))
+    }
+}

@@ -7,8 +7,9 @@ struct Templates: ParsableCommand {
         abstract: "List the built-in templates and which ones the site overrides.",
         discussion: """
             A file SITE/templates/<name>.mustache replaces the built-in template <name>. Every \
-            built-in is also reachable as builtin/<name>, so an override can extend it: \
-            {{<builtin/card}}{{$footer}}...{{/footer}}{{/builtin/card}}.
+            built-in is also reachable as builtin.<name with dots for slashes>, so an override \
+            can extend it and change one block: \
+            {{<builtin.cards.short_news}}{{$footer}}...{{/footer}}{{/builtin.cards.short_news}}.
             """)
 
     @Option(help: "The site folder.", completion: .directory)

@@ -136,7 +136,7 @@ struct CardDecoder {
 
     private func checkedLink(_ url: String, _ reader: inout FieldReader) -> String? {
         switch URLCheck.check(url, allowedSchemes: URLCheck.linkSchemes) {
-        case .absolute(let clean), .relative(let clean): return clean
+        case .absolute(let clean), .relative(let clean): return Formatting.attributeURL(clean)
         case .refused(let reason):
             reader.warn(reader.lookup(.url)?.key, "\(reason); the card is shown without a link")
             return nil

@@ -45,7 +45,8 @@ struct ImageURLs: Sendable {
     }
 
     func cardImage(_ card: Card) -> ImageView {
-        let alt = card.imageAlt ?? card.title ?? ""
+        // A banner's image is its only content, and often its link: give it a name.
+        let alt = card.imageAlt ?? card.title ?? (card.type == .bannerImage ? card.domain ?? card.url.flatMap(CardView.host) ?? "" : "")
         let src: String
         switch card.image {
         case .remote(let url): src = Formatting.attributeURL(url)

@@ -31,11 +31,16 @@ public struct TemplateCatalog: Sendable {
         return entries
     }
 
-    /// "templates/cards/short_news.mustache", "builtin/cards/short_news" -> "cards/short_news".
+    /// "templates/cards/short_news.mustache", "builtin.cards.short_news", "cards.short_news" -> "cards/short_news".
     public func normalised(_ name: String) -> String {
         var name = name
-        for prefix in ["templates/", TemplateSet.builtinPrefix] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
         if name.hasSuffix(".mustache") { name.removeLast(".mustache".count) }
+        for prefix in ["templates/", TemplateSet.builtinPrefix] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
+        if BuiltinFiles.templates[name] == nil,
+            let match = BuiltinFiles.templates.keys.first(where: { TemplateSet.dotted($0) == name })
+        {
+            return match
+        }
         return name
     }
 

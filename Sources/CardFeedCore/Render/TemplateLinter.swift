@@ -103,20 +103,23 @@ enum TemplateLinter {
         return best.map { " (did you mean \(Diagnostic.quoted($0.name))?)" } ?? ""
     }
 
+    /// Edit distance counting a swap of two neighbouring letters as one edit ("titel" -> "title").
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var row = Array(0...b.count)
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
         for i in 1...a.count {
-            var diagonal = row[0]
-            row[0] = i
             for j in 1...b.count {
-                let above = row[j]
-                row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
-                diagonal = above
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
         }
-        return row[b.count]
+        return d[a.count][b.count]
     }
 
     /// swift-mustache's parse errors have no description of their own.

@@ -2,11 +2,18 @@ import Foundation
 import Mustache
 
 /// The templates a site renders with: the built-ins, each replaced by the site's file of the
-/// same path under `SITE/templates/`, and every built-in also reachable as `builtin/<name>` so
+/// same path under `SITE/templates/`, and every built-in also reachable as `builtin.<name>` so
 /// that a site template can extend the original through Mustache inheritance
-/// (`{{<builtin/cards/short_news}}...{{/builtin/cards/short_news}}`) instead of copying it.
+/// (`{{<builtin.cards.short_news}}...{{/builtin.cards.short_news}}`) instead of copying it.
+///
+/// Every template is registered under its path ("cards/short_news") and under the same name
+/// with dots ("cards.short_news"): swift-mustache reads a closing tag's name without slashes,
+/// so a parent tag, which must be closed, can only name a template the dotted way.
 public struct TemplateSet: Sendable {
-    public static let builtinPrefix = "builtin/"
+    public static let builtinPrefix = "builtin."
+
+    /// "cards/short_news" -> "cards.short_news".
+    public static func dotted(_ name: String) -> String { name.replacingOccurrences(of: "/", with: ".") }
     /// The page template and the shared card frame every card type extends.
     public static let pageTemplate = "page"
 
@@ -44,8 +51,8 @@ public struct TemplateSet: Sendable {
                 failed = true
                 continue
             }
-            if name.hasPrefix(builtinPrefix) {
-                diagnostics.append(Diagnostic(.error, file: file, message: "the folder templates/\(builtinPrefix) is reserved for the built-in templates; move this file"))
+            if name.hasPrefix(builtinPrefix) || name.hasPrefix("builtin/") {
+                diagnostics.append(Diagnostic(.error, file: file, message: "names starting with \"builtin\" are reserved for the built-in templates; rename this file"))
                 failed = true
                 continue
             }
@@ -59,7 +66,7 @@ public struct TemplateSet: Sendable {
                 let template = try MustacheTemplate(string: source.text)
                 parsed[source.name] = (template, source.file, source.text)  // a site file replaces the built-in
                 if source.file.hasPrefix("(built-in)") {
-                    library.register(template, named: builtinPrefix + source.name)
+                    library.register(template, named: builtinPrefix + dotted(source.name))
                 }
             } catch let error as MustacheTemplate.ParserError {
                 diagnostics.append(Diagnostic(
@@ -71,11 +78,15 @@ public struct TemplateSet: Sendable {
                 failed = true
             }
         }
-        for (name, entry) in parsed { library.register(entry.template, named: name) }
+        for (name, entry) in parsed {
+            library.register(entry.template, named: name)
+            library.register(entry.template, named: dotted(name))
+        }
         if failed { return nil }
 
         var known = Set(parsed.keys)
-        known.formUnion(parsed.keys.filter { BuiltinFiles.templates[$0] != nil }.map { builtinPrefix + $0 })
+        known.formUnion(parsed.keys.map(dotted))
+        known.formUnion(BuiltinFiles.templates.keys.map { builtinPrefix + dotted($0) })
         for (_, entry) in parsed.sorted(by: { $0.key < $1.key }) {
             let problems = TemplateLinter.check(entry.text, file: entry.file, templates: known)
             problems.forEach { diagnostics.append($0) }

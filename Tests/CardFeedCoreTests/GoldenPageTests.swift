@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import CardFeedCore
+
+/// The pages of a small site that shows every card type, compared byte for byte with the
+/// reviewed pages in Golden/. After an intended change to templates or rendering, run
+/// `CARDFEED_UPDATE_GOLDEN=1 swift test --filter GoldenPageTests`, look at the diff, commit it.
+@Suite(.serialized) struct GoldenPageTests {
+    static let now: Int64 = 1_800_000_000
+
+    /// Builds the golden site into a temporary folder and returns it.
+    static func buildGoldenSite() throws -> (output: URL, report: BuildReport) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-golden-\(UUID().uuidString)")
+        let options = BuildOptions(site: SiteFolder(Paths.goldenSite.path), output: output, now: now, pageSize: 3)
+        let report = try SiteBuilder(options: options, logger: .quiet).run()
+        return (output, report)
+    }
+
+    static func files(under folder: URL) -> [String] { SiteFolder.files(under: folder) }
+
+    @Test func pagesMatchTheGoldenFiles() throws {
+        let (output, _) = try Self.buildGoldenSite()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let pages = Self.files(under: output).filter { $0.hasSuffix(".html") }
+        if ProcessInfo.processInfo.environment["CARDFEED_UPDATE_GOLDEN"] == "1" {
+            try? FileManager.default.removeItem(at: Paths.golden)
+            for page in pages {
+                let target = Paths.golden.appendingPathComponent(page)
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: output.appendingPathComponent(page), to: target)
+            }
+        }
+        #expect(pages == Self.files(under: Paths.golden), "the set of pages changed")
+        for page in pages {
+            let actual = try String(contentsOf: output.appendingPathComponent(page), encoding: .utf8)
+            let expected = try String(contentsOf: Paths.golden.appendingPathComponent(page), encoding: .utf8)
+            #expect(actual == expected, "\(page) differs from Golden/\(page)")
+        }
+    }
+
+    @Test func theOutputHasEveryPageAndAsset() throws {
+        let (output, report) = try Self.buildGoldenSite()
+        defer { try? FileManager.default.removeItem(at: output) }
+        #expect(Self.files(under: output) == [
+            "advertising/index.html", "announcements/index.html",
+            "assets/cardfeed.css",
+            "assets/images/appboy_cc_icon_pinned.png", "assets/images/appboy_cc_icon_pinned@2x.png", "assets/images/appboy_cc_icon_pinned@3x.png",
+            "assets/images/appboy_cc_noimage_lrg.png", "assets/images/appboy_cc_noimage_lrg@2x.png", "assets/images/appboy_cc_noimage_lrg@3x.png",
+            "assets/images/photo.png",
+            "index.html", "news/index.html", "page/2/index.html", "page/3/index.html", "social/index.html", "uncategorized/index.html",
+        ])
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(SiteWriter.markerName).path))
+        #expect(report.cardsShown == 7)
+        #expect(report.skipped == [.expired: 2, .dismissed: 1, .control: 1])
+        #expect(report.pagesRendered == 8)
+    }
+
+    @Test func sameInputGivesByteIdenticalOutput() throws {
+        let (first, _) = try Self.buildGoldenSite()
+        let (second, _) = try Self.buildGoldenSite()
+        defer {
+            try? FileManager.default.removeItem(at: first)
+            try? FileManager.default.removeItem(at: second)
+        }
+        let files = Self.files(under: first)
+        #expect(files == Self.files(under: second))
+        for file in files {
+            #expect(try Data(contentsOf: first.appendingPathComponent(file)) == Data(contentsOf: second.appendingPathComponent(file)), "\(file)")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import CardFeedCore
+
+/// What a visitor sees: escaping, the HTML contract, navigation, empty feeds.
+@Suite struct RenderTests {
+    func build(_ cards: [[String: Any]], pageSize: Int = 20, files: [String: String] = [:]) throws -> (TempSite, BuildReport) {
+        var all = files
+        all["cards.json"] = "[" + cards.map(cardJSON).joined(separator: ",") + "]"
+        let site = try TempSite(all)
+        return (site, site.build(pageSize: pageSize))
+    }
+
+    @Test func untrustedTextIsEscapedAndMarkdownIsSafe() throws {
+        let (site, report) = try build([[
+            "id": "x\"><script>alert(1)</script>", "type": "captioned_image", "created": 1,
+            "title": "<img src=x onerror=alert(1)>", "image": "https://x.test/a.png?q=\"><script>",
+            "description": "**bold** <script>alert(2)</script> [x](javascript:alert(3)) <b onclick=alert(4)>b</b>",
+            "domain": "<i>d</i>", "url": "https://x.test/?a=1&b=\"2\"",
+        ]])
+        defer { site.remove() }
+        #expect(report.succeeded)
+        let page = try site.read("index.html")
+        #expect(!page.contains("<script>alert"))
+        #expect(!page.contains("<img src=x"))
+        #expect(!page.contains("javascript:"))
+        #expect(!page.contains("onclick"))
+        #expect(page.contains("<strong>bold</strong>"))
+        #expect(page.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(page.contains("data-card-id=\"x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\""))
+        #expect(page.contains("href=\"https://x.test/?a=1&amp;b=%222%22\""))
+        #expect(page.contains(">&lt;i&gt;d&lt;/i&gt;</a>"))
+        #expect(page.contains("src=\"https://x.test/a.png?q=%22%3E%3Cscript%3E\""))
+    }
+
+    @Test func cardRootCarriesTheDataAttributes() throws {
+        let (site, _) = try build([
+            ["id": "u", "tp": "short_news", "ca": 1, "ds": "d", "i": "https://x.test/i.png", "v": false, "p": true, "db": true, "uw": true, "u": "https://x.test"],
+            ["id": "r", "type": "text_announcement", "created": 1, "description": "d", "viewed": true],
+        ])
+        defer { site.remove() }
+        let page = try site.read("index.html")
+        #expect(page.contains("<article class=\"card card--short_news\" id=\"card-u\" data-card-id=\"u\" data-card-type=\"short_news\" data-unread data-pinned data-dismissible data-use-webview>"))
+        #expect(page.contains("<article class=\"card card--text_announcement\" id=\"card-r\" data-card-id=\"r\" data-card-type=\"text_announcement\">"))
+        #expect(page.contains("class=\"card__pin\" src=\"assets/images/appboy_cc_icon_pinned.png\" srcset=\"assets/images/appboy_cc_icon_pinned.png 1x, assets/images/appboy_cc_icon_pinned@2x.png 2x, assets/images/appboy_cc_icon_pinned@3x.png 3x\" alt=\"Pinned\""))
+        #expect(page.components(separatedBy: "class=\"card__unread\"").count == 2, "only the unread card has the indicator")
+    }
+
+    @Test func navigationMarksTheCurrentFeedAndCounts() throws {
+        let (site, _) = try build([
+            ["id": "a", "type": "text_announcement", "created": 1, "description": "d", "categories": ["news"]],
+            ["id": "b", "type": "text_announcement", "created": 2, "description": "d"],
+        ])
+        defer { site.remove() }
+        let news = try site.read("news/index.html")
+        #expect(news.contains("<base href=\"../\">"))
+        #expect(news.contains("<a class=\"feed-nav__link\" href=\"news/index.html\" aria-current=\"page\"><span class=\"feed-nav__name\">News</span> <span class=\"feed-nav__count\">1<"))
+        #expect(news.contains("href=\"index.html\"><span class=\"feed-nav__name\">All</span> <span class=\"feed-nav__count\">2<"))
+        #expect(news.contains("<title>News · CardFeed</title>"))
+        let social = try site.read("social/index.html")
+        #expect(social.contains("<p class=\"feed__empty\">We have no updates. Please check again later.</p>"))
+        #expect(try site.read("uncategorized/index.html").contains("data-card-id=\"b\""))
+    }
+
+    @Test func onlyControlCardsShowTheEmptyState() throws {
+        let (site, report) = try build([["id": "c", "tp": "control", "ca": 1]])
+        defer { site.remove() }
+        #expect(report.cardsShown == 0)
+        #expect(try site.read("index.html").contains("We have no updates. Please check again later."))
+    }
+
+    @Test func paginationPagesAndLinks() throws {
+        let cards = (1...5).map { ["id": "c\($0)", "type": "text_announcement", "created": $0, "description": "d"] as [String: Any] }
+        let (site, report) = try build(cards, pageSize: 2)
+        defer { site.remove() }
+        #expect(report.pagesRendered == 3 + 3 + 4)  // all and uncategorized: 3 pages each; the four empty feeds: 1 each
+        let second = try site.read("page/2/index.html")
+        #expect(second.contains("<base href=\"../../\">"))
+        #expect(second.contains("href=\"index.html\" rel=\"prev\""))
+        #expect(second.contains("href=\"page/3/index.html\" rel=\"next\""))
+        #expect(second.contains("data-card-id=\"c3\"") && second.contains("data-card-id=\"c2\""))
+        #expect(try site.read("uncategorized/page/2/index.html").contains("data-card-id=\"c3\""))
+        let (single, _) = try build(cards, pageSize: 0)
+        defer { single.remove() }
+        #expect(try single.read("index.html").components(separatedBy: "<article").count == 6)
+        #expect(!(try single.read("index.html").contains("class=\"pagination\"")))
+    }
+
+    @Test func imagesPlaceholdersAndSiteOverrides() throws {
+        let (site, _) = try build(
+            [
+                ["id": "local", "type": "captioned_image", "created": 2, "title": "t", "description": "d", "image": "images/p.png", "aspect_ratio": 2],
+                ["id": "none", "type": "captioned_image", "created": 1, "title": "t", "description": "d"],
+            ],
+            files: ["assets/images/p.png": "x", "assets/images/appboy_cc_noimage_lrg.png": "mine", "assets/extra/readme.txt": "copied"])
+        defer { site.remove() }
+        let page = try site.read("index.html")
+        #expect(page.contains("src=\"assets/images/p.png\" alt=\"t\" width=\"1200\" height=\"600\" loading=\"lazy\""))
+        // The site replaced the 1x placeholder only, so the built-in 2x and 3x (another picture) are not offered.
+        #expect(page.contains("<img class=\"card__image card__image--placeholder\" src=\"assets/images/appboy_cc_noimage_lrg.png\" alt=\"t\" width=\"600\" height=\"400\""))
+        #expect(try site.read("assets/images/appboy_cc_noimage_lrg.png") == "mine")
+        #expect(try site.read("assets/extra/readme.txt") == "copied")
+    }
+}

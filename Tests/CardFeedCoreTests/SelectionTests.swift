@@ -1,0 +1,89 @@
+import Testing
+
+@testable import CardFeedCore
+
+/// What is shown, in which order, on which page.
+@Suite struct SelectionTests {
+    func card(_ id: String, updated: Int64 = 100, pinned: Bool = false, categories: [FeedCategory] = [], _ change: (inout Card) -> Void = { _ in }) -> Card {
+        var card = Card(id: id, type: .textAnnouncement, source: CardSource(file: "cards.json", index: 0, order: 0))
+        card.created = updated
+        card.updated = updated
+        card.pinned = pinned
+        card.categories = categories
+        change(&card)
+        return card
+    }
+
+    @Test func hiddenCards() {
+        let selection = FeedSelector(now: 1000, pageSize: 0).select([
+            card("shown"),
+            card("dismissed") { $0.dismissed = true },
+            card("removed") { $0.removed = true },
+            card("control") { $0.type = .control },
+            card("expired") { $0.expiresAt = 999 },
+            card("expires-now") { $0.expiresAt = 1000 },
+            card("expires-later") { $0.expiresAt = 1001 },
+        ])
+        #expect(selection.cards.map(\.id) == ["expires-later", "shown"])
+        #expect(selection.hidden == [.dismissed: 1, .removed: 1, .control: 1, .expired: 2])
+    }
+
+    @Test func pinnedFirstThenNewestThenById() {
+        let selection = FeedSelector(now: 0, pageSize: 0).select([
+            card("old", updated: 1), card("b", updated: 5), card("a", updated: 5),
+            card("pinned-old", updated: 0, pinned: true), card("pinned-new", updated: 9, pinned: true), card("new", updated: 7),
+        ])
+        #expect(selection.cards.map(\.id) == ["pinned-new", "pinned-old", "new", "a", "b", "old"])
+    }
+
+    @Test func feedsGroupCardsByCategory() {
+        let selection = FeedSelector(now: 0, pageSize: 0).select([
+            card("n", categories: [.news]), card("ns", categories: [.news, .social]), card("none"), card("ad", categories: [.advertising]),
+        ])
+        let ids = Dictionary(uniqueKeysWithValues: selection.feeds.map { feed in (feed.feed.slug, feed.cards.map { selection.cards[$0].id }) })
+        #expect(selection.feeds.map(\.feed.slug) == ["all", "news", "advertising", "announcements", "social", "uncategorized"])
+        #expect(ids["all"]?.count == 4)
+        #expect(ids["news"] == ["n", "ns"])
+        #expect(ids["social"] == ["ns"])
+        #expect(ids["announcements"] == [])
+        #expect(ids["uncategorized"] == ["none"])
+    }
+
+    @Test func pagination() {
+        let selector = FeedSelector(now: 0, pageSize: 2)
+        #expect(selector.paginate(0) == [0..<0])
+        #expect(selector.paginate(2) == [0..<2])
+        #expect(selector.paginate(5) == [0..<2, 2..<4, 4..<5])
+        #expect(FeedSelector(now: 0, pageSize: 0).paginate(500) == [0..<500])
+    }
+
+    @Test func pagePaths() {
+        #expect(PagePaths.file(feed: .all, page: 1) == "index.html")
+        #expect(PagePaths.file(feed: .all, page: 2) == "page/2/index.html")
+        #expect(PagePaths.file(feed: .category(.news), page: 1) == "news/index.html")
+        #expect(PagePaths.file(feed: .uncategorized, page: 3) == "uncategorized/page/3/index.html")
+        #expect(PagePaths.root(feed: .all, page: 1) == "./")
+        #expect(PagePaths.root(feed: .category(.news), page: 3) == "../../../")
+    }
+
+    @Test func paginationLinksStayFewOnLongFeeds() throws {
+        let view = try #require(PaginationView(feed: .all, page: 50, total: 100))
+        #expect(view.pages.map(\.number) == [1, 48, 49, 50, 51, 52, 100])
+        #expect(view.pages.map(\.gap) == [false, true, false, false, false, false, true])
+        #expect(view.previous == "page/49/index.html")
+        #expect(view.next == "page/51/index.html")
+        #expect(PaginationView(feed: .all, page: 1, total: 1) == nil)
+    }
+
+    @Test func formatting() {
+        #expect(Formatting.moment(0).iso == "1970-01-01T00:00:00Z")
+        #expect(Formatting.moment(1_700_000_000).iso == "2023-11-14T22:13:20Z")
+        #expect(Formatting.moment(1_700_000_000).text == "Nov 14, 2023")
+        #expect(Formatting.moment(951_782_400).text == "Feb 29, 2000")
+        #expect(Formatting.grouped(10000) == "10,000")
+        #expect(Formatting.grouped(999) == "999")
+        #expect(Formatting.anchor(for: "plain-id_1") == "card-plain-id_1")
+        #expect(Formatting.anchor(for: "a b") != Formatting.anchor(for: "a-b"))
+        #expect(Formatting.anchor(for: "<x>").hasPrefix("card--x--"))
+    }
+}

@@ -1,0 +1,121 @@
+"""The command line as a user meets it: from any directory, with clear errors and exit codes."""
+import re
+import shutil
+import subprocess
+
+from conftest import write_cards
+
+
+def test_builds_the_example_site_from_another_directory_and_says_where(run, example_site, tmp_path):
+    result = run("build", example_site, "--now", "1795000000")
+    assert result.returncode == 0, result.stderr
+    index = example_site / "public" / "index.html"
+    assert index.is_file()
+    assert f"Open {index} in a browser." in result.stdout
+    assert re.search(r"^\[1/4\] Load cards: 31 entries from 3 files$", result.stdout, re.M)
+    assert "26 shown, 4 not shown (1 removed, 1 dismissed, 1 expired, 1 control)" in result.stdout
+    assert result.stderr == "", "the example site builds without warnings"
+    for feed in ["news", "advertising", "announcements", "social", "uncategorized"]:
+        assert (example_site / "public" / feed / "index.html").is_file()
+
+
+def test_binary_copied_elsewhere_still_has_its_templates_and_assets(cardfeed_bin, example_site, tmp_path):
+    lonely = tmp_path / "bin" / "cardfeed"
+    lonely.parent.mkdir()
+    shutil.copy(cardfeed_bin, lonely)
+    result = subprocess.run([str(lonely), "build", str(example_site), "-q"], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (example_site / "public" / "assets" / "cardfeed.css").is_file()
+    assert (example_site / "public" / "assets" / "images" / "appboy_cc_noimage_lrg@2x.png").stat().st_size > 100
+
+
+def test_default_site_is_site_in_the_working_directory(run, example_site, tmp_path):
+    result = run("build", "-q", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "site" / "public" / "index.html").is_file()
+
+
+def test_quiet_prints_nothing_on_success(run, example_site):
+    result = run("build", example_site, "--quiet")
+    assert result.returncode == 0
+    assert result.stdout == ""
+
+
+def test_malformed_json_fails_with_file_line_and_column_and_writes_nothing(run, tmp_path):
+    site = tmp_path / "bad"
+    (site / "cards").mkdir(parents=True)
+    (site / "cards" / "broken.json").write_text('[\n  {"id": "a",\n   "type": tru}\n]')
+    result = run("build", site)
+    assert result.returncode == 1
+    assert re.search(r"error: .*bad/cards/broken\.json:3:\d+: invalid JSON", result.stderr), result.stderr
+    assert "nothing was written" in result.stderr
+    assert not (site / "public").exists()
+
+
+def test_warnings_name_file_card_and_field_and_strict_fails(run, tmp_path):
+    site = write_cards(tmp_path / "w", [{"id": "x1", "type": "captioned_image", "created": 1, "title": "t", "description": "d"}])
+    result = run("build", site)
+    assert result.returncode == 0
+    assert 'warning: w/cards.json: card 0 (id "x1"): field "image": missing (required for captioned_image cards); the placeholder image is shown' in result.stderr
+    strict = run("check", site, "--strict")
+    assert strict.returncode == 1
+    assert 'error: w/cards.json: card 0 (id "x1"): field "image"' in strict.stderr
+
+
+def test_check_writes_nothing_and_exits_zero_on_a_good_site(run, example_site):
+    result = run("check", example_site)
+    assert result.returncode == 0, result.stderr
+    assert "nothing written" in result.stdout
+    assert not (example_site / "public").exists()
+
+
+def test_page_size_and_output_options(run, example_site, tmp_path):
+    out = tmp_path / "dist"
+    result = run("build", example_site, "-o", out, "--page-size", "5", "-q")
+    assert result.returncode == 0, result.stderr
+    assert (out / "page" / "2" / "index.html").is_file()
+    assert (out / "uncategorized" / "page" / "2" / "index.html").is_file()
+    single = run("build", example_site, "-o", tmp_path / "one", "--page-size", "0", "-q")
+    assert single.returncode == 0
+    assert not (tmp_path / "one" / "page").exists()
+    assert (tmp_path / "one" / "index.html").read_text().count("<article") == 26
+
+
+def test_bad_option_values_are_refused_clearly(run, example_site):
+    result = run("build", example_site, "--page-size=-1")
+    assert result.returncode != 0
+    assert "--page-size must be 0 (one page) or more" in result.stderr
+
+
+def test_refuses_to_replace_a_folder_it_did_not_write(run, example_site, tmp_path):
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.txt").write_text("keep")
+    result = run("build", example_site, "-o", precious)
+    assert result.returncode == 1
+    assert "did not write" in result.stderr
+    assert (precious / "thesis.txt").read_text() == "keep"
+
+
+def test_eject_and_templates(run, example_site):
+    listing = run("templates", "--site", example_site)
+    assert listing.returncode == 0
+    assert re.search(r"^cards/short_news\s+built-in$", listing.stdout, re.M)
+    ejected = run("eject", "cards/short_news", "--site", example_site)
+    assert ejected.returncode == 0, ejected.stderr
+    assert (example_site / "templates" / "cards" / "short_news.mustache").is_file()
+    assert re.search(r"^cards/short_news\s+overridden by ", run("templates", "--site", example_site).stdout, re.M)
+    again = run("eject", "cards/short_news", "--site", example_site)
+    assert again.returncode != 0 and "--force" in again.stderr
+    unknown = run("eject", "cards/shortnews", "--site", example_site)
+    assert unknown.returncode != 0 and 'did you mean "cards/short_news"' in unknown.stderr
+
+
+def test_help_explains_every_command(run):
+    top = run("--help")
+    assert top.returncode == 0
+    for command in ["build", "check", "templates", "eject"]:
+        assert command in top.stdout
+    build = run("build", "--help").stdout
+    for option in ["--output", "--now", "--page-size", "--strict", "--quiet"]:
+        assert option in build

@@ -1,12 +1,12 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the package's top-level `templates/` and `assets/` folders into the target as a
+/// Embeds the package's top-level `templates/`, `assets/`, `strings/` and `scaffold/` folders into the target as a
 /// generated Swift file, so that `cardfeed` carries its built-in templates and images wherever
 /// the binary is copied (a resource bundle would have to travel beside it).
 @main
 struct EmbedFiles: BuildToolPlugin {
-    static let folders = ["templates", "assets"]
+    static let folders = ["templates", "assets", "strings", "scaffold"]
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         let root = context.package.directoryURL

@@ -16,10 +16,11 @@ struct CardFeedCommand: ParsableCommand {
               cardfeed build                      build ./site into ./site/public
               cardfeed build my-site -o dist      build my-site into dist
               cardfeed check --strict             fail on any warning (for CI)
+              cardfeed init my-site               start a new site
               cardfeed eject cards/short_news     copy a built-in template to edit it
             """,
         version: CardFeedVersion.current,
-        subcommands: [Build.self, Check.self, Templates.self, Eject.self],
+        subcommands: [Build.self, Check.self, Init.self, Templates.self, Eject.self],
         defaultSubcommand: nil
     )
 }

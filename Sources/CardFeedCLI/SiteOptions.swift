@@ -14,8 +14,11 @@ struct SiteOptions: ParsableArguments {
         valueName: "unix-seconds"))
     var now: Int64?
 
-    @Option(help: "Cards a page; 0 puts each feed on one page.")
-    var pageSize = BuildOptions.defaultPageSize
+    @Option(help: ArgumentHelp("Cards a page; 0 puts each feed on one page (default: page_size in cardfeed.yml, else \(BuildOptions.defaultPageSize)).", valueName: "n"))
+    var pageSize: Int?
+
+    @Option(help: ArgumentHelp("The language of the pages: en, de, fr, or one the site adds in strings/ (default: locale in cardfeed.yml, else en).", valueName: "locale"))
+    var locale: String?
 
     @Flag(help: "Treat warnings as errors: the build stops and writes nothing.")
     var strict = false
@@ -24,7 +27,7 @@ struct SiteOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        guard pageSize >= 0 else { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
+        if let pageSize, pageSize < 0 { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
         if let now, now < 0 { throw ValidationError("--now takes Unix seconds (0 or more), not \(now).") }
     }
 
@@ -33,7 +36,7 @@ struct SiteOptions: ParsableArguments {
             site: SiteFolder(site),
             output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
             now: now ?? Int64(Date().timeIntervalSince1970),
-            pageSize: pageSize, strict: strict, write: write)
+            pageSize: pageSize, locale: locale, strict: strict, write: write)
     }
 
     func logger() -> Logger {

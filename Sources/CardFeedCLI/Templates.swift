@@ -21,10 +21,17 @@ struct Templates: ParsableCommand {
             let state: String
             switch entry.state {
             case .builtin: state = "built-in"
-            case .overridden: state = "overridden by \(entry.siteFile ?? "")"
+            case .overridden:
+                state = "overridden by \(entry.siteFile ?? "")"
+                    + (entry.ejectedFrom.map { ", ejected from \($0)" } ?? "")
+                    + (entry.builtinChanged ? "; the built-in has changed since: compare with `cardfeed eject \(entry.name) --site \(site) --force` in a copy" : "")
             case .added: state = "site only: \(entry.siteFile ?? "")"
             }
             print("\(entry.name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(state)")
+        }
+        let changed = catalog.entries.filter(\.builtinChanged).count
+        if changed > 0 {
+            FileHandle.standardError.write(Data("warning: \(changed) ejected template\(changed == 1 ? "" : "s") may miss changes made to the built-in since it was ejected\n".utf8))
         }
     }
 }

@@ -92,7 +92,7 @@ import Testing
         let file = try catalog.eject("cards/short_news", force: false)
         #expect(file.hasSuffix("templates/cards/short_news.mustache"))
         let copied = try String(contentsOf: site.root.appendingPathComponent("templates/cards/short_news.mustache"), encoding: .utf8)
-        #expect(copied == BuiltinFiles.templates["cards/short_news"])
+        #expect(copied == TemplateCatalog.stamp(name: "cards/short_news", text: BuiltinFiles.templates["cards/short_news"]!) + BuiltinFiles.templates["cards/short_news"]!)
         #expect(throws: TemplateCatalog.EjectError.self) { try catalog.eject("cards/short_news", force: false) }
         #expect(try catalog.eject("templates/cards/short_news.mustache", force: true) == file)
         let entry = try #require(catalog.entries.first { $0.name == "cards/short_news" })

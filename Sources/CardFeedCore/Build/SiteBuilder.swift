@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// What a build is asked to do.
+/// What a build is asked to do. Options left nil come from cardfeed.yml, else their defaults.
 public struct BuildOptions: Sendable {
     public var site: SiteFolder
     /// Defaults to `SITE/public`.
@@ -9,27 +9,26 @@ public struct BuildOptions: Sendable {
     /// Unix seconds; cards that expire at or before it are hidden.
     public var now: Int64
     /// Cards a page; 0 puts each feed on one page.
-    public var pageSize: Int
+    public var pageSize: Int?
+    public var locale: String?
     /// Warnings count as errors.
     public var strict: Bool
     /// False for `cardfeed check`: everything but the writing.
     public var write: Bool
-    public var siteTitle: String
 
     public static let defaultPageSize = 20
 
     public init(
         site: SiteFolder, output: URL? = nil, now: Int64 = Int64(Date().timeIntervalSince1970),
-        pageSize: Int = BuildOptions.defaultPageSize, strict: Bool = false, write: Bool = true,
-        siteTitle: String = "CardFeed"
+        pageSize: Int? = nil, locale: String? = nil, strict: Bool = false, write: Bool = true
     ) {
         self.site = site
         self.output = output
         self.now = now
         self.pageSize = pageSize
+        self.locale = locale
         self.strict = strict
         self.write = write
-        self.siteTitle = siteTitle
     }
 
     public var outputFolder: URL { output ?? site.defaultOutput }
@@ -42,6 +41,8 @@ public struct BuildReport: Sendable {
     public var cardsShown = 0
     public var skipped: [SkipReason: Int] = [:]
     public var feeds: [(feed: Feed, cards: Int, pages: Int)] = []
+    /// What each rule of cardfeed.yml did: its name and place, and the ids of the cards it matched.
+    public var rules: [(name: String, location: String, ids: [String])] = []
     public var pagesRendered = 0
     public var filesWritten = 0
     public var output: URL?
@@ -73,15 +74,22 @@ public struct SiteBuilder: Sendable {
         let steps = options.write ? 4 : 3
         let site = options.site
         guard site.exists else {
-            let diagnostic = Diagnostic(.error, file: site.display(site.root), message: "no such site folder")
+            let diagnostic = Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)")
             logger.error("\(diagnostic)")
             report.diagnostics.append(diagnostic)
             throw fail(report)
         }
 
+        // 0. Configuration, strings and templates: what the cards are read and shown with.
+        let config = ConfigLoader(site: site).load(into: &report.diagnostics)
+        let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
+        let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
+        let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
+
         // 1. Load
+        let loader = CardLoader(site: site, linkSchemes: config.links.linkSchemes)
         let loaded = step("Load cards", 1, of: steps, &report.stepSeconds) {
-            CardLoader(site: site).load()
+            loader.load()
         } detail: {
             "\($0.entriesRead) entries from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
         }
@@ -89,7 +97,15 @@ public struct SiteBuilder: Sendable {
         report.entriesRead = loaded.entriesRead
         report.skipped = loaded.skipped
         report.diagnostics.append(contentsOf: loaded.diagnostics)
-        let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
+
+        // 2. Select: the site's rules, then Braze's rules of what is shown, in which order.
+        let selector = FeedSelector(now: options.now, pageSize: options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize)
+        let ruled = RuleEngine(rules: config.rules, decoder: loader.decoder()).apply(to: loaded.cards)
+        ruled.diagnostics.forEach { report.diagnostics.append($0) }
+        report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
+        if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }
+        if let templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
+
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
         let writer = SiteWriter(output: options.outputFolder)
         if options.write {
@@ -100,30 +116,38 @@ public struct SiteBuilder: Sendable {
         for diagnostic in report.diagnostics.all {
             if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
         }
-        guard let templates, !report.diagnostics.hasErrors else { throw fail(report) }
+        guard let templates, let strings, !report.diagnostics.hasErrors else { throw fail(report) }
 
-        // 2. Select
-        let selector = FeedSelector(now: options.now, pageSize: options.pageSize)
         let selection = step("Select cards", 2, of: steps, &report.stepSeconds) {
-            selector.select(loaded.cards)
+            selector.select(ruled.cards)
         } detail: {
-            let hidden = $0.hidden.values.reduce(0, +)
+            let hidden = $0.hidden.values.reduce(0, +) + ruled.hidden
             return "\($0.cards.count) shown in \($0.feeds.count) feeds" + (hidden > 0 ? ", \(hidden) hidden" : "")
+        }
+        for rule in report.rules where !rule.ids.isEmpty {
+            logger.info("      \(rule.name) (\(rule.location)): \(rule.ids.count) card\(rule.ids.count == 1 ? "" : "s"): \(rule.ids.prefix(5).joined(separator: ", "))\(rule.ids.count > 5 ? ", …" : "")")
         }
         report.cardsShown = selection.cards.count
         report.skipped.merge(selection.hidden, uniquingKeysWith: +)
         report.feeds = selection.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) }
 
         // 3. Render
-        let assets = assetFiles()
-        let renderer = SiteRenderer(
-            templates: templates,
-            images: ImageURLs(assets: Set(assets.map(\.path)), siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
-            siteTitle: options.siteTitle)
+        var assets = assetFiles()
+        for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
+            guard let css else { continue }
+            assets.removeAll { "assets/" + $0.path == path }
+            assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
+        }
+        let assetPaths = Set(assets.map(\.path))
+        let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
+        let settings = RenderSettings(
+            images: ImageURLs(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
+            strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets)
+        let renderer = SiteRenderer(templates: templates, settings: settings)
         let pages = step("Render pages", 3, of: steps, &report.stepSeconds) {
             renderer.renderPages(selection, cardHTML: renderer.renderCards(selection.cards))
-        } detail: {
-            "\(selection.cards.count) cards, \($0.count) pages"
+        } detail: { (pages: [OutputFile]) in
+            "\(selection.cards.count) cards, \(pages.count) pages"
         }
         report.pagesRendered = pages.count
 
@@ -131,7 +155,7 @@ public struct SiteBuilder: Sendable {
         guard options.write else { return report }
         do {
             report.filesWritten = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) {
-                try writer.write(pages + assets.map(\.file))
+                try writer.write(pages + assets.sorted { $0.path < $1.path }.map(\.file))
             } detail: {
                 "\($0) files"
             }
@@ -143,6 +167,17 @@ public struct SiteBuilder: Sendable {
             throw fail(report)
         }
         return report
+    }
+
+    /// A card whose `template` extra names a template the site does not have is rendered with
+    /// its type's template, with a warning.
+    private func checkCardTemplates(_ cards: [Card], _ templates: TemplateSet, _ diagnostics: inout Diagnostics) {
+        for card in cards {
+            guard let name = card.templateName, templates.library.getTemplate(named: "cards/\(name)") == nil else { continue }
+            diagnostics.append(Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "extras.template",
+                message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used"))
+        }
     }
 
     /// The built-in assets, each replaced by the site's file of the same path, plus every other

@@ -9,6 +9,7 @@ public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case dismissed = "dismissed"
     case expired = "expired"
     case control = "control"
+    case hiddenByRule = "hidden by a rule"
 
     public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -29,7 +30,18 @@ struct CardDecoder {
     static let contentLimit = 2048
 
     /// Answers whether SITE/assets/ has a file at this relative path.
-    var assetExists: (String) -> Bool
+    var assetExists: @Sendable (String) -> Bool
+    /// Schemes a card's link may use (the site's app schemes included).
+    var linkSchemes: Set<String> = URLCheck.linkSchemes
+
+    /// Extras keys that style one card, and the custom properties each sets.
+    static let styleExtras: [(key: String, properties: [String])] = [
+        ("background_color", ["surface"]),
+        ("text_color", ["text", "muted"]),
+        ("accent_color", ["accent", "link", "unread"]),
+    ]
+    /// The extras key that picks a site template for one card.
+    static let templateExtra = "template"
 
     func decode(_ value: Any, source: CardSource) -> (DecodedEntry, [Diagnostic]) {
         guard case .object(let object) = JSONKind(value) else {
@@ -88,12 +100,35 @@ struct CardDecoder {
         card.expiresAt = reader.timestamp(.expiresAt)
         card.categories = readCategories(&reader)
         card.extras = reader.stringMap(.extras)
+        readStyleExtras(&card, &reader)
         card.pinned = reader.bool(.pinned) ?? false
         card.dismissed = reader.bool(.dismissed) ?? false
         card.dismissible = reader.bool(.dismissible) ?? false
         card.isTest = reader.bool(.isTest) ?? false
         card.clicked = reader.bool(.clicked) ?? false
         card.useWebView = reader.bool(.useWebView) ?? false
+    }
+
+    /// `background_color`, `text_color` and `accent_color` style one card; `template` picks a
+    /// site template. Values are checked, so that no extra can inject CSS or a path.
+    private func readStyleExtras(_ card: inout Card, _ reader: inout FieldReader) {
+        let key = reader.lookup(.extras)?.key ?? "extras"
+        for (extra, properties) in Self.styleExtras {
+            guard let value = card.extras.first(where: { $0.key == extra })?.value else { continue }
+            guard CSSValue.isColor(value) else {
+                reader.warn("\(key).\(extra)", "\(Diagnostic.quoted(value)) is not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored")
+                continue
+            }
+            card.styles += properties.map { ($0, value.trimmingCharacters(in: .whitespaces)) }
+        }
+        card.styles.sort { $0.name < $1.name }
+        if let name = card.extras.first(where: { $0.key == Self.templateExtra })?.value {
+            if name.range(of: #"^[a-z0-9][a-z0-9_-]{0,63}$"#, options: .regularExpression) != nil {
+                card.templateName = name
+            } else {
+                reader.warn("\(key).\(Self.templateExtra)", "\(Diagnostic.quoted(name)) is not a template name (lower-case letters, digits, - and _); the card's type template is used")
+            }
+        }
     }
 
     private func readCategories(_ reader: inout FieldReader) -> [FeedCategory] {
@@ -135,31 +170,38 @@ struct CardDecoder {
     }
 
     private func checkedLink(_ url: String, _ reader: inout FieldReader) -> String? {
-        switch URLCheck.check(url, allowedSchemes: URLCheck.linkSchemes) {
-        case .absolute(let clean), .relative(let clean): return Formatting.attributeURL(clean)
-        case .refused(let reason):
-            reader.warn(reader.lookup(.url)?.key, "\(reason); the card is shown without a link")
-            return nil
-        }
+        let (link, problem) = checkLink(url)
+        if let problem { reader.warn(reader.lookup(.url)?.key, problem) }
+        return link
     }
 
     private func checkedImage(_ image: String, _ reader: inout FieldReader) -> CardImage? {
-        let key = reader.lookup(.image)?.key
+        let (checked, problem) = checkImage(image)
+        if let problem { reader.warn(reader.lookup(.image)?.key, problem) }
+        return checked
+    }
+
+    /// A link safe to put in a page, or the reason it was refused.
+    func checkLink(_ url: String) -> (String?, problem: String?) {
+        switch URLCheck.check(url, allowedSchemes: linkSchemes) {
+        case .absolute(let clean), .relative(let clean): return (Formatting.attributeURL(clean), nil)
+        case .refused(let reason): return (nil, "\(reason); the card is shown without a link")
+        }
+    }
+
+    /// An image URL or a file of SITE/assets/, or the reason it was refused.
+    func checkImage(_ image: String) -> (CardImage?, problem: String?) {
         switch URLCheck.check(image, allowedSchemes: URLCheck.imageSchemes) {
-        case .absolute(let clean): return .remote(clean)
-        case .refused(let reason):
-            reader.warn(key, "\(reason); the placeholder image is shown")
-            return nil
+        case .absolute(let clean): return (.remote(clean), nil)
+        case .refused(let reason): return (nil, "\(reason); the placeholder image is shown")
         case .relative(let path):
             guard let assetPath = URLCheck.assetPath(path) else {
-                reader.warn(key, "\(Diagnostic.quoted(path)) is outside the site's assets/ folder; the placeholder image is shown")
-                return nil
+                return (nil, "\(Diagnostic.quoted(path)) is outside the site's assets/ folder; the placeholder image is shown")
             }
             guard assetExists(assetPath) else {
-                reader.warn(key, "no file assets/\(assetPath) in the site; the placeholder image is shown")
-                return nil
+                return (nil, "no file assets/\(assetPath) in the site; the placeholder image is shown")
             }
-            return .asset(assetPath)
+            return (.asset(assetPath), nil)
         }
     }
 

@@ -15,9 +15,18 @@ public struct LoadedCards: Sendable {
 /// Step 1 of a build: files -> [Card] + diagnostics.
 public struct CardLoader: Sendable {
     public let site: SiteFolder
+    /// Schemes card links may use: the web ones and the site's app schemes.
+    public var linkSchemes: Set<String>
 
-    public init(site: SiteFolder) {
+    public init(site: SiteFolder, linkSchemes: Set<String> = URLCheck.linkSchemes) {
         self.site = site
+        self.linkSchemes = linkSchemes
+    }
+
+    /// The decoder this loader uses, also for the values that rules set.
+    func decoder() -> CardDecoder {
+        let assets = Set(site.assetFiles())
+        return CardDecoder(assetExists: { assets.contains($0) }, linkSchemes: linkSchemes)
     }
 
     public func load() -> LoadedCards {
@@ -34,8 +43,7 @@ public struct CardLoader: Sendable {
                 .warning, file: site.display(site.root),
                 message: "no card files: put cards in cards.json or in .json files under cards/"))
         }
-        let assets = Set(site.assetFiles())
-        let decoder = CardDecoder(assetExists: { assets.contains($0) })
+        let decoder = decoder()
         var removals: [String: CardSource] = [:]
         var byID: [String: Int] = [:]
         for url in files {

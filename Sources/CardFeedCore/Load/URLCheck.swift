@@ -3,9 +3,9 @@ import Foundation
 /// Decides whether a URL from a card may be put in a page, the way a browser will read it:
 /// tabs and newlines anywhere and control characters or spaces at either end are ignored by
 /// browsers, so `java\tscript:` and ` javascript:` are the scheme `javascript`.
-enum URLCheck {
+public enum URLCheck {
     /// Schemes a card's link may use.
-    static let linkSchemes: Set<String> = ["http", "https", "mailto", "tel"]
+    public static let linkSchemes: Set<String> = ["http", "https", "mailto", "tel"]
     /// Schemes a card's image may use (other images are paths into SITE/assets/).
     static let imageSchemes: Set<String> = ["http", "https"]
 

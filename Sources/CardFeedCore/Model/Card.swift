@@ -50,6 +50,12 @@ public struct Card: Sendable, Equatable {
     public var itunesID: Int64?
     public var universal = false
 
+    // Set from documented extras keys (see `CardDecoder.styleExtras`).
+    /// Checked CSS custom properties for this card alone ("surface" -> "#fff8e1").
+    public var styles: [(name: String, value: String)] = []
+    /// The site template `cards/<name>` that renders this card instead of its type's.
+    public var templateName: String?
+
     /// Where the card was read: for messages, and to break ties between duplicates.
     public var source: CardSource
 

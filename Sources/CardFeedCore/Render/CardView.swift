@@ -11,11 +11,12 @@ struct CardView: MustacheParent {
         case created, updated, expires
         case categories, extras, extrasList
         case subtitle, caption, rating, reviews, price, mediaType, itunesID, universal
+        case newTab, strings
     }
 
     let card: Card
     let descriptionHTML: String?
-    let images: ImageURLs
+    let settings: RenderSettings
 
     func child(named name: String) -> Any? {
         guard let key = Key(rawValue: name) else { return nil }
@@ -33,22 +34,24 @@ struct CardView: MustacheParent {
         case .url: return card.url
         case .domain: return card.domain
         case .link: return card.url.map { LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0) }
-        case .image: return images.cardImage(card)
-        case .pinnedIcon: return images.pinnedIcon
-        case .created: return Formatting.moment(card.created)
-        case .updated: return card.updated > card.created ? Formatting.moment(card.updated) : nil
-        case .expires: return card.expiresAt.map(Formatting.moment)
-        case .categories: return card.categories.map { CategoryView(Feed.category($0)) }
+        case .image: return settings.images.cardImage(card)
+        case .pinnedIcon: return settings.images.pinnedIcon(alt: settings.strings["pinned"])
+        case .created: return settings.strings.moment(card.created)
+        case .updated: return card.updated > card.created ? settings.strings.moment(card.updated) : nil
+        case .expires: return card.expiresAt.map(settings.strings.moment)
+        case .categories: return card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) }
         case .extras: return card.extras.isEmpty ? nil : ExtrasView(pairs: card.extras)
         case .extrasList: return card.extras.map { ExtraView(key: $0.key, value: $0.value) }
         case .subtitle: return card.subtitle
         case .caption: return card.caption
-        case .rating: return card.rating.map(RatingView.init)
-        case .reviews: return card.reviews.map { ReviewsView(count: $0, text: Formatting.grouped($0) + ($0 == 1 ? " review" : " reviews")) }
-        case .price: return PriceView(card)
+        case .rating: return card.rating.map { RatingView($0, strings: settings.strings) }
+        case .reviews: return card.reviews.map { ReviewsView(count: $0, text: settings.strings.reviews($0)) }
+        case .price: return PriceView(card, strings: settings.strings)
         case .mediaType: return card.mediaType
         case .itunesID: return card.itunesID.map(String.init)
         case .universal: return card.universal
+        case .newTab: return card.url.map(settings.links.opensInNewTab) ?? false
+        case .strings: return StringsView(table: settings.strings)
         }
     }
 
@@ -71,9 +74,9 @@ struct CategoryView {
     var title: String
     var href: String
 
-    init(_ feed: Feed) {
+    init(_ feed: Feed, strings: StringTable) {
         name = feed.slug
-        title = feed.title
+        title = strings.feedTitle(feed)
         href = PagePaths.href(feed: feed, page: 1)
     }
 }
@@ -97,9 +100,9 @@ struct RatingView {
     var text: String
     var stars: [Star]
 
-    init(_ rating: Double) {
-        value = Formatting.decimal(rating, places: 1)
-        text = "Rated \(value) out of 5"
+    init(_ rating: Double, strings: StringTable) {
+        value = strings.decimal(rating, places: 1)
+        text = strings.format("rating", ["rating": value])
         let halves = Int((rating * 2).rounded())
         stars = (0..<5).map { index in
             Star(kind: halves >= 2 * index + 2 ? "full" : halves == 2 * index + 1 ? "half" : "empty")
@@ -118,14 +121,24 @@ struct PriceView {
     var text: String
     var free: Bool
 
-    init?(_ card: Card) {
+    init?(_ card: Card, strings: StringTable) {
         free = card.price == 0 && card.displayPrice == nil
         if let display = card.displayPrice {
             text = display
         } else if let price = card.price {
-            text = price == 0 ? "Free" : "$" + Formatting.decimal(price, places: 2)
+            text = price == 0 ? strings["free"] : "$" + strings.decimal(price, places: 2)
         } else {
             return nil
         }
     }
+}
+
+/// What every view needs to know besides its own values.
+struct RenderSettings: Sendable {
+    let images: ImageURLs
+    let strings: StringTable
+    let links: LinkPolicy
+    let siteTitle: String
+    /// Stylesheets every page links, in order.
+    let stylesheets: [String]
 }

@@ -10,8 +10,11 @@ enum Formatting {
         var text: String
     }
 
+    /// Whole days since 1970-01-01 (rounded down, also before 1970).
+    static func days(_ seconds: Int64) -> Int64 { seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400 }
+
     static func moment(_ seconds: Int64) -> Moment {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let days = days(seconds)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(daysSince1970: days)
         let iso = String(

@@ -20,7 +20,13 @@ struct ImageURLs: Sendable {
     static let placeholderSize = (width: 600, height: 400)
 
     let placeholder: ImageView
-    let pinnedIcon: ImageView
+    private let pinned: ImageView
+
+    func pinnedIcon(alt: String) -> ImageView {
+        var icon = pinned
+        icon.alt = alt
+        return icon
+    }
 
     /// `assets` lists the output's asset files; `siteOverrides` those the site replaced, so that
     /// a site's 1x image is not paired with the built-in 2x and 3x of another picture.
@@ -41,7 +47,7 @@ struct ImageURLs: Sendable {
             src: empty.src, srcset: empty.srcset, alt: "", width: Self.placeholderSize.width,
             height: Self.placeholderSize.height, placeholder: true)
         let pin = variants(Self.pinnedIconName)
-        pinnedIcon = ImageView(src: pin.src, srcset: pin.srcset, alt: "Pinned", width: 24, height: 24, placeholder: false)
+        pinned = ImageView(src: pin.src, srcset: pin.srcset, alt: "", width: 24, height: 24, placeholder: false)
     }
 
     func cardImage(_ card: Card) -> ImageView {

@@ -3,11 +3,11 @@ import Mustache
 /// What the page template sees: one page of one feed. Every name is a case of `Key` (see `CardView`).
 struct PageView: MustacheParent {
     enum Key: String, CaseIterable {
-        case lang, siteTitle, title, root, path, stylesheet, generator
-        case feed, nav, cards, emptyMessage, pagination
+        case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
+        case feed, nav, cards, emptyMessage, pagination, strings, madeWith
     }
 
-    var siteTitle: String
+    let settings: RenderSettings
     var feed: FeedView
     var nav: [NavItem]
     /// The page's cards, already rendered.
@@ -19,21 +19,26 @@ struct PageView: MustacheParent {
 
     func child(named name: String) -> Any? {
         guard let key = Key(rawValue: name) else { return nil }
+        let strings = settings.strings
         switch key {
-        case .lang: return "en"
-        case .siteTitle: return siteTitle
+        case .lang: return strings.locale
+        case .siteTitle: return settings.siteTitle
         case .title:
-            let page = pagination.map { ", page \($0.current) of \($0.total)" } ?? ""
-            return feed.feed == .all && pagination == nil ? siteTitle : "\(feed.title)\(page) · \(siteTitle)"
+            if feed.feed == .all && pagination == nil { return settings.siteTitle }
+            let name = pagination.map { strings.format("pageTitle", ["feed": feed.title, "page": String($0.current), "total": String($0.total)]) } ?? feed.title
+            return "\(name) · \(settings.siteTitle)"
         case .root: return root
         case .path: return path
-        case .stylesheet: return "assets/cardfeed.css"
+        case .stylesheet: return settings.stylesheets.first
+        case .stylesheets: return settings.stylesheets
         case .generator: return "CardFeed \(CardFeedVersion.current)"
         case .feed: return feed
         case .nav: return nav
         case .cards: return cards
-        case .emptyMessage: return "We have no updates. Please check again later."
+        case .emptyMessage: return strings["emptyFeed"]
         case .pagination: return pagination
+        case .strings: return StringsView(table: strings)
+        case .madeWith: return strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"])
         }
     }
 }
@@ -43,16 +48,19 @@ struct FeedView {
     var slug: String
     var title: String
     var count: Int
-    /// "1 card", "12 cards".
+    /// "1 card", "12 cards", with the page when there are several: "12 cards · page 2 of 3".
     var countText: String
     var href: String
 
-    init(_ selection: FeedSelection) {
+    init(_ selection: FeedSelection, page: Int, strings: StringTable) {
         feed = selection.feed
         slug = selection.feed.slug
-        title = selection.feed.title
+        title = strings.feedTitle(selection.feed)
         count = selection.cards.count
-        countText = count == 1 ? "1 card" : "\(count) cards"
+        countText = strings.cardCount(count)
+        if selection.pages.count > 1 {
+            countText += " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(selection.pages.count)])
+        }
         href = PagePaths.href(feed: selection.feed, page: 1)
     }
 }

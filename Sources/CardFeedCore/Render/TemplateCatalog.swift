@@ -3,13 +3,42 @@ import Foundation
 /// The built-in templates as a site sees them: which ones it overrides, and copying one into
 /// the site to edit it (`cardfeed eject`).
 public struct TemplateCatalog: Sendable {
-    public enum State: Sendable { case builtin, overridden, added }
+    public enum State: Sendable, Equatable { case builtin, overridden, added }
 
     public struct Entry: Sendable {
         public var name: String
         public var state: State
         /// The site's file, as shown to the user, when the site has one.
         public var siteFile: String?
+        /// For an ejected copy: the version it was ejected from, and whether the built-in has
+        /// changed since (so the copy may be missing a fix or a feature).
+        public var ejectedFrom: String?
+        public var builtinChanged = false
+    }
+
+    /// The first line `eject` writes: `{{! cardfeed eject: cards/short_news from CardFeed 0.1.0, built-in fnv1a64 0123456789abcdef }}`.
+    static func stamp(name: String, text: String) -> String {
+        "{{! cardfeed eject: \(name) from CardFeed \(CardFeedVersion.current), built-in fnv1a64 \(fingerprint(text)). `cardfeed templates` tells when the built-in changes. }}\n"
+    }
+
+    /// A stable 64-bit FNV-1a hash of the built-in's text, in hex.
+    static func fingerprint(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The version and fingerprint of an ejected copy's stamp.
+    static func readStamp(_ text: String) -> (version: String, fingerprint: String)? {
+        guard let line = text.split(separator: "\n", maxSplits: 1).first,
+            let range = line.range(of: #"from CardFeed (\S+), built-in fnv1a64 ([0-9a-f]{16})"#, options: .regularExpression)
+        else { return nil }
+        let parts = line[range].split(separator: " ")
+        return (String(parts[2].dropLast()), String(parts[5]))
     }
 
     public struct EjectError: Error, CustomStringConvertible {
@@ -25,7 +54,14 @@ public struct TemplateCatalog: Sendable {
     public var entries: [Entry] {
         let siteNames = Set(site.templateFiles().map { String($0.dropLast(".mustache".count)) })
         var entries = BuiltinFiles.templates.keys.sorted().map { name in
-            Entry(name: name, state: siteNames.contains(name) ? .overridden : .builtin, siteFile: siteNames.contains(name) ? file(name) : nil)
+            guard siteNames.contains(name) else { return Entry(name: name, state: .builtin) }
+            var entry = Entry(name: name, state: .overridden, siteFile: file(name))
+            let url = site.templatesFolder.appendingPathComponent(name + ".mustache")
+            if let text = try? String(contentsOf: url, encoding: .utf8), let stamp = Self.readStamp(text) {
+                entry.ejectedFrom = stamp.version
+                entry.builtinChanged = stamp.fingerprint != Self.fingerprint(BuiltinFiles.templates[name] ?? "")
+            }
+            return entry
         }
         entries += siteNames.subtracting(BuiltinFiles.templates.keys).sorted().map { Entry(name: $0, state: .added, siteFile: file($0)) }
         return entries
@@ -57,7 +93,7 @@ public struct TemplateCatalog: Sendable {
         }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try Data((Self.stamp(name: name, text: text) + text).utf8).write(to: url, options: .atomic)
         } catch {
             throw EjectError(description: "cannot write \(site.display(url)): \(error.localizedDescription)")
         }

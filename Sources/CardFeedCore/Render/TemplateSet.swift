@@ -95,6 +95,13 @@ public struct TemplateSet: Sendable {
         return failed ? nil : TemplateSet(library: library, overrides: overrides, additions: additions)
     }
 
+    /// The template for a card: the site template its `template` extra names, if there is one,
+    /// else its type's.
+    func template(for card: Card) -> String {
+        if let name = card.templateName, library.getTemplate(named: "cards/\(name)") != nil { return "cards/\(name)" }
+        return Self.cardTemplate(card.type)
+    }
+
     func render(_ name: String, _ object: Any) -> String {
         library.render(object, withTemplate: name) ?? ""
     }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// `cardfeed init DIR`: a new site with sample cards, a commented cardfeed.yml, and the folders
+/// for templates, assets and strings (the files of the package's `scaffold/` folder).
+public enum SiteScaffold {
+    public struct Refusal: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static var files: [(path: String, data: Data)] {
+        EmbeddedFiles.base64.keys.filter { $0.hasPrefix("scaffold/") }.sorted().map { key in
+            (String(key.dropFirst("scaffold/".count)), Data(base64Encoded: EmbeddedFiles.base64[key]!) ?? Data())
+        }
+    }
+
+    /// Writes the scaffold into `folder`, which must be missing or empty; returns the files written.
+    @discardableResult
+    public static func create(at folder: URL) throws -> [String] {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw Refusal(description: "\(SiteFolder.display(folder)) exists and is not a folder") }
+            let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+            guard entries.isEmpty else {
+                throw Refusal(description: "\(SiteFolder.display(folder)) is not empty; choose a new folder so that nothing in it is overwritten")
+            }
+        }
+        do {
+            for subfolder in ["cards", "templates", "assets/images", "strings"] {
+                try manager.createDirectory(at: folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)
+            }
+            for (path, data) in files {
+                let target = folder.appendingPathComponent(path)
+                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: target, options: .withoutOverwriting)
+            }
+        } catch {
+            throw Refusal(description: "cannot write the new site: \(error.localizedDescription)")
+        }
+        return files.map(\.path)
+    }
+}

@@ -1,0 +1,58 @@
+/// The settings of `SITE/cardfeed.yml`. Every field has a default, so a site needs no file.
+public struct SiteConfig: Sendable {
+    public var title = "CardFeed"
+    /// The address the site is published at, e.g. "https://example.com/news/".
+    public var baseURL: String?
+    public var pageSize: Int?
+    public var locale: String?
+    public var theme = Theme()
+    public var rules: [CardRule] = []
+    public var links = LinkPolicy()
+
+    public init() {}
+
+    public static let fileName = "cardfeed.yml"
+}
+
+/// CSS custom properties set by `theme:` in cardfeed.yml, for the light and the dark scheme.
+public struct Theme: Sendable, Equatable {
+    /// Property name without `--cf-` ("accent") -> value, sorted by name.
+    public var light: [(name: String, value: String)] = []
+    public var dark: [(name: String, value: String)] = []
+
+    public var isEmpty: Bool { light.isEmpty && dark.isEmpty }
+
+    public init() {}
+
+    public static func == (a: Theme, b: Theme) -> Bool {
+        a.light.map { "\($0.name)=\($0.value)" } == b.light.map { "\($0.name)=\($0.value)" }
+            && a.dark.map { "\($0.name)=\($0.value)" } == b.dark.map { "\($0.name)=\($0.value)" }
+    }
+}
+
+/// What a click on a card's link does: which hosts open in a new tab, which app schemes are
+/// allowed as deep links.
+public struct LinkPolicy: Sendable {
+    /// Host patterns ("partner.example", "*.example.com", or "*" for every web link).
+    public var newTab: [String] = []
+    /// Lower-cased schemes allowed besides http, https, mailto and tel ("myapp").
+    public var appSchemes: [String] = []
+
+    public init() {}
+
+    public var linkSchemes: Set<String> { URLCheck.linkSchemes.union(appSchemes) }
+
+    /// True when a link to `url` should open in a new tab.
+    public func opensInNewTab(_ url: String) -> Bool {
+        guard !newTab.isEmpty, let scheme = URLCheck.scheme(of: url), scheme == "http" || scheme == "https",
+            let host = CardView.host(of: url)?.lowercased()
+        else { return false }
+        let bareHost = host.split(separator: ":").first.map(String.init) ?? host
+        return newTab.contains { pattern in
+            let pattern = pattern.lowercased()
+            if pattern == "*" { return true }
+            if pattern.hasPrefix("*.") { return bareHost.hasSuffix(pattern.dropFirst(1)) || bareHost == pattern.dropFirst(2) }
+            return bareHost == pattern
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Mustache
+
+/// Every text of the built-in templates in one language: feed names, the empty state, labels,
+/// pagination, rating text, and how dates and numbers are written. English, German and French
+/// are built in (`strings/<locale>.json`); `SITE/strings/<locale>.json` adds or overrides strings.
+public struct StringTable: Sendable {
+    public static let defaultLocale = "en"
+
+    public let locale: String
+    let values: [String: String]
+
+    /// The locales built into the binary.
+    public static var builtinLocales: [String] {
+        EmbeddedFiles.base64.keys.filter { $0.hasPrefix("strings/") && $0.hasSuffix(".json") }
+            .map { String($0.dropFirst("strings/".count).dropLast(".json".count)) }.sorted()
+    }
+
+    /// English, the reference: every key a table must have.
+    static let english: [String: String] = builtin(defaultLocale) ?? [:]
+
+    static func builtin(_ locale: String) -> [String: String]? {
+        guard let base64 = EmbeddedFiles.base64["strings/\(locale).json"], let data = Data(base64Encoded: base64),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
+        else { return nil }
+        return object
+    }
+
+    init(locale: String, values: [String: String]) {
+        self.locale = locale
+        self.values = values
+    }
+
+    /// The table for `locale`: the built-in one (English for a locale that is not built in),
+    /// overridden by the site's file. Problems are added to `diagnostics`; nil when unusable.
+    public static func load(locale: String, site: SiteFolder, diagnostics: inout Diagnostics) -> StringTable? {
+        let file = site.root.appendingPathComponent("strings/\(locale).json")
+        let name = site.display(file)
+        guard locale.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"#, options: .regularExpression) != nil else {
+            diagnostics.append(Diagnostic(.error, file: name, field: "locale", message: "\(Diagnostic.quoted(locale)) is not a language tag such as en, de or pt-BR"))
+            return nil
+        }
+        let builtin = builtin(locale) ?? builtin(locale.split(separator: "-").first.map(String.init) ?? locale)
+        var values = builtin ?? english
+        let exists = FileManager.default.fileExists(atPath: file.path)
+        guard exists || builtin != nil else {
+            diagnostics.append(Diagnostic(
+                .error, file: name, field: "locale",
+                message: "no strings for the locale \(Diagnostic.quoted(locale)): the built-in ones are \(builtinLocales.joined(separator: ", ")); add this file for another"))
+            return nil
+        }
+        if exists {
+            guard let overrides = readSiteStrings(file, name: name, diagnostics: &diagnostics) else { return nil }
+            values.merge(overrides) { $1 }
+            if builtin == nil {
+                let missing = english.keys.filter { overrides[$0] == nil }.sorted()
+                if !missing.isEmpty {
+                    diagnostics.append(Diagnostic(.warning, file: name, message: "no translation for \(missing.joined(separator: ", ")); English is used for those"))
+                }
+            }
+        }
+        return StringTable(locale: locale, values: values)
+    }
+
+    private static func readSiteStrings(_ file: URL, name: String, diagnostics: inout Diagnostics) -> [String: String]? {
+        guard let data = try? Data(contentsOf: file) else {
+            diagnostics.append(Diagnostic(.error, file: name, message: "cannot read the file"))
+            return nil
+        }
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let syntax = JSONSyntaxError(error, in: data)
+            diagnostics.append(Diagnostic(.error, file: name, line: syntax.line, column: syntax.column, message: syntax.message))
+            return nil
+        }
+        guard let object = json as? [String: Any] else {
+            diagnostics.append(Diagnostic(.error, file: name, message: "expected an object of \"key\": \"text\" pairs"))
+            return nil
+        }
+        var strings: [String: String] = [:]
+        for key in object.keys.sorted() {
+            guard english[key] != nil else {
+                diagnostics.append(Diagnostic(
+                    .warning, file: name, field: key,
+                    message: "unknown string\(TemplateLinter.suggestion(for: key, among: Set(english.keys))); ignored"))
+                continue
+            }
+            guard let text = object[key] as? String else {
+                diagnostics.append(Diagnostic(.warning, file: name, field: key, message: "expected text; ignored"))
+                continue
+            }
+            strings[key] = text
+        }
+        return strings
+    }
+
+    public subscript(key: String) -> String { values[key] ?? Self.english[key] ?? key }
+
+    /// The string `key` with `{name}` placeholders filled in.
+    func format(_ key: String, _ arguments: [String: String]) -> String {
+        var text = self[key]
+        for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+
+    func feedTitle(_ feed: Feed) -> String {
+        switch feed {
+        case .all: self["feedAll"]
+        case .category(let category): self["feed" + category.rawValue.capitalized]
+        case .uncategorized: self["feedUncategorized"]
+        }
+    }
+
+    func cardCount(_ count: Int) -> String {
+        count == 1 ? self["cardCountOne"] : format("cardCountOther", ["count": number(count)])
+    }
+
+    func reviews(_ count: Int) -> String {
+        count == 1 ? self["reviewsOne"] : format("reviewsOther", ["count": number(count)])
+    }
+
+    /// 10000 -> "10,000" / "10.000" / "10 000".
+    func number(_ value: Int) -> String {
+        Formatting.grouped(value).replacingOccurrences(of: ",", with: self["thousandsSeparator"])
+    }
+
+    func decimal(_ value: Double, places: Int) -> String {
+        Formatting.decimal(value, places: places).replacingOccurrences(of: ".", with: self["decimalSeparator"])
+    }
+
+    /// A moment as `datetime` text and as text for people in this language, in UTC.
+    func moment(_ seconds: Int64) -> Formatting.Moment {
+        var moment = Formatting.moment(seconds)
+        let (year, month, day) = Formatting.civilDate(daysSince1970: Formatting.days(seconds))
+        let months = self["months"].split(separator: "|").map(String.init)
+        let monthName = months.count == 12 ? months[Int(month) - 1] : String(month)
+        moment.text = format("dateFormat", ["month": monthName, "day": String(day), "year": String(year)])
+        return moment
+    }
+}
+
+/// `{{strings.unread}}` in templates.
+struct StringsView: MustacheParent {
+    let table: StringTable
+    func child(named name: String) -> Any? { table.values[name] }
+}

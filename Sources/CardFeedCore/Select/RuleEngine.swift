@@ -1,0 +1,73 @@
+/// Applies the rules of cardfeed.yml to the loaded cards, in order, before selection.
+struct RuleEngine {
+    let rules: [CardRule]
+    /// Checks the links and images that rules set, as for values read from card files.
+    let decoder: CardDecoder
+
+    struct Outcome {
+        var cards: [Card]
+        var hidden = 0
+        /// For each rule, the ids of the cards it changed.
+        var matches: [(rule: CardRule, ids: [String])] = []
+        var diagnostics: [Diagnostic] = []
+    }
+
+    func apply(to cards: [Card]) -> Outcome {
+        var outcome = Outcome(cards: [])
+        var visible = Array(repeating: true, count: cards.count)
+        var cards = cards
+        for rule in rules {
+            var ids: [String] = []
+            for index in cards.indices where visible[index] && rule.matches(cards[index]) {
+                ids.append(cards[index].id)
+                if rule.hide {
+                    visible[index] = false
+                    continue
+                }
+                apply(rule, to: &cards[index], diagnostics: &outcome.diagnostics)
+            }
+            if ids.isEmpty {
+                outcome.diagnostics.append(Diagnostic(.warning, file: rule.location, field: rule.name, message: "the rule matches no card"))
+            }
+            outcome.matches.append((rule, ids))
+        }
+        outcome.cards = cards.indices.filter { visible[$0] }.map { cards[$0] }
+        outcome.hidden = visible.filter { !$0 }.count
+        return outcome
+    }
+
+    private func apply(_ rule: CardRule, to card: inout Card, diagnostics: inout [Diagnostic]) {
+        if let pin = rule.pin { card.pinned = pin }
+        if let categories = rule.moveTo { card.categories = Array(Set(categories)).sorted() }
+        for (field, value) in rule.set {
+            switch (field, value) {
+            case ("title", .text(let text)): card.title = text
+            case ("description", .text(let text)): card.description = text
+            case ("domain", .text(let text)): card.domain = text
+            case ("image_alt", .text(let text)): card.imageAlt = text
+            case ("subtitle", .text(let text)): card.subtitle = text
+            case ("caption", .text(let text)): card.caption = text
+            case ("display_price", .text(let text)): card.displayPrice = text
+            case ("url", .text(let text)):
+                let (link, problem) = decoder.checkLink(text)
+                card.url = link
+                if let problem { diagnostics.append(warning(rule, field, problem)) }
+            case ("image", .text(let text)):
+                let (image, problem) = decoder.checkImage(text)
+                card.image = image
+                if let problem { diagnostics.append(warning(rule, field, problem)) }
+            case ("viewed", .flag(let flag)): card.viewed = flag
+            case ("pinned", .flag(let flag)): card.pinned = flag
+            case ("dismissible", .flag(let flag)): card.dismissible = flag
+            case ("use_webview", .flag(let flag)): card.useWebView = flag
+            case ("expires_at", .number(let number)): card.expiresAt = number < 0 ? nil : Int64(number)
+            case ("aspect_ratio", .number(let number)): card.aspectRatio = number > 0 ? number : nil
+            default: break  // the loader accepts only the fields and kinds above
+            }
+        }
+    }
+
+    private func warning(_ rule: CardRule, _ field: String, _ message: String) -> Diagnostic {
+        Diagnostic(.warning, file: rule.location, field: "\(rule.name): set.\(field)", message: message)
+    }
+}

@@ -1,0 +1,298 @@
+import Foundation
+import Testing
+
+@testable import CardFeedCore
+
+/// The five ways a site owner customises the feed (as the Braze SDKs allow app developers), and
+/// languages, each checked on the README's worked example in examples/customised.
+@Suite(.serialized) struct CustomisationTests {
+    static let example = Paths.tests.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/customised")
+
+    static func buildExample() throws -> (URL, BuildReport) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-custom-\(UUID().uuidString)")
+        let options = BuildOptions(site: SiteFolder(example.path), output: output, now: 1_800_000_000)
+        return (output, try SiteBuilder(options: options, logger: .quiet).run())
+    }
+
+    static func page(_ output: URL, _ path: String = "index.html") throws -> String {
+        try String(contentsOf: output.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The HTML of one card on the page.
+    static func card(_ id: String, in page: String) -> String {
+        guard let start = page.range(of: "data-card-id=\"\(id)\"") else { return "" }
+        let rest = page[start.lowerBound...]
+        return String(rest[..<(rest.range(of: "</article>")?.upperBound ?? rest.endIndex)])
+    }
+
+    @Test func theExampleBuildsWithoutWarnings() throws {
+        let (output, report) = try Self.buildExample()
+        defer { try? FileManager.default.removeItem(at: output) }
+        #expect(report.diagnostics.all.isEmpty, "\(report.diagnostics.lines)")
+    }
+
+    @Test func oneCardTypeExtendsTheBuiltinAndReplacesOneBlock() throws {
+        let (output, _) = try Self.buildExample()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let card = Self.card("partner-offer", in: try Self.page(output))
+        #expect(card.contains("card__media--thumb"), "the built-in Classic layout is kept")
+        #expect(!card.contains("card__category"), "the site's footer has no categories")
+    }
+
+    @Test func everyCardAtOnceThroughTheThemeAndCustomCSS() throws {
+        let (output, _) = try Self.buildExample()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let page = try Self.page(output)
+        #expect(page.contains("<link rel=\"stylesheet\" href=\"assets/cardfeed.css\">\n<link rel=\"stylesheet\" href=\"assets/theme.css\">\n<link rel=\"stylesheet\" href=\"assets/card-styles.css\">\n<link rel=\"stylesheet\" href=\"assets/custom.css\">"))
+        let theme = try Self.page(output, "assets/theme.css")
+        #expect(theme.contains(":root {\n  --cf-accent: #b45309;\n  --cf-font: Georgia, serif;\n  --cf-radius: 4px;\n}"))
+        #expect(theme.contains("@media (prefers-color-scheme: dark) {\n:root {\n  --cf-accent: #fbbf24;\n}\n}"))
+    }
+
+    @Test func oneCardThroughItsExtras() throws {
+        let (output, _) = try Self.buildExample()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let styles = try Self.page(output, "assets/card-styles.css")
+        #expect(styles.contains("#card-partner-offer {\n  --cf-accent: #b45309;\n  --cf-link: #b45309;\n  --cf-muted: #451a03;\n  --cf-surface: #fef3c7;\n  --cf-text: #451a03;\n  --cf-unread: #b45309;\n}"))
+        let promo = Self.card("autumn-promo", in: try Self.page(output))
+        #expect(promo.contains("<p class=\"promo__campaign\">autumn-2026</p>"), "the extras template renders the card and sees every extra")
+    }
+
+    @Test func rulesChangeCardsBeforeTheyAreShown() throws {
+        let (output, report) = try Self.buildExample()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let page = try Self.page(output)
+        #expect(page.range(of: "data-card-id=\"holiday-hours\"")!.lowerBound < page.range(of: "data-card-id=\"autumn-promo\"")!.lowerBound, "pinned first")
+        #expect(Self.card("holiday-hours", in: page).contains("data-pinned"))
+        #expect(!page.contains("internal-test"))
+        #expect(report.skipped[.hiddenByRule] == 1)
+        #expect(try Self.page(output, "announcements/index.html").contains("data-card-id=\"summer-banner\""))
+        #expect(Self.card("app-stopwatch", in: page).contains("<h2 class=\"card__title\">Brewline Timer</h2>"))
+        #expect(report.rules.map(\.ids) == [["holiday-hours"], ["internal-test"], ["summer-banner"], ["app-stopwatch"]])
+        #expect(report.rules.first?.location.hasSuffix("cardfeed.yml:15") == true)
+    }
+
+    @Test func linkPolicy() throws {
+        let (output, _) = try Self.buildExample()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let page = try Self.page(output)
+        #expect(Self.card("partner-offer", in: page).contains("href=\"https://partner.example/offer\" target=\"_blank\" rel=\"noopener\""))
+        #expect(!Self.card("autumn-promo", in: page).contains("target=\"_blank\""))
+        #expect(Self.card("holiday-hours", in: page).contains("href=\"brewline://hours\""), "an allowed app scheme is kept")
+        #expect(Self.card("autumn-promo", in: page).contains("data-use-webview"))
+    }
+
+    @Test func languageFromConfigWithASiteOverride() throws {
+        let (output, _) = try Self.buildExample()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let page = try Self.page(output)
+        #expect(page.contains("<html lang=\"de\">"))
+        #expect(page.contains("<span class=\"feed-nav__name\">Neuigkeiten</span>"))
+        #expect(page.contains("21. Sept. 2026"))
+        #expect(page.contains("Bewertet mit 4,5 von 5"))
+        #expect(page.contains("(12.000 Bewertungen)"))
+        #expect(try Self.page(output, "social/index.html").contains("Gerade gibt es nichts Neues."))
+    }
+
+    @Test("built-in languages", arguments: [("en", "We have no updates. Please check again later.", "Nov 14, 2023"), ("de", "Wir haben keine Neuigkeiten.", "14. Nov. 2023"), ("fr", "Nous n’avons aucune mise à jour.", "14 nov. 2023")])
+    func builtinLanguages(_ locale: String, _ empty: String, _ date: String) throws {
+        let site = try TempSite(["cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1_700_000_000, "description": "d"])])
+        defer { site.remove() }
+        var options = site.options()
+        options.locale = locale
+        _ = try SiteBuilder(options: options, logger: .quiet).run()
+        #expect(try site.read("index.html").contains("<html lang=\"\(locale)\">"))
+        #expect(try site.read("news/index.html").contains(empty))
+        #expect(try site.read("index.html").contains(date))
+    }
+
+    @Test func everyBuiltinLanguageHasEveryString() {
+        for locale in StringTable.builtinLocales {
+            let table = StringTable.builtin(locale) ?? [:]
+            #expect(Set(table.keys) == Set(StringTable.english.keys), "\(locale)")
+            #expect(table["months"]?.split(separator: "|").count == 12, "\(locale)")
+        }
+        #expect(StringTable.builtinLocales == ["de", "en", "fr"])
+    }
+
+    @Test func aSiteCanAddALanguage() throws {
+        let site = try TempSite([
+            "cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d"]),
+            "strings/nl.json": "{\"emptyFeed\": \"Geen nieuws.\", \"feedAll\": \"Alles\", \"feedNwes\": \"typo\"}",
+        ])
+        defer { site.remove() }
+        var options = site.options()
+        options.locale = "nl"
+        let report = try SiteBuilder(options: options, logger: .quiet).run()
+        #expect(try site.read("news/index.html").contains("Geen nieuws."))
+        #expect(try site.read("news/index.html").contains("<html lang=\"nl\">"))
+        #expect(report.diagnostics.contains("strings/nl.json", "no translation for", "English is used"))
+        #expect(report.diagnostics.contains("field \"feedNwes\": unknown string (did you mean \"feedNews\"?)"))
+    }
+
+    @Test func unknownLocaleIsAnError() throws {
+        let site = try TempSite(["cards.json": "[]"])
+        defer { site.remove() }
+        var options = site.options()
+        options.locale = "xx"
+        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, logger: .quiet).run() }
+    }
+}
+
+/// cardfeed.yml: every key and value is checked, with the key and line in the message.
+@Suite struct ConfigTests {
+    func load(_ yaml: String) throws -> (SiteConfig, Diagnostics) {
+        let site = try TempSite(["cardfeed.yml": yaml])
+        defer { site.remove() }
+        var diagnostics = Diagnostics()
+        let config = ConfigLoader(site: site.site).load(into: &diagnostics)
+        return (config, diagnostics)
+    }
+
+    @Test func aFullConfiguration() throws {
+        let (config, diagnostics) = try load("""
+            title: Brewline
+            base_url: https://brewline.example/news
+            page_size: 0
+            locale: fr
+            theme: {accent: "#123456", radius: 1rem, dark: {bg: black}}
+            links: {new_tab: ["*"], app_schemes: [brewline]}
+            rules:
+              - match: {type: banner, category: [news, uncategorized], id: "cc-*", extras: {a: b}}
+                set: {title: T, viewed: true, expires_at: -1}
+                pin: false
+                category: []
+            """)
+        #expect(diagnostics.all.isEmpty, "\(diagnostics.lines)")
+        #expect(config.title == "Brewline")
+        #expect(config.baseURL == "https://brewline.example/news/")
+        #expect(config.pageSize == 0)
+        #expect(config.locale == "fr")
+        #expect(config.theme.light.map(\.name) == ["accent", "radius"])
+        #expect(config.theme.dark.map(\.value) == ["black"])
+        #expect(config.links.linkSchemes.contains("brewline"))
+        #expect(config.links.opensInNewTab("https://anything.example/x"))
+        let rule = try #require(config.rules.first)
+        #expect(rule.types == [.bannerImage])
+        #expect(rule.categories == ["news", "uncategorized"])
+        #expect(rule.ids == ["cc-*"])
+        #expect(rule.set.map(\.field) == ["title", "viewed", "expires_at"])
+        #expect(rule.pin == false)
+        #expect(rule.moveTo == [])
+    }
+
+    @Test func unknownKeysAndWrongTypesNameTheKeyAndLine() throws {
+        let (_, diagnostics) = try load("""
+            title: ok
+            page_sise: 10
+            theme:
+              acent: red
+              radius: big
+            links:
+              app_schemes: [javascript]
+            rules:
+              - match: {type: poster}
+                hide: yes please
+              - name: Does nothing
+            """)
+        #expect(diagnostics.contains("cardfeed.yml:2:1: field \"page_sise\": unknown key (did you mean \"page_size\"?)"))
+        #expect(diagnostics.contains("cardfeed.yml:4:3: field \"theme.acent\": unknown key (did you mean \"accent\"?)"))
+        #expect(diagnostics.contains("cardfeed.yml:5:11: field \"theme.radius\": \"big\" is not a length"))
+        #expect(diagnostics.contains("cardfeed.yml:7:", "field \"links.app_schemes\": \"javascript\" can run code in the browser"))
+        #expect(diagnostics.contains("cardfeed.yml:9:", "field \"rules[1].match.type\": unknown type \"poster\""))
+        #expect(diagnostics.contains("cardfeed.yml:10:", "field \"rules[1].hide\": expected true or false"))
+        #expect(diagnostics.contains("cardfeed.yml:11:", "field \"rules[2]\": does nothing"))
+        #expect(diagnostics.errors.count == 7)
+    }
+
+    @Test func yamlSyntaxErrorHasLineAndColumn() throws {
+        let (_, diagnostics) = try load("title: a\n  broken: [\n")
+        let error = try #require(diagnostics.errors.first)
+        #expect(error.line != nil && error.column != nil)
+        #expect(error.message.hasPrefix("invalid YAML"))
+    }
+
+    @Test("CSS values that could inject a rule are refused", arguments: ["red; } body { display: none", "url(javascript:x)", "expression(alert(1))", "#12345g", "rgb(1,2,3);", "</style>"])
+    func cssInjection(_ value: String) throws {
+        #expect(!CSSValue.isColor(value))
+        let (_, diagnostics) = try load("theme:\n  accent: \"\(value.replacingOccurrences(of: "\"", with: "\\\""))\"\n")
+        #expect(diagnostics.contains("field \"theme.accent\"", "is not a colour"))
+        let site = try TempSite(["cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d", "extras": ["background_color": value]])])
+        defer { site.remove() }
+        let loaded = site.load()
+        #expect(loaded.cards.first?.styles.isEmpty == true)
+        #expect(loaded.diagnostics.contains("field \"extras.background_color\"", "is not a CSS colour"))
+    }
+
+    @Test func colours() {
+        for good in ["#fff", "#ffffff80", "rgb(1 2 3)", "rgba(1, 2, 3, 0.5)", "hsl(120deg 50% 50%)", "RebeccaPurple", "transparent"] {
+            #expect(CSSValue.isColor(good), "\(good)")
+        }
+    }
+
+    @Test func templateExtraMustNameASiteTemplate() throws {
+        let site = try TempSite(["cards.json": "[" + [
+            cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d", "extras": ["template": "../../etc/passwd"]]),
+            cardJSON(["id": "b", "type": "text_announcement", "created": 1, "description": "d", "extras": ["template": "missing"]]),
+        ].joined(separator: ",") + "]"])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(report.succeeded)
+        #expect(report.diagnostics.contains("(id \"a\"): field \"extras.template\": \"../../etc/passwd\" is not a template name"))
+        #expect(report.diagnostics.contains("(id \"b\"): field \"extras.template\": no template templates/cards/missing.mustache"))
+    }
+
+    @Test func ruleThatMatchesNothingWarnsAndRuleURLsAreChecked() throws {
+        let site = try TempSite([
+            "cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d"]),
+            "cardfeed.yml": "rules:\n  - match: {id: nope}\n    hide: true\n  - match: {id: a}\n    set: {url: \"javascript:alert(1)\"}\n",
+        ])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(report.diagnostics.contains("cardfeed.yml:2: field \"rule 1\": the rule matches no card"))
+        #expect(report.diagnostics.contains("cardfeed.yml:4: field \"rule 2: set.url\"", "\"javascript:\" is not allowed"))
+        #expect(!(try site.read("index.html").contains("javascript")))
+    }
+
+    @Test func configErrorStopsTheBuild() throws {
+        let site = try TempSite(["cards.json": "[]", "cardfeed.yml": "pagesize: 3\n"])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(!report.succeeded)
+        #expect(!site.exists("public"))
+    }
+}
+
+/// `cardfeed init` and the stamp `cardfeed eject` leaves.
+@Suite struct ScaffoldTests {
+    @Test func initCreatesASiteThatBuildsWithoutWarnings() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-init-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try SiteScaffold.create(at: folder)
+        #expect(files.contains("cardfeed.yml") && files.contains("cards.json"))
+        for folderName in ["templates", "assets/images", "strings", "cards"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(folderName).path))
+        }
+        let report = try SiteBuilder(options: BuildOptions(site: SiteFolder(folder.path), now: 1_800_000_000, strict: true), logger: .quiet).run()
+        #expect(report.cardsShown == 3)
+        #expect(throws: SiteScaffold.Refusal.self) { try SiteScaffold.create(at: folder) }
+    }
+
+    @Test func ejectStampsVersionAndHashAndTemplatesFlagsAChangedBuiltin() throws {
+        let site = try TempSite()
+        defer { site.remove() }
+        let catalog = TemplateCatalog(site: site.site)
+        _ = try catalog.eject("card", force: false)
+        let url = site.root.appendingPathComponent("templates/card.mustache")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.hasPrefix("{{! cardfeed eject: card from CardFeed \(CardFeedVersion.current), built-in fnv1a64 "))
+        var entry = try #require(catalog.entries.first { $0.name == "card" })
+        #expect(entry.ejectedFrom == CardFeedVersion.current)
+        #expect(!entry.builtinChanged)
+        // As if the copy had been ejected from an older built-in.
+        try text.replacingOccurrences(of: TemplateCatalog.fingerprint(BuiltinFiles.templates["card"]!), with: "0123456789abcdef").write(to: url, atomically: true, encoding: .utf8)
+        entry = try #require(catalog.entries.first { $0.name == "card" })
+        #expect(entry.builtinChanged)
+        #expect(site.build().succeeded, "the stamp is a Mustache comment")
+    }
+}

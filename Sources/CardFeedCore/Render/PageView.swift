@@ -4,7 +4,7 @@ import Mustache
 struct PageView: MustacheParent {
     enum Key: String, CaseIterable {
         case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
-        case feed, nav, cards, emptyMessage, pagination, strings, madeWith
+        case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates
     }
 
     let settings: RenderSettings
@@ -13,6 +13,8 @@ struct PageView: MustacheParent {
     /// The page's cards, already rendered.
     var cards: [String]
     var pagination: PaginationView?
+    /// The feed's Atom and JSON Feed files, when the site has a base URL.
+    var alternates: [AlternateView]
     var root: String
     /// This page's file, relative to the root.
     var path: String
@@ -38,6 +40,7 @@ struct PageView: MustacheParent {
         case .emptyMessage: return strings["emptyFeed"]
         case .pagination: return pagination
         case .strings: return StringsView(table: strings)
+        case .alternates: return alternates
         case .madeWith: return strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"])
         }
     }
@@ -62,6 +65,18 @@ struct FeedView {
             countText += " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(selection.pages.count)])
         }
         href = PagePaths.href(feed: selection.feed, page: 1)
+    }
+}
+
+struct AlternateView {
+    var atom: String
+    var json: String
+    var title: String
+
+    init(feed: Feed, title: String) {
+        atom = Syndication.atomFile(feed)
+        json = Syndication.jsonFile(feed)
+        self.title = title
     }
 }
 

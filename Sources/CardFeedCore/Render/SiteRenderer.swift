@@ -19,23 +19,26 @@ struct SiteRenderer {
     let templates: TemplateSet
     let settings: RenderSettings
 
-    /// Each card's HTML, in the order of `cards`. Cards are independent, so both cores work.
-    func renderCards(_ cards: [Card]) -> [String] {
-        let results = ConcurrentResults<String>(count: cards.count)
+    /// A card rendered: its HTML, and its description as HTML (for the feed files).
+    struct RenderedCard {
+        var html: String
+        var description: String?
+    }
+
+    /// Each card rendered once, in the order of `cards`. Cards are independent, so both cores work.
+    func renderCards(_ cards: [Card]) -> [RenderedCard] {
+        let results = ConcurrentResults<RenderedCard>(count: cards.count)
         let chunk = 256
         let chunks = (cards.count + chunk - 1) / chunk
         DispatchQueue.concurrentPerform(iterations: chunks) { index in
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
-                results.set(position, renderCard(cards[position]))
+                let card = cards[position]
+                let description = card.description.map(Markdown.html)
+                let view = CardView(card: card, descriptionHTML: description, settings: settings, permalink: settings.permalink(position: position, card: card))
+                results.set(position, RenderedCard(html: templates.render(templates.template(for: card), view), description: description))
             }
         }
         return results.values
-    }
-
-    func renderCard(_ card: Card) -> String {
-        let description = card.description.map(Markdown.html)
-        let view = CardView(card: card, descriptionHTML: description, settings: settings)
-        return templates.render(templates.template(for: card), view)
     }
 
     func renderPages(_ selection: Selection, cardHTML: [String]) -> [OutputFile] {
@@ -52,6 +55,7 @@ struct SiteRenderer {
                     settings: settings, feed: FeedView(feed, page: page, strings: settings.strings), nav: nav,
                     cards: feed.cards[range].map { cardHTML[$0] },
                     pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
+                    alternates: settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))],
                     root: PagePaths.root(feed: feed.feed, page: page),
                     path: PagePaths.file(feed: feed.feed, page: page))
                 files.append(OutputFile(path: PagePaths.file(feed: feed.feed, page: page), content: .text(templates.render(TemplateSet.pageTemplate, view))))

@@ -1,0 +1,117 @@
+"""Atom and JSON Feed files, read by real parsers, show the same cards as the pages."""
+import json
+import re
+from pathlib import Path
+
+import feedparser
+import jsonschema
+import pytest
+
+from conftest import write_cards
+
+SCHEMA = json.loads((Path(__file__).parent / "jsonfeed-1.1.schema.json").read_text())
+FEEDS = ["", "news/", "advertising/", "announcements/", "social/", "uncategorized/"]
+
+
+def page_card_ids(page: Path):
+    return re.findall(r'<article class="card[^"]*" id="[^"]*" data-card-id="([^"]*)"', page.read_text())
+
+
+@pytest.fixture()
+def built(run, example_site, tmp_path):
+    out = tmp_path / "out"
+    result = run("build", example_site, "-o", out, "--now", "1795000000", "--page-size", "8")
+    assert result.returncode == 0, result.stderr
+    assert "Atom (feed.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml, for https://brewline.example/." in result.stdout
+    return out
+
+
+@pytest.mark.parametrize("feed", FEEDS)
+def test_atom_feed_parses_and_matches_the_page(built, feed):
+    parsed = feedparser.parse((built / feed / "feed.xml").read_bytes())
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    assert parsed.version == "atom10"
+    ids = page_card_ids(built / feed / "index.html")
+    assert [entry.id.split("#card-")[1] for entry in parsed.entries] == [i for i in ids], "same cards, same order"
+    for entry in parsed.entries:
+        assert entry.title
+        assert entry.link.startswith("https://") or entry.link.startswith("mailto:")
+        assert entry.published_parsed and entry.updated_parsed
+        assert entry.content[0].type == "text/html"
+    assert parsed.feed.title
+    assert any(link.rel == "self" for link in parsed.feed.links)
+
+
+@pytest.mark.parametrize("feed", FEEDS)
+def test_json_feed_validates_and_matches_the_page(built, feed):
+    document = json.loads((built / feed / "feed.json").read_text())
+    jsonschema.validate(document, SCHEMA)
+    ids = page_card_ids(built / feed / "index.html")
+    assert [item["id"].split("#card-")[1] for item in document["items"]] == ids
+    assert document["feed_url"] == f"https://brewline.example/{feed}feed.json"
+
+
+def test_feed_updated_is_the_newest_cards_time_and_builds_are_identical(run, example_site, tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert run("build", example_site, "-o", first, "--now", "1795000000", "-q").returncode == 0
+    assert run("build", example_site, "-o", second, "--now", "1795000000", "-q").returncode == 0
+    for name in ["feed.xml", "feed.json", "news/feed.xml", "sitemap.xml"]:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    parsed = feedparser.parse((first / "feed.xml").read_bytes())
+    newest = max(entry.updated for entry in parsed.entries)
+    assert parsed.feed.updated == newest
+
+
+def test_pages_link_their_feeds(built):
+    news = (built / "news" / "index.html").read_text()
+    assert '<link rel="alternate" type="application/atom+xml" href="news/feed.xml"' in news
+    assert '<link rel="alternate" type="application/feed+json" href="news/feed.json"' in news
+
+
+def test_sitemap_lists_every_page(built):
+    sitemap = (built / "sitemap.xml").read_text()
+    pages = sorted(p.relative_to(built).as_posix() for p in built.rglob("index.html"))
+    listed = sorted(re.findall(r"<loc>https://brewline\.example/([^<]*)</loc>", sitemap))
+    assert listed == pages
+
+
+def test_cards_without_title_get_a_title_from_their_content(run, tmp_path):
+    site = write_cards(tmp_path / "s", [
+        {"id": "t1", "type": "text_announcement", "created": 1, "description": "**Opening** hours change on *Monday*, see [here](https://x.test)."},
+        {"id": "b1", "type": "banner_image", "created": 2, "image": "https://x.test/b.png", "url": "https://x.test/sale", "domain": "x.test"},
+    ])
+    result = run("build", site, "--base-url", "https://feeds.example/site", "-q")
+    assert result.returncode == 0, result.stderr
+    parsed = feedparser.parse((site / "public" / "feed.xml").read_bytes())
+    titles = {entry.id.split("#card-")[1]: entry.title for entry in parsed.entries}
+    assert titles == {"t1": "Opening hours change on Monday, see here.", "b1": "x.test"}
+    assert parsed.feed.links[0].href.startswith("https://feeds.example/site/")
+
+
+def test_without_a_base_url_no_feed_files_and_the_summary_says_why(run, tmp_path):
+    site = write_cards(tmp_path / "s", [{"id": "t1", "type": "text_announcement", "created": 1, "description": "d"}])
+    result = run("build", site)
+    assert result.returncode == 0
+    assert "No Atom or JSON Feed files and no sitemap: they need the site's address (base_url in cardfeed.yml, or --base-url)." in result.stdout
+    assert not (site / "public" / "feed.xml").exists()
+    assert 'rel="alternate"' not in (site / "public" / "index.html").read_text()
+
+
+def test_a_bad_base_url_is_refused(run, tmp_path):
+    site = write_cards(tmp_path / "s", [{"id": "t1", "type": "text_announcement", "created": 1, "description": "d"}])
+    result = run("build", site, "--base-url", "javascript:alert(1)")
+    assert result.returncode == 1
+    assert "is not an http or https address" in result.stderr
+
+
+def test_hostile_text_still_gives_well_formed_feeds(run, tmp_path):
+    site = write_cards(tmp_path / "h", [{
+        "id": "x]]><&\"'", "type": "text_announcement", "created": 1,
+        "title": "A \u0001 control & <tag> ]]>", "description": "<script>x</script> & \u0008",
+        "url": "https://x.test/?a=1&b=<2>",
+    }])
+    assert run("build", site, "--base-url", "https://x.test/", "-q").returncode == 0
+    parsed = feedparser.parse((site / "public" / "feed.xml").read_bytes())
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    assert parsed.entries[0].title == "A  control & <tag> ]]>"
+    jsonschema.validate(json.loads((site / "public" / "feed.json").read_text()), SCHEMA)

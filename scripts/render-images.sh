@@ -1,27 +1,59 @@
 #!/usr/bin/env bash
-# Renders the PNG images from their SVG sources in art/:
+# Regenerates every PNG image from its hand-written SVG source in art/:
 #   art/*.svg          -> assets/images/NAME.png, NAME@2x.png, NAME@3x.png (built into the binary)
-#   art/site/*.svg     -> site/assets/images/NAME.png (the example site)
+#   art/site/*.svg     -> site/assets/images/NAME.png (the Brewline example site)
 #   art/scaffold/*.svg -> scaffold/assets/images/NAME.png (what `cardfeed init` writes)
-# Needs Debian's librsvg2-bin (rsvg-convert) and optipng. The PNGs are committed; run this only
-# after changing an SVG.
+# The 1x pixel size of each PNG is the width/height on the SVG's root element. Each SVG is
+# rasterised with rsvg-convert, then losslessly shrunk with optipng; the output is deterministic.
+# Needs the Debian packages librsvg2-bin (rsvg-convert) and optipng:
+#   apt-get install -y librsvg2-bin optipng
+# The summer banner's headline uses the generic "sans-serif" family (DejaVu Sans on Debian, from
+# fonts-dejavu-core), so its PNG can differ slightly on a machine with other fonts.
+# The PNGs are committed; run this only after changing an SVG.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-render() { # svg, png, scale
-  local width height
-  width=$(sed -n 's/.*<svg[^>]* width="\([0-9]*\)".*/\1/p' "$1" | head -1)
-  height=$(sed -n 's/.*<svg[^>]* height="\([0-9]*\)".*/\1/p' "$1" | head -1)
-  rsvg-convert -w $((width * $3)) -h $((height * $3)) "$1" -o "$2"
-  optipng -quiet -o2 "$2"
+for tool in rsvg-convert optipng; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "render-images: $tool not found; install it with: apt-get install -y librsvg2-bin optipng" >&2
+    exit 1
+  fi
+done
+
+# svg_size SVG: prints "WIDTH HEIGHT" from the root <svg> element.
+svg_size() {
+  local tag width height
+  tag=$(tr '\n' ' ' <"$1" | grep -o '<svg[^>]*>' | head -1)
+  width=$(sed -n 's/.* width="\([0-9]*\)".*/\1/p' <<<"$tag")
+  height=$(sed -n 's/.* height="\([0-9]*\)".*/\1/p' <<<"$tag")
+  if [ -z "$width" ] || [ -z "$height" ]; then
+    echo "render-images: $1: the root <svg> element needs integer width and height" >&2
+    exit 1
+  fi
+  echo "$width $height"
 }
 
+# render SVG PNG SCALE
+render() {
+  local width height
+  read -r width height <<<"$(svg_size "$1")"
+  width=$((width * $3)) height=$((height * $3))
+  mkdir -p "$(dirname "$2")"
+  rsvg-convert --width "$width" --height "$height" --output "$2" "$1"
+  optipng -o2 -quiet -strip all "$2"
+  echo "render-images: $2 (${width}x${height}, $(wc -c <"$2") bytes)"
+}
+
+shopt -s nullglob
 for svg in art/*.svg; do
   name=$(basename "$svg" .svg)
   render "$svg" "assets/images/$name.png" 1
   render "$svg" "assets/images/$name@2x.png" 2
   render "$svg" "assets/images/$name@3x.png" 3
 done
-for svg in art/site/*.svg; do render "$svg" "site/assets/images/$(basename "$svg" .svg).png" 1; done
-for svg in art/scaffold/*.svg; do render "$svg" "scaffold/assets/images/$(basename "$svg" .svg).png" 1; done
-ls -l assets/images site/assets/images scaffold/assets/images
+for svg in art/site/*.svg; do
+  render "$svg" "site/assets/images/$(basename "$svg" .svg).png" 1
+done
+for svg in art/scaffold/*.svg; do
+  render "$svg" "scaffold/assets/images/$(basename "$svg" .svg).png" 1
+done

@@ -26,6 +26,7 @@ struct Build: ParsableCommand {
         do {
             let report = try builder.run()
             if !options.quiet { print(Summary(report).text) }
+            if options.stats { print(Summary(report).stats) }
         } catch {
             Console.printFailure(error.report)
             throw ExitCode.failure
@@ -48,6 +49,7 @@ struct Check: ParsableCommand {
         do {
             let report = try builder.run()
             if !options.quiet { print(Summary(report).text) }
+            if options.stats { print(Summary(report).stats) }
         } catch {
             Console.printFailure(error.report)
             throw ExitCode.failure

@@ -77,4 +77,15 @@ struct Summary {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// `--stats`: the time of each step and the peak memory of the process.
+    var stats: String {
+        var lines = report.stepSeconds.map { String(format: "%8.3f s  %@", $0.seconds, $0.step) }
+        lines.append(String(format: "%8.3f s  total", report.stepSeconds.reduce(0) { $0 + $1.seconds }))
+        var usage = rusage()
+        if getrusage(RUSAGE_SELF.rawValue, &usage) == 0 {
+            lines.append(String(format: "%8.1f MiB peak memory (resident)", Double(usage.ru_maxrss) / 1024))
+        }
+        return lines.joined(separator: "\n")
+    }
 }

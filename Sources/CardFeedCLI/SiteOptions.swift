@@ -29,6 +29,9 @@ struct SiteOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
     var quiet = false
 
+    @Flag(help: "Print the time each step took, and the peak memory.")
+    var stats = false
+
     func validate() throws {
         if let pageSize, pageSize < 0 { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
         if let now, now < 0 { throw ValidationError("--now takes Unix seconds (0 or more), not \(now).") }

@@ -44,7 +44,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: output) }
         #expect(Self.files(under: output) == [
             "advertising/index.html", "announcements/index.html",
-            "assets/cardfeed.css",
+            "assets/cardfeed.css", "assets/cardfeed.js",
             "assets/images/appboy_cc_icon_pinned.png", "assets/images/appboy_cc_icon_pinned@2x.png", "assets/images/appboy_cc_icon_pinned@3x.png",
             "assets/images/appboy_cc_noimage_lrg.png", "assets/images/appboy_cc_noimage_lrg@2x.png", "assets/images/appboy_cc_noimage_lrg@3x.png",
             "assets/images/photo.png",

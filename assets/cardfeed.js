@@ -96,12 +96,18 @@
     // Keep keyboard focus in the feed: on the next card, else the previous, else the heading.
     var next = nextVisibleCard(card, "nextElementSibling") || nextVisibleCard(card, "previousElementSibling");
     emit(card, "dismiss", detail);
-    card.hidden = true;
+    hide(card);
     var focusTarget = next || document.querySelector(".feed__title");
     if (focusTarget) {
       if (!focusTarget.hasAttribute("tabindex")) focusTarget.setAttribute("tabindex", "-1");
       focusTarget.focus();
     }
+  }
+
+  // `hidden` alone loses to a stylesheet that sets `display` on cards (the built-in one does).
+  function hide(card) {
+    card.hidden = true;
+    card.style.display = "none";
   }
 
   function nextVisibleCard(card, direction) {
@@ -139,7 +145,7 @@
     all.forEach(function (card) {
       var id = card.getAttribute("data-card-id");
       if (dismissed.has(id)) {
-        card.hidden = true;
+        hide(card);
         return;
       }
       if (viewed.has(id)) markViewed(card, false);

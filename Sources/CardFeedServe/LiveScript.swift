@@ -52,7 +52,8 @@ enum LiveScript {
               var item = element("li", "cardfeed-live__error");
               var place = error.file + (error.line ? ":" + error.line + (error.column ? ":" + error.column : "") : "");
               item.appendChild(element("code", "cardfeed-live__place", place));
-              item.appendChild(element("pre", "cardfeed-live__message", error.text));
+              var detail = error.text.indexOf(place + ": ") === 0 ? error.text.slice(place.length + 2) : error.text;
+              item.appendChild(element("pre", "cardfeed-live__message", detail));
               list.appendChild(item);
             });
             var close = element("button", "cardfeed-live__close", "Hide");

@@ -14,6 +14,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -25,11 +26,15 @@ def main():
     site = work / "site"
     site.mkdir()
     shutil.copy(cards, site / "cards.json")
-    process = subprocess.Popen([binary, "serve", str(site), "--port", "0", "--quiet"],
+    process = subprocess.Popen([binary, "serve", str(site), "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server_lines = []
     try:
-        line = process.stdout.readline()
-        port = int(re.search(r":(\d+)/ ", line).group(1))
+        while not (match := re.search(r"^Serving .*:(\d+)/ ", line := process.stdout.readline())):
+            if not line:
+                raise SystemExit("serve did not start")
+        port = int(match.group(1))
+        threading.Thread(target=lambda: server_lines.extend(process.stdout), daemon=True).start()
         events = socket.create_connection(("127.0.0.1", port), timeout=60)
         events.sendall(b"GET /_cardfeed/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         buffer = b""
@@ -54,6 +59,9 @@ def main():
             wait_for("reload")
             times.append(time.monotonic() - start)
             print(f"edit {edit + 1}: {times[-1]:.3f} s")
+        time.sleep(0.2)
+        rebuilds = [float(m.group(1)) for line in server_lines if (m := re.search(r"rebuilt in (\d+\.\d+) s", line))]
+        print(f"server-side rebuild times: " + ", ".join(f"{t:.2f}" for t in rebuilds))
         print(f"{count} cards: save -> reload event median {statistics.median(times):.3f} s, "
               f"min {min(times):.3f} s, max {max(times):.3f} s over {edits} edits")
     finally:

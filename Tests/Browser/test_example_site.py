@@ -164,7 +164,7 @@ def test_screenshots_phone_and_desktop_light_and_dark(example_site_url):
                 assert driver.save_screenshot(str(path))
                 assert path.stat().st_size > 5000
                 # A dismissible card, to see its button.
-                driver.execute_script("document.querySelector('[data-dismissible]').scrollIntoView({block: 'start'}); window.scrollBy(0, -80)")
+                driver.execute_script("document.querySelector('[data-dismissible]').scrollIntoView({block: 'start'}); window.scrollBy(0, -(document.querySelector('.site-header').offsetHeight + 16))")
                 driver.execute_script("return new Promise(r => setTimeout(r, 500))")
                 assert driver.save_screenshot(str(path.with_name(path.stem + "-dismissible.png")))
         finally:

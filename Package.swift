@@ -7,12 +7,15 @@ let package = Package(
     products: [
         .executable(name: "cardfeed", targets: ["CardFeedCLI"]),
         .library(name: "CardFeedCore", targets: ["CardFeedCore"]),
+        .library(name: "CardFeedServe", targets: ["CardFeedServe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The preview server of `cardfeed serve`: small and quick to build (see STACK-NOTES).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // Debian's libcmark-dev, found through pkg-config.
@@ -32,10 +35,20 @@ let package = Package(
             ],
             plugins: ["EmbedFiles"]
         ),
+        // `cardfeed serve`: the preview server, the file watcher and the live-reload channel.
+        .target(
+            name: "CardFeedServe",
+            dependencies: [
+                "CardFeedCore",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "CardFeedCLI",
             dependencies: [
                 "CardFeedCore",
+                "CardFeedServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -51,6 +64,10 @@ let package = Package(
             name: "CardFeedCoreTests",
             dependencies: ["CardFeedCore", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden"]
+        ),
+        .testTarget(
+            name: "CardFeedServeTests",
+            dependencies: ["CardFeedServe", "CardFeedCore"]
         ),
     ]
 )

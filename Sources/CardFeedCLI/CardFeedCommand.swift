@@ -2,7 +2,7 @@ import ArgumentParser
 import CardFeedCore
 
 @main
-struct CardFeedCommand: ParsableCommand {
+struct CardFeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardfeed",
         abstract: "Turn Braze card JSON (News Feed and Content Cards) into a static, browsable feed site.",
@@ -16,11 +16,12 @@ struct CardFeedCommand: ParsableCommand {
               cardfeed build                      build ./site into ./site/public
               cardfeed build my-site -o dist      build my-site into dist
               cardfeed check --strict             fail on any warning (for CI)
+              cardfeed serve                      preview ./site at http://127.0.0.1:4000/ as you edit
               cardfeed init my-site               start a new site
               cardfeed eject cards/short_news     copy a built-in template to edit it
             """,
         version: CardFeedVersion.current,
-        subcommands: [Build.self, Check.self, Init.self, Templates.self, Eject.self],
+        subcommands: [Build.self, Check.self, Serve.self, Init.self, Templates.self, Eject.self],
         defaultSubcommand: nil
     )
 }

@@ -1,0 +1,113 @@
+import ArgumentParser
+import CardFeedCore
+import CardFeedServe
+import Foundation
+import Logging
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the site, serve it on this machine and rebuild it as you edit.",
+        discussion: """
+            Builds SITE into a private temporary folder (SITE/public is not touched) and serves \
+            it at http://127.0.0.1:4000/. Every change to cards.json, cards/, templates/, assets/, \
+            strings/ or cardfeed.yml rebuilds the site once, and every open page reloads by \
+            itself. When a build fails, the last good pages stay served and the open pages show \
+            the errors, with file and line, until the file is fixed. Ctrl-C stops the server and \
+            removes the temporary folder.
+            """)
+
+    @OptionGroup var options: SiteOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "n"))
+    var port: UInt16 = 4000
+
+    @Option(help: ArgumentHelp(
+        "The address to listen on.",
+        discussion: "127.0.0.1 (the default) is reachable only from this machine; 0.0.0.0 or :: would serve the site to the whole network.",
+        valueName: "ip"))
+    var host = "127.0.0.1"
+
+    @Flag(help: "Open the site in the default browser once it is served.")
+    var open = false
+
+    func validate() throws {
+        try options.validate()
+        do { _ = try ListenAddress(host: host, port: port) } catch { throw ValidationError(error.description) }
+    }
+
+    func run() async throws {
+        let logger = FlushingHandler.logger(options.logger())
+        let address = try ListenAddress(host: host, port: port)
+        if address.isEverywhere {
+            logger.warning("listening on \(address.host): anyone who can reach this machine can read the site")
+        }
+        let server = PreviewServer(options: options.buildOptions(output: nil, write: true), address: address, logger: logger)
+        let open = self.open
+        do {
+            try await server.run { url in
+                // Always printed, even with --quiet: it is what the user came for.
+                print("Serving \(SiteFolder.display(URL(fileURLWithPath: options.site))) at \(url) (Ctrl-C to stop)")
+                fflush(nil)
+                if open { Browser.open(url) }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// Flushes standard output after each line, so that progress reaches a pipe (an editor's
+/// terminal, a test) as it happens rather than when the buffer fills.
+struct FlushingHandler: LogHandler {
+    var base: any LogHandler
+
+    static func logger(_ logger: Logger) -> Logger {
+        var flushing = Logger(label: logger.label) { label in FlushingHandler(base: Console.PlainHandler(label: label)) }
+        flushing.logLevel = logger.logLevel
+        return flushing
+    }
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        base.log(event: event)
+        fflush(nil)
+    }
+}
+
+/// Opens a URL in the user's browser.
+enum Browser {
+    static func open(_ url: String) {
+        #if os(macOS)
+        let candidates = ["/usr/bin/open"]
+        #else
+        let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open", "/usr/bin/sensible-browser"]
+        #endif
+        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            FileHandle.standardError.write(Data("warning: found no program to open a browser with; open \(url) yourself\n".utf8))
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = [url]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch {
+            FileHandle.standardError.write(Data("warning: could not open a browser (\(error.localizedDescription)); open \(url) yourself\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// The script and stylesheet that `serve` adds to the pages it serves (never to a built site):
+/// it listens to `/_cardfeed/events`, reloads the page after a good rebuild and shows the errors
+/// of a failed one over the last good page. External files, not inline, so that pages under a
+/// strict Content Security Policy still get them; all text goes in through `textContent`.
+enum LiveScript {
+    static let javascript = #"""
+        // cardfeed serve: live reload and build errors. Added by `cardfeed serve` only.
+        (function () {
+          "use strict";
+          var script = document.currentScript;
+          var pageBuild = script ? script.getAttribute("data-build") : null;
+          var overlay = null;
+          var scrollKey = "cardfeed:serve:scroll";
+
+          // Keep the reading position across a reload.
+          try {
+            var saved = JSON.parse(sessionStorage.getItem(scrollKey) || "null");
+            sessionStorage.removeItem(scrollKey);
+            if (saved && saved.path === location.pathname) {
+              window.addEventListener("load", function () { window.scrollTo(saved.x, saved.y); });
+            }
+          } catch (e) { /* storage unavailable */ }
+
+          function reload() {
+            try {
+              sessionStorage.setItem(scrollKey, JSON.stringify({ path: location.pathname, x: window.scrollX, y: window.scrollY }));
+            } catch (e) { /* storage unavailable */ }
+            location.reload();
+          }
+
+          function element(tag, className, text) {
+            var node = document.createElement(tag);
+            if (className) node.className = className;
+            if (text) node.textContent = text;
+            return node;
+          }
+
+          function showErrors(errors) {
+            hideErrors();
+            overlay = element("div", "cardfeed-live");
+            overlay.id = "cardfeed-live-overlay";
+            overlay.setAttribute("role", "alertdialog");
+            overlay.setAttribute("aria-labelledby", "cardfeed-live-title");
+            var box = element("div", "cardfeed-live__box");
+            var title = element("h2", "cardfeed-live__title",
+              errors.length === 1 ? "The build failed with 1 error" : "The build failed with " + errors.length + " errors");
+            title.id = "cardfeed-live-title";
+            var note = element("p", "cardfeed-live__note",
+              "The page shows the last good build. Fix the file and save: this message goes away by itself.");
+            var list = element("ol", "cardfeed-live__errors");
+            errors.forEach(function (error) {
+              var item = element("li", "cardfeed-live__error");
+              var place = error.file + (error.line ? ":" + error.line + (error.column ? ":" + error.column : "") : "");
+              item.appendChild(element("code", "cardfeed-live__place", place));
+              var detail = error.text.indexOf(place + ": ") === 0 ? error.text.slice(place.length + 2) : error.text;
+              item.appendChild(element("pre", "cardfeed-live__message", detail));
+              list.appendChild(item);
+            });
+            var close = element("button", "cardfeed-live__close", "Hide");
+            close.type = "button";
+            close.addEventListener("click", hideErrors);
+            box.appendChild(title);
+            box.appendChild(note);
+            box.appendChild(list);
+            box.appendChild(close);
+            overlay.appendChild(box);
+            document.body.appendChild(overlay);
+          }
+
+          function hideErrors() {
+            if (overlay) overlay.remove();
+            overlay = null;
+          }
+
+          var style = document.createElement("link");
+          style.rel = "stylesheet";
+          style.href = "/_cardfeed/live.css";
+          document.head.appendChild(style);
+
+          if (!window.EventSource) return;
+          var source = new EventSource("/_cardfeed/events");
+          source.addEventListener("hello", function (event) {
+            var status = JSON.parse(event.data);
+            if (pageBuild && status.build !== pageBuild && !/-0$/.test(status.build)) { reload(); return; }
+            if (status.errors.length) showErrors(status.errors); else hideErrors();
+          });
+          source.addEventListener("reload", reload);
+          source.addEventListener("failed", function (event) { showErrors(JSON.parse(event.data).errors); });
+          window.addEventListener("pagehide", function () { source.close(); });
+        })();
+
+        """#
+
+    static let stylesheet = #"""
+        /* cardfeed serve: the build-error overlay. Added by `cardfeed serve` only. */
+        .cardfeed-live {
+          position: fixed; inset: 0; z-index: 2147483647;
+          display: flex; align-items: flex-start; justify-content: center;
+          padding: 5vh 1rem; overflow: auto;
+          background: rgb(15 23 42 / 0.72);
+          font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+        }
+        .cardfeed-live__box {
+          width: min(52rem, 100%); padding: 1.25rem 1.5rem;
+          border-top: 6px solid #dc2626; border-radius: 0.75rem;
+          background: #fff; color: #0f172a; box-shadow: 0 20px 50px rgb(0 0 0 / 0.35);
+        }
+        .cardfeed-live__title { margin: 0 0 0.25rem; font-size: 1.25rem; color: #b91c1c; }
+        .cardfeed-live__note { margin: 0 0 1rem; color: #475569; }
+        .cardfeed-live__errors { margin: 0 0 1rem; padding-left: 1.25rem; }
+        .cardfeed-live__error { margin-bottom: 0.75rem; }
+        .cardfeed-live__place { font-weight: 700; }
+        .cardfeed-live__message {
+          margin: 0.25rem 0 0; padding: 0.6rem 0.75rem; border-radius: 0.4rem;
+          background: #fef2f2; color: #7f1d1d; white-space: pre-wrap; overflow-wrap: anywhere;
+          font: 13px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+        }
+        .cardfeed-live__close {
+          padding: 0.4rem 1rem; border: 1px solid #cbd5e1; border-radius: 0.4rem;
+          background: #f8fafc; color: inherit; font: inherit; cursor: pointer;
+        }
+        .cardfeed-live__close:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+        @media (prefers-color-scheme: dark) {
+          .cardfeed-live__box { background: #151e2f; color: #e2e8f0; }
+          .cardfeed-live__title { color: #f87171; }
+          .cardfeed-live__note { color: #9aa5b8; }
+          .cardfeed-live__message { background: #2a1215; color: #fecaca; }
+          .cardfeed-live__close { background: #0b1120; border-color: #334155; }
+        }
+
+        """#
+}

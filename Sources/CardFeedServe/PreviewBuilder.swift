@@ -1,0 +1,99 @@
+import CardFeedCore
+import Foundation
+import Logging
+
+/// Builds the site for `serve` into a private temporary folder, a fresh subfolder each time, and
+/// remembers the last good build (which stays served when a later build fails) and the errors
+/// of a failed one (which the open pages show).
+public final class PreviewBuilder: @unchecked Sendable {
+    /// What the server shows now.
+    public struct State: Sendable {
+        /// The folder of the last good build; nil until a build has succeeded.
+        public var root: URL?
+        /// Counts good builds; pages carry the one they came from so they know when to reload.
+        public var generation = 0
+        /// The errors of the latest build, when it failed; empty after a good one.
+        public var errors: [Diagnostic] = []
+    }
+
+    public enum Outcome: Sendable {
+        case built(BuildReport, seconds: Double)
+        case failed([Diagnostic], seconds: Double)
+    }
+
+    public let options: BuildOptions
+    /// The private folder the builds go to; removed by `removeWorkFolder()`.
+    public let workFolder: URL
+    private let logger: Logger
+    private let lock = NSLock()
+    private var state = State()
+    private var attempts = 0
+    private var builds: [URL] = []
+    /// Builds run one at a time, off Swift's cooperative threads (they are CPU-bound).
+    private let queue = DispatchQueue(label: "cardfeed.serve.build")
+
+    /// `options.output` is ignored: the builds go to a temporary folder.
+    public init(options: BuildOptions, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        workFolder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cardfeed-serve-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))", isDirectory: true)
+        try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true)
+    }
+
+    public var current: State {
+        lock.lock()
+        defer { lock.unlock() }
+        return state
+    }
+
+    /// Builds once; on success the new build is served from then on. `logger` replaces the
+    /// builder's own for this build (rebuilds print only warnings and errors).
+    public func build(logger: Logger? = nil) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.buildNow(logger: logger ?? self.logger)) }
+        }
+    }
+
+    private func buildNow(logger: Logger) -> Outcome {
+        attempts += 1
+        var options = self.options
+        let output = workFolder.appendingPathComponent("build-\(attempts)", isDirectory: true)
+        options.output = output
+        options.write = true
+        let start = ContinuousClock.now
+        let outcome: Outcome
+        do {
+            let report = try SiteBuilder(options: options, logger: logger).run()
+            let seconds = Self.seconds(since: start)
+            lock.lock()
+            state.root = output
+            state.generation += 1
+            state.errors = []
+            lock.unlock()
+            builds.append(output)
+            outcome = .built(report, seconds: seconds)
+        } catch {
+            let seconds = Self.seconds(since: start)
+            lock.lock()
+            state.errors = error.report.diagnostics.errors
+            lock.unlock()
+            try? FileManager.default.removeItem(at: output)
+            outcome = .failed(error.report.diagnostics.errors, seconds: seconds)
+        }
+        // Keep the served build and the one before it (a request may still be reading it).
+        while builds.count > 2 {
+            try? FileManager.default.removeItem(at: builds.removeFirst())
+        }
+        return outcome
+    }
+
+    public func removeWorkFolder() {
+        queue.sync { try? FileManager.default.removeItem(at: workFolder) }
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// SIGINT (Ctrl-C) and SIGTERM as an async sequence, so that `serve` can stop cleanly: close the
+/// event streams, stop the server and remove its temporary build folder.
+enum SignalStream {
+    static func interrupts() -> AsyncStream<Int32> {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        let queue = DispatchQueue(label: "cardfeed.serve.signals")
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            sources.append(source)
+        }
+        let keep = UncheckedBox(sources)
+        continuation.onTermination = { _ in
+            for source in keep.value { source.cancel() }
+        }
+        return stream
+    }
+
+    private final class UncheckedBox<T>: @unchecked Sendable {
+        let value: T
+        init(_ value: T) { self.value = value }
+    }
+}

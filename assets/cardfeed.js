@@ -1,0 +1,215 @@
+/* CardFeed's client script: in the browser, what the Braze SDK does in an app.
+ *
+ * - Viewed state: a card at least half on screen counts as viewed; its unread indicator goes
+ *   and the id is kept in localStorage ("cardfeed:viewed"), across visits and pages.
+ * - Events for analytics, dispatched from the card and bubbling to `document`, each with
+ *   `detail: {id, type}`: "cardfeed:impression" (first time a card is half visible on a page;
+ *   Braze's logCardImpressions), "cardfeed:click" (a link in the card; logCardClick),
+ *   "cardfeed:dismiss" (logCardDismissal); and on `document`, "cardfeed:feeddisplayed" with
+ *   `detail: {feed}` once a page (logFeedDisplayed).
+ * - Dismissible cards (data-dismissible) get a dismiss button; dismissed ids are kept
+ *   ("cardfeed:dismissed") and those cards stay hidden.
+ * - A card image that fails to load is replaced by the placeholder image.
+ *
+ * No framework, no third-party code; the pages work without it. */
+(function () {
+  "use strict";
+
+  var VIEWED_KEY = "cardfeed:viewed";
+  var DISMISSED_KEY = "cardfeed:dismissed";
+  var MAX_REMEMBERED = 2000;
+  var PLACEHOLDER = "assets/images/appboy_cc_noimage_lrg.png";
+
+  // A set of card ids kept in localStorage (or only in memory where storage is unavailable).
+  function StoredSet(key) {
+    this.key = key;
+    this.ids = [];
+    try {
+      var parsed = JSON.parse(window.localStorage.getItem(key) || "[]");
+      if (Array.isArray(parsed)) this.ids = parsed.filter(function (id) { return typeof id === "string"; });
+    } catch (e) { /* private mode, disabled storage or a damaged value: start empty */ }
+    this.lookup = {};
+    for (var i = 0; i < this.ids.length; i++) this.lookup["#" + this.ids[i]] = true;
+  }
+  StoredSet.prototype.has = function (id) { return this.lookup["#" + id] === true; };
+  StoredSet.prototype.add = function (id) {
+    if (this.has(id)) return;
+    this.lookup["#" + id] = true;
+    this.ids.push(id);
+    // Keep the most recent ones: old cards expire anyway.
+    while (this.ids.length > MAX_REMEMBERED) delete this.lookup["#" + this.ids.shift()];
+    try { window.localStorage.setItem(this.key, JSON.stringify(this.ids)); } catch (e) { /* full or unavailable */ }
+  };
+
+  var viewed = new StoredSet(VIEWED_KEY);
+  var dismissed = new StoredSet(DISMISSED_KEY);
+
+  function cardDetail(card) {
+    return { id: card.getAttribute("data-card-id"), type: card.getAttribute("data-card-type") };
+  }
+
+  function emit(target, name, detail) {
+    target.dispatchEvent(new CustomEvent("cardfeed:" + name, { bubbles: true, detail: detail }));
+  }
+
+  function cards() {
+    return Array.prototype.slice.call(document.querySelectorAll("[data-card-id]"));
+  }
+
+  // Viewed state: the indicator goes and the card is marked, as Braze marks a card read.
+  function markViewed(card, animate) {
+    card.removeAttribute("data-unread");
+    card.setAttribute("data-viewed", "");
+    var indicators = card.querySelectorAll(".card__unread");
+    for (var i = 0; i < indicators.length; i++) {
+      var indicator = indicators[i];
+      if (animate) {
+        indicator.classList.add("card__unread--leaving");
+        window.setTimeout(indicator.remove.bind(indicator), 400);
+      } else {
+        indicator.remove();
+      }
+    }
+  }
+
+  // Dismissal: a real button, named after the card for screen readers.
+  function addDismissButton(card) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "card__dismiss";
+    var title = card.querySelector(".card__title");
+    var name = title ? title.textContent.trim() : "";
+    // The page's language gives the word (strings/<locale>.json "dismiss").
+    var label = document.body.getAttribute("data-dismiss-label") || "Dismiss";
+    button.setAttribute("aria-label", name ? label + " \u201c" + name + "\u201d" : label);
+    button.title = label;
+    button.textContent = "\u00d7";
+    button.addEventListener("click", function (event) {
+      event.preventDefault();
+      dismiss(card);
+    });
+    card.classList.add("card--has-dismiss");
+    card.appendChild(button);
+  }
+
+  function dismiss(card) {
+    var detail = cardDetail(card);
+    dismissed.add(detail.id);
+    // Keep keyboard focus in the feed: on the next card, else the previous, else the heading.
+    var next = nextVisibleCard(card, "nextElementSibling") || nextVisibleCard(card, "previousElementSibling");
+    emit(card, "dismiss", detail);
+    hide(card);
+    var focusTarget = next || document.querySelector(".feed__title");
+    if (focusTarget) {
+      if (!focusTarget.hasAttribute("tabindex")) focusTarget.setAttribute("tabindex", "-1");
+      focusTarget.focus();
+    }
+  }
+
+  // `hidden` alone loses to a stylesheet that sets `display` on cards (the built-in one does).
+  function hide(card) {
+    card.hidden = true;
+    card.style.display = "none";
+  }
+
+  function nextVisibleCard(card, direction) {
+    var node = card[direction];
+    while (node && (node.hidden || !node.hasAttribute("data-card-id"))) node = node[direction];
+    return node;
+  }
+
+  // Broken images: the placeholder takes the image's place (once: if it fails too, it stays).
+  function replaceBrokenImage(image) {
+    if (image.getAttribute("data-cardfeed-fallback") !== null) return;
+    image.setAttribute("data-cardfeed-fallback", "");
+    image.removeAttribute("srcset");
+    image.classList.add("card__image--placeholder");
+    image.src = new URL(PLACEHOLDER, document.baseURI).href;
+  }
+
+  function isCardImage(node) {
+    return node && node.tagName === "IMG" && node.classList.contains("card__image");
+  }
+
+  // Error events do not bubble, but they can be caught on the way down.
+  document.addEventListener("error", function (event) {
+    if (isCardImage(event.target)) replaceBrokenImage(event.target);
+  }, true);
+
+  function feedName() {
+    var match = /(?:^|\s)feed-(\S+)/.exec(document.body.className);
+    return match ? match[1] : "all";
+  }
+
+  function start() {
+    var all = cards();
+
+    all.forEach(function (card) {
+      var id = card.getAttribute("data-card-id");
+      if (dismissed.has(id)) {
+        hide(card);
+        return;
+      }
+      if (viewed.has(id)) markViewed(card, false);
+      if (card.hasAttribute("data-dismissible")) addDismissButton(card);
+    });
+
+    // Images that failed before this script ran.
+    Array.prototype.forEach.call(document.querySelectorAll("img.card__image"), function (image) {
+      if (image.complete && image.naturalWidth === 0 && image.getAttribute("src")) replaceBrokenImage(image);
+    });
+
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest ? event.target.closest("a[href]") : null;
+      var card = link ? link.closest("[data-card-id]") : null;
+      if (card) emit(card, "click", cardDetail(card));
+    });
+
+    emit(document, "feeddisplayed", { feed: feedName() });
+
+    var impressed = {};
+    function impression(card) {
+      var detail = cardDetail(card);
+      if (impressed["#" + detail.id]) return;
+      impressed["#" + detail.id] = true;
+      emit(card, "impression", detail);
+      if (!viewed.has(detail.id)) {
+        viewed.add(detail.id);
+        markViewed(card, true);
+      }
+    }
+
+    var visible = all.filter(function (card) { return !card.hidden; });
+    if (!("IntersectionObserver" in window)) {
+      visible.forEach(impression);
+      return;
+    }
+    // At least half of the card on screen; a card taller than twice the screen counts when it
+    // fills half of it.
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        var fillsHalf = entry.rootBounds && entry.intersectionRect.height >= entry.rootBounds.height / 2;
+        if (entry.isIntersecting && (entry.intersectionRatio >= 0.5 || fillsHalf)) {
+          impression(entry.target);
+          observer.unobserve(entry.target);
+        }
+      });
+    }, { threshold: [0.1, 0.25, 0.5] });
+    visible.forEach(function (card) { observer.observe(card); });
+  }
+
+  // Start once the page is parsed and every other deferred script has run, so that listeners
+  // those scripts add hear "cardfeed:feeddisplayed" too.
+  var started = false;
+  function startOnce() {
+    if (started) return;
+    started = true;
+    start();
+  }
+  if (document.readyState === "complete") {
+    window.setTimeout(startOnce, 0);
+  } else {
+    document.addEventListener("DOMContentLoaded", startOnce);
+    window.addEventListener("load", startOnce);
+  }
+})();

@@ -164,8 +164,8 @@ import Testing
         let error = try #require(loaded.diagnostics.errors.first)
         #expect(error.file.hasSuffix("cards/bad.json"))
         #expect(error.line == 3)
-        #expect(error.column == 15)
-        #expect(error.description.contains("bad.json:3:15: invalid JSON"))
+        #expect(error.column == 12)
+        #expect(error.description.contains("bad.json:3:12: invalid JSON: unknown word \"tru\""))
     }
 
     @Test func emptyAndNonCardFilesAreErrors() throws {
@@ -210,5 +210,77 @@ import Testing
         #expect(loaded.diagnostics.contains("(id \"escape\")", "outside the site's assets/ folder"))
         #expect(loaded.diagnostics.contains("(id \"encoded\")", "outside the site's assets/ folder"))
         #expect(loaded.diagnostics.contains("(id \"script\")", "\"javascript:\" is not allowed"))
+    }
+}
+
+/// The JSON parser: strict, exact positions, clear messages for broken files.
+@Suite struct JSONParserTests {
+    func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue { try JSONParser.parse(Data(text.utf8)) }
+
+    func failure(_ text: String) -> JSONSyntaxError? {
+        do { _ = try parse(text); return nil } catch { return error }
+    }
+
+    func failure(_ bytes: [UInt8]) -> JSONSyntaxError? {
+        do { _ = try JSONParser.parse(Data(bytes)); return nil } catch { return error }
+    }
+
+    @Test func values() throws {
+        let value = try parse(#"{"s": "a\"b\\c\/d\u00e9\ud83d\ude00\n", "i": -12, "d": 1.5e2, "t": true, "f": false, "n": null, "a": [1, [], {}], "s": "last"}"#)
+        guard case .object(let pairs) = value else { Issue.record("not an object"); return }
+        #expect(pairs.count == 8)
+        if case .string(let text)? = pairs.first?.value { #expect(text == "a\"b\\c/dé😀\n") }
+        if case .string(let text)? = value["s"] { #expect(text == "last", "a repeated key's last value counts") }
+        if case .number(let number, let integer)? = value["i"] { #expect(number == -12 && integer == -12) }
+        if case .number(let number, let integer)? = value["d"] { #expect(number == 150 && integer == nil) }
+        if case .number(_, let integer)? = try? parse("12345678901234567890") { #expect(integer == nil, "too large for Int64") }
+    }
+
+    @Test func byteOrderMarkIsAccepted() throws {
+        #expect(throws: Never.self) { try JSONParser.parse(Data([0xEF, 0xBB, 0xBF] + Array("[]".utf8))) }
+    }
+
+    @Test("errors with line and column", arguments: [
+        ("[1,]", 1, 4, "expected true, false"),
+        ("{\"a\" 1}", 1, 6, "expected \":\""),
+        ("[\"abc", 1, 2, "never closed"),
+        ("{\n  \"a\": \"x\ty\"\n}", 2, 10, "control character (a tab)"),
+        ("[01]", 1, 3, "expected \",\" or \"]\""),
+        ("[1] [2]", 1, 5, "unexpected text after"),
+        ("", 1, 1, "ends before"),
+        ("[\"\\q\"]", 1, 3, "unknown escape \\q"),
+        ("[nul]", 1, 2, "unknown word \"nul\""),
+    ])
+    func errors(_ text: String, _ line: Int, _ column: Int, _ message: String) throws {
+        let error = try #require(failure(text))
+        #expect(error.line == line && error.column == column, "\(error)")
+        #expect(error.message.contains(message), "\(error.message)")
+    }
+
+    @Test func invalidUTF8AndNULAreErrors() throws {
+        #expect(try #require(failure([0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D])).message.contains("not valid UTF-8"))
+        #expect(try #require(failure([0x5B, 0x00, 0x5D])).message.contains("a NUL byte"))
+        #expect(try #require(failure([0x5B, 0x22, 0x61, 0x00, 0x22, 0x5D])).message.contains("control character (a NUL byte)"))
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(try #require(failure(deep)).message.contains("nested more than 512 levels deep"))
+        #expect(throws: Never.self) { try parse(String(repeating: "[", count: 500) + String(repeating: "]", count: 500)) }
+    }
+
+    @Test func streamingReadsEachElementOfATopLevelList() throws {
+        var ids: [String] = []
+        let data = Data(#"[{"id":"a"}, {"id":"b"} ,{"id":"c"}]"#.utf8)
+        let isList = try data.withUnsafeBytes { raw in
+            try JSONParser.forEachElementOfTopLevelArray(raw.bindMemory(to: UInt8.self)) { value in
+                if case .string(let id)? = value["id"] { ids.append(id) }
+            }
+        }
+        #expect(isList && ids == ["a", "b", "c"])
+        let notList = try Data("{}".utf8).withUnsafeBytes { raw in
+            try JSONParser.forEachElementOfTopLevelArray(raw.bindMemory(to: UInt8.self)) { _ in }
+        }
+        #expect(!notList)
     }
 }

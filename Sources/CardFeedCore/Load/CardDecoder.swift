@@ -43,11 +43,11 @@ struct CardDecoder {
     /// The extras key that picks a site template for one card.
     static let templateExtra = "template"
 
-    func decode(_ value: Any, source: CardSource) -> (DecodedEntry, [Diagnostic]) {
-        guard case .object(let object) = JSONKind(value) else {
+    func decode(_ value: JSONValue, source: CardSource) -> (DecodedEntry, [Diagnostic]) {
+        guard case .object(let object) = value else {
             let diagnostic = Diagnostic(
                 .warning, file: source.file, cardIndex: source.index,
-                message: "expected a card object, found \(JSONKind(value).noun); skipped")
+                message: "expected a card object, found \(value.noun); skipped")
             return (.skipped(.invalid), [diagnostic])
         }
         var reader = FieldReader(object: object, file: source.file, index: source.index)

@@ -44,92 +44,143 @@ public struct CardLoader: Sendable {
                 message: "no card files: put cards in cards.json or in .json files under cards/"))
         }
         let decoder = decoder()
-        var removals: [String: CardSource] = [:]
-        var byID: [String: Int] = [:]
+        var merger = CardMerger()
         for url in files {
             let file = site.display(url)
             result.files.append(file)
-            guard let entries = readEntries(url, file: file, into: &result.diagnostics) else { continue }
-            for (index, value) in entries.enumerated() {
-                let source = CardSource(file: file, index: index, order: result.entriesRead)
-                result.entriesRead += 1
-                let (entry, diagnostics) = decoder.decode(value, source: source)
-                diagnostics.forEach { result.diagnostics.append($0) }
-                switch entry {
-                case .skipped(let reason):
-                    result.skipped[reason, default: 0] += 1
-                case .removal(let id):
-                    removals[id] = source
-                case .card(let card):
-                    guard let previous = byID[card.id] else {
-                        byID[card.id] = result.cards.count
-                        result.cards.append(card)
-                        continue
+            var fileProblems = Diagnostics()
+            readEntries(url, file: file, into: &fileProblems) { values in
+                // Decoding is independent per card: both cores share it; results keep file order.
+                let decoded = ConcurrentResults<(DecodedEntry, [Diagnostic])>(count: values.count)
+                let first = result.entriesRead
+                DispatchQueue.concurrentPerform(iterations: (values.count + 255) / 256) { chunk in
+                    for offset in chunk * 256..<min(values.count, chunk * 256 + 256) {
+                        let source = CardSource(file: file, index: values.startIndex + offset, order: first + offset)
+                        decoded.set(offset, decoder.decode(values.values[offset], source: source))
                     }
-                    let kept = result.cards[previous]
-                    // The more recently updated card wins; on a tie, the one read last (as a sync would).
-                    let newer = card.sortTime >= kept.sortTime
-                    let message =
-                        card.sortTime == kept.sortTime ? "same id and update time as \(kept.source); this one, read later, replaces it"
-                        : newer ? "same id as \(kept.source); this one is updated more recently and replaces it"
-                        : "same id as \(kept.source), which is updated more recently; this one is ignored"
-                    result.diagnostics.append(Diagnostic(.warning, file: file, cardIndex: index, cardID: card.id, field: "id", message: message))
-                    if newer { result.cards[previous] = card }
-                    result.skipped[.duplicate, default: 0] += 1
+                }
+                result.entriesRead += values.count
+                for (entry, diagnostics) in decoded.values {
+                    diagnostics.forEach { result.diagnostics.append($0) }
+                    merger.add(entry, into: &result)
                 }
             }
+            result.diagnostics.append(contentsOf: fileProblems)
         }
-        if !removals.isEmpty {
-            let before = result.cards.count
-            result.cards.removeAll { removals[$0.id] != nil }
-            result.skipped[.removed, default: 0] += before - result.cards.count
-        }
+        merger.applyRemovals(to: &result)
         return result
     }
 
-    /// The list of card values in a file, whatever its envelope; nil after an error.
-    private func readEntries(_ url: URL, file: String, into diagnostics: inout Diagnostics) -> [Any]? {
+    /// A run of card values read from a file: `values` are the entries from `startIndex` on.
+    struct Batch {
+        var startIndex: Int
+        var values: [JSONValue]
+        var count: Int { values.count }
+    }
+
+    /// Entries per batch: large enough to keep both cores busy, small enough that a file of a
+    /// million cards never holds all of its parsed values at once.
+    static let batchSize = 4096
+
+    /// Reads a file's card values, whatever its envelope, and hands them over in batches.
+    private func readEntries(_ url: URL, file: String, into diagnostics: inout Diagnostics, _ body: (Batch) -> Void) {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
             diagnostics.append(Diagnostic(.error, file: file, message: "cannot read the file: \(error.localizedDescription)"))
-            return nil
+            return
         }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             diagnostics.append(Diagnostic(.error, file: file, message: "the file is empty; expected a card, a list of cards or an envelope such as {\"cards\": [...]}"))
-            return nil
+            return
         }
-        let json: Any
-        do {
-            json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            let syntax = JSONSyntaxError(error, in: data)
-            diagnostics.append(Diagnostic(.error, file: file, line: syntax.line, column: syntax.column, message: syntax.message))
-            return nil
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            do {
+                // A bare list of cards, the common shape of large files, is read as a stream.
+                var batch = Batch(startIndex: 0, values: [])
+                let isList = try JSONParser.forEachElementOfTopLevelArray(bytes) { value in
+                    batch.values.append(value)
+                    if batch.count == Self.batchSize {
+                        body(batch)
+                        batch = Batch(startIndex: batch.startIndex + batch.count, values: [])
+                    }
+                }
+                if isList {
+                    if batch.count > 0 { body(batch) }
+                    return
+                }
+                let document = try JSONParser.parse(bytes)
+                guard let values = Self.entries(of: document, file: file, into: &diagnostics) else { return }
+                for start in stride(from: 0, to: values.count, by: Self.batchSize) {
+                    body(Batch(startIndex: start, values: Array(values[start..<min(values.count, start + Self.batchSize)])))
+                }
+            } catch let error as JSONSyntaxError {
+                diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))
+            } catch {
+                diagnostics.append(Diagnostic(.error, file: file, message: "\(error)"))
+            }
         }
-        return Self.entries(of: json, file: file, into: &diagnostics)
     }
 
     /// Envelopes seen in the wild: a bare array, `{"feed": [...]}` (News Feed),
     /// `{"cards": [...], ...}` (Content Cards sync), `{"mFeedCards": [...]}` (Unity), or one card.
-    static func entries(of json: Any, file: String, into diagnostics: inout Diagnostics) -> [Any]? {
-        switch JSONKind(json) {
+    static func entries(of json: JSONValue, file: String, into diagnostics: inout Diagnostics) -> [JSONValue]? {
+        switch json {
         case .array(let cards):
             return cards
-        case .object(let object):
+        case .object:
             for key in ["feed", "cards", "mFeedCards"] {
-                guard let value = object[key] else { continue }
-                if case .array(let cards) = JSONKind(value) { return cards }
-                diagnostics.append(Diagnostic(.error, file: file, field: key, message: "expected a list of cards, found \(JSONKind(value).noun)"))
+                guard let value = json[key] else { continue }
+                if case .array(let cards) = value { return cards }
+                diagnostics.append(Diagnostic(.error, file: file, field: key, message: "expected a list of cards, found \(value.noun)"))
                 return nil
             }
-            return [object]
+            return [json]
         case let other:
             diagnostics.append(Diagnostic(
                 .error, file: file,
                 message: "expected a card, a list of cards or an envelope such as {\"cards\": [...]}, found \(other.noun)"))
             return nil
         }
+    }
+}
+
+/// Joins the cards of all files: a repeated id keeps the more recently updated card (on a tie,
+/// the one read last, as a sync would), and removal entries delete their card wherever it was read.
+struct CardMerger {
+    private var byID: [String: Int] = [:]
+    private var removals = Set<String>()
+
+    mutating func add(_ entry: DecodedEntry, into result: inout LoadedCards) {
+        switch entry {
+        case .skipped(let reason):
+            result.skipped[reason, default: 0] += 1
+        case .removal(let id):
+            removals.insert(id)
+        case .card(let card):
+            guard let previous = byID[card.id] else {
+                byID[card.id] = result.cards.count
+                result.cards.append(card)
+                return
+            }
+            let kept = result.cards[previous]
+            let newer = card.sortTime >= kept.sortTime
+            let message =
+                card.sortTime == kept.sortTime ? "same id and update time as \(kept.source); this one, read later, replaces it"
+                : newer ? "same id as \(kept.source); this one is updated more recently and replaces it"
+                : "same id as \(kept.source), which is updated more recently; this one is ignored"
+            result.diagnostics.append(Diagnostic(.warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id", message: message))
+            if newer { result.cards[previous] = card }
+            result.skipped[.duplicate, default: 0] += 1
+        }
+    }
+
+    func applyRemovals(to result: inout LoadedCards) {
+        guard !removals.isEmpty else { return }
+        let before = result.cards.count
+        result.cards.removeAll { removals.contains($0.id) }
+        result.skipped[.removed, default: 0] += before - result.cards.count
     }
 }

@@ -46,27 +46,33 @@ struct Field: Sendable {
 /// Reads the fields of one card object leniently, the way the Braze SDKs do, and records a
 /// warning for every value it had to coerce or ignore.
 struct FieldReader {
-    let object: [String: Any]
+    let object: [(key: String, value: JSONValue)]
     let file: String
     let index: Int
     var cardID: String?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(object: [String: Any], file: String, index: Int) {
+    init(object: [(key: String, value: JSONValue)], file: String, index: Int) {
         self.object = object
         self.file = file
         self.index = index
     }
 
+    /// The value of `key`; when a key is repeated, the last one counts, as in JavaScript.
+    private func value(_ key: String) -> JSONValue? {
+        object.last { $0.key == key }?.value
+    }
+
     /// The key present in the object for `field` (long key first), and its value; JSON null
     /// counts as absent, as it does for the SDKs.
-    func lookup(_ field: Field) -> (key: String, value: JSONKind)? {
-        for key in [field.long, field.short].compactMap({ $0 }) {
-            if let raw = object[key] {
-                let value = JSONKind(raw)
-                if case .null = value { return nil }
-                return (key, value)
-            }
+    func lookup(_ field: Field) -> (key: String, value: JSONValue)? {
+        if let value = value(field.long) {
+            if case .null = value { return nil }
+            return (field.long, value)
+        }
+        if let short = field.short, let value = value(short) {
+            if case .null = value { return nil }
+            return (short, value)
         }
         return nil
     }
@@ -76,7 +82,7 @@ struct FieldReader {
     /// The key to name in a message about a missing field: the one of the card's key style.
     func keyName(_ field: Field) -> String {
         guard let short = field.short else { return field.long }
-        let usesShortKeys = object["tp"] != nil || object["ca"] != nil
+        let usesShortKeys = value("tp") != nil || value("ca") != nil
         return usesShortKeys ? short : field.long
     }
 
@@ -89,10 +95,10 @@ struct FieldReader {
         guard let (key, value) = lookup(field) else { return nil }
         switch value {
         case .string(let text):
-            return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
-        case .number(let number):
+            return text.isBlank ? nil : text
+        case .number(let number, let integer):
             warn(key, "expected text, found a number; used as text")
-            return number.stringValue
+            return JSONValue.text(of: number, integer: integer)
         default:
             warn(key, "expected text, found \(value.noun); ignored")
             return nil
@@ -103,8 +109,8 @@ struct FieldReader {
         guard let (key, value) = lookup(field) else { return nil }
         switch value {
         case .bool(let flag): return flag
-        case .number(let number) where number.doubleValue == 0 || number.doubleValue == 1:
-            return number.doubleValue == 1  // Braze's own docs show `"v": 0`, `"p": 1`.
+        case .number(let number, _) where number == 0 || number == 1:
+            return number == 1  // Braze's own docs show `"v": 0`, `"p": 1`.
         case .string(let text):
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
             case "true", "1", "yes":
@@ -124,8 +130,7 @@ struct FieldReader {
     mutating func number(_ field: Field) -> Double? {
         guard let (key, value) = lookup(field) else { return nil }
         switch value {
-        case .number(let number):
-            let double = number.doubleValue
+        case .number(let double, _):
             if double.isFinite { return double }
         case .string(let text):
             if let double = Double(text.trimmingCharacters(in: .whitespaces)), double.isFinite {
@@ -139,6 +144,7 @@ struct FieldReader {
     }
 
     mutating func integer(_ field: Field) -> Int64? {
+        if case .number(_, let integer?)? = lookup(field)?.value { return integer }
         guard let double = number(field) else { return nil }
         guard double.rounded() == double, abs(double) < 9.0e15 else {
             warn(lookup(field)?.key, "expected a whole number, found \(Self.format(double)); ignored")
@@ -161,8 +167,8 @@ struct FieldReader {
         case .array(let items):
             var strings: [String] = []
             for item in items {
-                if case .string(let text) = JSONKind(item) { strings.append(text) } else {
-                    warn(key, "expected a list of text, found \(JSONKind(item).noun) in it; that item is ignored")
+                if case .string(let text) = item { strings.append(text) } else {
+                    warn(key, "expected a list of text, found \(item.noun) in it; that item is ignored")
                 }
             }
             return strings
@@ -184,12 +190,14 @@ struct FieldReader {
             return []
         }
         var pairs: [(key: String, value: String)] = []
-        for name in object.keys.sorted() {
-            switch JSONKind(object[name]!) {
+        var seen = Set<String>()
+        // Sorted by key; a repeated key's last value counts.
+        for (name, item) in object.reversed() where seen.insert(name).inserted {
+            switch item {
             case .string(let text): pairs.append((name, text))
-            case .number(let number):
+            case .number(let number, let integer):
                 warn("\(key).\(name)", "expected text, found a number; used as text")
-                pairs.append((name, number.stringValue))
+                pairs.append((name, JSONValue.text(of: number, integer: integer)))
             case .bool(let flag):
                 warn("\(key).\(name)", "expected text, found a boolean; used as text")
                 pairs.append((name, flag ? "true" : "false"))
@@ -197,10 +205,14 @@ struct FieldReader {
             case let other: warn("\(key).\(name)", "expected text, found \(other.noun); ignored")
             }
         }
-        return pairs
+        return pairs.sorted { $0.key < $1.key }
     }
 
-    static func format(_ double: Double) -> String {
-        double.rounded() == double && abs(double) < 1e15 ? String(Int64(double)) : String(double)
-    }
+    static func format(_ double: Double) -> String { JSONValue.text(of: double, integer: nil) }
+}
+
+extension String {
+    /// Empty or only white space (the SDKs hide a blank title or description). Faster than
+    /// Foundation's trimming, which this runs for every text field of every card.
+    var isBlank: Bool { unicodeScalars.allSatisfy(\.properties.isWhitespace) }
 }

@@ -36,10 +36,20 @@ public enum URLCheck {
         return .absolute(cleaned)
     }
 
-    /// What a browser keeps of an attribute's URL.
+    /// What a browser keeps of an attribute's URL: no tabs or newlines anywhere, no control
+    /// characters or spaces at either end.
     static func clean(_ raw: String) -> String {
-        let noTabsOrNewlines = String(raw.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
-        return noTabsOrNewlines.trimmingCharacters(in: CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x20)))
+        let scalars = raw.unicodeScalars
+        // Most URLs need nothing removed: check first, without building a new string.
+        if let first = scalars.first, let last = scalars.last, first.value > 0x20, last.value > 0x20,
+            !scalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        {
+            return raw
+        }
+        var kept = String.UnicodeScalarView(scalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
+        while let first = kept.first, first.value <= 0x20 { kept.removeFirst() }
+        while let last = kept.last, last.value <= 0x20 { kept.removeLast() }
+        return String(kept)
     }
 
     /// The lower-cased scheme, when the URL starts with a valid one (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").

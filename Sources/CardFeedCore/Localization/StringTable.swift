@@ -21,9 +21,11 @@ public struct StringTable: Sendable {
 
     static func builtin(_ locale: String) -> [String: String]? {
         guard let base64 = EmbeddedFiles.base64["strings/\(locale).json"], let data = Data(base64Encoded: base64),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
+            case .object(let pairs)? = try? JSONParser.parse(data)
         else { return nil }
-        return object
+        var strings: [String: String] = [:]
+        for (key, value) in pairs { if case .string(let text) = value { strings[key] = text } }
+        return strings
     }
 
     init(locale: String, values: [String: String]) {
@@ -67,27 +69,26 @@ public struct StringTable: Sendable {
             diagnostics.append(Diagnostic(.error, file: name, message: "cannot read the file"))
             return nil
         }
-        let json: Any
+        let json: JSONValue
         do {
-            json = try JSONSerialization.jsonObject(with: data)
+            json = try JSONParser.parse(data)
         } catch {
-            let syntax = JSONSyntaxError(error, in: data)
-            diagnostics.append(Diagnostic(.error, file: name, line: syntax.line, column: syntax.column, message: syntax.message))
+            diagnostics.append(Diagnostic(.error, file: name, line: error.line, column: error.column, message: error.message))
             return nil
         }
-        guard let object = json as? [String: Any] else {
+        guard case .object(let pairs) = json else {
             diagnostics.append(Diagnostic(.error, file: name, message: "expected an object of \"key\": \"text\" pairs"))
             return nil
         }
         var strings: [String: String] = [:]
-        for key in object.keys.sorted() {
+        for (key, value) in pairs {
             guard english[key] != nil else {
                 diagnostics.append(Diagnostic(
                     .warning, file: name, field: key,
                     message: "unknown string\(TemplateLinter.suggestion(for: key, among: Set(english.keys))); ignored"))
                 continue
             }
-            guard let text = object[key] as? String else {
+            guard case .string(let text) = value else {
                 diagnostics.append(Diagnostic(.warning, file: name, field: key, message: "expected text; ignored"))
                 continue
             }

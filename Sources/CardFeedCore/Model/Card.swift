@@ -93,6 +93,10 @@ public enum CardType: String, Sendable, CaseIterable, Comparable {
 
     /// Reads a wire name, or one of the names people type by hand for the same card.
     public init?(wireName: String) {
+        if let type = CardType(rawValue: wireName) {  // the usual case: a wire name as it is
+            self = type
+            return
+        }
         let name = wireName.trimmingCharacters(in: .whitespaces).lowercased()
         if let type = CardType(rawValue: name) {
             self = type
@@ -118,6 +122,10 @@ public enum FeedCategory: String, Sendable, CaseIterable, Comparable {
 
     /// Matches `news`, `NEWS`, `ABKCardCategoryNews` alike.
     public init?(wireName: String) {
+        if let category = FeedCategory(rawValue: wireName) {  // the usual case: lower-case on the wire
+            self = category
+            return
+        }
         var name = wireName.trimmingCharacters(in: .whitespaces).lowercased()
         if name.hasPrefix("abkcardcategory") { name.removeFirst("abkcardcategory".count) }
         guard let category = FeedCategory(rawValue: name) else { return nil }

@@ -28,9 +28,34 @@ public struct StringTable: Sendable {
         return strings
     }
 
+    /// Month names and the date pattern, split once: dates are written for every card.
+    private let monthNames: [String]
+    private let datePattern: [DatePart]
+
+    private enum DatePart: Sendable {
+        case literal(String), day, month, year
+    }
+
     init(locale: String, values: [String: String]) {
         self.locale = locale
         self.values = values
+        let months = (values["months"] ?? "").split(separator: "|").map(String.init)
+        monthNames = months.count == 12 ? months : (1...12).map(String.init)
+        var parts: [DatePart] = []
+        var rest = Substring(values["dateFormat"] ?? "{month} {day}, {year}")
+        while let open = rest.firstIndex(of: "{") {
+            if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            switch rest[rest.index(after: open)..<close] {
+            case "day": parts.append(.day)
+            case "month": parts.append(.month)
+            case "year": parts.append(.year)
+            default: parts.append(.literal(String(rest[open...close])))
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        datePattern = parts
     }
 
     /// The table for `locale`: the built-in one (English for a locale that is not built in),
@@ -135,9 +160,16 @@ public struct StringTable: Sendable {
     func moment(_ seconds: Int64) -> Formatting.Moment {
         var moment = Formatting.moment(seconds)
         let (year, month, day) = Formatting.civilDate(daysSince1970: Formatting.days(seconds))
-        let months = self["months"].split(separator: "|").map(String.init)
-        let monthName = months.count == 12 ? months[Int(month) - 1] : String(month)
-        moment.text = format("dateFormat", ["month": monthName, "day": String(day), "year": String(year)])
+        var text = ""
+        for part in datePattern {
+            switch part {
+            case .literal(let literal): text += literal
+            case .day: text += String(day)
+            case .month: text += monthNames[Int(month) - 1]
+            case .year: text += String(year)
+            }
+        }
+        moment.text = text
         return moment
     }
 }
@@ -145,5 +177,5 @@ public struct StringTable: Sendable {
 /// `{{strings.unread}}` in templates.
 struct StringsView: MustacheParent {
     let table: StringTable
-    func child(named name: String) -> Any? { table.values[name] }
+    func child(named name: String) -> Any? { table.values[name].text }
 }

@@ -24,18 +24,18 @@ struct CardView: MustacheParent {
     func child(named name: String) -> Any? {
         guard let key = Key(rawValue: name) else { return nil }
         switch key {
-        case .id: return card.id
-        case .anchor: return Formatting.anchor(for: card.id)
-        case .type: return card.type.rawValue
+        case .id: return Text(card.id)
+        case .anchor: return Text(Formatting.anchor(for: card.id))
+        case .type: return Text(card.type.rawValue)
         case .unread: return !card.viewed
         case .viewed: return card.viewed
         case .pinned: return card.pinned
         case .dismissible: return card.dismissible
         case .useWebView: return card.useWebView && card.url != nil
-        case .title: return card.title
-        case .description: return descriptionHTML
-        case .url: return card.url
-        case .domain: return card.domain
+        case .title: return card.title.text
+        case .description: return descriptionHTML.text
+        case .url: return card.url.text
+        case .domain: return card.domain.text
         case .link: return card.url.map { LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0) }
         case .image: return settings.images.cardImage(card)
         case .pinnedIcon: return settings.images.pinnedIcon(alt: settings.strings["pinned"])
@@ -45,17 +45,17 @@ struct CardView: MustacheParent {
         case .categories: return card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) }
         case .extras: return card.extras.isEmpty ? nil : ExtrasView(pairs: card.extras)
         case .extrasList: return card.extras.map { ExtraView(key: $0.key, value: $0.value) }
-        case .subtitle: return card.subtitle
-        case .caption: return card.caption
+        case .subtitle: return card.subtitle.text
+        case .caption: return card.caption.text
         case .rating: return card.rating.map { RatingView($0, strings: settings.strings) }
         case .reviews: return card.reviews.map { ReviewsView(count: $0, text: settings.strings.reviews($0)) }
         case .price: return PriceView(card, strings: settings.strings)
-        case .mediaType: return card.mediaType
-        case .itunesID: return card.itunesID.map(String.init)
+        case .mediaType: return card.mediaType.text
+        case .itunesID: return card.itunesID.map { Text(String($0)) }
         case .universal: return card.universal
         case .newTab: return card.url.map(settings.links.opensInNewTab) ?? false
         case .strings: return StringsView(table: settings.strings)
-        case .permalink: return permalink
+        case .permalink: return Text(permalink)
         }
     }
 
@@ -68,15 +68,32 @@ struct CardView: MustacheParent {
     }
 }
 
-struct LinkView {
+struct LinkView: TemplateValue {
     var href: String
     var text: String
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "href": Text(href)
+        case "text": Text(text)
+        default: nil
+        }
+    }
 }
 
-struct CategoryView {
+struct CategoryView: TemplateValue {
     var name: String
     var title: String
     var href: String
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "name": Text(name)
+        case "title": Text(title)
+        case "href": Text(href)
+        default: nil
+        }
+    }
 
     init(_ feed: Feed, strings: StringTable) {
         name = feed.slug
@@ -88,21 +105,41 @@ struct CategoryView {
 /// `{{extras.campaign}}`: one extra by key.
 struct ExtrasView: MustacheParent {
     let pairs: [(key: String, value: String)]
-    func child(named name: String) -> Any? { pairs.first { $0.key == name }?.value }
+    func child(named name: String) -> Any? { pairs.first { $0.key == name }.map { Text($0.value) } }
 }
 
-struct ExtraView {
+struct ExtraView: TemplateValue {
     var key: String
     var value: String
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "key": Text(key)
+        case "value": Text(value)
+        default: nil
+        }
+    }
 }
 
 /// A 0-5 rating as five stars (full, half or empty) and as a sentence for screen readers.
-struct RatingView {
-    struct Star { var kind: String }
+struct RatingView: TemplateValue {
+    struct Star: TemplateValue {
+        var kind: String
+        func child(named name: String) -> Any? { name == "kind" ? Text(kind) : nil }
+    }
 
     var value: String
     var text: String
     var stars: [Star]
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": Text(value)
+        case "text": Text(text)
+        case "stars": stars
+        default: nil
+        }
+    }
 
     init(_ rating: Double, strings: StringTable) {
         value = strings.decimal(rating, places: 1)
@@ -114,16 +151,32 @@ struct RatingView {
     }
 }
 
-struct ReviewsView {
+struct ReviewsView: TemplateValue {
     var count: Int
     var text: String
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "count": count
+        case "text": Text(text)
+        default: nil
+        }
+    }
 }
 
 /// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
 /// for a price of 0, else the price in dollars (the App Store's default storefront).
-struct PriceView {
+struct PriceView: TemplateValue {
     var text: String
     var free: Bool
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": Text(text)
+        case "free": free
+        default: nil
+        }
+    }
 
     init?(_ card: Card, strings: StringTable) {
         free = card.price == 0 && card.displayPrice == nil

@@ -1,3 +1,4 @@
+import Mustache
 import Foundation
 
 /// Locale-independent formatting, so that output is the same on every machine.
@@ -5,9 +6,17 @@ enum Formatting {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC.
-    struct Moment: Sendable {
+    struct Moment: Sendable, TemplateValue {
         var iso: String
         var text: String
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "iso": Text(iso)
+            case "text": Text(text)
+            default: nil
+            }
+        }
     }
 
     /// Whole days since 1970-01-01 (rounded down, also before 1970).
@@ -17,9 +26,9 @@ enum Formatting {
         let days = days(seconds)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(daysSince1970: days)
-        let iso = String(
-            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ",
-            year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : String(n) }
+        let paddedYear = year >= 1000 ? String(year) : String(repeating: "0", count: 4 - String(year).count) + String(year)
+        let iso = "\(paddedYear)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
         return Moment(iso: iso, text: "\(months[Int(month) - 1]) \(day), \(year)")
     }
 

@@ -1,5 +1,7 @@
+import Mustache
+
 /// An `<img>` as templates see it.
-struct ImageView {
+struct ImageView: TemplateValue {
     var src: String
     /// `srcset` with the @2x and @3x variants, when the site has them.
     var srcset: String?
@@ -9,6 +11,18 @@ struct ImageView {
     var width: Int?
     var height: Int?
     var placeholder: Bool
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "src": Text(src)
+        case "srcset": srcset.text
+        case "alt": Text(alt)
+        case "width": width
+        case "height": height
+        case "placeholder": placeholder
+        default: nil
+        }
+    }
 }
 
 /// The URLs of card images and of the two replaceable built-in images (placeholder and pinned

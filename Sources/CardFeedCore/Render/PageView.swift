@@ -23,30 +23,30 @@ struct PageView: MustacheParent {
         guard let key = Key(rawValue: name) else { return nil }
         let strings = settings.strings
         switch key {
-        case .lang: return strings.locale
-        case .siteTitle: return settings.siteTitle
+        case .lang: return Text(strings.locale)
+        case .siteTitle: return Text(settings.siteTitle)
         case .title:
-            if feed.feed == .all && pagination == nil { return settings.siteTitle }
+            if feed.feed == .all && pagination == nil { return Text(settings.siteTitle) }
             let name = pagination.map { strings.format("pageTitle", ["feed": feed.title, "page": String($0.current), "total": String($0.total)]) } ?? feed.title
-            return "\(name) · \(settings.siteTitle)"
-        case .root: return root
-        case .path: return path
-        case .stylesheet: return settings.stylesheets.first
-        case .stylesheets: return settings.stylesheets
-        case .generator: return "CardFeed \(CardFeedVersion.current)"
+            return Text("\(name) · \(settings.siteTitle)")
+        case .root: return Text(root)
+        case .path: return Text(path)
+        case .stylesheet: return settings.stylesheets.first.text
+        case .stylesheets: return settings.stylesheets.map(Text.init)
+        case .generator: return Text("CardFeed \(CardFeedVersion.current)")
         case .feed: return feed
         case .nav: return nav
-        case .cards: return cards
-        case .emptyMessage: return strings["emptyFeed"]
+        case .cards: return cards.map(Text.init)
+        case .emptyMessage: return Text(strings["emptyFeed"])
         case .pagination: return pagination
         case .strings: return StringsView(table: strings)
         case .alternates: return alternates
-        case .madeWith: return strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"])
+        case .madeWith: return Text(strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"]))
         }
     }
 }
 
-struct FeedView {
+struct FeedView: TemplateValue {
     var feed: Feed
     var slug: String
     var title: String
@@ -66,12 +66,32 @@ struct FeedView {
         }
         href = PagePaths.href(feed: selection.feed, page: 1)
     }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "slug": Text(slug)
+        case "title": Text(title)
+        case "count": count
+        case "countText": Text(countText)
+        case "href": Text(href)
+        default: nil
+        }
+    }
 }
 
-struct AlternateView {
+struct AlternateView: TemplateValue {
     var atom: String
     var json: String
     var title: String
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "atom": Text(atom)
+        case "json": Text(json)
+        case "title": Text(title)
+        default: nil
+        }
+    }
 
     init(feed: Feed, title: String) {
         atom = Syndication.atomFile(feed)
@@ -80,21 +100,53 @@ struct AlternateView {
     }
 }
 
-struct NavItem {
+struct NavItem: TemplateValue {
     var slug: String
     var title: String
     var count: Int
     var href: String
     var current: Bool
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "slug": Text(slug)
+        case "title": Text(title)
+        case "count": count
+        case "href": Text(href)
+        case "current": current
+        default: nil
+        }
+    }
 }
 
-struct PaginationView {
-    struct PageLink {
+struct PaginationView: TemplateValue {
+    struct PageLink: TemplateValue {
         var number: Int
         var href: String
         var current: Bool
         /// Pages were left out before this one ("…").
         var gap: Bool
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "number": number
+            case "href": Text(href)
+            case "current": current
+            case "gap": gap
+            default: nil
+            }
+        }
+    }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "current": current
+        case "total": total
+        case "previous": previous.text
+        case "next": next.text
+        case "pages": pages
+        default: nil
+        }
     }
 
     var current: Int

@@ -61,16 +61,18 @@ public struct TemplateSet: Sendable {
         }
 
         var parsed: [String: (template: MustacheTemplate, file: String, text: String)] = [:]
+        _ = FastHTMLContentType.registered
         for source in sources {
             do {
-                let template = try MustacheTemplate(string: source.text)
+                let template = try MustacheTemplate(string: FastHTMLContentType.pragma + source.text)
                 parsed[source.name] = (template, source.file, source.text)  // a site file replaces the built-in
                 if source.file.hasPrefix("(built-in)") {
                     library.register(template, named: builtinPrefix + dotted(source.name))
                 }
             } catch let error as MustacheTemplate.ParserError {
+                // The pragma takes a line of its own that the file does not have.
                 diagnostics.append(Diagnostic(
-                    .error, file: source.file, line: error.context.lineNumber, column: error.context.columnNumber,
+                    .error, file: source.file, line: max(1, error.context.lineNumber - 1), column: error.context.columnNumber,
                     message: "template syntax: \(TemplateLinter.describe(error.error)) in \(Diagnostic.quoted(error.context.line.trimmingCharacters(in: .whitespaces)))"))
                 failed = true
             } catch {

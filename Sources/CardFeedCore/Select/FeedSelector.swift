@@ -67,17 +67,21 @@ public struct FeedSelector: Sendable {
 
     public func select(_ cards: [Card]) -> Selection {
         var hidden: [SkipReason: Int] = [:]
-        var shown: [Card] = []
-        for card in cards {
+        var shownIndices: [Int] = []
+        shownIndices.reserveCapacity(cards.count)
+        for (index, card) in cards.enumerated() {
             if let reason = hiddenReason(card) {
                 hidden[reason, default: 0] += 1
             } else {
-                shown.append(card)
+                shownIndices.append(index)
             }
         }
-        shown.sort(by: Self.displayOrder)
+        // Sort positions, not cards: a Card is large, and moving it costs a copy and a retain
+        // of each of its strings.
+        shownIndices.sort { Self.displayOrder(cards[$0], cards[$1]) }
+        let shown = shownIndices.map { cards[$0] }
         let feeds = Feed.allCases.map { feed in
-            let members = shown.indices.filter { feed.contains(shown[$0]) }
+            let members = feed == .all ? Array(shown.indices) : shown.indices.filter { feed.contains(shown[$0]) }
             return FeedSelection(feed: feed, cards: members, pages: paginate(members.count))
         }
         return Selection(cards: shown, feeds: feeds, hidden: hidden)

@@ -21,8 +21,11 @@ struct CardView: MustacheParent {
     /// the page can change when newer cards arrive.
     let permalink: String
 
+    /// A hash lookup instead of `Key(rawValue:)`, which compares the name with every case in turn.
+    private static let keys = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })
+
     func child(named name: String) -> Any? {
-        guard let key = Key(rawValue: name) else { return nil }
+        guard let key = Self.keys[name] else { return nil }
         switch key {
         case .id: return Text(card.id)
         case .anchor: return Text(Formatting.anchor(for: card.id))

@@ -93,14 +93,21 @@ enum Formatting {
     /// Percent-encodes what may not stand in an HTML URL attribute (spaces, quotes, angle
     /// brackets, control characters); everything else, including existing escapes, is kept.
     static func attributeURL(_ url: String) -> String {
-        var out = ""
-        for scalar in url.unicodeScalars {
-            if scalar.value <= 0x20 || scalar.value == 0x7F || "\"<>\\^`{|}".unicodeScalars.contains(scalar) {
-                for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+        func isUnsafe(_ byte: UInt8) -> Bool {
+            byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "^") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{")
+                || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "}")
+        }
+        guard url.utf8.contains(where: isUnsafe) else { return url }  // the usual case
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in url.utf8 {
+            if isUnsafe(byte) {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
             } else {
-                out.unicodeScalars.append(scalar)
+                out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -19,8 +19,10 @@ struct PageView: MustacheParent {
     /// This page's file, relative to the root.
     var path: String
 
+    private static let keys = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })
+
     func child(named name: String) -> Any? {
-        guard let key = Key(rawValue: name) else { return nil }
+        guard let key = Self.keys[name] else { return nil }
         let strings = settings.strings
         switch key {
         case .lang: return Text(strings.locale)

@@ -18,6 +18,8 @@ public struct OutputFile: Sendable {
 struct SiteRenderer {
     let templates: TemplateSet
     let settings: RenderSettings
+    /// False to render every card through Mustache (tests compare the two).
+    var useBuiltinWriter = true
 
     /// A card rendered: its HTML, and its description as HTML (for the feed files).
     struct RenderedCard {
@@ -34,11 +36,16 @@ struct SiteRenderer {
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
                 let card = cards[position]
                 let description = card.description.map(Markdown.html)
-                let view = CardView(card: card, descriptionHTML: description, settings: settings, permalink: settings.permalink(position: position, card: card))
-                results.set(position, RenderedCard(html: templates.render(templates.template(for: card), view), description: description))
+                results.set(position, RenderedCard(html: renderCard(card, description: description, position: position), description: description))
             }
         }
         return results.values
+    }
+
+    func renderCard(_ card: Card, description: String?, position: Int) -> String {
+        let view = CardView(card: card, descriptionHTML: description, settings: settings, permalink: settings.permalink(position: position, card: card))
+        if useBuiltinWriter && templates.usesBuiltinTemplates(card) { return BuiltinCardWriter().render(view) }
+        return templates.render(templates.template(for: card), view)
     }
 
     func renderPages(_ selection: Selection, cardHTML: [String]) -> [OutputFile] {

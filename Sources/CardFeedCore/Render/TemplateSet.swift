@@ -97,6 +97,13 @@ public struct TemplateSet: Sendable {
         return failed ? nil : TemplateSet(library: library, overrides: overrides, additions: additions)
     }
 
+    /// Whether the card is rendered by the built-in templates alone, which `BuiltinCardWriter`
+    /// writes out without going through Mustache.
+    func usesBuiltinTemplates(_ card: Card) -> Bool {
+        template(for: card) == Self.cardTemplate(card.type)
+            && !BuiltinCardWriter.templates(for: card.type).contains(where: overrides.contains)
+    }
+
     /// The template for a card: the site template its `template` extra names, if there is one,
     /// else its type's.
     func template(for card: Card) -> String {

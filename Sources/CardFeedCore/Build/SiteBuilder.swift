@@ -113,8 +113,8 @@ public struct SiteBuilder: Sendable {
         if let templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
 
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
-        let writer = SiteWriter(output: options.outputFolder)
         if options.write {
+            let writer = SiteWriter(output: options.outputFolder)
             do { try writer.checkOutput(site: site) } catch {
                 report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: error.description))
             }
@@ -151,18 +151,35 @@ public struct SiteBuilder: Sendable {
             strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets,
             pageSize: selector.pageSize, baseURL: baseURL)
         let renderer = SiteRenderer(templates: templates, settings: settings)
+        let writer = SiteWriter(output: options.outputFolder)
         var pageCount = 0
-        let pages = step("Render pages", 3, of: steps, &report.stepSeconds) {
-            let cards = renderer.renderCards(selection.cards)
-            let pages = renderer.renderPages(selection, cardHTML: cards.map(\.html))
-            pageCount = pages.count
-            guard let baseURL else { return pages }
-            return pages + Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: cards.map(\.description))
-        } detail: { (files: [OutputFile]) in
-            "\(selection.cards.count) cards, \(pageCount) pages" + (baseURL == nil ? "" : ", \(files.count - pageCount) feed and sitemap files")
+        let rendered: [OutputFile]
+        do {
+            rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) {
+                // Each card is rendered once, into a spool beside the output; pages copy from it.
+                let spool = options.write ? try CardSpool(folder: writer.workFolder()) : nil
+                let feedCards = baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
+                let descriptions = try renderer.renderCards(selection.cards, into: spool, keepDescriptions: feedCards)
+                guard let spool else {
+                    pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
+                    return []
+                }
+                let pages = renderer.renderPages(selection, spool: spool)
+                pageCount = pages.count
+                guard let baseURL else { return pages }
+                return pages + Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
+            } detail: { (files: [OutputFile]) in
+                "\(selection.cards.count) cards, \(pageCount) pages" + (baseURL == nil || files.isEmpty ? "" : ", \(files.count - pageCount) feed and sitemap files")
+            }
+        } catch {
+            let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
+            logger.error("\(diagnostic)")
+            report.diagnostics.append(diagnostic)
+            throw fail(report)
         }
         report.pagesRendered = pageCount
         report.syndicatedFor = baseURL
+        let pages = rendered
 
         // 4. Write
         guard options.write else { return report }

@@ -1,7 +1,7 @@
 import Mustache
 
 /// What the page template sees: one page of one feed. Every name is a case of `Key` (see `CardView`).
-struct PageView: MustacheParent {
+struct PageView: MustacheParent, Sendable {
     enum Key: String, CaseIterable {
         case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates
@@ -48,7 +48,7 @@ struct PageView: MustacheParent {
     }
 }
 
-struct FeedView: TemplateValue {
+struct FeedView: TemplateValue, Sendable {
     var feed: Feed
     var slug: String
     var title: String
@@ -81,7 +81,7 @@ struct FeedView: TemplateValue {
     }
 }
 
-struct AlternateView: TemplateValue {
+struct AlternateView: TemplateValue, Sendable {
     var atom: String
     var json: String
     var title: String
@@ -102,7 +102,7 @@ struct AlternateView: TemplateValue {
     }
 }
 
-struct NavItem: TemplateValue {
+struct NavItem: TemplateValue, Sendable {
     var slug: String
     var title: String
     var count: Int
@@ -121,8 +121,8 @@ struct NavItem: TemplateValue {
     }
 }
 
-struct PaginationView: TemplateValue {
-    struct PageLink: TemplateValue {
+struct PaginationView: TemplateValue, Sendable {
+    struct PageLink: TemplateValue, Sendable {
         var number: Int
         var href: String
         var current: Bool

@@ -1,12 +1,14 @@
 import Dispatch
 import Foundation
 
-/// A file of the output: rendered text, bytes, or a file copied from the site.
+/// A file of the output: rendered text, bytes, a file copied from the site, or a page streamed
+/// to disk when it is written.
 public struct OutputFile: Sendable {
     public enum Content: Sendable {
         case text(String)
         case data(Data)
         case copy(URL)
+        case stream(@Sendable (OutputSink) throws -> Void)
     }
 
     /// Relative to the output folder, "/"-separated.
@@ -21,25 +23,33 @@ struct SiteRenderer {
     /// False to render every card through Mustache (tests compare the two).
     var useBuiltinWriter = true
 
-    /// A card rendered: its HTML, and its description as HTML (for the feed files).
-    struct RenderedCard {
-        var html: String
-        var description: String?
-    }
+    /// Cards rendered at a time: both cores share a batch, then it goes to the spool.
+    static let batchSize = 4096
 
-    /// Each card rendered once, in the order of `cards`. Cards are independent, so both cores work.
-    func renderCards(_ cards: [Card]) -> [RenderedCard] {
-        let results = ConcurrentResults<RenderedCard>(count: cards.count)
-        let chunk = 256
-        let chunks = (cards.count + chunk - 1) / chunk
-        DispatchQueue.concurrentPerform(iterations: chunks) { index in
-            for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
-                let card = cards[position]
-                let description = card.description.map(Markdown.html)
-                results.set(position, RenderedCard(html: renderCard(card, description: description, position: position), description: description))
+    /// Renders every card once, in display order, into `spool` (nil: render and discard, for
+    /// `cardfeed check`). Returns the descriptions, as HTML, of the cards at `keepDescriptions`
+    /// (the feed files need them), nil elsewhere.
+    func renderCards(_ cards: [Card], into spool: CardSpool?, keepDescriptions: Set<Int>) throws -> [String?] {
+        var descriptions = [String?](repeating: nil, count: cards.count)
+        for batchStart in stride(from: 0, to: cards.count, by: Self.batchSize) {
+            let batch = batchStart..<min(cards.count, batchStart + Self.batchSize)
+            let html = ConcurrentResults<String>(count: batch.count)
+            let kept = ConcurrentResults<String?>(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: (batch.count + 255) / 256) { chunk in
+                for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
+                    let position = batch.lowerBound + offset
+                    let card = cards[position]
+                    let description = card.description.map(Markdown.html)
+                    html.set(offset, renderCard(card, description: description, position: position))
+                    kept.set(offset, keepDescriptions.contains(position) ? description : nil)
+                }
+            }
+            try spool?.append(html.values)
+            for (offset, description) in kept.values.enumerated() where description != nil {
+                descriptions[batch.lowerBound + offset] = description
             }
         }
-        return results.values
+        return descriptions
     }
 
     func renderCard(_ card: Card, description: String?, position: Int) -> String {
@@ -48,27 +58,95 @@ struct SiteRenderer {
         return templates.render(templates.template(for: card), view)
     }
 
-    func renderPages(_ selection: Selection, cardHTML: [String]) -> [OutputFile] {
+    /// Every page of every feed, each written when the writer gets to it: the page template
+    /// around the page's cards, whose HTML is copied from `spool`.
+    func renderPages(_ selection: Selection, spool: CardSpool) -> [OutputFile] {
         var files: [OutputFile] = []
         for feed in selection.feeds {
             for (number, range) in feed.pages.enumerated() {
                 let page = number + 1
-                let nav = selection.feeds.map { other in
-                    NavItem(
-                        slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), count: other.cards.count,
-                        href: PagePaths.href(feed: other.feed, page: 1), current: other.feed == feed.feed)
-                }
-                let view = PageView(
-                    settings: settings, feed: FeedView(feed, page: page, strings: settings.strings), nav: nav,
-                    cards: feed.cards[range].map { cardHTML[$0] },
-                    pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
-                    alternates: settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))],
-                    root: PagePaths.root(feed: feed.feed, page: page),
-                    path: PagePaths.file(feed: feed.feed, page: page))
-                files.append(OutputFile(path: PagePaths.file(feed: feed.feed, page: page), content: .text(templates.render(TemplateSet.pageTemplate, view))))
+                let positions = feed.cards[range]
+                let frame = PageFrame(view: pageView(selection, feed, page: page, cards: []), renderer: self)
+                files.append(OutputFile(path: PagePaths.file(feed: feed.feed, page: page), content: .stream { sink in
+                    try frame.write(positions, from: spool, to: sink)
+                }))
             }
         }
         return files
+    }
+
+    func pageView(_ selection: Selection, _ feed: FeedSelection, page: Int, cards: [String]) -> PageView {
+        let nav = selection.feeds.map { other in
+            NavItem(
+                slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), count: other.cards.count,
+                href: PagePaths.href(feed: other.feed, page: 1), current: other.feed == feed.feed)
+        }
+        return PageView(
+            settings: settings, feed: FeedView(feed, page: page, strings: settings.strings), nav: nav,
+            cards: cards,
+            pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
+            alternates: settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))],
+            root: PagePaths.root(feed: feed.feed, page: page),
+            path: PagePaths.file(feed: feed.feed, page: page))
+    }
+
+    func renderPage(_ view: PageView) -> String { templates.render(TemplateSet.pageTemplate, view) }
+}
+
+/// A page template split around its cards, so that a page of 100,000 cards is streamed: the
+/// template is rendered with up to three marker cards, and what stands before the first, between
+/// two and after the last is written around the real cards' HTML. A template whose text between
+/// cards depends on their position (`{{#index()}}`...) is rendered whole instead.
+struct PageFrame: Sendable {
+    private static let marker = "\u{1}cardfeed-card-\(UInt64.random(in: 0...UInt64.max))-"
+
+    private let view: PageView
+    private let templates: TemplateSet
+    private let useBuiltinWriter: Bool
+
+    init(view: PageView, renderer: SiteRenderer) {
+        self.view = view
+        self.templates = renderer.templates
+        self.useBuiltinWriter = renderer.useBuiltinWriter && renderer.templates.usesBuiltinPage
+    }
+
+    func write(_ positions: ArraySlice<Int>, from spool: CardSpool, to sink: OutputSink) throws {
+        if useBuiltinWriter {
+            let parts = BuiltinPageWriter().frame(view, hasCards: !positions.isEmpty)
+            try sink.write(parts.prefix)
+            try spool.copy(positions, separator: parts.separator, to: sink)
+            try sink.write(parts.suffix)
+            return
+        }
+        var markedView = view
+        markedView.cards = (0..<min(positions.count, 3)).map { Self.marker + "\($0)\u{1}" }
+        let marked = templates.render(TemplateSet.pageTemplate, markedView)
+        guard let parts = Self.split(marked, markers: markedView.cards) else {
+            var whole = view
+            whole.cards = try positions.map { try spool.html(at: $0) }
+            try sink.write(templates.render(TemplateSet.pageTemplate, whole))
+            return
+        }
+        try sink.write(parts.prefix)
+        try spool.copy(positions, separator: parts.separator, to: sink)
+        try sink.write(parts.suffix)
+    }
+
+    /// The text before the first marker, between markers and after the last, when every marker
+    /// stands exactly once and the text between markers is always the same.
+    static func split(_ text: String, markers: [String]) -> (prefix: String, separator: String, suffix: String)? {
+        var rest = Substring(text)
+        var pieces: [Substring] = []
+        for marker in markers {
+            guard let found = rest.range(of: marker) else { return nil }
+            pieces.append(rest[..<found.lowerBound])
+            rest = rest[found.upperBound...]
+            if rest.range(of: marker) != nil { return nil }
+        }
+        guard rest.range(of: "\u{1}cardfeed-card-") == nil else { return nil }
+        let separators = pieces.dropFirst()
+        guard Set(separators).count <= 1 else { return nil }
+        return (String(pieces.first ?? ""), String(separators.first ?? ""), String(rest))
     }
 }
 

@@ -104,6 +104,10 @@ public struct TemplateSet: Sendable {
             && !BuiltinCardWriter.templates(for: card.type).contains(where: overrides.contains)
     }
 
+    /// Whether pages are rendered by the built-in page templates, which `BuiltinPageWriter` writes
+    /// out without going through Mustache.
+    var usesBuiltinPage: Bool { !BuiltinPageWriter.templates.contains(where: overrides.contains) }
+
     /// The template for a card: the site template its `template` extra names, if there is one,
     /// else its type's.
     func template(for card: Card) -> String {

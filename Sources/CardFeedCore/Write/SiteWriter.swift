@@ -45,6 +45,13 @@ public struct SiteWriter: Sendable {
         }
     }
 
+    /// A folder on the output's file system for work files (the card spool), created if needed.
+    func workFolder() throws -> URL {
+        let parent = output.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        return parent
+    }
+
     /// Writes `files` and swaps them in; returns the number of files written.
     @discardableResult
     public func write(_ files: [OutputFile]) throws -> Int {
@@ -68,12 +75,25 @@ public struct SiteWriter: Sendable {
     }
 
     private func writeAll(_ files: [OutputFile], into folder: URL) throws {
-        var folders = Set<String>()
-        for file in files {
-            let parent = (file.path as NSString).deletingLastPathComponent
-            if !parent.isEmpty, folders.insert(parent).inserted {
-                try FileManager.default.createDirectory(at: folder.appendingPathComponent(parent), withIntermediateDirectories: true)
+        // Folders first: the few shared ones ("news/page") in order, then the many leaves
+        // ("news/page/2") on both cores. Creating a folder is a good part of writing a page.
+        let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }.filter { !$0.isEmpty })
+        let parents = Set(folders.map { ($0 as NSString).deletingLastPathComponent }.filter { !$0.isEmpty }).sorted()
+        for parent in parents {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(parent), withIntermediateDirectories: true)
+        }
+        let leaves = folders.subtracting(parents).sorted()
+        let folderFailures = ConcurrentResults<String?>(count: leaves.count)
+        DispatchQueue.concurrentPerform(iterations: leaves.count) { index in
+            do {
+                try FileManager.default.createDirectory(at: folder.appendingPathComponent(leaves[index]), withIntermediateDirectories: true)
+                folderFailures.set(index, nil)
+            } catch {
+                folderFailures.set(index, "\(leaves[index]): \(error.localizedDescription)")
             }
+        }
+        if let failure = folderFailures.values.compactMap({ $0 }).first {
+            throw Refusal(description: "cannot create the folder \(failure)")
         }
         let failures = ConcurrentResults<String?>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -84,6 +104,10 @@ public struct SiteWriter: Sendable {
                 case .text(let text): try Data(text.utf8).write(to: target)
                 case .data(let data): try data.write(to: target)
                 case .copy(let source): try FileManager.default.copyItem(at: source, to: target)
+                case .stream(let write):
+                    let sink = try OutputSink(path: target.path)
+                    try write(sink)
+                    try sink.finish()
                 }
                 failures.set(index, nil)
             } catch {

@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file being written, through a buffer: pages of tens of thousands of cards are streamed to
+/// disk instead of being assembled in memory.
+public final class OutputSink {
+    private var descriptor: Int32
+    private var buffer: [UInt8] = []
+    private let path: String
+    static let bufferSize = 1 << 16
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
+        buffer.reserveCapacity(Self.bufferSize)
+    }
+
+    public func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write($0) }
+    }
+
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if buffer.count + bytes.count > Self.bufferSize { try flush() }
+        if bytes.count >= Self.bufferSize {
+            try writeAll(bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try buffer.withUnsafeBufferPointer { try writeAll($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw OutputError(path: path, code: errno)
+            }
+            offset += written
+        }
+    }
+
+    /// Flushes and closes the file.
+    func finish() throws {
+        try flush()
+        let result = close(descriptor)
+        descriptor = -1
+        guard result == 0 else { throw OutputError(path: path, code: errno) }
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+}
+
+#if canImport(Glibc)
+let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+let systemWrite = Darwin.write
+#endif
+
+struct OutputError: Error, CustomStringConvertible {
+    var path: String
+    var code: Int32
+    var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+}

@@ -49,18 +49,9 @@ public struct CardLoader: Sendable {
             let file = site.display(url)
             result.files.append(file)
             var fileProblems = Diagnostics()
-            readEntries(url, file: file, into: &fileProblems) { values in
-                // Decoding is independent per card: both cores share it; results keep file order.
-                let decoded = ConcurrentResults<(DecodedEntry, [Diagnostic])>(count: values.count)
-                let first = result.entriesRead
-                DispatchQueue.concurrentPerform(iterations: (values.count + 255) / 256) { chunk in
-                    for offset in chunk * 256..<min(values.count, chunk * 256 + 256) {
-                        let source = CardSource(file: file, index: values.startIndex + offset, order: first + offset)
-                        decoded.set(offset, decoder.decode(values.values[offset], source: source))
-                    }
-                }
-                result.entriesRead += values.count
-                for (entry, diagnostics) in decoded.values {
+            readEntries(url, file: file, decoder: decoder, firstOrder: { result.entriesRead }, into: &fileProblems) { decoded in
+                result.entriesRead += decoded.count
+                for (entry, diagnostics) in decoded {
                     diagnostics.forEach { result.diagnostics.append($0) }
                     merger.add(entry, into: &result)
                 }
@@ -71,19 +62,16 @@ public struct CardLoader: Sendable {
         return result
     }
 
-    /// A run of card values read from a file: `values` are the entries from `startIndex` on.
-    struct Batch {
-        var startIndex: Int
-        var values: [JSONValue]
-        var count: Int { values.count }
-    }
-
-    /// Entries per batch: large enough to keep both cores busy, small enough that a file of a
-    /// million cards never holds all of its parsed values at once.
+    /// Entries decoded at a time: large enough to keep both cores busy, small enough that a
+    /// file of a million cards never holds all of its parsed values at once.
     static let batchSize = 4096
 
-    /// Reads a file's card values, whatever its envelope, and hands them over in batches.
-    private func readEntries(_ url: URL, file: String, into diagnostics: inout Diagnostics, _ body: (Batch) -> Void) {
+    /// Reads a file's entries, whatever its envelope, and hands them over decoded, in file
+    /// order, a batch at a time.
+    private func readEntries(
+        _ url: URL, file: String, decoder: CardDecoder, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
+        _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
+    ) {
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)
@@ -91,35 +79,43 @@ public struct CardLoader: Sendable {
             diagnostics.append(Diagnostic(.error, file: file, message: "cannot read the file: \(error.localizedDescription)"))
             return
         }
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if !data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {  // stops at the first byte of content
             diagnostics.append(Diagnostic(.error, file: file, message: "the file is empty; expected a card, a list of cards or an envelope such as {\"cards\": [...]}"))
             return
         }
+        func decodeInParallel(_ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
+            let order = firstOrder()
+            let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: count)
+            DispatchQueue.concurrentPerform(iterations: (count + 255) / 256) { chunk in
+                for offset in chunk * 256..<min(count, chunk * 256 + 256) {
+                    let source = CardSource(file: file, index: startIndex + offset, order: order + offset)
+                    decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source) })
+                }
+            }
+            // The first syntax error in file order, so that the message is the same on every run.
+            return try decoded.values.map { result throws(JSONSyntaxError) in try result.get() }
+        }
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            do {
-                // A bare list of cards, the common shape of large files, is read as a stream.
-                var batch = Batch(startIndex: 0, values: [])
-                let isList = try JSONParser.forEachElementOfTopLevelArray(bytes) { value in
-                    batch.values.append(value)
-                    if batch.count == Self.batchSize {
-                        body(batch)
-                        batch = Batch(startIndex: batch.startIndex + batch.count, values: [])
+            do throws(JSONSyntaxError) {
+                if let elements = JSONParser.topLevelArrayElements(bytes) {
+                    let shared = ReadOnlyBytes(bytes: bytes)
+                    // A bare list of cards, the usual shape of a large file: parsed and decoded
+                    // on both cores, a batch at a time.
+                    for start in stride(from: 0, to: elements.count, by: Self.batchSize) {
+                        let batch = Array(elements[start..<min(elements.count, start + Self.batchSize)])
+                        body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(shared.bytes, batch[offset]) }, startIndex: start))
                     }
-                }
-                if isList {
-                    if batch.count > 0 { body(batch) }
                     return
                 }
                 let document = try JSONParser.parse(bytes)
                 guard let values = Self.entries(of: document, file: file, into: &diagnostics) else { return }
                 for start in stride(from: 0, to: values.count, by: Self.batchSize) {
-                    body(Batch(startIndex: start, values: Array(values[start..<min(values.count, start + Self.batchSize)])))
+                    let batch = Array(values[start..<min(values.count, start + Self.batchSize)])
+                    body(try decodeInParallel(batch.count, { offset in batch[offset] }, startIndex: start))
                 }
-            } catch let error as JSONSyntaxError {
-                diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))
             } catch {
-                diagnostics.append(Diagnostic(.error, file: file, message: "\(error)"))
+                diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))
             }
         }
     }
@@ -183,4 +179,9 @@ struct CardMerger {
         result.cards.removeAll { removals.contains($0.id) }
         result.skipped[.removed, default: 0] += before - result.cards.count
     }
+}
+
+/// The bytes of a file, shared by the threads that parse it; nothing writes to them.
+private struct ReadOnlyBytes: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
 }

@@ -4,10 +4,15 @@ import Foundation
 struct Field: Sendable {
     var long: String
     var short: String?
+    /// Positions of the two names in `Field.keys`, where `FieldReader` finds their values.
+    let longSlot: Int
+    let shortSlot: Int?
 
     init(_ long: String, _ short: String? = nil) {
         self.long = long
         self.short = short
+        longSlot = Field.slots[long]!
+        shortSlot = short.map { Field.slots[$0]! }
     }
 
     static let id = Field("id")
@@ -41,6 +46,60 @@ struct Field: Sendable {
     static let mediaType = Field("media_type")
     static let itunesID = Field("itunes_id")
     static let universal = Field("universal")
+
+    /// Every key a card can have, long and short.
+    static let keys: [String] = [
+        "id",
+        "type",
+        "tp",
+        "viewed",
+        "v",
+        "created",
+        "ca",
+        "updated",
+        "expires_at",
+        "ea",
+        "categories",
+        "extras",
+        "e",
+        "image",
+        "i",
+        "image_alt",
+        "title",
+        "tt",
+        "description",
+        "ds",
+        "url",
+        "u",
+        "domain",
+        "dm",
+        "aspect_ratio",
+        "ar",
+        "use_webview",
+        "uw",
+        "dismissed",
+        "d",
+        "removed",
+        "r",
+        "pinned",
+        "p",
+        "dismissible",
+        "db",
+        "test",
+        "t",
+        "clicked",
+        "cl",
+        "subtitle",
+        "caption",
+        "rating",
+        "reviews",
+        "price",
+        "display_price",
+        "media_type",
+        "itunes_id",
+        "universal",
+    ]
+    static let slots: [String: Int] = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
 }
 
 /// Reads the fields of one card object leniently, the way the Braze SDKs do, and records a
@@ -52,27 +111,35 @@ struct FieldReader {
     var cardID: String?
     private(set) var diagnostics: [Diagnostic] = []
 
+    /// The card's values by the slot of their key (see `Field.keys`): one pass over the object
+    /// instead of a search for each of the thirty-odd fields a card is read for.
+    private var values: [JSONValue?]
+
     init(object: [(key: String, value: JSONValue)], file: String, index: Int) {
         self.object = object
         self.file = file
         self.index = index
+        values = Array(repeating: nil, count: Field.keys.count)
+        for (key, value) in object {
+            if let slot = Field.slots[key] { values[slot] = value }  // a repeated key: the last one counts, as in JavaScript
+        }
     }
 
-    /// The value of `key`; when a key is repeated, the last one counts, as in JavaScript.
+    /// The value of `key`, when it is one of a card's keys.
     private func value(_ key: String) -> JSONValue? {
-        object.last { $0.key == key }?.value
+        Field.slots[key].flatMap { values[$0] }
     }
 
     /// The key present in the object for `field` (long key first), and its value; JSON null
     /// counts as absent, as it does for the SDKs.
     func lookup(_ field: Field) -> (key: String, value: JSONValue)? {
-        if let value = value(field.long) {
+        if let value = values[field.longSlot] {
             if case .null = value { return nil }
             return (field.long, value)
         }
-        if let short = field.short, let value = value(short) {
+        if let slot = field.shortSlot, let value = values[slot] {
             if case .null = value { return nil }
-            return (short, value)
+            return (field.short!, value)
         }
         return nil
     }

@@ -106,6 +106,78 @@ struct JSONParser {
         return true
     }
 
+    /// The byte ranges of the elements of a top-level array, found by a quick scan that only
+    /// follows strings and brackets, so that the elements can then be parsed on several cores.
+    /// Nil when the top level is not an array or the scan finds the structure broken: the
+    /// caller then parses sequentially, which reports the error precisely.
+    static func topLevelArrayElements(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+        var index = 0
+        let count = bytes.count
+        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        func skipWhitespace() {
+            while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
+        }
+        skipWhitespace()
+        guard index < count, bytes[index] == UInt8(ascii: "[") else { return nil }
+        index += 1
+        skipWhitespace()
+        var ranges: [Range<Int>] = []
+        if index < count, bytes[index] == UInt8(ascii: "]") { return ranges }
+        while index < count {
+            skipWhitespace()
+            let start = index
+            var depth = 0
+            // Up to the "," or "]" that ends this element at depth 0.
+            scan: while index < count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    while index < count, bytes[index] != UInt8(ascii: "\"") {
+                        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                    guard index < count else { return nil }
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    guard depth <= maximumDepth else { return nil }
+                case UInt8(ascii: "}"):
+                    depth -= 1
+                    guard depth >= 0 else { return nil }
+                case UInt8(ascii: "]"):
+                    if depth == 0 { break scan }
+                    depth -= 1
+                case UInt8(ascii: ","):
+                    if depth == 0 { break scan }
+                default:
+                    break
+                }
+                index += 1
+            }
+            guard index < count, depth == 0 else { return nil }
+            var end = index
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D || bytes[end - 1] == 0x09 { end -= 1 }
+            guard end > start else { return nil }
+            ranges.append(start..<end)
+            let separator = bytes[index]
+            index += 1
+            if separator == UInt8(ascii: "]") {
+                skipWhitespace()
+                return index == count ? ranges : nil
+            }
+        }
+        return nil
+    }
+
+    /// Parses the one value that fills `range` of a document (as found by
+    /// `topLevelArrayElements`); positions in errors count from the start of the document.
+    static func parseElement(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes)
+        parser.position = range.lowerBound
+        let value = try parser.parseValue(depth: 1)
+        while parser.position < range.upperBound, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[parser.position]) { parser.position += 1 }
+        guard parser.position == range.upperBound else { throw parser.error("expected \",\" or \"]\" after a list item") }
+        return value
+    }
+
     // MARK: Values
 
     private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }

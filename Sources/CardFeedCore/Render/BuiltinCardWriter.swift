@@ -21,7 +21,7 @@ struct BuiltinCardWriter {
 
         // <article> with the data attributes of the HTML contract.
         let type = card.type.rawValue
-        out += "<article class=\"card card--\(type)\" id=\"\(Formatting.anchor(for: card.id))\" data-card-id=\""
+        out += "<article class=\"card card--\(type)\" id=\"\(view.anchor)\" data-card-id=\""
         out += escape(card.id)
         out += "\" data-card-type=\"\(type)\""
         if !card.viewed { out += " data-unread" }

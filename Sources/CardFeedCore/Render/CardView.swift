@@ -20,6 +20,8 @@ struct CardView: MustacheParent {
     /// Where the card stands in the "all" feed: `page/3/index.html#card-x`. The anchor is stable;
     /// the page can change when newer cards arrive.
     let permalink: String
+    /// The card's HTML id (see `Formatting.anchor`).
+    var anchor: String { Formatting.anchor(for: card.id) }
 
     /// A hash lookup instead of `Key(rawValue:)`, which compares the name with every case in turn.
     private static let keys = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })
@@ -28,7 +30,7 @@ struct CardView: MustacheParent {
         guard let key = Self.keys[name] else { return nil }
         switch key {
         case .id: return Text(card.id)
-        case .anchor: return Text(Formatting.anchor(for: card.id))
+        case .anchor: return Text(anchor)
         case .type: return Text(card.type.rawValue)
         case .unread: return !card.viewed
         case .viewed: return card.viewed

@@ -64,20 +64,17 @@ enum Formatting {
     /// A string usable as an HTML id and URL fragment: "card-" + the id's safe characters, plus
     /// a short hash of the id when anything had to be replaced, so that anchors stay unique.
     static func anchor(for id: String) -> String {
+        func isSafe(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        let utf8 = id.utf8
+        if !utf8.isEmpty, utf8.count <= 64, utf8.allSatisfy(isSafe) { return "card-" + id }  // the usual case
         var safe = ""
-        var changed = false
         for scalar in id.unicodeScalars.prefix(64) {
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" {
-                safe.unicodeScalars.append(scalar)
-            } else {
-                safe.append("-")
-                changed = true
-            }
+            safe.append(scalar.isASCII && isSafe(UInt8(scalar.value)) ? Character(scalar) : "-")
         }
-        if changed || id.unicodeScalars.count > 64 || safe.isEmpty {
-            safe += "-" + String(fnv1a(id), radix: 16)
-        }
-        return "card-" + safe
+        return "card-" + safe + "-" + String(fnv1a(id), radix: 16)
     }
 
     /// 32-bit FNV-1a: small, stable across runs and platforms (unlike `Hasher`).

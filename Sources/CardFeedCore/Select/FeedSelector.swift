@@ -76,12 +76,25 @@ public struct FeedSelector: Sendable {
                 shownIndices.append(index)
             }
         }
-        // Sort positions, not cards: a Card is large, and moving it costs a copy and a retain
-        // of each of its strings.
-        shownIndices.sort { Self.displayOrder(cards[$0], cards[$1]) }
+        // Sort positions by precomputed keys: a Card is large, and passing one around costs a
+        // retain of each of its strings.
+        let pinned = cards.map(\.pinned)
+        let times = cards.map(\.sortTime)
+        shownIndices.sort { a, b in
+            if pinned[a] != pinned[b] { return pinned[a] }
+            if times[a] != times[b] { return times[a] > times[b] }
+            if cards[a].id != cards[b].id { return cards[a].id < cards[b].id }
+            return cards[a].source.order < cards[b].source.order
+        }
         let shown = shownIndices.map { cards[$0] }
+        let categories = shown.map(\.categories)
         let feeds = Feed.allCases.map { feed in
-            let members = feed == .all ? Array(shown.indices) : shown.indices.filter { feed.contains(shown[$0]) }
+            let members: [Int]
+            switch feed {
+            case .all: members = Array(shown.indices)
+            case .category(let category): members = categories.indices.filter { categories[$0].contains(category) }
+            case .uncategorized: members = categories.indices.filter { categories[$0].isEmpty }
+            }
             return FeedSelection(feed: feed, cards: members, pages: paginate(members.count))
         }
         return Selection(cards: shown, feeds: feeds, hidden: hidden)

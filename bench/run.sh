@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# CardFeed and Hugo side by side on the same generated cards.
+#
+# usage: bench/run.sh [N ...]        (default: 10000 100000; add 1000000 for the big run)
+#   RUNS=3       timed runs of each tool per size (they alternate: cardfeed, hugo, cardfeed, ...)
+#   SEED=42      seed of the card generator
+#   PAGED=1      also time CardFeed's default paginated build (20 cards a page)
+#   HUGO=0       skip Hugo (CardFeed only)
+#   BENCH_WORK   scratch folder (default /tmp/cardfeed-bench)
+#
+# For each size: generates N News Feed cards (bench/gen_cards.py, deterministic), builds
+# CardFeed in release mode, and times whole processes with GNU time: `cardfeed build
+# --page-size 0` (one page a feed) and `hugo` on bench/hugo-site (one page a feed, every card
+# through a per-type partial, Markdown descriptions). Before every run the output folder is
+# removed, for both tools alike. Prints wall time, peak memory, cards per second and the
+# ratios of the medians. Needs Debian's hugo and time packages: apt-get install hugo time.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000)
+runs=${RUNS:-3}
+seed=${SEED:-42}
+work=${BENCH_WORK:-/tmp/cardfeed-bench}
+now=1800000000  # fixed, so that no card expires between runs
+
+for tool in /usr/bin/time python3; do command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install time)" >&2; exit 1; }; done
+if [ "${HUGO:-1}" != 0 ] && ! command -v hugo >/dev/null; then
+  echo "bench: hugo is missing: apt-get install hugo (or HUGO=0 to time CardFeed alone)" >&2
+  exit 1
+fi
+mkdir -p "$work"
+(cd "$repo" && swift build -c release --product cardfeed >/dev/null)
+cardfeed="$repo/.build/release/cardfeed"
+
+median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+# timed LABEL COMMAND...: runs the command under GNU time; appends "wall peak_kib" to $work/LABEL.txt.
+timed() {
+  local label=$1; shift
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || {
+    echo "bench: $label failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
+  cat "$work/time.txt" >> "$work/$label.txt"
+}
+
+printf '%-9s %-16s %9s %10s %12s\n' cards tool "wall (s)" "peak (MiB)" "cards/s"
+for n in "${sizes[@]}"; do
+  data="$work/cards-$n-$seed.json"
+  [ -s "$data" ] || python3 "$here/gen_cards.py" "$n" "$seed" "$data"
+  site="$work/cardfeed-site-$n"
+  mkdir -p "$site"
+  ln -sf "$data" "$site/cards.json"
+  hugo_site="$work/hugo-site-$n"
+  rm -rf "$hugo_site"; mkdir -p "$hugo_site/data"
+  cp -r "$here/hugo-site/hugo.toml" "$here/hugo-site/layouts" "$here/hugo-site/content-single" "$hugo_site/"
+  cp "$data" "$hugo_site/data/cards.json"
+  rm -f "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt
+
+  for _ in $(seq 1 "$runs"); do
+    rm -rf "$work/out-$n"; sync
+    timed "cardfeed-$n" "$cardfeed" build "$site" -o "$work/out-$n" --page-size 0 --now "$now" --quiet
+    if [ "${PAGED:-1}" != 0 ]; then
+      rm -rf "$work/out-$n"; sync
+      timed "paged-$n" "$cardfeed" build "$site" -o "$work/out-$n" --now "$now" --quiet
+    fi
+    if [ "${HUGO:-1}" != 0 ]; then
+      rm -rf "$hugo_site/public" "$hugo_site/resources"; sync
+      timed "hugo-$n" hugo --quiet --source "$hugo_site" --contentDir content-single
+    fi
+  done
+  rm -rf "$work/out-$n"
+
+  report() { # label name -> prints a row, sets wall and peak
+    wall=$(cut -d' ' -f1 "$work/$1.txt" | median)
+    peak=$(cut -d' ' -f2 "$work/$1.txt" | median)
+    printf '%-9s %-16s %9.2f %10.0f %12.0f\n' "$n" "$2" "$wall" "$(echo "$peak / 1024" | bc -l)" "$(echo "$n / $wall" | bc -l)"
+  }
+  report "cardfeed-$n" "cardfeed"; cf_wall=$wall; cf_peak=$peak
+  if [ "${PAGED:-1}" != 0 ]; then
+    report "paged-$n" "cardfeed paged"
+    printf '%-9s %-16s paginated / one page a feed: %.2f\n' "$n" "" "$(echo "$wall / $cf_wall" | bc -l)"
+  fi
+  if [ "${HUGO:-1}" != 0 ]; then
+    report "hugo-$n" "hugo $(hugo version | awk '{print $2}' | cut -d+ -f1)"
+    printf '%-9s %-16s cardfeed / hugo: wall %.3f (%.1fx faster), peak memory %.3f\n' "$n" "" \
+      "$(echo "$cf_wall / $wall" | bc -l)" "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$cf_peak / $peak" | bc -l)"
+  fi
+done

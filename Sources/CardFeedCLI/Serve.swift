@@ -41,7 +41,8 @@ struct Serve: AsyncParsableCommand {
         if address.isEverywhere {
             logger.warning("listening on \(address.host): anyone who can reach this machine can read the site")
         }
-        let server = PreviewServer(options: options.buildOptions(output: nil, write: true), address: address, logger: logger)
+        var server = PreviewServer(options: options.buildOptions(output: nil, write: true), address: address, logger: logger)
+        server.stats = options.stats
         let open = self.open
         do {
             try await server.run { url in

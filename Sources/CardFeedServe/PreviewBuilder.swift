@@ -2,9 +2,10 @@ import CardFeedCore
 import Foundation
 import Logging
 
-/// Builds the site for `serve` into a private temporary folder, a fresh subfolder each time, and
-/// remembers the last good build (which stays served when a later build fails) and the errors
-/// of a failed one (which the open pages show).
+/// Builds the site for `serve` into a private temporary folder and remembers the errors of a
+/// failed build (which the open pages show). Rebuilds are incremental: cards that did not
+/// change are not rendered again and files that did not change are not written again; a
+/// failed build writes nothing, so the last good pages stay served.
 public final class PreviewBuilder: @unchecked Sendable {
     /// What the server shows now.
     public struct State: Sendable {
@@ -27,8 +28,8 @@ public final class PreviewBuilder: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var state = State()
-    private var attempts = 0
-    private var builds: [URL] = []
+    /// The rendered cards and written files of the previous build.
+    private let incremental = IncrementalState()
     /// Builds run one at a time, off Swift's cooperative threads (they are CPU-bound).
     private let queue = DispatchQueue(label: "cardfeed.serve.build")
 
@@ -56,11 +57,11 @@ public final class PreviewBuilder: @unchecked Sendable {
     }
 
     private func buildNow(logger: Logger) -> Outcome {
-        attempts += 1
         var options = self.options
-        let output = workFolder.appendingPathComponent("build-\(attempts)", isDirectory: true)
+        let output = workFolder.appendingPathComponent("site", isDirectory: true)
         options.output = output
         options.write = true
+        options.incremental = incremental
         let start = ContinuousClock.now
         let outcome: Outcome
         do {
@@ -71,19 +72,13 @@ public final class PreviewBuilder: @unchecked Sendable {
             state.generation += 1
             state.errors = []
             lock.unlock()
-            builds.append(output)
             outcome = .built(report, seconds: seconds)
         } catch {
             let seconds = Self.seconds(since: start)
             lock.lock()
             state.errors = error.report.diagnostics.errors
             lock.unlock()
-            try? FileManager.default.removeItem(at: output)
             outcome = .failed(error.report.diagnostics.errors, seconds: seconds)
-        }
-        // Keep the served build and the one before it (a request may still be reading it).
-        while builds.count > 2 {
-            try? FileManager.default.removeItem(at: builds.removeFirst())
         }
         return outcome
     }

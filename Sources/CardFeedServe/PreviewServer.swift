@@ -6,12 +6,14 @@ import Logging
 
 /// `cardfeed serve`: builds the site into a private folder, serves it over HTTP, rebuilds when
 /// an input changes and tells the open pages to reload (or shows them the errors).
-public final class PreviewServer: Sendable {
+public struct PreviewServer: Sendable {
     public let options: BuildOptions
     public let address: ListenAddress
     let logger: Logger
     /// The builder's own logger: quieter than `logger` after the first build (warnings and errors only).
     let buildLogger: Logger
+    /// `--stats`: print the time of each step of every rebuild.
+    public var stats = false
 
     /// Why serving could not start.
     public struct Failure: Error, CustomStringConvertible {
@@ -104,7 +106,8 @@ public final class PreviewServer: Sendable {
                 await channel.send(event: "reload", data: handler.hello(builder.current))
                 let pages = await channel.clientCount
                 let total = ContinuousClock.now - seen
-                logger.info("Changed \(what): rebuilt in \(Self.format(seconds)) (\(Console.plural(report.cardsShown, "card")), \(Console.plural(report.pagesRendered, "page"))); reloading \(Console.plural(pages, "open page")) \(Self.format(total)) after the change was seen.")
+                logger.info("Changed \(what): rebuilt in \(Self.format(seconds)) (\(Console.plural(report.cardsShown, "card")), \(Console.plural(report.pagesRendered, "page")), \(Console.plural(report.filesWritten, "file")) written); reloading \(Console.plural(pages, "open page")) \(Self.format(total)) after the change was seen.")
+                if stats { logger.info("      steps: \(report.stepSeconds.map { "\($0.step) \(Self.format($0.seconds))" }.joined(separator: ", "))") }
             case .failed(let errors, _):
                 await channel.send(event: "failed", data: handler.hello(builder.current))
                 logger.error("Changed \(what): the build failed with \(Console.plural(errors.count, "error")); the last good build stays served and the open pages show the errors.")

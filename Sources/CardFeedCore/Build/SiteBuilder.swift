@@ -17,6 +17,8 @@ public struct BuildOptions: Sendable {
     public var strict: Bool
     /// False for `cardfeed check`: everything but the writing.
     public var write: Bool
+    /// With `serve`: reuse the previous build's cards and update the output in place.
+    public var incremental: IncrementalState?
 
     public static let defaultPageSize = 20
 
@@ -93,7 +95,9 @@ public struct SiteBuilder: Sendable {
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
 
         // 1. Load
-        let loader = CardLoader(site: site, linkSchemes: config.links.linkSchemes)
+        options.incremental?.beginBuild()
+        var loader = CardLoader(site: site, linkSchemes: config.links.linkSchemes)
+        loader.incremental = options.incremental
         let loaded = step("Load cards", 1, of: steps, &report.stepSeconds) {
             loader.load()
         } detail: {
@@ -150,14 +154,15 @@ public struct SiteBuilder: Sendable {
             images: ImageURLs(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
             strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets,
             pageSize: selector.pageSize, baseURL: baseURL)
-        let renderer = SiteRenderer(templates: templates, settings: settings)
+        var renderer = SiteRenderer(templates: templates, settings: settings)
+        renderer.incremental = options.incremental
         let writer = SiteWriter(output: options.outputFolder)
         var pageCount = 0
         let rendered: [OutputFile]
         do {
             rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) {
                 // Each card is rendered once, into a spool beside the output; pages copy from it.
-                let spool = options.write ? try CardSpool(folder: writer.workFolder()) : nil
+                let spool = !options.write ? nil : options.incremental != nil ? CardSpool() : try CardSpool(folder: writer.workFolder())
                 let feedCards = baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
                 let descriptions = try renderer.renderCards(selection.cards, into: spool, keepDescriptions: feedCards)
                 guard let spool else {
@@ -185,7 +190,11 @@ public struct SiteBuilder: Sendable {
         guard options.write else { return report }
         do {
             report.filesWritten = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) {
-                try writer.write(pages + assets.sorted { $0.path < $1.path }.map(\.file))
+                let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
+                guard let state = options.incremental else { return try writer.write(files) }
+                let written = try writer.update(files, state: state)
+                state.endBuild(filesWritten: written)
+                return written
             } detail: {
                 "\($0) files"
             }

@@ -18,6 +18,9 @@ public struct CardLoader: Sendable {
     /// Schemes card links may use: the web ones and the site's app schemes.
     public var linkSchemes: Set<String>
 
+    /// With `serve`: cards decoded by the previous build, reused when their bytes did not change.
+    public var incremental: IncrementalState?
+
     public init(site: SiteFolder, linkSchemes: Set<String> = URLCheck.linkSchemes) {
         self.site = site
         self.linkSchemes = linkSchemes
@@ -44,12 +47,16 @@ public struct CardLoader: Sendable {
                 message: "no card files: put cards in cards.json or in .json files under cards/"))
         }
         let decoder = decoder()
+        var settings = Hasher()
+        settings.combine(linkSchemes.sorted())
+        settings.combine(site.assetFiles())
+        let decoderFingerprint = settings.finalize()
         var merger = CardMerger()
         for url in files {
             let file = site.display(url)
             result.files.append(file)
             var fileProblems = Diagnostics()
-            readEntries(url, file: file, decoder: decoder, firstOrder: { result.entriesRead }, into: &fileProblems) { decoded in
+            readEntries(url, file: file, decoder: decoder, decoderFingerprint: decoderFingerprint, firstOrder: { result.entriesRead }, into: &fileProblems) { decoded in
                 result.entriesRead += decoded.count
                 for (entry, diagnostics) in decoded {
                     diagnostics.forEach { result.diagnostics.append($0) }
@@ -69,7 +76,7 @@ public struct CardLoader: Sendable {
     /// Reads a file's entries, whatever its envelope, and hands them over decoded, in file
     /// order, a batch at a time.
     private func readEntries(
-        _ url: URL, file: String, decoder: CardDecoder, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
+        _ url: URL, file: String, decoder: CardDecoder, decoderFingerprint: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
         _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
     ) {
         let data: Data
@@ -102,9 +109,36 @@ public struct CardLoader: Sendable {
                     let shared = ReadOnlyBytes(bytes: bytes)
                     // A bare list of cards, the usual shape of a large file: parsed and decoded
                     // on both cores, a batch at a time.
+                    let incremental = self.incremental
                     for start in stride(from: 0, to: elements.count, by: Self.batchSize) {
                         let batch = Array(elements[start..<min(elements.count, start + Self.batchSize)])
-                        body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(shared.bytes, batch[offset]) }, startIndex: start))
+                        guard let incremental else {
+                            body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(shared.bytes, batch[offset]) }, startIndex: start))
+                            continue
+                        }
+                        // serve: a card whose bytes did not change is not parsed or decoded again.
+                        let order = firstOrder()
+                        let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
+                        DispatchQueue.concurrentPerform(iterations: (batch.count + 255) / 256) { chunk in
+                            for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
+                                let source = CardSource(file: file, index: start + offset, order: order + offset)
+                                var hasher = Hasher()
+                                hasher.combine(file)
+                                hasher.combine(decoderFingerprint)
+                                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(shared.bytes)[batch[offset]]))
+                                let key = hasher.finalize()
+                                if let cached = incremental.cachedEntry(key) {
+                                    decoded.set(offset, .success(Self.relocate(cached, to: source)))
+                                    continue
+                                }
+                                decoded.set(offset, Result { () throws(JSONSyntaxError) in
+                                    let entry = decoder.decode(try JSONParser.parseElement(shared.bytes, batch[offset]), source: source)
+                                    incremental.storeEntry(key, entry)
+                                    return entry
+                                })
+                            }
+                        }
+                        body(try decoded.values.map { result throws(JSONSyntaxError) in try result.get() })
                     }
                     return
                 }
@@ -118,6 +152,19 @@ public struct CardLoader: Sendable {
                 diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))
             }
         }
+    }
+
+    /// A card decoded in an earlier build, at its place in this one.
+    static func relocate(_ cached: (DecodedEntry, [Diagnostic]), to source: CardSource) -> (DecodedEntry, [Diagnostic]) {
+        var (entry, diagnostics) = cached
+        if case .card(var card) = entry {
+            card.source = source
+            entry = .card(card)
+        }
+        for index in diagnostics.indices where diagnostics[index].cardIndex != nil {
+            diagnostics[index].cardIndex = source.index
+        }
+        return (entry, diagnostics)
     }
 
     /// Envelopes seen in the wild: a bare array, `{"feed": [...]}` (News Feed),

@@ -200,6 +200,7 @@ struct JSONParser {
         guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
         position += 1
         var pairs: [(key: String, value: JSONValue)] = []
+        pairs.reserveCapacity(16)  // a card has a dozen or so keys: one allocation instead of five
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             position += 1

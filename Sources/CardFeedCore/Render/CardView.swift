@@ -208,6 +208,30 @@ struct RenderSettings: Sendable {
     /// With a base URL, the feeds also have Atom and JSON Feed files that pages link.
     let baseURL: String?
 
+    /// A hash of everything here, computed once per build (see `IncrementalState`).
+    let fingerprint: Int
+
+    init(images: ImageURLs, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String], pageSize: Int, baseURL: String?) {
+        self.images = images
+        self.strings = strings
+        self.links = links
+        self.siteTitle = siteTitle
+        self.stylesheets = stylesheets
+        self.pageSize = pageSize
+        self.baseURL = baseURL
+        var hasher = Hasher()
+        hasher.combine(strings.locale)
+        for (key, value) in strings.values.sorted(by: { $0.key < $1.key }) { hasher.combine(key); hasher.combine(value) }
+        hasher.combine(links.newTab)
+        hasher.combine(links.appSchemes)
+        hasher.combine(images.placeholder.srcset)
+        hasher.combine(images.pinnedIcon(alt: "").srcset)
+        hasher.combine(siteTitle)
+        hasher.combine(pageSize)
+        hasher.combine(baseURL)
+        fingerprint = hasher.finalize()
+    }
+
     /// The page of the "all" feed that shows the card at `position` in display order.
     func allFeedPage(_ position: Int) -> Int { pageSize > 0 ? position / pageSize + 1 : 1 }
 

@@ -22,6 +22,8 @@ struct SiteRenderer {
     let settings: RenderSettings
     /// False to render every card through Mustache (tests compare the two).
     var useBuiltinWriter = true
+    /// With `serve`: cards rendered by the previous build, reused when nothing they depend on changed.
+    var incremental: IncrementalState?
 
     /// Cards rendered at a time: both cores share a batch, then it goes to the spool.
     static let batchSize = 4096
@@ -39,8 +41,16 @@ struct SiteRenderer {
                 for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
+                    let key = incremental.map { _ in renderKey(card, position: position) }
+                    if let key, let cached = incremental?.cachedCard(key) {
+                        html.set(offset, cached.html)
+                        kept.set(offset, keepDescriptions.contains(position) ? cached.description : nil)
+                        continue
+                    }
                     let description = card.description.map(Markdown.html)
-                    html.set(offset, renderCard(card, description: description, position: position))
+                    let rendered = renderCard(card, description: description, position: position)
+                    if let key { incremental?.storeCard(key, (rendered, description)) }
+                    html.set(offset, rendered)
                     kept.set(offset, keepDescriptions.contains(position) ? description : nil)
                 }
             }
@@ -50,6 +60,17 @@ struct SiteRenderer {
             }
         }
         return descriptions
+    }
+
+    /// What a card's HTML depends on: the card, its place (its permalink names its page), the
+    /// templates and the settings.
+    func renderKey(_ card: Card, position: Int) -> Int {
+        var hasher = Hasher()
+        card.fingerprint(into: &hasher)
+        hasher.combine(settings.permalink(position: position, card: card))
+        hasher.combine(templates.fingerprint)
+        hasher.combine(settings.fingerprint)
+        return hasher.finalize()
     }
 
     func renderCard(_ card: Card, description: String?, position: Int) -> String {

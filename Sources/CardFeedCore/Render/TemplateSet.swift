@@ -24,6 +24,9 @@ public struct TemplateSet: Sendable {
     public let overrides: Set<String>
     /// Template names the site added that replace no built-in.
     public let additions: Set<String>
+    /// A hash of every template's name and text: a card rendered before with the same one
+    /// renders the same again.
+    let fingerprint: Int
 
     /// Loads and checks every template; problems are added to `diagnostics`. Returns nil when
     /// a template cannot be used (a parse error or a missing partial).
@@ -94,7 +97,12 @@ public struct TemplateSet: Sendable {
             problems.forEach { diagnostics.append($0) }
             if problems.contains(where: { $0.severity == .error }) { failed = true }
         }
-        return failed ? nil : TemplateSet(library: library, overrides: overrides, additions: additions)
+        var hasher = Hasher()
+        for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(name)
+            hasher.combine(entry.text)
+        }
+        return failed ? nil : TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
     }
 
     /// Whether the card is rendered by the built-in templates alone, which `BuiltinCardWriter`

@@ -110,14 +110,6 @@ public struct FeedSelector: Sendable {
         return nil
     }
 
-    /// Pinned first, then newest first, ties broken by id so that output is deterministic.
-    static func displayOrder(_ a: Card, _ b: Card) -> Bool {
-        if a.pinned != b.pinned { return a.pinned }
-        if a.sortTime != b.sortTime { return a.sortTime > b.sortTime }
-        if a.id != b.id { return a.id < b.id }
-        return a.source.order < b.source.order
-    }
-
     func paginate(_ count: Int) -> [Range<Int>] {
         guard pageSize > 0, count > pageSize else { return [0..<count] }
         return stride(from: 0, to: count, by: pageSize).map { $0..<min($0 + pageSize, count) }

@@ -9,8 +9,10 @@ import Darwin
 /// Every card's HTML, rendered once, kept in a file beside the output instead of in memory:
 /// a card appears on the "all" page and on each of its categories' pages, and 100,000 cards
 /// make some 150 MB of HTML. Pages copy their cards' bytes from here.
+/// In memory instead (no folder given), for `serve`: a preview site is small, and rebuilt often.
 final class CardSpool: @unchecked Sendable {
     private let descriptor: Int32
+    private var memory: [UInt8] = []
     let path: String
     /// Byte range of each card, by position in display order.
     private var offsets: [Int] = []
@@ -24,7 +26,14 @@ final class CardSpool: @unchecked Sendable {
         unlink(path)  // nothing to clean up, whatever happens: the file lives while it is open
     }
 
-    deinit { close(descriptor) }
+    init() {
+        path = "(memory)"
+        descriptor = -1
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
 
     var count: Int { offsets.count }
 
@@ -36,6 +45,11 @@ final class CardSpool: @unchecked Sendable {
             offsets.append(end + bytes.count)
             lengths.append(Int32(html.utf8.count))
             bytes.append(contentsOf: html.utf8)
+        }
+        guard descriptor >= 0 else {
+            memory += bytes
+            end += bytes.count
+            return
         }
         try bytes.withUnsafeBufferPointer { buffer in
             var written = 0
@@ -53,6 +67,7 @@ final class CardSpool: @unchecked Sendable {
 
     /// One card's HTML.
     func html(at position: Int) throws -> String {
+        if descriptor < 0 { return String(decoding: memory[offsets[position]..<offsets[position] + Int(lengths[position])], as: UTF8.self) }
         var bytes = [UInt8](repeating: 0, count: Int(lengths[position]))
         var done = 0
         while done < bytes.count {
@@ -66,6 +81,17 @@ final class CardSpool: @unchecked Sendable {
 
     /// Writes the cards at `positions` to `sink`, with `separator` between two cards.
     func copy(_ positions: ArraySlice<Int>, separator: String, to sink: OutputSink) throws {
+        if descriptor < 0 {
+            var first = true
+            for position in positions {
+                if !first { try sink.write(separator) }
+                first = false
+                try memory.withUnsafeBufferPointer { all in
+                    try sink.write(UnsafeBufferPointer(rebasing: all[offsets[position]..<offsets[position] + Int(lengths[position])]))
+                }
+            }
+            return
+        }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var first = true
         for position in positions {

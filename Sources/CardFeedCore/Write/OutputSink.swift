@@ -7,19 +7,32 @@ import Darwin
 #endif
 
 /// A file being written, through a buffer: pages of tens of thousands of cards are streamed to
-/// disk instead of being assembled in memory.
+/// disk instead of being assembled in memory. A sink without a file collects the bytes instead
+/// (for `serve`, which compares a page with the one it wrote before).
 public final class OutputSink {
     private var descriptor: Int32
     private var buffer: [UInt8] = []
     private let path: String
+    private let inMemory: Bool
     static let bufferSize = 1 << 16
 
     init(path: String) throws {
         self.path = path
+        inMemory = false
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
         buffer.reserveCapacity(Self.bufferSize)
     }
+
+    /// A sink that keeps what is written in `bytes`.
+    init(inMemoryFor path: String) {
+        self.path = path
+        inMemory = true
+        descriptor = -1
+    }
+
+    /// What an in-memory sink was given.
+    var bytes: [UInt8] { buffer }
 
     public func write(_ text: String) throws {
         var text = text
@@ -27,6 +40,10 @@ public final class OutputSink {
     }
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if inMemory {
+            buffer.append(contentsOf: bytes)
+            return
+        }
         if buffer.count + bytes.count > Self.bufferSize { try flush() }
         if bytes.count >= Self.bufferSize {
             try writeAll(bytes)
@@ -36,7 +53,7 @@ public final class OutputSink {
     }
 
     func flush() throws {
-        guard !buffer.isEmpty else { return }
+        guard !inMemory, !buffer.isEmpty else { return }
         try buffer.withUnsafeBufferPointer { try writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -55,6 +72,7 @@ public final class OutputSink {
 
     /// Flushes and closes the file.
     func finish() throws {
+        guard !inMemory else { return }
         try flush()
         let result = close(descriptor)
         descriptor = -1

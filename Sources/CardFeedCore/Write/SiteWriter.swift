@@ -119,6 +119,53 @@ public struct SiteWriter: Sendable {
         }
     }
 
+    /// `serve`'s way: updates the output folder in place, writing only the files whose content
+    /// changed since the last build (each replaced atomically) and removing those no longer
+    /// produced. Returns the number of files written.
+    public func update(_ files: [OutputFile], state: IncrementalState) throws -> Int {
+        let manager = FileManager.default
+        try manager.createDirectory(at: output, withIntermediateDirectories: true)
+        let marker = output.appendingPathComponent(Self.markerName)
+        if !manager.fileExists(atPath: marker.path) { try Data(Self.markerText.utf8).write(to: marker) }
+        let results = ConcurrentResults<Result<(path: String, hash: Int, written: Bool), Error>>(count: files.count)
+        let previous = state.files
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            results.set(index, Result {
+                let bytes: [UInt8]
+                switch file.content {
+                case .text(let text): bytes = Array(text.utf8)
+                case .data(let data): bytes = Array(data)
+                case .copy(let source): bytes = Array(try Data(contentsOf: source))
+                case .stream(let write):
+                    let sink = OutputSink(inMemoryFor: file.path)
+                    try write(sink)
+                    bytes = sink.bytes
+                }
+                var hasher = Hasher()
+                bytes.withUnsafeBytes { hasher.combine(bytes: $0) }  // not `combine(bytes)`, which hashes byte by byte
+                let hash = hasher.finalize()
+                guard previous[file.path] != hash else { return (file.path, hash, false) }
+                let target = output.appendingPathComponent(file.path)
+                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: target, options: .atomic)
+                return (file.path, hash, true)
+            })
+        }
+        var hashes: [String: Int] = [:]
+        var written = 0
+        for result in results.values {
+            let (path, hash, wrote) = try result.get()
+            hashes[path] = hash
+            if wrote { written += 1 }
+        }
+        for path in previous.keys where hashes[path] == nil {
+            try? manager.removeItem(at: output.appendingPathComponent(path))
+        }
+        state.files = hashes
+        return written
+    }
+
     /// Puts `fresh` in the output's place; the previous output is removed only once the new one
     /// stands, and restored if the swap fails half way.
     private func swap(_ fresh: URL, old: URL) throws {

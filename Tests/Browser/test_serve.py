@@ -129,7 +129,7 @@ def test_port_taken_is_a_clear_error_and_ctrl_c_stops_cleanly(serve, cardfeed_bi
         [str(cardfeed_bin), "serve", str(site), "--port", str(server.port)], capture_output=True, text=True, timeout=60)
     assert taken.returncode == 1
     assert f"port {server.port} on 127.0.0.1 is already in use" in taken.stderr
-    work = re.search(r"Write (\S+/cardfeed-serve-[^/]+)/build-1", "".join(server.lines))
+    work = re.search(r"Write (\S+/cardfeed-serve-[^/]+)/site", "".join(server.lines))
     assert server.stop() == 0
     assert "Stopped; the preview build was removed." in "".join(server.lines)
     assert work and not __import__("os").path.exists(work.group(1))

@@ -33,6 +33,11 @@ struct SiteRenderer {
     /// (the feed files need them), nil elsewhere.
     func renderCards(_ cards: [Card], into spool: CardSpool?, keepDescriptions: Set<Int>) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
+        // A batch goes to the spool on another thread while the next one renders.
+        let spoolQueue = DispatchQueue(label: "cardfeed.spool")
+        let spoolFailure = ConcurrentResults<Error?>(count: 1)
+        spoolFailure.set(0, nil)
+        defer { spoolQueue.sync {} }
         for batchStart in stride(from: 0, to: cards.count, by: Self.batchSize) {
             let batch = batchStart..<min(cards.count, batchStart + Self.batchSize)
             let html = ConcurrentResults<String>(count: batch.count)
@@ -54,11 +59,19 @@ struct SiteRenderer {
                     kept.set(offset, keepDescriptions.contains(position) ? description : nil)
                 }
             }
-            try spool?.append(html.values)
+            if let spool {
+                let rendered = html.values
+                spoolQueue.async {
+                    guard spoolFailure.values[0] == nil else { return }
+                    do { try spool.append(rendered) } catch { spoolFailure.set(0, error) }
+                }
+            }
             for (offset, description) in kept.values.enumerated() where description != nil {
                 descriptions[batch.lowerBound + offset] = description
             }
         }
+        spoolQueue.sync {}
+        if let failure = spoolFailure.values[0] { throw failure }
         return descriptions
     }
 

@@ -5,9 +5,9 @@
 struct BuiltinPageWriter {
     static let templates = [TemplateSet.pageTemplate, "partials/nav", "partials/pagination"]
 
-    /// The page around its cards: what comes before the first card, between two cards, and
-    /// after the last (for a page without cards, the whole page is in `prefix`).
-    func frame(_ view: PageView, hasCards: Bool) -> (prefix: String, separator: String, suffix: String) {
+    /// The page around its cards: the page is `before`, then each card followed by a newline,
+    /// then `after` (for a page without cards, `after` holds the empty-feed message).
+    func frame(_ view: PageView, hasCards: Bool) -> (before: String, after: String) {
         let strings = view.settings.strings
         var out = ""
         out.reserveCapacity(4096)
@@ -37,7 +37,7 @@ struct BuiltinPageWriter {
         out += "</div>\n"
         writePagination(view, into: &out)
         out += "</main>\n<footer class=\"site-footer\">\n<p>\(escape(text(view, .madeWith)))</p>\n</footer>\n</body>\n</html>\n"
-        return hasCards ? (prefix, "\n", "\n" + out) : (prefix + out, "", "")
+        return (prefix, out)
     }
 
     private func writeNav(_ view: PageView, into out: inout String) {

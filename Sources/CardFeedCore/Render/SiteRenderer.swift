@@ -146,10 +146,11 @@ struct PageFrame: Sendable {
 
     func write(_ positions: ArraySlice<Int>, from spool: CardSpool, to sink: OutputSink) throws {
         if useBuiltinWriter {
+            // The built-in page puts a newline after each card: the spool has them already.
             let parts = BuiltinPageWriter().frame(view, hasCards: !positions.isEmpty)
-            try sink.write(parts.prefix)
-            try spool.copy(positions, separator: parts.separator, to: sink)
-            try sink.write(parts.suffix)
+            try sink.write(parts.before)
+            try spool.copyEachWithNewline(positions, to: sink)
+            try sink.write(parts.after)
             return
         }
         var markedView = view

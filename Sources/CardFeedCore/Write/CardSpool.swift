@@ -9,6 +9,11 @@ import Darwin
 /// Every card's HTML, rendered once, kept in a file beside the output instead of in memory:
 /// a card appears on the "all" page and on each of its categories' pages, and 100,000 cards
 /// make some 150 MB of HTML. Pages copy their cards' bytes from here.
+///
+/// Each card is followed by a newline, the text the built-in page template puts between two
+/// cards, so that a run of consecutive cards (the whole "all" feed of a one-page build) is one
+/// range of the file, which the kernel copies to the page without it passing through this
+/// process (`sendfile`).
 /// In memory instead (no folder given), for `serve`: a preview site is small, and rebuilt often.
 final class CardSpool: @unchecked Sendable {
     private let descriptor: Int32
@@ -45,6 +50,7 @@ final class CardSpool: @unchecked Sendable {
             offsets.append(end + bytes.count)
             lengths.append(Int32(html.utf8.count))
             bytes.append(contentsOf: html.utf8)
+            bytes.append(UInt8(ascii: "\n"))
         }
         guard descriptor >= 0 else {
             memory += bytes
@@ -77,6 +83,26 @@ final class CardSpool: @unchecked Sendable {
             done += read
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes the cards at `positions` to `sink`, each followed by a newline; runs of consecutive
+    /// cards are copied in one piece.
+    func copyEachWithNewline(_ positions: ArraySlice<Int>, to sink: OutputSink) throws {
+        var index = positions.startIndex
+        while index < positions.endIndex {
+            var last = index
+            while positions.index(after: last) < positions.endIndex, positions[positions.index(after: last)] == positions[last] + 1 {
+                last = positions.index(after: last)
+            }
+            let start = offsets[positions[index]]
+            let end = offsets[positions[last]] + Int(lengths[positions[last]]) + 1
+            if descriptor < 0 {
+                try memory.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+            } else {
+                try sink.copy(from: descriptor, offset: start, count: end - start, path: path)
+            }
+            index = positions.index(after: last)
+        }
     }
 
     /// Writes the cards at `positions` to `sink`, with `separator` between two cards.

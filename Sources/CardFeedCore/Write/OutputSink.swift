@@ -52,6 +52,34 @@ public final class OutputSink {
         }
     }
 
+    /// Copies `count` bytes of another file, from `offset`, after what was written so far.
+    func copy(from source: Int32, offset: Int, count: Int, path sourcePath: String) throws {
+        guard !inMemory else {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var done = 0
+            while done < count {
+                let read = bytes.withUnsafeMutableBytes { pread(source, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else { throw OutputError(path: sourcePath, code: read < 0 ? errno : EIO) }
+                done += read
+            }
+            buffer += bytes
+            return
+        }
+        try flush()
+        var position = off_t(offset)
+        var remaining = count
+        while remaining > 0 {
+            let sent = sendfile(descriptor, source, &position, remaining)
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw OutputError(path: path, code: errno)
+            }
+            guard sent > 0 else { throw OutputError(path: sourcePath, code: EIO) }
+            remaining -= sent
+        }
+    }
+
     func flush() throws {
         guard !inMemory, !buffer.isEmpty else { return }
         try buffer.withUnsafeBufferPointer { try writeAll($0) }

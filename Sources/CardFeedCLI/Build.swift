@@ -20,18 +20,7 @@ struct Build: ParsableCommand {
 
     func validate() throws { try options.validate() }
 
-    func run() throws {
-        let logger = options.logger()
-        let builder = SiteBuilder(options: options.buildOptions(output: output, write: true), logger: logger)
-        do {
-            let report = try builder.run()
-            if !options.quiet { print(Summary(report).text) }
-            if options.stats { print(Summary(report).stats) }
-        } catch {
-            Console.printFailure(error.report)
-            throw ExitCode.failure
-        }
-    }
+    func run() throws { try options.run(output: output, write: true) }
 }
 
 struct Check: ParsableCommand {
@@ -43,16 +32,5 @@ struct Check: ParsableCommand {
 
     func validate() throws { try options.validate() }
 
-    func run() throws {
-        let logger = options.logger()
-        let builder = SiteBuilder(options: options.buildOptions(output: nil, write: false), logger: logger)
-        do {
-            let report = try builder.run()
-            if !options.quiet { print(Summary(report).text) }
-            if options.stats { print(Summary(report).stats) }
-        } catch {
-            Console.printFailure(error.report)
-            throw ExitCode.failure
-        }
-    }
+    func run() throws { try options.run(output: nil, write: false) }
 }

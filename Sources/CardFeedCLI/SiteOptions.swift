@@ -51,4 +51,17 @@ struct SiteOptions: ParsableArguments {
         logger.logLevel = quiet ? .warning : .info
         return logger
     }
+
+    /// Runs a build (or, without `write`, a check) and prints its summary; exit status 1 when it fails.
+    func run(output: String?, write: Bool) throws {
+        let builder = SiteBuilder(options: buildOptions(output: output, write: write), logger: logger())
+        do {
+            let report = try builder.run()
+            if !quiet { print(Summary(report).text) }
+            if stats { print(Summary(report).stats) }
+        } catch {
+            Console.printFailure(error.report)
+            throw ExitCode.failure
+        }
+    }
 }

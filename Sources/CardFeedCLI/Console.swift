@@ -83,7 +83,13 @@ struct Summary {
         var lines = report.stepSeconds.map { String(format: "%8.3f s  %@", $0.seconds, $0.step) }
         lines.append(String(format: "%8.3f s  total", report.stepSeconds.reduce(0) { $0 + $1.seconds }))
         var usage = rusage()
-        if getrusage(RUSAGE_SELF.rawValue, &usage) == 0 {
+        #if os(Linux)
+        let this = RUSAGE_SELF.rawValue
+        #else
+        let this = RUSAGE_SELF
+        #endif
+        if getrusage(this, &usage) == 0 {
+            // Linux counts ru_maxrss in KiB.
             lines.append(String(format: "%8.1f MiB peak memory (resident)", Double(usage.ru_maxrss) / 1024))
         }
         return lines.joined(separator: "\n")

@@ -85,9 +85,27 @@ final class CardSpool: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Below this, a run of cards is read into the page's buffer: a system call per card (the
+    /// scattered cards of a category page) costs more than the copy it saves.
+    static let sendfileThreshold = 1 << 18
+
+    /// Copies a byte range of the spool into `sink`'s buffer.
+    private func read(_ range: Range<Int>, into sink: OutputSink, buffer: inout [UInt8]) throws {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let chunk = min(range.upperBound - offset, buffer.count)
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, chunk, off_t(offset)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw OutputError(path: path, code: count < 0 ? errno : EIO) }
+            try buffer.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[..<count])) }
+            offset += count
+        }
+    }
+
     /// Writes the cards at `positions` to `sink`, each followed by a newline; runs of consecutive
     /// cards are copied in one piece.
     func copyEachWithNewline(_ positions: ArraySlice<Int>, to sink: OutputSink) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var index = positions.startIndex
         while index < positions.endIndex {
             var last = index
@@ -98,8 +116,10 @@ final class CardSpool: @unchecked Sendable {
             let end = offsets[positions[last]] + Int(lengths[positions[last]]) + 1
             if descriptor < 0 {
                 try memory.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[start..<end])) }
-            } else {
+            } else if end - start >= Self.sendfileThreshold {
                 try sink.copy(from: descriptor, offset: start, count: end - start, path: path)
+            } else {
+                try read(start..<end, into: sink, buffer: &buffer)
             }
             index = positions.index(after: last)
         }

@@ -39,7 +39,7 @@ struct SiteRenderer {
                 for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
-                    let description = card.description.map(Markdown.html)
+                    let description = card.description.map { Markdown.html($0, linkSchemes: settings.links.linkSchemes) }
                     html.set(offset, renderCard(card, description: description, position: position))
                     kept.set(offset, keepDescriptions.contains(position) ? description : nil)
                 }

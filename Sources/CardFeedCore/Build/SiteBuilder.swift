@@ -17,12 +17,16 @@ public struct BuildOptions: Sendable {
     public var strict: Bool
     /// False for `cardfeed check`: everything but the writing.
     public var write: Bool
+    /// True puts a Content Security Policy in every page (the site's own from cardfeed.yml, else
+    /// the built-in one); nil leaves it to `csp` in cardfeed.yml.
+    public var contentSecurityPolicy: Bool?
 
     public static let defaultPageSize = 20
 
     public init(
         site: SiteFolder, output: URL? = nil, now: Int64 = Int64(Date().timeIntervalSince1970),
-        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false, write: Bool = true
+        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false, write: Bool = true,
+        contentSecurityPolicy: Bool? = nil
     ) {
         self.site = site
         self.output = output
@@ -32,6 +36,7 @@ public struct BuildOptions: Sendable {
         self.baseURL = baseURL
         self.strict = strict
         self.write = write
+        self.contentSecurityPolicy = contentSecurityPolicy
     }
 
     public var outputFolder: URL { output ?? site.defaultOutput }
@@ -149,7 +154,8 @@ public struct SiteBuilder: Sendable {
         let settings = RenderSettings(
             images: ImageURLs(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
             strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets,
-            pageSize: selector.pageSize, baseURL: baseURL)
+            pageSize: selector.pageSize, baseURL: baseURL,
+            contentSecurityPolicy: options.contentSecurityPolicy == true ? config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : config.contentSecurityPolicy)
         let renderer = SiteRenderer(templates: templates, settings: settings)
         let writer = SiteWriter(output: options.outputFolder)
         var pageCount = 0

@@ -55,7 +55,7 @@ struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    static let topLevelKeys = ["title", "base_url", "page_size", "locale", "theme", "rules", "links"]
+    static let topLevelKeys = ["title", "base_url", "page_size", "locale", "theme", "rules", "links", "csp"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -74,6 +74,7 @@ struct YAMLReader {
             case "theme": config.theme = theme(value)
             case "rules": config.rules = rules(value)
             case "links": config.links = links(value)
+            case "csp": config.contentSecurityPolicy = contentSecurityPolicy(value)
             default: unknownKey(keyNode, key, among: Self.topLevelKeys)
             }
         }
@@ -89,6 +90,18 @@ struct YAMLReader {
             return nil
         }
         return text.hasSuffix("/") ? text : text + "/"
+    }
+
+    /// `csp: true` (the built-in policy), `false`, or a policy of the site's own on one line.
+    mutating func contentSecurityPolicy(_ node: Node) -> String? {
+        guard let text = scalarText(node, key: "csp") else { return nil }
+        if let flag = node.bool, node.tag.rawValue != Tag.Name.str.rawValue { return flag ? ContentSecurityPolicy.builtin : nil }
+        let policy = text.trimmingCharacters(in: .whitespaces)
+        guard !policy.isEmpty, !policy.contains(where: \.isNewline), policy.range(of: #"^[A-Za-z-]+ "#, options: .regularExpression) != nil else {
+            error(node, "csp", "must be true, false or a policy such as \"default-src 'self'; img-src https:\"")
+            return nil
+        }
+        return policy
     }
 
     mutating func theme(_ node: Node) -> Theme {

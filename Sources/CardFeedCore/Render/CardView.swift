@@ -205,6 +205,8 @@ struct RenderSettings: Sendable {
     let pageSize: Int
     /// With a base URL, the feeds also have Atom and JSON Feed files that pages link.
     let baseURL: String?
+    /// The policy of the pages' `<meta http-equiv="Content-Security-Policy">`; nil for none.
+    var contentSecurityPolicy: String? = nil
 
     /// The page of the "all" feed that shows the card at `position` in display order.
     func allFeedPage(_ position: Int) -> Int { pageSize > 0 ? position / pageSize + 1 : 1 }

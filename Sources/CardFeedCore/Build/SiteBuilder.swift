@@ -96,6 +96,9 @@ public struct SiteBuilder: Sendable {
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
         let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
+        for (path, reason) in site.skippedEntries() {
+            report.diagnostics.append(Diagnostic(.warning, file: path, message: reason))
+        }
 
         // 1. Load
         let loader = CardLoader(site: site, linkSchemes: config.links.linkSchemes)
@@ -235,7 +238,9 @@ public struct SiteBuilder: Sendable {
             files.append((path, false, OutputFile(path: "assets/" + path, content: .data(BuiltinFiles.asset(path) ?? Data()))))
         }
         for path in siteFiles.sorted() {
-            files.append((path, true, OutputFile(path: "assets/" + path, content: .copy(options.site.assetsFolder.appendingPathComponent(path)))))
+            // A link inside assets/ is copied as the file it points to.
+            let source = options.site.assetsFolder.appendingPathComponent(path).resolvingSymlinksInPath()
+            files.append((path, true, OutputFile(path: "assets/" + path, content: .copy(source))))
         }
         return files.sorted { $0.path < $1.path }
     }

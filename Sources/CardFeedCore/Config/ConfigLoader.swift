@@ -13,9 +13,15 @@ public struct ConfigLoader: Sendable {
     public var file: URL { site.root.appendingPathComponent(SiteConfig.fileName) }
 
     public func load(into diagnostics: inout Diagnostics) -> SiteConfig {
-        guard FileManager.default.fileExists(atPath: file.path) else { return SiteConfig() }
+        var info = stat()
+        guard lstat(file.path, &info) == 0 else { return SiteConfig() }
         let name = site.display(file)
-        guard let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8) else {
+        let data: Data
+        do { data = try InputFile.read(file) } catch {
+            diagnostics.append(Diagnostic(.error, file: name, message: error.description))
+            return SiteConfig()
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
             diagnostics.append(Diagnostic(.error, file: name, message: "cannot read the file as UTF-8 text"))
             return SiteConfig()
         }

@@ -86,9 +86,9 @@ public struct CardLoader: Sendable {
     private func readEntries(_ url: URL, file: String, into diagnostics: inout Diagnostics, _ body: (Batch) -> Void) {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            data = try InputFile.read(url, mapped: true)
         } catch {
-            diagnostics.append(Diagnostic(.error, file: file, message: "cannot read the file: \(error.localizedDescription)"))
+            diagnostics.append(Diagnostic(.error, file: file, message: error.description))
             return
         }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {

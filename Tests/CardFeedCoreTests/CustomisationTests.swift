@@ -252,6 +252,12 @@ import Testing
         #expect(loaded.diagnostics.contains("field \"extras.background_color\"", "is not a CSS colour"))
     }
 
+    @Test func fontListsMustCloseTheirQuotes() {
+        #expect(CSSValue.isFontList("\"Iowan Old Style\", 'Palatino', serif"))
+        #expect(!CSSValue.isFontList("Georgia\", serif"))
+        #expect(!CSSValue.isFontList("'Georgia, serif"))
+    }
+
     @Test func colours() {
         for good in ["#fff", "#ffffff80", "rgb(1 2 3)", "rgba(1, 2, 3, 0.5)", "hsl(120deg 50% 50%)", "RebeccaPurple", "transparent"] {
             #expect(CSSValue.isColor(good), "\(good)")

@@ -279,3 +279,23 @@ def test_a_200_mb_cards_file_builds_in_bounded_memory(cardfeed_bin, tmp_path):
     assert peak_mb < 1200, f"peak memory {peak_mb:.0f} MB"
     pages = sorted((site / "public").rglob("index.html"))
     assert len(pages) > 100
+
+
+def test_output_safety_from_the_command_line(run, example_site, tmp_path):
+    """A failed build leaves the previous output byte for byte; the site itself, a parent of it
+    and a folder inside its inputs are refused as --output, and nothing of the site is touched."""
+    assert build(run, example_site).returncode == 0
+    out = example_site / "public"
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (example_site / "cards" / "broken.json").write_text('[{"id": "x",')
+    failed = build(run, example_site)
+    assert failed.returncode == 1 and "invalid JSON" in failed.stderr
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    (example_site / "cards" / "broken.json").unlink()
+    inputs = sorted(str(p) for p in example_site.rglob("*") if "public" not in p.parts)
+    for output, reason in [(example_site, "contains the site itself"), (example_site.parent, "contains the site itself"),
+                           (example_site / "cards" / "out", "inside the site's cards/ folder"),
+                           (example_site / "assets", "inside the site's assets/ folder")]:
+        result = build(run, example_site, "-o", output)
+        assert result.returncode == 1 and reason in result.stderr, (output, result.stderr)
+    assert sorted(str(p) for p in example_site.rglob("*") if "public" not in p.parts) == inputs

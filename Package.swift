@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// scripts/fuzz.sh sets CARDFEED_LIBFUZZER=1: the fuzz target and the library it drives are then
+// compiled with libFuzzer's coverage and AddressSanitizer, and the fuzz target is linked with
+// libFuzzer. Only those two targets: the package's build tool (EmbedFilesTool) must stay a normal
+// program, which `-Xswiftc -sanitize=fuzzer` on the command line would break.
+let fuzzing = Context.environment["CARDFEED_LIBFUZZER"] != nil
+let fuzzedCode: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+
 let package = Package(
     name: "cardfeed",
     platforms: [.macOS(.v13)],
@@ -33,6 +40,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
             ],
+            swiftSettings: fuzzedCode,
             plugins: ["EmbedFiles"]
         ),
         // `cardfeed serve`: the preview server, the file watcher and the live-reload channel.
@@ -53,6 +61,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The fuzz target over loading and rendering a card file (scripts/fuzz.sh builds it with
+        // libFuzzer); built normally it replays card files through the same checks.
+        .executableTarget(
+            name: "CardFeedFuzz",
+            dependencies: ["CardFeedCore"],
+            swiftSettings: fuzzing ? fuzzedCode + [.define("CARDFEED_LIBFUZZER")] : [],
+            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])] : []
+        ),
         // Build-time embedding of templates/ and assets/, so the binary works from any directory.
         .executableTarget(name: "EmbedFilesTool"),
         .plugin(
@@ -64,6 +80,11 @@ let package = Package(
             name: "CardFeedCoreTests",
             dependencies: ["CardFeedCore", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden"]
+        ),
+        .testTarget(
+            name: "CardFeedFuzzTests",
+            dependencies: ["CardFeedFuzz", "CardFeedCore"],
+            resources: [.copy("Regressions")]
         ),
         .testTarget(
             name: "CardFeedServeTests",

@@ -23,6 +23,11 @@ struct SiteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, every feed is also written as Atom (feed.xml) and JSON Feed (feed.json), with a sitemap.xml (default: base_url in cardfeed.yml).", valueName: "url"))
     var baseURL: String?
 
+    @Flag(help: ArgumentHelp(
+        "Put a Content Security Policy in every page as a <meta> tag (default: csp in cardfeed.yml).",
+        discussion: "The policy is the site's own from cardfeed.yml (csp: \"...\"), else the built-in one, which allows script, styles and images from the site itself and images from any http(s) address."))
+    var csp = false
+
     @Flag(help: "Treat warnings as errors: the build stops and writes nothing.")
     var strict = false
 
@@ -42,7 +47,8 @@ struct SiteOptions: ParsableArguments {
             site: SiteFolder(site),
             output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
             now: now ?? Int64(Date().timeIntervalSince1970),
-            pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict, write: write)
+            pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict, write: write,
+            contentSecurityPolicy: csp ? true : nil)
     }
 
     func logger() -> Logger {

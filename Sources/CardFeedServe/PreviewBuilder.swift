@@ -39,7 +39,8 @@ public final class PreviewBuilder: @unchecked Sendable {
         self.logger = logger
         workFolder = FileManager.default.temporaryDirectory
             .appendingPathComponent("cardfeed-serve-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))", isDirectory: true)
-        try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true)
+        // Private: it holds the builds and the HTTP server's Unix socket.
+        try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     public var current: State {

@@ -54,8 +54,17 @@ public struct PreviewServer: Sendable {
         do { socketAddress = try address.socketAddress() } catch {
             throw Failure(description: "cannot listen on \(address): \(error.localizedDescription)")
         }
+        // Visitors reach the HTTP server only through the guard, which checks each request head;
+        // the server itself listens on a Unix socket in the private work folder.
+        Self.raiseFileLimit()
+        let backend = sockaddr_un.unix(path: builder.workFolder.appendingPathComponent("http.sock").path)
+        let requestGuard = RequestGuard(backend: backend)
+        let listener: Socket
+        do { listener = try requestGuard.listen(on: socketAddress) } catch {
+            throw Failure(description: Self.explain(error, address: address))
+        }
         let handler = PreviewHandler(builder: builder, channel: channel, instance: String(UInt32.random(in: 0...UInt32.max), radix: 36))
-        let server = HTTPServer(address: socketAddress, timeout: 30, logger: .disabled, handler: handler)
+        let server = HTTPServer(address: backend, timeout: 30, logger: .disabled, handler: handler)
 
         enum Ended: Sendable { case interrupted, serverStopped }
         do {
@@ -68,9 +77,14 @@ public struct PreviewServer: Sendable {
                     for await _ in interrupts { return .interrupted }
                     return .interrupted
                 }
+                group.addTask {
+                    try await server.waitUntilListening(timeout: 10)
+                    try await requestGuard.run(on: listener)
+                    return .serverStopped
+                }
                 group.addTask { [self] in
                     try await server.waitUntilListening(timeout: 10)
-                    let url = await address.url(port: Self.port(of: server.listeningAddress))
+                    let url = address.url(port: Self.port(of: try? listener.sockname()))
                     await listening(url)
                     await watch(changes, watcher: watcher, builder: builder, channel: channel, handler: handler)
                     return .serverStopped
@@ -113,6 +127,20 @@ public struct PreviewServer: Sendable {
                 logger.error("Changed \(what): the build failed with \(Console.plural(errors.count, "error")); the last good build stays served and the open pages show the errors.")
             }
         }
+    }
+
+    /// Lets the server hold as many connections as the system allows for this process (the soft
+    /// limit is often 1,024 file descriptors, the hard one much higher).
+    static func raiseFileLimit() {
+        #if canImport(Glibc)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
     }
 
     static func port(of address: Socket.Address?) -> UInt16? {

@@ -22,19 +22,19 @@ import Testing
         return copy
     }
 
-    static func build(_ site: URL, pageSize: Int, locale: String?) throws -> URL {
+    static func build(_ site: URL, pageSize: Int, locale: String?, csp: Bool = false) throws -> URL {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-out-\(UUID().uuidString)")
-        let options = BuildOptions(site: SiteFolder(site.path), output: output, now: 1_795_000_000, pageSize: pageSize, locale: locale)
+        let options = BuildOptions(site: SiteFolder(site.path), output: output, now: 1_795_000_000, pageSize: pageSize, locale: locale, contentSecurityPolicy: csp)
         _ = try SiteBuilder(options: options, logger: .quiet).run()
         return output
     }
 
-    @Test("identical to Mustache", arguments: [("site", 4, "en"), ("site", 0, "fr"), ("golden", 3, "de"), ("golden", 20, "en")])
-    func identicalToMustache(_ siteName: String, _ pageSize: Int, _ locale: String) throws {
+    @Test("identical to Mustache", arguments: [("site", 4, "en", false), ("site", 0, "fr", true), ("golden", 3, "de", false), ("golden", 20, "en", true)])
+    func identicalToMustache(_ siteName: String, _ pageSize: Int, _ locale: String, _ csp: Bool) throws {
         let source = siteName == "site" ? Self.repository.appendingPathComponent("site") : Paths.goldenSite
         let mustacheSite = try Self.copyWithEveryTemplateOverridden(source)
-        let fast = try Self.build(source, pageSize: pageSize, locale: locale)
-        let reference = try Self.build(mustacheSite, pageSize: pageSize, locale: locale)
+        let fast = try Self.build(source, pageSize: pageSize, locale: locale, csp: csp)
+        let reference = try Self.build(mustacheSite, pageSize: pageSize, locale: locale, csp: csp)
         defer {
             for folder in [mustacheSite, fast, reference] { try? FileManager.default.removeItem(at: folder) }
         }
@@ -43,6 +43,7 @@ import Testing
         #expect(pages == SiteFolder.files(under: reference).filter { $0.hasSuffix(".html") })
         for page in pages {
             let a = try String(contentsOf: fast.appendingPathComponent(page), encoding: .utf8)
+            #expect(a.contains("<meta http-equiv=\"Content-Security-Policy\"") == csp)
             let b = try String(contentsOf: reference.appendingPathComponent(page), encoding: .utf8)
             #expect(a == b, "\(page) differs between the Swift writers and Mustache")
         }

@@ -205,6 +205,34 @@ import Testing
         #expect(diagnostics.errors.count == 7)
     }
 
+    @Test func contentSecurityPolicy() throws {
+        #expect(try load("csp: true").0.contentSecurityPolicy == ContentSecurityPolicy.builtin)
+        #expect(try load("csp: false").0.contentSecurityPolicy == nil)
+        #expect(try load("title: x").0.contentSecurityPolicy == nil)
+        let own = try load("csp: \"default-src 'self'; img-src https:\"")
+        #expect(own.0.contentSecurityPolicy == "default-src 'self'; img-src https:" && own.1.all.isEmpty)
+        for bad in ["csp: 3", "csp: [a]", "csp: \"\"", "csp: \"<script>\""] {
+            #expect(try load(bad).1.contains("field \"csp\": "), "\(bad)")
+        }
+    }
+
+    @Test func cspFromTheCommandLineOrTheConfigurationIsInEveryPageBeforeAnythingLoads() throws {
+        let cards = "[" + cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d"]) + "]"
+        let plain = try TempSite(["cards.json": cards])
+        let configured = try TempSite(["cards.json": cards, "cardfeed.yml": "csp: \"default-src 'none'\""])
+        defer { plain.remove(); configured.remove() }
+        _ = try SiteBuilder(options: plain.options(), logger: .quiet).run()
+        #expect(!(try plain.read("index.html")).contains("Content-Security-Policy"))
+        var options = plain.options()
+        options.contentSecurityPolicy = true
+        _ = try SiteBuilder(options: options, logger: .quiet).run()
+        let page = try plain.read("news/index.html")
+        let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;self&#39;; img-src &#39;self&#39; https: http: data:; style-src &#39;self&#39;; script-src &#39;self&#39;; object-src &#39;none&#39;; base-uri &#39;self&#39;; form-action &#39;self&#39;\">"
+        #expect(page.contains("<meta charset=\"utf-8\">\n" + meta + "\n<meta name=\"viewport\""))
+        _ = try SiteBuilder(options: configured.options(), logger: .quiet).run()
+        #expect(try configured.read("index.html").contains("content=\"default-src &#39;none&#39;\">"))
+    }
+
     @Test func yamlSyntaxErrorHasLineAndColumn() throws {
         let (_, diagnostics) = try load("title: a\n  broken: [\n")
         let error = try #require(diagnostics.errors.first)
@@ -222,6 +250,12 @@ import Testing
         let loaded = site.load()
         #expect(loaded.cards.first?.styles.isEmpty == true)
         #expect(loaded.diagnostics.contains("field \"extras.background_color\"", "is not a CSS colour"))
+    }
+
+    @Test func fontListsMustCloseTheirQuotes() {
+        #expect(CSSValue.isFontList("\"Iowan Old Style\", 'Palatino', serif"))
+        #expect(!CSSValue.isFontList("Georgia\", serif"))
+        #expect(!CSSValue.isFontList("'Georgia, serif"))
     }
 
     @Test func colours() {

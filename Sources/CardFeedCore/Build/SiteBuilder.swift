@@ -19,12 +19,16 @@ public struct BuildOptions: Sendable {
     public var write: Bool
     /// With `serve`: reuse the previous build's cards and update the output in place.
     public var incremental: IncrementalState?
+    /// True puts a Content Security Policy in every page (the site's own from cardfeed.yml, else
+    /// the built-in one); nil leaves it to `csp` in cardfeed.yml.
+    public var contentSecurityPolicy: Bool?
 
     public static let defaultPageSize = 20
 
     public init(
         site: SiteFolder, output: URL? = nil, now: Int64 = Int64(Date().timeIntervalSince1970),
-        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false, write: Bool = true
+        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false, write: Bool = true,
+        contentSecurityPolicy: Bool? = nil
     ) {
         self.site = site
         self.output = output
@@ -34,6 +38,7 @@ public struct BuildOptions: Sendable {
         self.baseURL = baseURL
         self.strict = strict
         self.write = write
+        self.contentSecurityPolicy = contentSecurityPolicy
     }
 
     public var outputFolder: URL { output ?? site.defaultOutput }
@@ -93,6 +98,9 @@ public struct SiteBuilder: Sendable {
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
         let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
+        for (path, reason) in site.skippedEntries() {
+            report.diagnostics.append(Diagnostic(.warning, file: path, message: reason))
+        }
 
         // 1. Load
         options.incremental?.beginBuild()
@@ -153,7 +161,8 @@ public struct SiteBuilder: Sendable {
         let settings = RenderSettings(
             images: ImageURLs(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
             strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets,
-            pageSize: selector.pageSize, baseURL: baseURL)
+            pageSize: selector.pageSize, baseURL: baseURL,
+            contentSecurityPolicy: options.contentSecurityPolicy == true ? config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : config.contentSecurityPolicy)
         var renderer = SiteRenderer(templates: templates, settings: settings)
         renderer.incremental = options.incremental
         let writer = SiteWriter(output: options.outputFolder)
@@ -238,7 +247,9 @@ public struct SiteBuilder: Sendable {
             files.append((path, false, OutputFile(path: "assets/" + path, content: .data(BuiltinFiles.asset(path) ?? Data()))))
         }
         for path in siteFiles.sorted() {
-            files.append((path, true, OutputFile(path: "assets/" + path, content: .copy(options.site.assetsFolder.appendingPathComponent(path)))))
+            // A link inside assets/ is copied as the file it points to.
+            let source = options.site.assetsFolder.appendingPathComponent(path).resolvingSymlinksInPath()
+            files.append((path, true, OutputFile(path: "assets/" + path, content: .copy(source))))
         }
         return files.sorted { $0.path < $1.path }
     }

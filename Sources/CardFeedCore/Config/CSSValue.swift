@@ -32,9 +32,11 @@ enum CSSValue {
     /// A plain number (line heights).
     static func isNumber(_ value: String) -> Bool { Double(value.trimmingCharacters(in: .whitespaces)).map { $0 >= 0 } ?? false }
 
-    /// A font-family list: names, quotes, commas and spaces only.
+    /// A font-family list: names, quotes, commas and spaces only, each quote closed (an open one
+    /// would run on into the rest of the stylesheet).
     static func isFontList(_ value: String) -> Bool {
         !value.isEmpty && value.allSatisfy { $0.isLetter || $0.isNumber || " ,-_'\"".contains($0) }
+            && value.filter { $0 == "\"" }.count % 2 == 0 && value.filter { $0 == "'" }.count % 2 == 0
     }
 
     /// A box-shadow or similar compound value made of lengths, colours and commas.

@@ -13,9 +13,15 @@ public struct ConfigLoader: Sendable {
     public var file: URL { site.root.appendingPathComponent(SiteConfig.fileName) }
 
     public func load(into diagnostics: inout Diagnostics) -> SiteConfig {
-        guard FileManager.default.fileExists(atPath: file.path) else { return SiteConfig() }
+        var info = stat()
+        guard lstat(file.path, &info) == 0 else { return SiteConfig() }
         let name = site.display(file)
-        guard let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8) else {
+        let data: Data
+        do { data = try InputFile.read(file) } catch {
+            diagnostics.append(Diagnostic(.error, file: name, message: error.description))
+            return SiteConfig()
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
             diagnostics.append(Diagnostic(.error, file: name, message: "cannot read the file as UTF-8 text"))
             return SiteConfig()
         }
@@ -55,7 +61,7 @@ struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    static let topLevelKeys = ["title", "base_url", "page_size", "locale", "theme", "rules", "links"]
+    static let topLevelKeys = ["title", "base_url", "page_size", "locale", "theme", "rules", "links", "csp"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -74,6 +80,7 @@ struct YAMLReader {
             case "theme": config.theme = theme(value)
             case "rules": config.rules = rules(value)
             case "links": config.links = links(value)
+            case "csp": config.contentSecurityPolicy = contentSecurityPolicy(value)
             default: unknownKey(keyNode, key, among: Self.topLevelKeys)
             }
         }
@@ -89,6 +96,18 @@ struct YAMLReader {
             return nil
         }
         return text.hasSuffix("/") ? text : text + "/"
+    }
+
+    /// `csp: true` (the built-in policy), `false`, or a policy of the site's own on one line.
+    mutating func contentSecurityPolicy(_ node: Node) -> String? {
+        guard let text = scalarText(node, key: "csp") else { return nil }
+        if let flag = node.bool, node.tag.rawValue != Tag.Name.str.rawValue { return flag ? ContentSecurityPolicy.builtin : nil }
+        let policy = text.trimmingCharacters(in: .whitespaces)
+        guard !policy.isEmpty, !policy.contains(where: \.isNewline), policy.range(of: #"^[A-Za-z-]+ "#, options: .regularExpression) != nil else {
+            error(node, "csp", "must be true, false or a policy such as \"default-src 'self'; img-src https:\"")
+            return nil
+        }
+        return policy
     }
 
     mutating func theme(_ node: Node) -> Theme {

@@ -8,10 +8,21 @@ public struct SiteConfig: Sendable {
     public var theme = Theme()
     public var rules: [CardRule] = []
     public var links = LinkPolicy()
+    /// The Content Security Policy the pages carry as a `<meta>` tag: `csp: true` for the
+    /// built-in policy, or the policy's text; nil for none.
+    public var contentSecurityPolicy: String?
 
     public init() {}
 
     public static let fileName = "cardfeed.yml"
+}
+
+/// The Content Security Policy that `csp: true` and `--csp` put in every page.
+public enum ContentSecurityPolicy {
+    /// Everything the pages load comes from the site itself, except card images, which are
+    /// remote http(s) URLs (or `data:` images in Markdown). No inline script or style exists in
+    /// the pages, so none is allowed; plugins, a foreign `<base>` and foreign form targets neither.
+    public static let builtin = "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
 }
 
 /// CSS custom properties set by `theme:` in cardfeed.yml, for the light and the dark scheme.

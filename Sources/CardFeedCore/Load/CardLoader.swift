@@ -81,9 +81,9 @@ public struct CardLoader: Sendable {
     ) {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            data = try InputFile.read(url, mapped: true)
         } catch {
-            diagnostics.append(Diagnostic(.error, file: file, message: "cannot read the file: \(error.localizedDescription)"))
+            diagnostics.append(Diagnostic(.error, file: file, message: error.description))
             return
         }
         if !data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {  // stops at the first byte of content

@@ -90,8 +90,9 @@ public struct StringTable: Sendable {
     }
 
     private static func readSiteStrings(_ file: URL, name: String, diagnostics: inout Diagnostics) -> [String: String]? {
-        guard let data = try? Data(contentsOf: file) else {
-            diagnostics.append(Diagnostic(.error, file: name, message: "cannot read the file"))
+        let data: Data
+        do { data = try InputFile.read(file) } catch {
+            diagnostics.append(Diagnostic(.error, file: name, message: error.description))
             return nil
         }
         let json: JSONValue

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The folders and files of a site, and how to name them in messages.
 public struct SiteFolder: Sendable {
     public let root: URL
@@ -19,12 +25,31 @@ public struct SiteFolder: Sendable {
         return FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// `cards.json`, then every `.json` below `cards/`, in path order.
+    /// `cards.json`, then every `.json` below `cards/`, in path order. `cards.json` is listed
+    /// whenever something has that name (a folder, a broken link), so that reading it says what
+    /// is wrong rather than the site seeming to have no cards.
     func cardFiles() throws -> [URL] {
         var files: [URL] = []
-        if FileManager.default.fileExists(atPath: cardsFile.path) { files.append(cardsFile) }
-        files += Self.files(under: cardsFolder).filter { $0.pathExtension.lowercased() == "json" }.map { cardsFolder.appendingPathComponent($0) }
+        var info = stat()
+        if lstat(cardsFile.path, &info) == 0 { files.append(cardsFile) }
+        files += Self.files(under: cardsFolder).filter(Self.isCardFile).map { cardsFolder.appendingPathComponent($0) }
         return files
+    }
+
+    static func isCardFile(_ path: String) -> Bool { path.lowercased().hasSuffix(".json") }
+    static func isTemplateFile(_ path: String) -> Bool { path.hasSuffix(".mustache") }
+
+    /// Entries of `cards/`, `templates/` and `assets/` that are not read, each with the reason:
+    /// what the build warns about. Only names that would be used count (`.json` under cards/,
+    /// `.mustache` under templates/), besides folders that are not read.
+    public func skippedEntries() -> [(path: String, reason: String)] {
+        var skipped: [(path: String, reason: String)] = []
+        for (folder, wanted) in [(cardsFolder, Self.isCardFile), (templatesFolder, Self.isTemplateFile), (assetsFolder, { (_: String) in true })] {
+            for entry in Self.scan(folder).skipped where wanted(entry.path) || entry.always {
+                skipped.append((display(entry.path.isEmpty ? folder : folder.appendingPathComponent(entry.path)), entry.reason))
+            }
+        }
+        return skipped
     }
 
     /// Paths relative to `assets/` of the site's asset files.
@@ -32,23 +57,68 @@ public struct SiteFolder: Sendable {
 
     /// Paths relative to `templates/` of the site's template files.
     public func templateFiles() -> [String] {
-        Self.files(under: templatesFolder).filter { $0.hasSuffix(".mustache") }
+        Self.files(under: templatesFolder).filter(Self.isTemplateFile)
     }
 
     /// Regular files below `folder` (hidden ones left out), as sorted relative paths.
-    static func files(under folder: URL) -> [String] {
+    static func files(under folder: URL) -> [String] { scan(folder).files }
+
+    /// Folders nested deeper than this are not read (real folders cannot loop, but a bind mount can).
+    static let maximumDepth = 64
+
+    /// The regular files below `folder`, and what was left out and why. A symbolic link counts
+    /// as the file it points to when that is a regular file inside `folder`; links that lead
+    /// outside it (which could copy any file of the machine into the site), to a folder (which
+    /// could loop), nowhere, or round in a loop are left out, and so are named pipes, devices
+    /// and sockets, which a read could block on or never finish.
+    static func scan(_ folder: URL) -> (files: [String], skipped: [(path: String, reason: String, always: Bool)]) {
+        var files: [String] = []
+        var skipped: [(path: String, reason: String, always: Bool)] = []
+        let manager = FileManager.default
         let base = folder.standardizedFileURL.resolvingSymlinksInPath().path
-        guard let walker = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else { return [] }
-        var paths: [String] = []
-        for case let url as URL in walker {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let path = url.standardizedFileURL.resolvingSymlinksInPath().path
-            guard path.hasPrefix(base + "/") else { continue }
-            paths.append(String(path.dropFirst(base.count + 1)))
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue else { return ([], []) }
+        func walk(_ relative: String, depth: Int) {
+            let directory = relative.isEmpty ? base : base + "/" + relative
+            guard depth < maximumDepth else {
+                skipped.append((relative, "is nested more than \(maximumDepth) folders deep; not read", true))
+                return
+            }
+            guard let names = try? manager.contentsOfDirectory(atPath: directory) else {
+                skipped.append((relative, "is a folder that cannot be read (check its permissions); its files are not read", true))
+                return
+            }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                let full = base + "/" + path
+                var info = stat()
+                guard lstat(full, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: walk(path, depth: depth + 1)
+                case S_IFREG: files.append(path)
+                case S_IFLNK:
+                    let problem = InputFile.problem(at: full)
+                    let toFolder = problem?.hasPrefix("is a folder") == true
+                    if let problem, !toFolder {
+                        skipped.append((path, problem + "; not read", false))
+                        continue
+                    }
+                    let target = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
+                    let written = Diagnostic.quoted(InputFile.linkTarget(full))
+                    if target != base && !target.hasPrefix(base + "/") {
+                        skipped.append((path, "is a symbolic link to \(written), outside \(folder.lastPathComponent)/; links out of the site's folders are not followed (copy the \(toFolder ? "folder" : "file") in instead)", toFolder))
+                    } else if toFolder {
+                        skipped.append((path, "is a symbolic link to the folder \(written); links to folders are not followed", true))
+                    } else {
+                        files.append(path)
+                    }
+                default:
+                    skipped.append((path, (InputFile.problem(at: full) ?? "is not a regular file") + "; not read", false))
+                }
+            }
         }
-        return paths.sorted()
+        walk("", depth: 0)
+        return (files.sorted(), skipped)
     }
 
     /// A path as the user would write it: relative to the working directory when below it.

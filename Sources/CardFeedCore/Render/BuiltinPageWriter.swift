@@ -12,6 +12,9 @@ struct BuiltinPageWriter {
         var out = ""
         out.reserveCapacity(4096)
         out += "<!DOCTYPE html>\n<html lang=\"\(escape(strings.locale))\">\n<head>\n<meta charset=\"utf-8\">\n"
+        if let csp = view.settings.contentSecurityPolicy {
+            out += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(escape(csp))\">\n"
+        }
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<base href=\"\(escape(view.root))\">\n"
         out += "<title>\(escape(text(view, .title)))</title>\n"

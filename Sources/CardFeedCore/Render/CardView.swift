@@ -207,11 +207,17 @@ struct RenderSettings: Sendable {
     let pageSize: Int
     /// With a base URL, the feeds also have Atom and JSON Feed files that pages link.
     let baseURL: String?
+    /// The policy of the pages' `<meta http-equiv="Content-Security-Policy">`; nil for none.
+    let contentSecurityPolicy: String?
 
     /// A hash of everything here, computed once per build (see `IncrementalState`).
     let fingerprint: Int
 
-    init(images: ImageURLs, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String], pageSize: Int, baseURL: String?) {
+    init(
+        images: ImageURLs, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String], pageSize: Int,
+        baseURL: String?, contentSecurityPolicy: String? = nil
+    ) {
+        self.contentSecurityPolicy = contentSecurityPolicy
         self.images = images
         self.strings = strings
         self.links = links
@@ -229,6 +235,7 @@ struct RenderSettings: Sendable {
         hasher.combine(siteTitle)
         hasher.combine(pageSize)
         hasher.combine(baseURL)
+        hasher.combine(contentSecurityPolicy)
         fingerprint = hasher.finalize()
     }
 

@@ -4,7 +4,7 @@ import Mustache
 struct PageView: MustacheParent, Sendable {
     enum Key: String, CaseIterable {
         case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
-        case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates
+        case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
     }
 
     let settings: RenderSettings
@@ -43,6 +43,7 @@ struct PageView: MustacheParent, Sendable {
         case .pagination: return pagination
         case .strings: return StringsView(table: strings)
         case .alternates: return alternates
+        case .csp: return settings.contentSecurityPolicy.text
         case .madeWith: return Text(strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"]))
         }
     }

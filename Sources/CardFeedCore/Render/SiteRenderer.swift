@@ -52,7 +52,7 @@ struct SiteRenderer {
                         kept.set(offset, keepDescriptions.contains(position) ? cached.description : nil)
                         continue
                     }
-                    let description = card.description.map(Markdown.html)
+                    let description = card.description.map { Markdown.html($0, linkSchemes: settings.links.linkSchemes) }
                     let rendered = renderCard(card, description: description, position: position)
                     if let key { incremental?.storeCard(key, (rendered, description)) }
                     html.set(offset, rendered)

@@ -44,8 +44,9 @@ public struct TemplateSet: Sendable {
             let url = site.templatesFolder.appendingPathComponent(path)
             let file = site.display(url)
             let name = String(path.dropLast(".mustache".count))
-            guard let data = try? Data(contentsOf: url) else {
-                diagnostics.append(Diagnostic(.error, file: file, message: "cannot read the template"))
+            let data: Data
+            do { data = try InputFile.read(url) } catch {
+                diagnostics.append(Diagnostic(.error, file: file, message: "the template \(error.description)"))
                 failed = true
                 continue
             }

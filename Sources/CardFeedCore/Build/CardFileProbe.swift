@@ -1,0 +1,106 @@
+import Foundation
+
+/// Everything a build does with the bytes of one card file, in memory and without touching the
+/// disk: parse (both the streaming and the whole-document reader), decode every entry, merge,
+/// select, render every card with the built-in writer and with Mustache, render each page's
+/// frame both ways, and write the card styles and the feeds. The fuzz target
+/// (`Sources/CardFeedFuzz`) feeds it arbitrary bytes; tests replay what it found.
+///
+/// Exposed as SPI so that the pipeline's types can stay internal.
+@_spi(Fuzzing) public enum CardFileProbe {
+    /// What one run produced, for the fuzz target's checks.
+    public struct Output {
+        /// Errors and warnings, as the user would see them.
+        public var diagnostics: [String] = []
+        /// Every shown card's HTML from the built-in writer and from the Mustache templates.
+        public var cards: [(id: String, builtin: String, mustache: String)] = []
+        /// Every page of every feed, from the built-in writer and from the Mustache template.
+        public var pages: [(path: String, builtin: String, mustache: String)] = []
+        /// `assets/card-styles.css`, when a card is styled.
+        public var cardStyles: String?
+        /// Atom, JSON Feed and sitemap files, by path.
+        public var feeds: [(path: String, text: String)] = []
+    }
+
+    /// Built once: the built-in templates and English strings, as a site without files has them.
+    private static let setup: (templates: TemplateSet, settings: RenderSettings)? = {
+        let site = SiteFolder("/nonexistent/cardfeed-probe-site")
+        var diagnostics = Diagnostics()
+        guard let templates = TemplateSet.load(site: site, diagnostics: &diagnostics),
+            let strings = StringTable.load(locale: "en", site: site, diagnostics: &diagnostics)
+        else { return nil }
+        var links = LinkPolicy()
+        links.newTab = ["partner.example", "*.example.com"]
+        links.appSchemes = ["myapp"]
+        let assets = Set(BuiltinFiles.assetPaths)
+        let settings = RenderSettings(
+            images: ImageURLs(assets: assets, siteOverrides: []), strings: strings, links: links, siteTitle: "Probe",
+            stylesheets: ["assets/cardfeed.css"], pageSize: 3, baseURL: "https://probe.example/")
+        return (templates, settings)
+    }()
+
+    /// Runs the pipeline over `data` as if it were `cards.json`.
+    public static func run(_ data: Data, now: Int64 = 1_800_000_000) -> Output {
+        var output = Output()
+        guard let (templates, settings) = setup else { fatalError("the built-in templates do not load") }
+        let file = "cards.json"
+        let decoder = CardDecoder(assetExists: { $0.hasPrefix("images/") }, linkSchemes: settings.links.linkSchemes)
+        var loaded = LoadedCards()
+        var merger = CardMerger()
+        var diagnostics = Diagnostics()
+
+        let values: [JSONValue]
+        do {
+            values = try data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var streamed: [JSONValue] = []
+                if try JSONParser.forEachElementOfTopLevelArray(bytes, { streamed.append($0) }) { return streamed }
+                let document = try JSONParser.parse(bytes)
+                return CardLoader.entries(of: document, file: file, into: &diagnostics) ?? []
+            }
+        } catch {
+            output.diagnostics = ["\(error)"]
+            return output
+        }
+        for (index, value) in values.enumerated() {
+            let (entry, problems) = decoder.decode(value, source: CardSource(file: file, index: index, order: index))
+            problems.forEach { diagnostics.append($0) }
+            merger.add(entry, into: &loaded)
+        }
+        merger.applyRemovals(to: &loaded)
+        diagnostics.append(contentsOf: loaded.diagnostics)
+        output.diagnostics = diagnostics.all.map(\.description)
+
+        let selection = FeedSelector(now: now, pageSize: settings.pageSize).select(loaded.cards)
+        let renderer = SiteRenderer(templates: templates, settings: settings)
+        var descriptions: [String?] = []
+        var cardHTML: [String] = []
+        for (position, card) in selection.cards.enumerated() {
+            let description = card.description.map { Markdown.html($0, linkSchemes: settings.links.linkSchemes) }
+            descriptions.append(description)
+            let view = CardView(card: card, descriptionHTML: description, settings: settings, permalink: settings.permalink(position: position, card: card))
+            let builtin = BuiltinCardWriter().render(view)
+            let mustache = templates.render(TemplateSet.cardTemplate(card.type), view)
+            output.cards.append((card.id, builtin, mustache))
+            cardHTML.append(builtin)
+        }
+        for feed in selection.feeds {
+            for (number, range) in feed.pages.enumerated() {
+                let cards = feed.cards[range].map { cardHTML[$0] }
+                let view = renderer.pageView(selection, feed, page: number + 1, cards: cards)
+                let frame = BuiltinPageWriter().frame(view, hasCards: !cards.isEmpty)
+                let builtin = frame.before + cards.map { $0 + "\n" }.joined() + frame.after
+                output.pages.append((PagePaths.file(feed: feed.feed, page: number + 1), builtin, renderer.renderPage(view)))
+            }
+        }
+        output.cardStyles = GeneratedStyles.cards(selection.cards)
+        for file in Syndication(baseURL: settings.baseURL ?? "", settings: settings).files(selection, descriptions: descriptions) {
+            switch file.content {
+            case .text(let text): output.feeds.append((file.path, text))
+            case .data(let data): output.feeds.append((file.path, String(decoding: data, as: UTF8.self)))
+            case .copy, .stream: break
+            }
+        }
+        return output
+    }
+}

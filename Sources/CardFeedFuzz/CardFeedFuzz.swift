@@ -1,0 +1,62 @@
+import Foundation
+
+// The fuzz target over loading and rendering one card file (see `CardFileProbe` and
+// scripts/fuzz.sh). Built with CARDFEED_LIBFUZZER=1 (libFuzzer and AddressSanitizer), `main`
+// hands over to libFuzzer, which calls `checkOneInput` with each input; a failed check aborts,
+// which libFuzzer reports as a crash and saves. Built normally, the same checks run over the
+// files named on the command line, to replay what the fuzzer found.
+
+/// libFuzzer's own driver (compiler-rt's FuzzerDriver.cpp): parses libFuzzer's options and runs.
+#if CARDFEED_LIBFUZZER
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+#endif
+
+/// One input: the checks' problems are printed and abort the process, so that libFuzzer saves it.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func checkOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let data = start.map { Data(bytes: $0, count: count) } ?? Data()
+    let problems = FuzzChecks.problems(data)
+    if !problems.isEmpty {
+        FileHandle.standardError.write(Data(("cardfeed-fuzz: " + problems.prefix(5).joined(separator: "\n") + "\n").utf8))
+        abort()
+    }
+    return 0
+}
+
+@main
+struct CardFeedFuzz {
+    static func main() {
+        #if CARDFEED_LIBFUZZER
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, checkOneInput))
+        #else
+        replay(Array(CommandLine.arguments.dropFirst()))
+        #endif
+    }
+
+    /// Runs the checks over each file and says which pass.
+    static func replay(_ paths: [String]) {
+        guard !paths.isEmpty else {
+            FileHandle.standardError.write(Data("usage: CardFeedFuzz FILE...  (runs the fuzz target's checks over each card file)\n".utf8))
+            exit(2)
+        }
+        var failed = 0
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                print("\(path): cannot read")
+                failed += 1
+                continue
+            }
+            let problems = FuzzChecks.problems(data)
+            print("\(path): \(problems.isEmpty ? "ok" : problems.joined(separator: "\n  "))")
+            if !problems.isEmpty { failed += 1 }
+        }
+        exit(failed == 0 ? 0 : 1)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import CardFeedCore
+
+/// Text and Markdown from untrusted cards: what HTML cannot hold is dropped, and links and images
+/// in descriptions follow the same rules as a card's own link and image.
+@Suite struct HostileInputTests {
+    @Test func forbiddenCharactersAreDroppedFromEscapedText() {
+        func escape(_ text: String) -> String { FastHTMLContentType().escapeText(text) }
+        // Swift string literals cannot spell noncharacters, so they are built from scalars.
+        let noncharacters = [0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1FFFE, 0x10FFFF].map { String(Character(Unicode.Scalar($0)!)) }
+        #expect(escape("a\u{1}b\u{8}c\u{B}d\u{7F}e\u{85}f\u{9F}g" + noncharacters.joined(separator: "-") + "h") == "abcdefg-----h")
+        #expect(escape("tab\tline\nff\u{C}cr\r") == "tab\tline\nff\u{C}cr\r", "HTML's own white space stays")
+        #expect(escape("<\u{0}\"'&>") == "&lt;&quot;&#39;&amp;&gt;")
+        #expect(escape("© « » € 😀 \u{FEFF} \u{2028} \u{FFFD} \u{FDCF} \u{FDF0} \u{1F600}") == "© « » € 😀 \u{FEFF} \u{2028} \u{FFFD} \u{FDCF} \u{FDF0} \u{1F600}")
+        #expect(escape("plain text") == "plain text")
+    }
+
+    @Test func markdownDropsForbiddenCharacters() {
+        #expect(Markdown.html("a\u{1}b" + String(Character(Unicode.Scalar(0xFFFF)!))) == "<p>ab</p>\n")
+    }
+
+    @Test("a refused link in a description keeps its text", arguments: [
+        "[x](javascript:alert(1))", "[x](JaVaScRiPt:alert(1))", "[x](< javascript:alert(1)>)", "[x](&#x6A;avascript:alert(1))",
+        "[x](vbscript:msgbox(1))", "[x](data:text/html,x)", "[x](file:///etc/passwd)", "[x](hxtps://example.test)", "[x]()",
+        "[x][r]\n\n[r]: javascript:alert(1)", "<javascript:alert(1)>",
+    ])
+    func refusedLinks(_ markdown: String) {
+        let html = Markdown.html(markdown)
+        #expect(!html.contains("<a"), "\(html)")
+        #expect(!html.contains("href"), "\(html)")
+    }
+
+    @Test func allowedLinksStayLinksAndAppSchemesFollowTheSite() {
+        #expect(Markdown.html("[a](https://x.test/?q=1&r=2) [b](mailto:a@x.test) [c](/page.html) [d](#card-x)")
+            == "<p><a href=\"https://x.test/?q=1&amp;r=2\">a</a> <a href=\"mailto:a@x.test\">b</a> <a href=\"/page.html\">c</a> <a href=\"#card-x\">d</a></p>\n")
+        #expect(Markdown.html("[open](brewline://hours)") == "<p>open</p>\n")
+        #expect(Markdown.html("[open](brewline://hours)", linkSchemes: URLCheck.linkSchemes.union(["brewline"]))
+            == "<p><a href=\"brewline://hours\">open</a></p>\n")
+    }
+
+    @Test func refusedImagesBecomeTheirAltText() {
+        #expect(Markdown.html("![a *cat*](javascript:alert(1))") == "<p>a <em>cat</em></p>\n")
+        #expect(Markdown.html("![svg](data:image/svg+xml;base64,PHN2Zz4=)") == "<p>svg</p>\n")
+        #expect(Markdown.html("[![in](javascript:x)](javascript:y) after") == "<p>in after</p>\n")
+        #expect(Markdown.html("![ok](https://x.test/a.png) ![png](data:image/png;base64,iVBO)")
+            == "<p><img src=\"https://x.test/a.png\" alt=\"ok\" /> <img src=\"data:image/png;base64,iVBO\" alt=\"png\" /></p>\n")
+    }
+
+    @Test func rawHTMLStaysOmitted() {
+        let html = Markdown.html("<script>alert(1)</script>\n\n<b onclick=\"x\">b</b> <img src=x onerror=alert(1)>")
+        #expect(!html.contains("<script") && !html.contains("onclick") && !html.contains("onerror"))
+        #expect(html.contains("raw HTML omitted"))
+    }
+}

@@ -1,0 +1,301 @@
+"""Broken input gets a clear message naming the file, never a crash or a hang: bad bytes, deep
+nesting, huge files and fields, wrong types everywhere, empty files, folders, pipes and devices
+where files should be, unreadable files, and symbolic links that loop or lead out of the site."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import write_cards
+
+NOW = "1795000000"
+
+
+def build(run, site, *extra):
+    result = run("build", site, "--now", NOW, "-q", *extra)
+    assert result.returncode in (0, 1), f"crashed with status {result.returncode}:\n{result.stderr[-3000:]}"
+    assert "Fatal error" not in result.stderr and "Stack dump" not in result.stderr, result.stderr[-3000:]
+    return result
+
+
+def card(**fields):
+    return {"id": "c1", "type": "text_announcement", "created": 1790000000, "description": "Hello", **fields}
+
+
+def site_with(tmp_path, data: bytes, name="cards.json"):
+    site = tmp_path / "site"
+    (site / name).parent.mkdir(parents=True, exist_ok=True)
+    (site / name).write_bytes(data)
+    return site
+
+
+@pytest.mark.parametrize("data, message", [
+    (b'[{"id": "a", "type": "text_announcement", "description": "\xc3\x28"}]', ":1:59: invalid JSON: the text is not valid UTF-8"),
+    (b'[\n  \xff\n]', ":2:3: invalid JSON: unexpected byte 0xFF"),
+    (b'[{"id": "a\x00b"}]', ":1:11: invalid JSON: a control character (a NUL byte) inside text must be escaped"),
+    (b'[{"id": "a"}\x00]', ":1:13: invalid JSON: expected \",\" or \"]\" after a list item"),
+    (b"\x00\x00\x00", ":1:1: invalid JSON: unexpected a NUL byte"),
+    (b"[" * 100_000, ":1:513: invalid JSON: nested more than 512 levels deep"),
+    (b'{"feed": ' + b'{"a": ' * 600 + b"1" + b"}" * 601, ":1:3076: invalid JSON: nested more than 512 levels deep"),
+    (b"", "the file is empty"),
+    (b" \n\t\r\n", "the file is empty"),
+    (b"\xef\xbb\xbf", ":1:2: invalid JSON: the file ends before the JSON value does"),
+    (b"\xfe\xff\x00[\x00]", ":1:1: invalid JSON: unexpected byte 0xFE"),
+    (b"null", "expected a card, a list of cards or an envelope"),
+    (b'{"cards": "none"}', 'field "cards": expected a list of cards, found text'),
+])
+def test_bad_bytes_are_an_error_naming_the_file_line_and_column(run, tmp_path, data, message):
+    site = site_with(tmp_path, data)
+    result = build(run, site)
+    assert result.returncode == 1
+    assert f"error: site/cards.json{message if message.startswith(':') else ': ' + message}" in result.stderr, result.stderr
+    assert "nothing was written" in result.stderr
+    assert not (site / "public").exists()
+
+
+def test_a_byte_order_mark_is_accepted(run, tmp_path):
+    site = site_with(tmp_path, b"\xef\xbb\xbf" + json.dumps([card()]).encode())
+    result = build(run, site)
+    assert result.returncode == 0, result.stderr
+    assert "Hello" in (site / "public" / "index.html").read_text()
+
+
+def test_wrong_types_in_every_field_are_warnings_naming_each_field(run, tmp_path):
+    long_keys = {"id": "a", "type": "captioned_image", "viewed": "maybe", "created": "yesterday", "updated": {},
+                 "expires_at": [1], "categories": {"news": True}, "extras": ["x"], "image": 42, "image_alt": {},
+                 "title": ["t"], "description": {"md": "x"}, "url": 1, "domain": False, "aspect_ratio": "wide",
+                 "use_webview": "sometimes", "pinned": [], "dismissed": {}, "dismissible": 2, "test": "x", "clicked": 3.5}
+    short_keys = {"id": "b", "tp": "short_news", "v": "x", "ca": "x", "ea": "x", "e": 5, "i": [], "tt": {}, "ds": 9,
+                  "u": [], "dm": {}, "ar": [], "uw": {}, "d": "x", "p": "x", "db": "x", "t": "x", "cl": "x", "r": "x"}
+    cross = {"id": "c", "type": "cross_promotion_small", "created": 1, "title": "t", "subtitle": [], "caption": {},
+             "rating": "five", "reviews": "many", "price": "cheap", "display_price": [1], "media_type": 7,
+             "itunes_id": "abc", "universal": "perhaps", "image": "https://x.test/a.png", "url": "https://x.test"}
+    nested = {"id": "d", "type": "text_announcement", "created": 1, "description": "ok",
+              "extras": {"deep": {"a": [1, {"b": None}]}, "list": [1], "num": 1e308, "flag": True}}
+    entries = [long_keys, short_keys, cross, nested, {"id": {"x": 1}, "type": "text_announcement"},
+               {"id": 12345, "type": "text_announcement", "created": 1, "description": "numbered"},
+               {"id": "e", "type": 7}, {"id": "f", "type": None}, 42, "text", None, [], True]
+    site = write_cards(tmp_path / "site", entries)
+    result = build(run, site)
+    assert result.returncode == 0, result.stderr
+    for entry, index in [(long_keys, 0), (short_keys, 1), (cross, 2)]:
+        for key in entry:
+            if key in ("id", "type", "tp", "title", "image", "url", "created") and entry is cross:
+                continue
+            if key in ("id", "type", "tp"):
+                continue
+            assert f'card {index} (id "{entry["id"]}"): field "{key}"' in result.stderr, key
+    assert 'card 3 (id "d"): field "extras.deep": expected text, found an object; ignored' in result.stderr
+    assert 'card 4: field "id": expected text, found an object; ignored' in result.stderr
+    assert 'card 5: field "id": expected text, found a number; used as text' in result.stderr
+    assert 'card 6 (id "e"): field "type": unknown type "7"' in result.stderr
+    for index, noun in [(8, "a number"), (9, "text"), (10, "null"), (11, "a list"), (12, "a boolean")]:
+        assert f"card {index}: expected a card object, found {noun}; skipped" in result.stderr
+    page = (site / "public" / "index.html").read_text()
+    assert 'data-card-id="12345"' in page and 'data-card-id="d"' in page
+
+
+def test_a_million_character_description_is_a_warning_and_quick(run, tmp_path):
+    description = "**Roast** notes and [a link](https://x.test/) " * 22_000
+    site = write_cards(tmp_path / "site", [card(description=description, title="x" * 100_000,
+                                                extras={"k" * 100_000: "v" * 100_000})])
+    start = time.monotonic()
+    result = build(run, site, "--base-url", "https://x.test/")
+    assert result.returncode == 0, result.stderr
+    assert time.monotonic() - start < 30
+    assert "over Braze's 2 KB limit (2048 bytes); shown anyway" in result.stderr
+    assert (site / "public" / "index.html").read_text().count("<strong>Roast</strong>") == 22_000
+
+
+def test_a_folder_named_cards_json_and_folders_where_files_should_be(run, tmp_path):
+    site = tmp_path / "site"
+    (site / "cards.json").mkdir(parents=True)
+    (site / "cardfeed.yml").mkdir()
+    (site / "strings" / "en.json").mkdir(parents=True)
+    (site / "cards" / "folder.json").mkdir(parents=True)  # a folder of cards that happens to end in .json
+    (site / "cards" / "folder.json" / "a.json").write_text(json.dumps([card()]))
+    result = build(run, site)
+    assert result.returncode == 1
+    assert "error: site/cards.json: is a folder, not a file" in result.stderr
+    assert "error: site/cardfeed.yml: is a folder, not a file" in result.stderr
+    assert "error: site/strings/en.json: is a folder, not a file" in result.stderr
+
+
+def test_pipes_and_devices_are_refused_without_waiting(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    (site / "cards").mkdir()
+    os.mkfifo(site / "cards" / "pipe.json")
+    (site / "cards" / "zero.json").symlink_to("/dev/zero")
+    (site / "assets").mkdir()
+    os.mkfifo(site / "assets" / "pipe.png")
+    start = time.monotonic()
+    result = build(run, site)
+    assert time.monotonic() - start < 30
+    assert result.returncode == 0, result.stderr
+    assert "warning: site/cards/pipe.json: is a named pipe (FIFO), not a file (reading it could wait forever); not read" in result.stderr
+    assert "warning: site/cards/zero.json: is a device, not a file; not read" in result.stderr
+    assert "warning: site/assets/pipe.png: is a named pipe (FIFO)" in result.stderr
+    # The file itself named as the cards: an error, as fast.
+    other = tmp_path / "other"
+    other.mkdir()
+    os.mkfifo(other / "cards.json")
+    result = build(run, other)
+    assert result.returncode == 1
+    assert "error: other/cards.json: is a named pipe (FIFO), not a file" in result.stderr
+    (other / "cards.json").unlink()
+    (other / "cards.json").symlink_to("/dev/zero")
+    result = build(run, other)
+    assert result.returncode == 1 and "error: other/cards.json: is a device, not a file" in result.stderr
+
+
+def test_symbolic_link_loops_and_links_out_of_the_site(run, tmp_path):
+    (tmp_path / "secret.txt").write_text("not for the site")
+    site = write_cards(tmp_path / "site", [card(type="captioned_image", title="t", image="images/alias.png")])
+    cards, assets = site / "cards", site / "assets" / "images"
+    cards.mkdir()
+    assets.mkdir(parents=True)
+    (cards / "loop").symlink_to("../cards")
+    (cards / "self.json").symlink_to("self.json")
+    (cards / "ping.json").symlink_to("pong.json")
+    (cards / "pong.json").symlink_to("ping.json")
+    (cards / "gone.json").symlink_to("nowhere.json")
+    (assets / "up").symlink_to("../..")
+    (assets / "secret.txt").symlink_to("../../../secret.txt")
+    (assets / "real.png").write_bytes(b"\x89PNG fake")
+    (assets / "alias.png").symlink_to("real.png")
+    result = build(run, site, "--base-url", "https://x.test/")
+    assert result.returncode == 0, result.stderr
+    for line in [
+        'warning: site/cards/loop: is a symbolic link to the folder "../cards"; links to folders are not followed',
+        "warning: site/cards/self.json: is a symbolic link that leads round in a loop; not read",
+        "warning: site/cards/ping.json: is a symbolic link that leads round in a loop; not read",
+        'warning: site/cards/gone.json: is a symbolic link to "nowhere.json", which does not exist; not read',
+        'warning: site/assets/images/up: is a symbolic link to "../..", outside assets/; links out of the site\'s folders are not followed (copy the folder in instead)',
+        'warning: site/assets/images/secret.txt: is a symbolic link to "../../../secret.txt", outside assets/',
+    ]:
+        assert line in result.stderr, result.stderr
+    out = site / "public"
+    assert not (out / "assets" / "images" / "secret.txt").exists()
+    assert (out / "assets" / "images" / "alias.png").read_bytes() == b"\x89PNG fake"
+    assert not (out / "assets" / "images" / "alias.png").is_symlink()
+    assert 'src="assets/images/alias.png"' in (out / "index.html").read_text()
+
+
+def unreadable_runner(cardfeed_bin):
+    """Runs cardfeed so that a chmod 000 file really cannot be read. These tests run as root, for
+    whom permissions do not stop reads: then cardfeed runs as the user nobody (setpriv)."""
+    if os.geteuid() != 0:
+        return [str(cardfeed_bin)]
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: a chmod 000 file stays readable")
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(cardfeed_bin)]
+
+
+def test_unreadable_files_are_named(cardfeed_bin):
+    prefix = unreadable_runner(cardfeed_bin)
+    root = Path(tempfile.mkdtemp(prefix="cardfeed-unreadable-"))
+    try:
+        os.chmod(root, 0o777)
+        site = write_cards(root / "site", [card()])
+        (site / "cards").mkdir()
+        (site / "cards" / "locked.json").write_text(json.dumps([card(id="c2")]))
+        (site / "templates").mkdir()
+        (site / "templates" / "page.mustache").write_text("{{title}}")
+        for path in [site / "cards" / "locked.json", site / "templates" / "page.mustache"]:
+            os.chmod(path, 0o000)
+        for path in [site, site / "cards", site / "templates"]:
+            os.chmod(path, 0o777)
+        os.chmod(site / "cards.json", 0o644)
+        result = subprocess.run([*prefix, "build", str(site), "--now", NOW, "-q"], capture_output=True, text=True, timeout=60, cwd=root)
+        assert result.returncode == 1, result.stderr
+        assert "error: site/cards/locked.json: cannot be read: permission denied" in result.stderr
+        assert "error: site/templates/page.mustache: the template cannot be read: permission denied" in result.stderr
+        # A folder that cannot be listed is named too.
+        os.chmod(site / "cards" / "locked.json", 0o644)
+        os.chmod(site / "templates" / "page.mustache", 0o644)
+        (site / "templates" / "page.mustache").unlink()
+        os.chmod(site / "cards", 0o000)
+        result = subprocess.run([*prefix, "build", str(site), "--now", NOW, "-q"], capture_output=True, text=True, timeout=60, cwd=root)
+        assert "warning: site/cards: is a folder that cannot be read (check its permissions); its files are not read" in result.stderr
+        assert result.returncode == 0, result.stderr
+    finally:
+        for folder, _, files in os.walk(root):
+            os.chmod(folder, 0o777)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def write_big_cards(path: Path, target_bytes: int, shown_every: int = 20) -> int:
+    """About `target_bytes` of realistic cards (Markdown descriptions, images, links, extras);
+    one in `shown_every` is current, the others expired, so that the page output stays small
+    while every card is still read and checked."""
+    words = "coffee roast autumn member reward offer season beans brew latte story weekend city event".split()
+    description = " ".join(words[i % len(words)] for i in range(80))
+    template = ('{"id":"card-%07d","type":"captioned_image","created":%d,"categories":["news"],"title":"Card %d about **roasts**",'
+                '"description":"' + description + ' [more](https://brewline.example/%d)","image":"https://img.example/%d.png",'
+                '"url":"https://brewline.example/c/%d","domain":"brewline.example","aspect_ratio":1.5,"extras":{"campaign":"c%d"},"expires_at":%d}')
+    count, size = 0, 4
+    with open(path, "w") as out:
+        out.write("[\n")
+        batch = []
+        while size < target_bytes:
+            line = template % (count, 1790000000 + count, count, count, count, count, count % 97, -1 if count % shown_every == 0 else 1700000000)
+            line = (",\n" if count else "") + line
+            batch.append(line)
+            size += len(line)
+            count += 1
+            if len(batch) == 10_000:
+                out.write("".join(batch))
+                batch = []
+        out.write("".join(batch) + "\n]\n")
+    return count
+
+
+MEASURE = """
+import resource, subprocess, sys, time
+start = time.monotonic()
+result = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+print(result.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, round(time.monotonic() - start, 1))
+sys.stderr.write(result.stderr[-2000:])
+"""
+
+
+def test_a_200_mb_cards_file_builds_in_bounded_memory(cardfeed_bin, tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    count = write_big_cards(site / "cards.json", 200 * 1024 * 1024)
+    assert (site / "cards.json").stat().st_size >= 200 * 1024 * 1024
+    measured = subprocess.run([sys.executable, "-c", MEASURE, str(cardfeed_bin), "build", str(site), "--now", NOW, "-q"],
+                              capture_output=True, text=True, timeout=300)
+    status, peak_kb, seconds = measured.stdout.split()
+    assert status == "0", measured.stderr
+    peak_mb = int(peak_kb) / 1024
+    print(f"200 MB cards file, {count} cards: peak memory {peak_mb:.0f} MB, {seconds} s")
+    assert peak_mb < 1200, f"peak memory {peak_mb:.0f} MB"
+    pages = sorted((site / "public").rglob("index.html"))
+    assert len(pages) > 100
+
+
+def test_output_safety_from_the_command_line(run, example_site, tmp_path):
+    """A failed build leaves the previous output byte for byte; the site itself, a parent of it
+    and a folder inside its inputs are refused as --output, and nothing of the site is touched."""
+    assert build(run, example_site).returncode == 0
+    out = example_site / "public"
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (example_site / "cards" / "broken.json").write_text('[{"id": "x",')
+    failed = build(run, example_site)
+    assert failed.returncode == 1 and "invalid JSON" in failed.stderr
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    (example_site / "cards" / "broken.json").unlink()
+    inputs = sorted(str(p) for p in example_site.rglob("*") if "public" not in p.parts)
+    for output, reason in [(example_site, "contains the site itself"), (example_site.parent, "contains the site itself"),
+                           (example_site / "cards" / "out", "inside the site's cards/ folder"),
+                           (example_site / "assets", "inside the site's assets/ folder")]:
+        result = build(run, example_site, "-o", output)
+        assert result.returncode == 1 and reason in result.stderr, (output, result.stderr)
+    assert sorted(str(p) for p in example_site.rglob("*") if "public" not in p.parts) == inputs

@@ -56,7 +56,10 @@ public struct CardLoader: Sendable {
             let file = site.display(url)
             result.files.append(file)
             var fileProblems = Diagnostics()
-            readEntries(url, file: file, decoder: decoder, decoderFingerprint: decoderFingerprint, firstOrder: { result.entriesRead }, into: &fileProblems) { decoded in
+            readEntries(
+                url, file: file, decoder: decoder, decoderFingerprint: decoderFingerprint, firstOrder: { result.entriesRead },
+                into: &fileProblems, expect: { merger.reserve($0, in: &result) }
+            ) { decoded in
                 result.entriesRead += decoded.count
                 for (entry, diagnostics) in decoded {
                     diagnostics.forEach { result.diagnostics.append($0) }
@@ -77,7 +80,7 @@ public struct CardLoader: Sendable {
     /// order, a batch at a time.
     private func readEntries(
         _ url: URL, file: String, decoder: CardDecoder, decoderFingerprint: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
-        _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
+        expect: (Int) -> Void = { _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
     ) {
         let data: Data
         do {
@@ -106,6 +109,7 @@ public struct CardLoader: Sendable {
             let bytes = raw.bindMemory(to: UInt8.self)
             do throws(JSONSyntaxError) {
                 if let elements = JSONParser.topLevelArrayElements(bytes) {
+                    expect(elements.count)
                     let shared = ReadOnlyBytes(bytes: bytes)
                     // A bare list of cards, the usual shape of a large file: parsed and decoded
                     // on both cores, a batch at a time.
@@ -195,6 +199,13 @@ public struct CardLoader: Sendable {
 struct CardMerger {
     private var byID: [String: Int] = [:]
     private var removals = Set<String>()
+
+    /// Makes room for `count` more cards: growing a dictionary of 100,000 ids step by step
+    /// rehashes it some seventeen times.
+    mutating func reserve(_ count: Int, in result: inout LoadedCards) {
+        byID.reserveCapacity(byID.count + count)
+        result.cards.reserveCapacity(result.cards.count + count)
+    }
 
     mutating func add(_ entry: DecodedEntry, into result: inout LoadedCards) {
         switch entry {

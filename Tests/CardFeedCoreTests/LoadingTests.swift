@@ -269,18 +269,19 @@ import Testing
         #expect(throws: Never.self) { try parse(String(repeating: "[", count: 500) + String(repeating: "]", count: 500)) }
     }
 
-    @Test func streamingReadsEachElementOfATopLevelList() throws {
-        var ids: [String] = []
-        let data = Data(#"[{"id":"a"}, {"id":"b"} ,{"id":"c"}]"#.utf8)
-        let isList = try data.withUnsafeBytes { raw in
-            try JSONParser.forEachElementOfTopLevelArray(raw.bindMemory(to: UInt8.self)) { value in
-                if case .string(let id)? = value["id"] { ids.append(id) }
+    @Test func elementsOfATopLevelListAreFoundAndParsedOneByOne() throws {
+        let text = #"[{"id":"a"}, {"id":"b\"]"} ,{"id":"c"}]"#
+        let data = Data(text.utf8)
+        let ids = try data.withUnsafeBytes { raw -> [String] in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let elements = try #require(JSONParser.topLevelArrayElements(bytes))
+            return try elements.map { range in
+                guard case .string(let id)? = try JSONParser.parseElement(bytes, range)["id"] else { return "" }
+                return id
             }
         }
-        #expect(isList && ids == ["a", "b", "c"])
-        let notList = try Data("{}".utf8).withUnsafeBytes { raw in
-            try JSONParser.forEachElementOfTopLevelArray(raw.bindMemory(to: UInt8.self)) { _ in }
-        }
-        #expect(!notList)
+        #expect(ids == ["a", "b\"]", "c"])
+        #expect(Data("{}".utf8).withUnsafeBytes { JSONParser.topLevelArrayElements($0.bindMemory(to: UInt8.self)) } == nil)
+        #expect(Data("[1, [2".utf8).withUnsafeBytes { JSONParser.topLevelArrayElements($0.bindMemory(to: UInt8.self)) } == nil, "a broken list: the sequential parser reports it")
     }
 }

@@ -53,8 +53,11 @@ import Foundation
         do {
             values = try data.withUnsafeBytes { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
-                var streamed: [JSONValue] = []
-                if try JSONParser.forEachElementOfTopLevelArray(bytes, { streamed.append($0) }) { return streamed }
+                // The loader's own path: a top-level list is split by the quick scan and each
+                // element parsed on its own; anything else is parsed whole.
+                if let elements = JSONParser.topLevelArrayElements(bytes) {
+                    return try elements.map { range throws(JSONSyntaxError) in try JSONParser.parseElement(bytes, range) }
+                }
                 let document = try JSONParser.parse(bytes)
                 return CardLoader.entries(of: document, file: file, into: &diagnostics) ?? []
             }

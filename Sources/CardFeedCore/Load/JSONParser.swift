@@ -76,36 +76,6 @@ struct JSONParser {
         return try result.get()
     }
 
-    /// Parses a document whose top level is an array, handing each element to `body` as soon as
-    /// it is read, so that a large file never holds all of its values at once. Returns false,
-    /// having read nothing, when the top level is not an array.
-    static func forEachElementOfTopLevelArray(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONValue) throws -> Void
-    ) throws -> Bool {
-        var parser = JSONParser(bytes)
-        parser.skipByteOrderMark()
-        parser.skipWhitespace()
-        guard parser.peek == UInt8(ascii: "[") else { return false }
-        parser.position += 1
-        parser.skipWhitespace()
-        if parser.peek == UInt8(ascii: "]") {
-            parser.position += 1
-        } else {
-            while true {
-                parser.skipWhitespace()
-                try body(try parser.parseValue(depth: 1))
-                parser.skipWhitespace()
-                guard let byte = parser.peek else { throw parser.error("the file ends inside a list") }
-                parser.position += 1
-                if byte == UInt8(ascii: "]") { break }
-                guard byte == UInt8(ascii: ",") else { throw parser.error("expected \",\" or \"]\" after a list item", back: 1) }
-            }
-        }
-        parser.skipWhitespace()
-        guard parser.position == bytes.count else { throw parser.error("unexpected text after the JSON value") }
-        return true
-    }
-
     /// The byte ranges of the elements of a top-level array, found by a quick scan that only
     /// follows strings and brackets, so that the elements can then be parsed on several cores.
     /// Nil when the top level is not an array or the scan finds the structure broken: the

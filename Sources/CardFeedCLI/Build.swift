@@ -7,7 +7,7 @@ struct Build: ParsableCommand {
         abstract: "Build the site into a folder of static pages.",
         discussion: """
             Pages: OUTPUT/index.html (all cards), OUTPUT/<feed>/index.html for news, advertising, \
-            announcements, social and uncategorized, and OUTPUT/<feed>/page/<n>/index.html for \
+            announcements, social and uncategorized, and OUTPUT/page-<n>.html and OUTPUT/<feed>/page-<n>.html for \
             further pages. The site is written into a fresh folder that then replaces OUTPUT, so a \
             failed build leaves the previous output as it was. An existing OUTPUT that cardfeed \
             did not write is never replaced.

@@ -49,7 +49,7 @@ import Testing
             "assets/images/appboy_cc_icon_pinned.png", "assets/images/appboy_cc_icon_pinned@2x.png", "assets/images/appboy_cc_icon_pinned@3x.png",
             "assets/images/appboy_cc_noimage_lrg.png", "assets/images/appboy_cc_noimage_lrg@2x.png", "assets/images/appboy_cc_noimage_lrg@3x.png",
             "assets/images/photo.png",
-            "index.html", "news/index.html", "page/2/index.html", "page/3/index.html", "sitemap.xml", "social/index.html", "uncategorized/index.html",
+            "index.html", "news/index.html", "page-2.html", "page-3.html", "sitemap.xml", "social/index.html", "uncategorized/index.html",
         ])
         #expect(Set(feeds).isSubset(of: Set(Self.files(under: output))))
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(SiteWriter.markerName).path))

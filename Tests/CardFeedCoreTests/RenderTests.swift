@@ -75,12 +75,12 @@ import Testing
         let (site, report) = try build(cards, pageSize: 2)
         defer { site.remove() }
         #expect(report.pagesRendered == 3 + 3 + 4)  // all and uncategorized: 3 pages each; the four empty feeds: 1 each
-        let second = try site.read("page/2/index.html")
-        #expect(second.contains("<base href=\"../../\">"))
+        let second = try site.read("page-2.html")
+        #expect(second.contains("<base href=\"./\">"))
         #expect(second.contains("href=\"index.html\" rel=\"prev\""))
-        #expect(second.contains("href=\"page/3/index.html\" rel=\"next\""))
+        #expect(second.contains("href=\"page-3.html\" rel=\"next\""))
         #expect(second.contains("data-card-id=\"c3\"") && second.contains("data-card-id=\"c2\""))
-        #expect(try site.read("uncategorized/page/2/index.html").contains("data-card-id=\"c3\""))
+        #expect(try site.read("uncategorized/page-2.html").contains("data-card-id=\"c3\""))
         let (single, _) = try build(cards, pageSize: 0)
         defer { single.remove() }
         #expect(try single.read("index.html").components(separatedBy: "<article").count == 6)

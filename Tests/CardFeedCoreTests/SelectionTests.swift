@@ -59,19 +59,19 @@ import Testing
 
     @Test func pagePaths() {
         #expect(PagePaths.file(feed: .all, page: 1) == "index.html")
-        #expect(PagePaths.file(feed: .all, page: 2) == "page/2/index.html")
+        #expect(PagePaths.file(feed: .all, page: 2) == "page-2.html")
         #expect(PagePaths.file(feed: .category(.news), page: 1) == "news/index.html")
-        #expect(PagePaths.file(feed: .uncategorized, page: 3) == "uncategorized/page/3/index.html")
+        #expect(PagePaths.file(feed: .uncategorized, page: 3) == "uncategorized/page-3.html")
         #expect(PagePaths.root(feed: .all, page: 1) == "./")
-        #expect(PagePaths.root(feed: .category(.news), page: 3) == "../../../")
+        #expect(PagePaths.root(feed: .category(.news), page: 3) == "../")
     }
 
     @Test func paginationLinksStayFewOnLongFeeds() throws {
         let view = try #require(PaginationView(feed: .all, page: 50, total: 100))
         #expect(view.pages.map(\.number) == [1, 48, 49, 50, 51, 52, 100])
         #expect(view.pages.map(\.gap) == [false, true, false, false, false, false, true])
-        #expect(view.previous == "page/49/index.html")
-        #expect(view.next == "page/51/index.html")
+        #expect(view.previous == "page-49.html")
+        #expect(view.next == "page-51.html")
         #expect(PaginationView(feed: .all, page: 1, total: 1) == nil)
     }
 

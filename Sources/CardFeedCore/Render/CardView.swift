@@ -17,7 +17,7 @@ struct CardView: MustacheParent {
     let card: Card
     let descriptionHTML: String?
     let settings: RenderSettings
-    /// Where the card stands in the "all" feed: `page/3/index.html#card-x`. The anchor is stable;
+    /// Where the card stands in the "all" feed: `page-3.html#card-x`. The anchor is stable;
     /// the page can change when newer cards arrive.
     let permalink: String
     /// The card's HTML id (see `Formatting.anchor`).

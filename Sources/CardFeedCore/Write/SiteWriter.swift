@@ -75,25 +75,15 @@ public struct SiteWriter: Sendable {
     }
 
     private func writeAll(_ files: [OutputFile], into folder: URL) throws {
-        // Folders first: the few shared ones ("news/page") in order, then the many leaves
-        // ("news/page/2") on both cores. Creating a folder is a good part of writing a page.
+        // The folders first (a feed's pages share its folder, so there are few), then the files
+        // on both cores.
         let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }.filter { !$0.isEmpty })
-        let parents = Set(folders.map { ($0 as NSString).deletingLastPathComponent }.filter { !$0.isEmpty }).sorted()
-        for parent in parents {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(parent), withIntermediateDirectories: true)
-        }
-        let leaves = folders.subtracting(parents).sorted()
-        let folderFailures = ConcurrentResults<String?>(count: leaves.count)
-        DispatchQueue.concurrentPerform(iterations: leaves.count) { index in
+        for path in folders.sorted() {
             do {
-                try FileManager.default.createDirectory(at: folder.appendingPathComponent(leaves[index]), withIntermediateDirectories: true)
-                folderFailures.set(index, nil)
+                try FileManager.default.createDirectory(at: folder.appendingPathComponent(path), withIntermediateDirectories: true)
             } catch {
-                folderFailures.set(index, "\(leaves[index]): \(error.localizedDescription)")
+                throw Refusal(description: "cannot create the folder \(path): \(error.localizedDescription)")
             }
-        }
-        if let failure = folderFailures.values.compactMap({ $0 }).first {
-            throw Refusal(description: "cannot create the folder \(failure)")
         }
         let failures = ConcurrentResults<String?>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in

@@ -8,9 +8,11 @@ struct Build: ParsableCommand {
         discussion: """
             Pages: OUTPUT/index.html (all cards), OUTPUT/<feed>/index.html for news, advertising, \
             announcements, social and uncategorized, and OUTPUT/page-<n>.html and OUTPUT/<feed>/page-<n>.html for \
-            further pages. The site is written into a fresh folder that then replaces OUTPUT, so a \
-            failed build leaves the previous output as it was. An existing OUTPUT that cardfeed \
-            did not write is never replaced.
+            further pages. A failed build leaves the previous output as it was: the first build is \
+            written into a fresh folder that then takes OUTPUT's place, and a rebuild writes only \
+            the files that changed, beside the old ones, renaming them into place once all are \
+            written (unchanged files keep their modification times). An existing OUTPUT that \
+            cardfeed did not write is never replaced.
             """)
 
     @OptionGroup var options: SiteOptions

@@ -70,7 +70,8 @@ struct Summary {
         let seconds = report.stepSeconds.reduce(0) { $0 + $1.seconds }
         let timing = String(format: "%.2f s", seconds)
         if let output = report.output {
-            lines.append("Wrote \(Console.plural(report.filesWritten, "file")) in \(timing)\(warnings > 0 ? " with \(Console.plural(warnings, "warning"))" : "").")
+            let unchanged = report.filesUnchanged > 0 ? " (\(report.filesUnchanged) unchanged)" : ""
+            lines.append("Wrote \(Console.plural(report.filesWritten, "file"))\(unchanged) in \(timing)\(warnings > 0 ? " with \(Console.plural(warnings, "warning"))" : "").")
             lines.append("Open \(output.appendingPathComponent("index.html").path) in a browser.")
         } else {
             lines.append("Checked in \(timing): \(warnings > 0 ? Console.plural(warnings, "warning") : "no problems"); nothing written.")

@@ -40,6 +40,75 @@ import Testing
         #expect(!(try site.read("index.html").contains("first")))
     }
 
+    /// Every file of the output, by path, with its bytes.
+    static func tree(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])!
+        for case let url as URL in enumerator where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
+            files[String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))] = try Data(contentsOf: url)
+        }
+        return files
+    }
+
+    static func inode(_ url: URL) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int)
+    }
+
+    static func cards(_ count: Int, newest: String = "n") -> String {
+        "[" + (1...count).map { cardJSON(["id": "c\($0)", "type": "text_announcement", "created": $0, "description": $0 == count ? newest : "card \($0)"]) }.joined(separator: ",") + "]"
+    }
+
+    @Test func rebuildLeavesUnchangedFilesAlone() throws {
+        let site = try TempSite(["cards.json": Self.cards(7)])
+        defer { site.remove() }
+        #expect(site.build(pageSize: 2).succeeded)
+        let page3 = site.output.appendingPathComponent("page-3.html")
+        let inode = try Self.inode(page3)
+        let before = try Self.tree(site.output)
+        let again = site.build(pageSize: 2)
+        #expect(again.filesWritten == 0 && again.filesUnchanged == before.count - 1)  // all but the marker
+        #expect(try Self.inode(page3) == inode)
+        #expect(try Self.tree(site.output) == before)
+    }
+
+    @Test func rebuildWritesWhatChangedAndRemovesWhatIsGone() throws {
+        let site = try TempSite(["cards.json": Self.cards(7)])
+        defer { site.remove() }
+        #expect(site.build(pageSize: 2).succeeded)
+        let page3 = site.output.appendingPathComponent("page-3.html")
+        let inode = try Self.inode(page3)
+        // Leftovers of an interrupted build, and a folder where a page used to be.
+        try site.write("public/.index.html.cardfeed-new", "half a page")
+        try site.write("public/page/2/index.html", "old layout")
+
+        // The newest card's text changes: it is on the first page of "all" and "uncategorized".
+        try site.write("cards.json", Self.cards(7, newest: "changed"))
+        let edited = site.build(pageSize: 2)
+        #expect(edited.filesWritten == 2)
+        #expect(try Self.inode(page3) == inode)
+        #expect(try site.read("index.html").contains("changed"))
+
+        // Fewer cards: the last pages go. Then more, with longer and shorter pages than before.
+        for (count, pageSize) in [(3, 2), (9, 2), (9, 4), (1, 4)] {
+            try site.write("cards.json", Self.cards(count))
+            #expect(site.build(pageSize: pageSize).succeeded)
+            let fresh = try TempSite(["cards.json": Self.cards(count)])
+            defer { fresh.remove() }
+            #expect(fresh.build(pageSize: pageSize).succeeded)
+            #expect(try Self.tree(site.output) == Self.tree(fresh.output), "\(count) cards, \(pageSize) a page")
+        }
+    }
+
+    @Test func folderWhereAPageGoesIsReplacedWithTheWholeOutput() throws {
+        let site = try TempSite(["cards.json": Self.cards(3)])
+        defer { site.remove() }
+        #expect(site.build(pageSize: 2).succeeded)
+        try FileManager.default.removeItem(at: site.output.appendingPathComponent("page-2.html"))
+        try site.write("public/page-2.html/stray.txt", "in the way")
+        #expect(site.build(pageSize: 2).succeeded)
+        #expect(try site.read("page-2.html").contains("data-card-id=\"c1\""))
+    }
+
     @Test func foreignFolderIsNeverEmptied() throws {
         let site = try TempSite(["cards.json": Self.good, "public/precious.txt": "keep me"])
         defer { site.remove() }
@@ -71,5 +140,52 @@ import Testing
     @Test func missingSiteIsAnError() {
         let options = BuildOptions(site: SiteFolder("/nonexistent/cardfeed-site"), now: 0)
         #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, logger: .quiet).run() }
+    }
+}
+
+/// A sink replacing a file writes only when what it is given differs, and then the whole new file.
+@Suite struct ReplacingSinkTests {
+    /// Writes `new` through a sink replacing a file holding `old`, half as text and half copied
+    /// from another file (the way pages copy cards from the spool); returns what was written.
+    func replace(_ old: [UInt8], with new: [UInt8]) throws -> (OutputSink.Outcome, [UInt8]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-sink-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("page.html")
+        let staging = folder.appendingPathComponent(".page.html.cardfeed-new")
+        let source = folder.appendingPathComponent("source")
+        try Data(old).write(to: target)
+        try Data(new).write(to: source)
+        let sink = try OutputSink(replacing: target.path, stagingPath: staging.path)
+        let half = new.count / 2
+        try new[..<half].withUnsafeBufferPointer { try sink.write($0) }
+        let descriptor = open(source.path, O_RDONLY)
+        defer { close(descriptor) }
+        try sink.copy(from: descriptor, offset: half, count: new.count - half, path: source.path)
+        let outcome = try sink.finish()
+        #expect(try Data(contentsOf: target) == Data(old), "the file being replaced is never touched")
+        let written = outcome == .written ? [UInt8](try Data(contentsOf: staging)) : old
+        return (outcome, written)
+    }
+
+    @Test func sameBytesWriteNothing() throws {
+        let bytes = (0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let (outcome, _) = try replace(bytes, with: bytes)
+        #expect(outcome == .unchanged)
+        #expect(try replace([], with: []).0 == .unchanged)
+    }
+
+    @Test func anyDifferenceWritesTheWholeNewFile() throws {
+        let bytes = (0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var late = bytes
+        late[600_000] &+= 1  // in the copied half, past the first chunk
+        var early = bytes
+        early[10] &+= 1
+        for new in [late, early, Array(bytes.prefix(500_000)), bytes + [1, 2, 3], [], [7]] {
+            let (outcome, written) = try replace(bytes, with: new)
+            #expect(outcome == .written)
+            #expect(written == new)
+        }
+        #expect(try replace([], with: bytes) == (.written, bytes))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What `cardfeed serve` keeps from one build to the next, so that a rebuild after a small
 /// edit renders only the cards that changed and writes only the files that changed, in place.
-/// (`cardfeed build` has none: it renders everything into a fresh folder and swaps it in.)
+/// (`cardfeed build` has none: it renders every card, and compares each file with the output's.)
 public final class IncrementalState: @unchecked Sendable {
     private let lock = NSLock()
     /// Rendered cards of the last build, by `RenderKey`.

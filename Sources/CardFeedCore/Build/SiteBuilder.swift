@@ -57,6 +57,8 @@ public struct BuildReport: Sendable {
     /// The base URL feeds and the sitemap were written for; nil when there was none.
     public var syndicatedFor: String?
     public var filesWritten = 0
+    /// Files of the previous output left as they were, the build having produced the same bytes.
+    public var filesUnchanged = 0
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []
@@ -71,7 +73,7 @@ public struct BuildFailure: Error {
 
 /// A build as a short, named pipeline over plain values:
 /// load (files -> cards) -> select (filter, sort, group, paginate) -> render (cmark, Mustache)
-/// -> write (a fresh folder swapped in).
+/// -> write (a fresh folder swapped in, or only the changed files replaced).
 public struct SiteBuilder: Sendable {
     public let options: BuildOptions
     let logger: Logger
@@ -198,15 +200,17 @@ public struct SiteBuilder: Sendable {
         // 4. Write
         guard options.write else { return report }
         do {
-            report.filesWritten = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) {
+            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) {
                 let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
                 guard let state = options.incremental else { return try writer.write(files) }
                 let written = try writer.update(files, state: state)
                 state.endBuild(filesWritten: written)
-                return written
-            } detail: {
-                "\($0) files"
+                return SiteWriter.Counts(written: written)
+            } detail: { (counts: SiteWriter.Counts) in
+                "\(counts.written) files written" + (counts.unchanged > 0 ? ", \(counts.unchanged) unchanged" : "")
             }
+            report.filesWritten = counts.written
+            report.filesUnchanged = counts.unchanged
             report.output = writer.output
         } catch {
             let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")

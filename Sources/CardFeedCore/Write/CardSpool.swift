@@ -23,7 +23,6 @@ final class CardSpool: @unchecked Sendable {
     private var offsets: [Int] = []
     private var lengths: [Int32] = []
     private var end = 0
-
     init(folder: URL) throws {
         path = folder.appendingPathComponent(".cardfeed-spool-\(ProcessInfo.processInfo.processIdentifier)").path
         descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -73,90 +72,63 @@ final class CardSpool: @unchecked Sendable {
 
     /// One card's HTML.
     func html(at position: Int) throws -> String {
-        if descriptor < 0 { return String(decoding: memory[offsets[position]..<offsets[position] + Int(lengths[position])], as: UTF8.self) }
-        var bytes = [UInt8](repeating: 0, count: Int(lengths[position]))
-        var done = 0
-        while done < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offsets[position] + done)) }
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { throw OutputError(path: path, code: read < 0 ? errno : EIO) }
-            done += read
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: try bytes(offsets[position]..<offsets[position] + Int(lengths[position])), as: UTF8.self)
     }
 
-    /// Below this, a run of cards is read into the page's buffer: a system call per card (the
-    /// scattered cards of a category page) costs more than the copy it saves.
+    /// The bytes at `range`: read in one system call.
+    private func bytes(_ range: Range<Int>) throws -> [UInt8] {
+        if descriptor < 0 { return Array(memory[range]) }
+        return try [UInt8](unsafeUninitializedCapacity: range.count) { buffer, count in
+            try OutputSink.read(descriptor, into: buffer.baseAddress!, count: range.count, offset: range.lowerBound, path: path)
+            count = range.count
+        }
+    }
+
+    /// From this length on, a run of consecutive cards is copied by the kernel (`sendfile`) when
+    /// it is written, and not read into memory.
     static let sendfileThreshold = 1 << 18
 
-    /// Copies a byte range of the spool into `sink`'s buffer.
-    private func read(_ range: Range<Int>, into sink: OutputSink, buffer: inout [UInt8]) throws {
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            let chunk = min(range.upperBound - offset, buffer.count)
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, chunk, off_t(offset)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw OutputError(path: path, code: count < 0 ? errno : EIO) }
-            try buffer.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[..<count])) }
-            offset += count
-        }
-    }
-
-    /// Writes the cards at `positions` to `sink`, each followed by a newline; runs of consecutive
-    /// cards are copied in one piece.
+    /// Writes the cards at `positions` to `sink`, each followed by a newline: a run of
+    /// consecutive cards is one range of the spool. A page of scattered cards (a category's) is
+    /// read in one piece, from its first card to its last, which costs less than a system call
+    /// per card.
     func copyEachWithNewline(_ positions: ArraySlice<Int>, to sink: OutputSink) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var runs: [Range<Int>] = []
         var index = positions.startIndex
         while index < positions.endIndex {
             var last = index
             while positions.index(after: last) < positions.endIndex, positions[positions.index(after: last)] == positions[last] + 1 {
                 last = positions.index(after: last)
             }
-            let start = offsets[positions[index]]
-            let end = offsets[positions[last]] + Int(lengths[positions[last]]) + 1
-            if descriptor < 0 {
-                try memory.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[start..<end])) }
-            } else if end - start >= Self.sendfileThreshold {
-                try sink.copy(from: descriptor, offset: start, count: end - start, path: path)
-            } else {
-                try read(start..<end, into: sink, buffer: &buffer)
-            }
+            runs.append(offsets[positions[index]]..<offsets[positions[last]] + Int(lengths[positions[last]]) + 1)
             index = positions.index(after: last)
+        }
+        guard let first = runs.first, let last = runs.last else { return }
+        let span = first.lowerBound..<last.upperBound
+        if descriptor < 0 || span.count < Self.sendfileThreshold {
+            let bytes = descriptor < 0 ? memory : try bytes(span)
+            let base = descriptor < 0 ? 0 : span.lowerBound
+            try bytes.withUnsafeBufferPointer { all in
+                for run in runs { try sink.write(UnsafeBufferPointer(rebasing: all[run.lowerBound - base..<run.upperBound - base])) }
+            }
+            return
+        }
+        for run in runs {
+            if run.count >= Self.sendfileThreshold {
+                try sink.copy(from: descriptor, offset: run.lowerBound, count: run.count, path: path)
+            } else {
+                try bytes(run).withUnsafeBufferPointer { try sink.write($0) }
+            }
         }
     }
 
     /// Writes the cards at `positions` to `sink`, with `separator` between two cards.
     func copy(_ positions: ArraySlice<Int>, separator: String, to sink: OutputSink) throws {
-        if descriptor < 0 {
-            var first = true
-            for position in positions {
-                if !first { try sink.write(separator) }
-                first = false
-                try memory.withUnsafeBufferPointer { all in
-                    try sink.write(UnsafeBufferPointer(rebasing: all[offsets[position]..<offsets[position] + Int(lengths[position])]))
-                }
-            }
-            return
-        }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var first = true
         for position in positions {
             if !first { try sink.write(separator) }
             first = false
-            var remaining = Int(lengths[position])
-            var offset = offsets[position]
-            while remaining > 0 {
-                let chunk = min(remaining, buffer.count)
-                let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, chunk, off_t(offset)) }
-                if read < 0 {
-                    if errno == EINTR { continue }
-                    throw OutputError(path: path, code: errno)
-                }
-                guard read > 0 else { throw OutputError(path: path, code: EIO) }
-                try buffer.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[..<read])) }
-                remaining -= read
-                offset += read
-            }
+            try bytes(offsets[position]..<offsets[position] + Int(lengths[position])).withUnsafeBufferPointer { try sink.write($0) }
         }
     }
 }

@@ -7,28 +7,89 @@ import Darwin
 #endif
 
 /// A file being written, through a buffer: pages of tens of thousands of cards are streamed to
-/// disk instead of being assembled in memory. A sink without a file collects the bytes instead
-/// (for `serve`, which compares a page with the one it wrote before).
+/// disk instead of being assembled in memory.
+///
+/// A sink can also replace a file of a previous build: it first compares what it is given with
+/// that file, a window at a time, and writes nothing while the two agree. Only when they differ
+/// does it write, into a staging file beside the old one (starting with the bytes the two had in
+/// common), which the writer later renames over it. A rebuild that changes one card leaves every
+/// other page alone.
+///
+/// A sink without a file collects the bytes instead (for `serve`, which compares a page with the
+/// one it wrote before).
 public final class OutputSink {
-    private var descriptor: Int32
+    private enum Mode {
+        /// Writing to `path`.
+        case writing
+        /// Agreeing, so far, with the file being replaced (`previous`).
+        case comparing
+        /// Collecting the bytes in `buffer`.
+        case inMemory
+    }
+
+    /// How a file came out.
+    enum Outcome: Equatable {
+        case written
+        /// Byte for byte the file it was to replace, which is left as it was.
+        case unchanged
+    }
+
+    private var mode: Mode
+    private var descriptor: Int32 = -1
+    /// Bytes waiting to be written; in comparing mode, a window of the file being replaced.
     private var buffer: [UInt8] = []
+    /// Where the bytes are written (when replacing a file: the staging file).
     private let path: String
-    private let inMemory: Bool
+    /// The file being replaced, its size, where `buffer` starts in it, and how much of it the
+    /// new file has matched.
+    private var previous: (descriptor: Int32, size: Int, path: String)?
+    private var windowStart = 0
+    private var matched = 0
     static let bufferSize = 1 << 16
 
     init(path: String) throws {
         self.path = path
-        inMemory = false
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
-        buffer.reserveCapacity(Self.bufferSize)
+        mode = .writing
+        try openFile()
+    }
+
+    /// A sink that writes to `stagingPath` only if what it is given differs from the file at
+    /// `target`. Throws `PathInTheWay` when `target` is a folder.
+    init(replacing target: String, stagingPath: String) throws {
+        path = stagingPath
+        mode = .writing
+        let existing = open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard existing >= 0 else {
+            // Nothing there (or a symbolic link, which is replaced rather than followed).
+            try openFile()
+            return
+        }
+        var status = stat()
+        guard fstat(existing, &status) == 0 else {
+            close(existing)
+            throw OutputError(path: target, code: errno)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(existing)
+            if (status.st_mode & S_IFMT) == S_IFDIR { throw PathInTheWay(path: target) }
+            try openFile()
+            return
+        }
+        previous = (existing, Int(status.st_size), target)
+        mode = .comparing
     }
 
     /// A sink that keeps what is written in `bytes`.
     init(inMemoryFor path: String) {
         self.path = path
-        inMemory = true
-        descriptor = -1
+        mode = .inMemory
+    }
+
+    private func openFile() throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(Self.bufferSize)
     }
 
     /// What an in-memory sink was given.
@@ -40,9 +101,15 @@ public final class OutputSink {
     }
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        if inMemory {
+        switch mode {
+        case .inMemory:
             buffer.append(contentsOf: bytes)
             return
+        case .comparing:
+            if try matchesPrevious(bytes) { return }
+            try diverge()
+        case .writing:
+            break
         }
         if buffer.count + bytes.count > Self.bufferSize { try flush() }
         if bytes.count >= Self.bufferSize {
@@ -52,21 +119,65 @@ public final class OutputSink {
         }
     }
 
+    /// Whether `bytes` are what the file being replaced holds next; if so, they are matched.
+    private func matchesPrevious(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Bool {
+        guard let previous, matched + bytes.count <= previous.size else { return false }
+        var checked = 0
+        while checked < bytes.count {
+            let position = matched + checked
+            if position >= windowStart + buffer.count {
+                // The next window of the old file.
+                windowStart = position
+                let length = min(Self.bufferSize, previous.size - position)
+                buffer = [UInt8](unsafeUninitializedCapacity: length) { _, count in
+                    count = length
+                }
+                try buffer.withUnsafeMutableBytes {
+                    try Self.read(previous.descriptor, into: $0.baseAddress!, count: length, offset: position, path: previous.path)
+                }
+            }
+            let length = min(bytes.count - checked, windowStart + buffer.count - position)
+            let same = buffer.withUnsafeBytes { memcmp($0.baseAddress! + (position - windowStart), bytes.baseAddress! + checked, length) == 0 }
+            guard same else { return false }
+            checked += length
+        }
+        matched += bytes.count
+        return true
+    }
+
+    /// The new file differs from the one it replaces: writing starts, with what the two had in
+    /// common, copied by the kernel.
+    private func diverge() throws {
+        guard let previous else { return }
+        try openFile()
+        mode = .writing
+        try copyInKernel(from: previous.descriptor, offset: 0, count: matched, path: previous.path)
+        close(previous.descriptor)
+        self.previous = nil
+    }
+
+    /// True when `copy(from:...)` has the kernel copy the bytes; otherwise they pass through
+    /// this process anyway, and are better handed over from memory if they are there.
+    var copiesInKernel: Bool { mode == .writing }
+
     /// Copies `count` bytes of another file, from `offset`, after what was written so far.
     func copy(from source: Int32, offset: Int, count: Int, path sourcePath: String) throws {
-        guard !inMemory else {
-            var bytes = [UInt8](repeating: 0, count: count)
-            var done = 0
-            while done < count {
-                let read = bytes.withUnsafeMutableBytes { pread(source, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-                if read < 0 && errno == EINTR { continue }
-                guard read > 0 else { throw OutputError(path: sourcePath, code: read < 0 ? errno : EIO) }
-                done += read
+        var done = 0
+        if mode != .writing {
+            // Through memory: to be kept, or compared with the file being replaced.
+            var chunk = [UInt8](repeating: 0, count: min(count, Self.bufferSize))
+            while done < count, mode != .writing {
+                let length = min(chunk.count, count - done)
+                try chunk.withUnsafeMutableBytes { try Self.read(source, into: $0.baseAddress!, count: length, offset: offset + done, path: sourcePath) }
+                try chunk.withUnsafeBufferPointer { try write(UnsafeBufferPointer(rebasing: $0[..<length])) }
+                done += length
             }
-            buffer += bytes
-            return
         }
         try flush()
+        try copyInKernel(from: source, offset: offset + done, count: count - done, path: sourcePath)
+    }
+
+    private func copyInKernel(from source: Int32, offset: Int, count: Int, path sourcePath: String) throws {
         var position = off_t(offset)
         var remaining = count
         while remaining > 0 {
@@ -80,8 +191,19 @@ public final class OutputSink {
         }
     }
 
+    /// Reads exactly `count` bytes of `source` from `offset`.
+    static func read(_ source: Int32, into pointer: UnsafeMutableRawPointer, count: Int, offset: Int, path: String) throws {
+        var done = 0
+        while done < count {
+            let read = pread(source, pointer + done, count - done, off_t(offset + done))
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { throw OutputError(path: path, code: read < 0 ? errno : EIO) }
+            done += read
+        }
+    }
+
     func flush() throws {
-        guard !inMemory, !buffer.isEmpty else { return }
+        guard mode == .writing, !buffer.isEmpty else { return }
         try buffer.withUnsafeBufferPointer { try writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -98,17 +220,32 @@ public final class OutputSink {
         }
     }
 
-    /// Flushes and closes the file.
-    func finish() throws {
-        guard !inMemory else { return }
+    /// Flushes and closes the file; when replacing one, says whether anything was written.
+    @discardableResult
+    func finish() throws -> Outcome {
+        switch mode {
+        case .inMemory:
+            return .written
+        case .comparing:
+            if let previous, matched == previous.size {
+                close(previous.descriptor)
+                self.previous = nil
+                return .unchanged
+            }
+            try diverge()  // the new file is a beginning of the old one
+        case .writing:
+            break
+        }
         try flush()
         let result = close(descriptor)
         descriptor = -1
         guard result == 0 else { throw OutputError(path: path, code: errno) }
+        return .written
     }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
+        if let previous { close(previous.descriptor) }
     }
 }
 
@@ -117,6 +254,11 @@ let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 let systemWrite = Darwin.write
 #endif
+
+/// A folder stands where the build puts a file, or a file where it needs a folder.
+struct PathInTheWay: Error {
+    var path: String
+}
 
 struct OutputError: Error, CustomStringConvertible {
     var path: String

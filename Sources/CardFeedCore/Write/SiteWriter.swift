@@ -1,8 +1,9 @@
 import Foundation
 
 /// Step 4 of a build: the pages and assets are written into a fresh folder beside the output,
-/// which then takes the output's place. A build that fails before that leaves the previous
-/// output exactly as it was, and a folder that cardfeed did not create is never emptied.
+/// which then takes the output's place, or, over the output of an earlier build, only the files
+/// that changed are replaced. Either way a build that fails leaves the previous output exactly as
+/// it was, and a folder that cardfeed did not create is never emptied.
 public struct SiteWriter: Sendable {
     /// Marks a folder as cardfeed's output, which a later build may replace whole.
     public static let markerName = ".cardfeed-output"
@@ -52,9 +53,31 @@ public struct SiteWriter: Sendable {
         return parent
     }
 
-    /// Writes `files` and swaps them in; returns the number of files written.
+    /// What a build did to the output folder.
+    public struct Counts: Sendable, Equatable {
+        public var written = 0
+        /// Files left as they were, being byte for byte what the build produced.
+        public var unchanged = 0
+    }
+
+    /// Writes `files`: into a fresh folder that takes the output's place, or, over an output of
+    /// an earlier build, only the files that changed (see `replaceChanged`).
     @discardableResult
-    public func write(_ files: [OutputFile]) throws -> Int {
+    public func write(_ files: [OutputFile]) throws -> Counts {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            do {
+                return try replaceChanged(files)
+            } catch is PathInTheWay {
+                // A folder stands where a file goes, or the other way round (put there by hand):
+                // the whole output is replaced instead.
+            }
+        }
+        return Counts(written: try writeFresh(files))
+    }
+
+    /// Writes every file into a fresh folder beside the output, then swaps it in.
+    private func writeFresh(_ files: [OutputFile]) throws -> Int {
         let manager = FileManager.default
         let parent = output.deletingLastPathComponent()
         try manager.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -74,6 +97,107 @@ public struct SiteWriter: Sendable {
         return files.count
     }
 
+    /// Rebuilds over the previous output in two phases. First every file is compared with the
+    /// one it replaces, and only a file that differs is written, into a staging file beside it
+    /// (`.index.html.cardfeed-new`); if that fails, the staging files go and the output is as
+    /// it was. Then each staging file is renamed over its file, and the files the build no
+    /// longer produces are removed. Unchanged files keep their modification times, which
+    /// deployments that copy only what changed rely on; and on this machine's disk, creating
+    /// and removing files is most of the cost of writing a paginated site.
+    private func replaceChanged(_ files: [OutputFile]) throws -> Counts {
+        let manager = FileManager.default
+        var folders: Set<String> = []
+        for file in files {
+            var folder = (file.path as NSString).deletingLastPathComponent
+            while !folder.isEmpty, folders.insert(folder).inserted { folder = (folder as NSString).deletingLastPathComponent }
+        }
+        var created: [URL] = []
+        func removeStaged(_ staged: [String]) {
+            for path in staged { unlink(path) }
+            for folder in created.reversed() { try? manager.removeItem(at: folder) }
+        }
+        for folder in folders.sorted() {
+            let url = output.appendingPathComponent(folder)
+            var isDirectory: ObjCBool = false
+            if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else {
+                    removeStaged([])
+                    throw PathInTheWay(path: url.path)
+                }
+                continue
+            }
+            do {
+                try manager.createDirectory(at: url, withIntermediateDirectories: false)
+                created.append(url)
+            } catch {
+                removeStaged([])
+                throw Refusal(description: "cannot create the folder \(folder): \(error.localizedDescription)")
+            }
+        }
+
+        // 1. Stage.
+        let outcomes = ConcurrentResults<Result<OutputSink.Outcome, Error>>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            outcomes.set(index, Result {
+                let sink = try OutputSink(replacing: target(file), stagingPath: staging(file))
+                switch file.content {
+                case .text(let text): try sink.write(text)
+                case .data(let data): try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
+                case .copy(let source):
+                    let data = try Data(contentsOf: source)
+                    try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
+                case .stream(let write): try write(sink)
+                }
+                return try sink.finish()
+            })
+        }
+        let results = outcomes.values
+        let staged = files.indices.filter { (try? results[$0].get()) == .written }
+        for (index, result) in results.enumerated() {
+            guard case .failure(let error) = result else { continue }
+            removeStaged(staged.map { staging(files[$0]) })
+            if error is PathInTheWay { throw error }
+            throw Refusal(description: "cannot write \(files[index].path): \(error)")
+        }
+
+        // 2. Commit.
+        for (done, index) in staged.enumerated() where rename(staging(files[index]), target(files[index])) != 0 {
+            let reason = String(cString: strerror(errno))
+            removeStaged(staged[done...].map { staging(files[$0]) })
+            throw Refusal(description: "cannot replace \(files[index].path): \(reason); the output now mixes old and new pages")
+        }
+        removeStale(in: "", keeping: Set(files.map(\.path)), folders: folders)
+        let marker = output.appendingPathComponent(Self.markerName)
+        if !manager.fileExists(atPath: marker.path) { try Data(Self.markerText.utf8).write(to: marker) }
+        return Counts(written: staged.count, unchanged: files.count - staged.count)
+    }
+
+    // Paths as strings: `URL.appendingPathComponent` asks the file system whether each is a folder.
+    private func target(_ file: OutputFile) -> String { output.path + "/" + file.path }
+
+    private func staging(_ file: OutputFile) -> String {
+        let folder = (file.path as NSString).deletingLastPathComponent
+        let name = "." + (file.path as NSString).lastPathComponent + ".cardfeed-new"
+        return output.path + "/" + (folder.isEmpty ? name : folder + "/" + name)
+    }
+
+    /// Removes what the output holds besides `files`, the folders they are in and the marker:
+    /// pages of a longer feed, a feed with no cards left, staging files of an interrupted build.
+    private func removeStale(in folder: String, keeping files: Set<String>, folders: Set<String>) {
+        let manager = FileManager.default
+        let url = folder.isEmpty ? output : output.appendingPathComponent(folder)
+        for name in (try? manager.contentsOfDirectory(atPath: url.path)) ?? [] {
+            let path = folder.isEmpty ? name : folder + "/" + name
+            if files.contains(path) || path == Self.markerName { continue }
+            if folders.contains(path) {
+                removeStale(in: path, keeping: files, folders: folders)
+                continue
+            }
+            try? manager.removeItem(at: output.appendingPathComponent(path))
+        }
+    }
+
     private func writeAll(_ files: [OutputFile], into folder: URL) throws {
         // The folders first (a feed's pages share its folder, so there are few), then the files
         // on both cores.
@@ -88,7 +212,7 @@ public struct SiteWriter: Sendable {
         let failures = ConcurrentResults<String?>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
-            let target = folder.appendingPathComponent(file.path)
+            let target = folder.appendingPathComponent(file.path, isDirectory: false)
             do {
                 switch file.content {
                 case .text(let text): try Data(text.utf8).write(to: target)
@@ -136,7 +260,7 @@ public struct SiteWriter: Sendable {
                 bytes.withUnsafeBytes { hasher.combine(bytes: $0) }  // not `combine(bytes)`, which hashes byte by byte
                 let hash = hasher.finalize()
                 guard previous[file.path] != hash else { return (file.path, hash, false) }
-                let target = output.appendingPathComponent(file.path)
+                let target = output.appendingPathComponent(file.path, isDirectory: false)
                 try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(bytes).write(to: target, options: .atomic)
                 return (file.path, hash, true)

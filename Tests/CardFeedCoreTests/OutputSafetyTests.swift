@@ -78,7 +78,7 @@ import Testing
         let page3 = site.output.appendingPathComponent("page-3.html")
         let inode = try Self.inode(page3)
         // Leftovers of an interrupted build, and a folder where a page used to be.
-        try site.write("public/.index.html.cardfeed-new", "half a page")
+        try site.write("public/.index.html.cardfeed-new-1", "half a page")
         try site.write("public/page/2/index.html", "old layout")
 
         // The newest card's text changes: it is on the first page of "all" and "uncategorized".

@@ -24,8 +24,9 @@ final class CardSpool: @unchecked Sendable {
     private var lengths: [Int32] = []
     private var end = 0
     init(folder: URL) throws {
-        path = folder.appendingPathComponent(".cardfeed-spool-\(ProcessInfo.processInfo.processIdentifier)").path
-        descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // A name of its own: two builds in one process (the tests) must not share a spool.
+        path = folder.appendingPathComponent(".cardfeed-spool-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
         unlink(path)  // nothing to clean up, whatever happens: the file lives while it is open
     }

@@ -99,7 +99,7 @@ public struct SiteWriter: Sendable {
 
     /// Rebuilds over the previous output in two phases. First every file is compared with the
     /// one it replaces, and only a file that differs is written, into a staging file beside it
-    /// (`.index.html.cardfeed-new`); if that fails, the staging files go and the output is as
+    /// (`.index.html.cardfeed-new-PID`); if that fails, the staging files go and the output is as
     /// it was. Then each staging file is renamed over its file, and the files the build no
     /// longer produces are removed. Unchanged files keep their modification times, which
     /// deployments that copy only what changed rely on; and on this machine's disk, creating
@@ -174,11 +174,13 @@ public struct SiteWriter: Sendable {
     }
 
     // Paths as strings: `URL.appendingPathComponent` asks the file system whether each is a folder.
+    private static let processID = ProcessInfo.processInfo.processIdentifier
+
     private func target(_ file: OutputFile) -> String { output.path + "/" + file.path }
 
     private func staging(_ file: OutputFile) -> String {
         let folder = (file.path as NSString).deletingLastPathComponent
-        let name = "." + (file.path as NSString).lastPathComponent + ".cardfeed-new"
+        let name = "." + (file.path as NSString).lastPathComponent + ".cardfeed-new-\(Self.processID)"
         return output.path + "/" + (folder.isEmpty ? name : folder + "/" + name)
     }
 

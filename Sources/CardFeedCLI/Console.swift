@@ -2,6 +2,10 @@ import CardFeedCore
 import Foundation
 import Logging
 
+#if canImport(CMimalloc)
+import CMimalloc
+#endif
+
 /// Terminal output: progress on standard output, warnings and errors on standard error, each
 /// as one plain line ("warning: site/cards.json: card 3 (id \"x\"): field \"image\": ...").
 enum Console {
@@ -93,6 +97,17 @@ struct Summary {
             // Linux counts ru_maxrss in KiB.
             lines.append(String(format: "%8.1f MiB peak memory (resident)", Double(usage.ru_maxrss) / 1024))
         }
+        lines.append("           memory allocator: \(Self.allocator)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The allocator behind malloc: mimalloc where the package links it (Linux).
+    static var allocator: String {
+        #if canImport(CMimalloc)
+        let version = Int(mi_version())  // 209 for 2.0.9
+        return "mimalloc \(version / 100).\(version / 10 % 10).\(version % 10)"
+        #else
+        return "the system's"
+        #endif
     }
 }

@@ -125,17 +125,33 @@ public struct StringTable: Sendable {
 
     public subscript(key: String) -> String { values[key] ?? Self.english[key] ?? key }
 
-    /// The string `key` with `{name}` placeholders filled in.
-    func format(_ key: String, _ arguments: [String: String]) -> String {
-        var text = self[key]
-        for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
-        return text
+    /// The string `key` with `{name}` placeholders filled in, in one pass (a value is never
+    /// read for placeholders); an unknown placeholder stays as it is. Done by hand rather than
+    /// with Foundation's `replacingOccurrences`: every page and many cards format a string.
+    func format(_ key: String, _ arguments: KeyValuePairs<String, String>) -> String {
+        let template = self[key]
+        var rest = Substring(template)
+        guard rest.utf8.contains(UInt8(ascii: "{")) else { return template }
+        var text = ""
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"),
+                let value = arguments.first(where: { $0.key == rest[afterOpen..<close] })?.value {
+                text += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                text += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        return text + rest
     }
 
     func feedTitle(_ feed: Feed) -> String {
         switch feed {
         case .all: self["feedAll"]
-        case .category(let category): self["feed" + category.rawValue.capitalized]
+        case .category(let category): self[category.titleKey]
         case .uncategorized: self["feedUncategorized"]
         }
     }
@@ -150,11 +166,15 @@ public struct StringTable: Sendable {
 
     /// 10000 -> "10,000" / "10.000" / "10 000".
     func number(_ value: Int) -> String {
-        Formatting.grouped(value).replacingOccurrences(of: ",", with: self["thousandsSeparator"])
+        Self.replacing(",", in: Formatting.grouped(value), with: self["thousandsSeparator"])
     }
 
     func decimal(_ value: Double, places: Int) -> String {
-        Formatting.decimal(value, places: places).replacingOccurrences(of: ".", with: self["decimalSeparator"])
+        Self.replacing(".", in: Formatting.decimal(value, places: places), with: self["decimalSeparator"])
+    }
+
+    private static func replacing(_ character: Character, in text: String, with replacement: String) -> String {
+        String(character) == replacement ? text : text.split(separator: character, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 
     /// A moment as `datetime` text and as text for people in this language, in UTC.

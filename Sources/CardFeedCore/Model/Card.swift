@@ -132,6 +132,19 @@ public enum FeedCategory: String, Sendable, CaseIterable, Comparable {
         self = category
     }
 
+    /// The English name, "News".
+    public var title: String {
+        switch self {
+        case .news: "News"
+        case .advertising: "Advertising"
+        case .announcements: "Announcements"
+        case .social: "Social"
+        }
+    }
+
+    /// The key of its feed's title in the string tables: "feedNews".
+    var titleKey: String { "feed" + title }
+
     public static func < (lhs: FeedCategory, rhs: FeedCategory) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

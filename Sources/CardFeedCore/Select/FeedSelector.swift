@@ -23,7 +23,7 @@ public enum Feed: Sendable, Hashable, CaseIterable {
     public var title: String {
         switch self {
         case .all: "All"
-        case .category(let category): category.rawValue.capitalized
+        case .category(let category): category.title
         case .uncategorized: "Uncategorized"
         }
     }

@@ -5,42 +5,68 @@
 struct BuiltinPageWriter {
     static let templates = [TemplateSet.pageTemplate, "partials/nav", "partials/pagination"]
 
-    /// The page around its cards: the page is `before`, then each card followed by a newline,
-    /// then `after` (for a page without cards, `after` holds the empty-feed message).
-    func frame(_ view: PageView, hasCards: Bool) -> (before: String, after: String) {
+    /// What every page of a feed has in common, written once per feed: a paginated feed of
+    /// 100,000 cards has thousands of pages, which differ only in their title, their own path,
+    /// the page count and the pagination links.
+    struct FeedParts: Sendable {
+        /// Up to `<title>`.
+        var head: String
+        /// From after `</title>` to the skip link.
+        var body: String
+        /// From after the skip link to the card count.
+        var header: String
+        /// After the pagination.
+        var footer: String
+    }
+
+    /// The shared parts of the pages of `view`'s feed (any page of it).
+    func feedParts(_ view: PageView) -> FeedParts {
         let strings = view.settings.strings
-        var out = ""
-        out.reserveCapacity(4096)
-        out += "<!DOCTYPE html>\n<html lang=\"\(escape(strings.locale))\">\n<head>\n<meta charset=\"utf-8\">\n"
+        var head = "<!DOCTYPE html>\n<html lang=\"\(escape(strings.locale))\">\n<head>\n<meta charset=\"utf-8\">\n"
         if let csp = view.settings.contentSecurityPolicy {
-            out += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(escape(csp))\">\n"
+            head += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(escape(csp))\">\n"
         }
-        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<base href=\"\(escape(view.root))\">\n"
-        out += "<title>\(escape(text(view, .title)))</title>\n"
-        out += "<meta name=\"generator\" content=\"\(escape(text(view, .generator)))\">\n"
-        out += "<meta name=\"color-scheme\" content=\"light dark\">\n"
-        for stylesheet in view.settings.stylesheets { out += "<link rel=\"stylesheet\" href=\"\(escape(stylesheet))\">\n" }
+        head += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        head += "<base href=\"\(escape(view.root))\">\n"
+
+        var body = "<meta name=\"generator\" content=\"\(escape(text(view, .generator)))\">\n"
+        body += "<meta name=\"color-scheme\" content=\"light dark\">\n"
+        for stylesheet in view.settings.stylesheets { body += "<link rel=\"stylesheet\" href=\"\(escape(stylesheet))\">\n" }
         for alternate in view.alternates {
-            out += "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"\(escape(alternate.atom))\" title=\"\(escape(alternate.title))\">\n"
-            out += "<link rel=\"alternate\" type=\"application/feed+json\" href=\"\(escape(alternate.json))\" title=\"\(escape(alternate.title))\">\n"
+            body += "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"\(escape(alternate.atom))\" title=\"\(escape(alternate.title))\">\n"
+            body += "<link rel=\"alternate\" type=\"application/feed+json\" href=\"\(escape(alternate.json))\" title=\"\(escape(alternate.title))\">\n"
         }
-        out += "<script src=\"assets/cardfeed.js\" defer></script>\n</head>\n"
-        out += "<body class=\"feed-\(escape(view.feed.slug))\" data-dismiss-label=\"\(escape(strings["dismiss"]))\">\n"
-        out += "<a class=\"skip-link\" href=\"\(escape(view.path))#cards\">\(escape(strings["skipToCards"]))</a>\n"
-        out += "<header class=\"site-header\">\n<div class=\"site-header__inner\">\n"
-        out += "<p class=\"site-title\"><a href=\"index.html\">\(escape(view.settings.siteTitle))</a></p>\n"
-        writeNav(view, into: &out)
-        out += "</div>\n</header>\n<main class=\"feed\" id=\"main\">\n<div class=\"feed__heading\">\n"
-        out += "<h1 class=\"feed__title\">\(escape(view.feed.title))</h1>\n"
-        out += "<p class=\"feed__count\">\(escape(view.feed.countText))</p>\n</div>\n"
-        out += "<div class=\"feed__cards\" id=\"cards\">\n"
-        let prefix = out
-        out = hasCards ? "" : "<p class=\"feed__empty\">\(escape(strings["emptyFeed"]))</p>\n"
-        out += "</div>\n"
-        writePagination(view, into: &out)
-        out += "</main>\n<footer class=\"site-footer\">\n<p>\(escape(text(view, .madeWith)))</p>\n</footer>\n</body>\n</html>\n"
-        return (prefix, out)
+        body += "<script src=\"assets/cardfeed.js\" defer></script>\n</head>\n"
+        body += "<body class=\"feed-\(escape(view.feed.slug))\" data-dismiss-label=\"\(escape(strings["dismiss"]))\">\n"
+
+        var header = "<header class=\"site-header\">\n<div class=\"site-header__inner\">\n"
+        header += "<p class=\"site-title\"><a href=\"index.html\">\(escape(view.settings.siteTitle))</a></p>\n"
+        writeNav(view, into: &header)
+        header += "</div>\n</header>\n<main class=\"feed\" id=\"main\">\n<div class=\"feed__heading\">\n"
+        header += "<h1 class=\"feed__title\">\(escape(view.feed.title))</h1>\n"
+
+        let footer = "</main>\n<footer class=\"site-footer\">\n<p>\(escape(text(view, .madeWith)))</p>\n</footer>\n</body>\n</html>\n"
+        return FeedParts(head: head, body: body, header: header, footer: footer)
+    }
+
+    /// The page around its cards: the page is `before`, then each card followed by a newline,
+    /// then `after` (for a page without cards, `after` holds the empty-feed message). `shared`
+    /// is `feedParts` of the page's feed.
+    func frame(_ view: PageView, hasCards: Bool, shared: FeedParts? = nil) -> (before: String, after: String) {
+        let shared = shared ?? feedParts(view)
+        let strings = view.settings.strings
+        var before = shared.head
+        before += "<title>\(escape(text(view, .title)))</title>\n"
+        before += shared.body
+        before += "<a class=\"skip-link\" href=\"\(escape(view.path))#cards\">\(escape(strings["skipToCards"]))</a>\n"
+        before += shared.header
+        before += "<p class=\"feed__count\">\(escape(view.feed.countText))</p>\n</div>\n"
+        before += "<div class=\"feed__cards\" id=\"cards\">\n"
+        var after = hasCards ? "" : "<p class=\"feed__empty\">\(escape(strings["emptyFeed"]))</p>\n"
+        after += "</div>\n"
+        writePagination(view, into: &after)
+        after += shared.footer
+        return (before, after)
     }
 
     private func writeNav(_ view: PageView, into out: inout String) {

@@ -97,10 +97,12 @@ struct SiteRenderer {
     func renderPages(_ selection: Selection, spool: CardSpool) -> [OutputFile] {
         var files: [OutputFile] = []
         for feed in selection.feeds {
+            let nav = navItems(selection, current: feed)
+            let shared = templates.usesBuiltinPage ? BuiltinPageWriter().feedParts(pageView(selection, feed, page: 1, cards: [], nav: nav)) : nil
             for (number, range) in feed.pages.enumerated() {
                 let page = number + 1
                 let positions = feed.cards[range]
-                let frame = PageFrame(view: pageView(selection, feed, page: page, cards: []), renderer: self)
+                let frame = PageFrame(view: pageView(selection, feed, page: page, cards: [], nav: nav), renderer: self, shared: shared)
                 files.append(OutputFile(path: PagePaths.file(feed: feed.feed, page: page), content: .stream { sink in
                     try frame.write(positions, from: spool, to: sink)
                 }))
@@ -109,14 +111,17 @@ struct SiteRenderer {
         return files
     }
 
-    func pageView(_ selection: Selection, _ feed: FeedSelection, page: Int, cards: [String]) -> PageView {
-        let nav = selection.feeds.map { other in
+    func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {
+        selection.feeds.map { other in
             NavItem(
                 slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), count: other.cards.count,
-                href: PagePaths.href(feed: other.feed, page: 1), current: other.feed == feed.feed)
+                href: PagePaths.href(feed: other.feed, page: 1), current: other.feed == current.feed)
         }
-        return PageView(
-            settings: settings, feed: FeedView(feed, page: page, strings: settings.strings), nav: nav,
+    }
+
+    func pageView(_ selection: Selection, _ feed: FeedSelection, page: Int, cards: [String], nav: [NavItem]? = nil) -> PageView {
+        PageView(
+            settings: settings, feed: FeedView(feed, page: page, strings: settings.strings), nav: nav ?? navItems(selection, current: feed),
             cards: cards,
             pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
             alternates: settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))],
@@ -137,17 +142,20 @@ struct PageFrame: Sendable {
     private let view: PageView
     private let templates: TemplateSet
     private let useBuiltinWriter: Bool
+    /// What the built-in page writer shares between the pages of this page's feed.
+    private let shared: BuiltinPageWriter.FeedParts?
 
-    init(view: PageView, renderer: SiteRenderer) {
+    init(view: PageView, renderer: SiteRenderer, shared: BuiltinPageWriter.FeedParts?) {
         self.view = view
         self.templates = renderer.templates
         self.useBuiltinWriter = renderer.useBuiltinWriter && renderer.templates.usesBuiltinPage
+        self.shared = shared
     }
 
     func write(_ positions: ArraySlice<Int>, from spool: CardSpool, to sink: OutputSink) throws {
         if useBuiltinWriter {
             // The built-in page puts a newline after each card: the spool has them already.
-            let parts = BuiltinPageWriter().frame(view, hasCards: !positions.isEmpty)
+            let parts = BuiltinPageWriter().frame(view, hasCards: !positions.isEmpty, shared: shared)
             try sink.write(parts.before)
             try spool.copyEachWithNewline(positions, to: sink)
             try sink.write(parts.after)

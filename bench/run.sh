@@ -11,9 +11,11 @@
 # For each size: generates N News Feed cards (bench/gen_cards.py, deterministic), builds
 # CardFeed in release mode, and times whole processes with GNU time: `cardfeed build
 # --page-size 0` (one page a feed) and `hugo` on bench/hugo-site (one page a feed, every card
-# through a per-type partial, Markdown descriptions). Before every run the output folder is
-# removed, for both tools alike. Prints wall time, peak memory, cards per second and the
-# ratios of the medians. Needs Debian's hugo and time packages: apt-get install hugo time.
+# through a per-type partial, Markdown descriptions). Every run writes into a new output folder,
+# for both tools alike; the outputs are removed when the script ends (removing thousands of
+# files just before a run slows the file creation of that run on ext4). Prints wall time, peak
+# memory, cards per second and the ratios of the medians. Needs Debian's hugo and time packages:
+# apt-get install hugo time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -30,6 +32,9 @@ if [ "${HUGO:-1}" != 0 ] && ! command -v hugo >/dev/null; then
   exit 1
 fi
 mkdir -p "$work"
+outputs="$work/outputs"
+rm -rf "$outputs"
+trap 'rm -rf "$outputs"' EXIT
 (cd "$repo" && swift build -c release --product cardfeed >/dev/null)
 cardfeed="$repo/.build/release/cardfeed"
 
@@ -56,19 +61,19 @@ for n in "${sizes[@]}"; do
   cp "$data" "$hugo_site/data/cards.json"
   rm -f "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt
 
-  for _ in $(seq 1 "$runs"); do
-    rm -rf "$work/out-$n"; sync
-    timed "cardfeed-$n" "$cardfeed" build "$site" -o "$work/out-$n" --page-size 0 --now "$now" --quiet
+  for run in $(seq 1 "$runs"); do
+    out="$outputs/$n-$run"
+    sync
+    timed "cardfeed-$n" "$cardfeed" build "$site" -o "$out-cardfeed" --page-size 0 --now "$now" --quiet
     if [ "${PAGED:-1}" != 0 ]; then
-      rm -rf "$work/out-$n"; sync
-      timed "paged-$n" "$cardfeed" build "$site" -o "$work/out-$n" --now "$now" --quiet
+      sync
+      timed "paged-$n" "$cardfeed" build "$site" -o "$out-paged" --now "$now" --quiet
     fi
     if [ "${HUGO:-1}" != 0 ]; then
       rm -rf "$hugo_site/public" "$hugo_site/resources"; sync
-      timed "hugo-$n" hugo --quiet --source "$hugo_site" --contentDir content-single
+      timed "hugo-$n" hugo --quiet --source "$hugo_site" --contentDir content-single --destination "$out-hugo"
     fi
   done
-  rm -rf "$work/out-$n"
 
   report() { # label name -> prints a row, sets wall and peak
     wall=$(cut -d' ' -f1 "$work/$1.txt" | median)

@@ -13,6 +13,14 @@ public final class IncrementalState: @unchecked Sendable {
     private var nextEntries: [Int: (DecodedEntry, [Diagnostic])] = [:]
     /// A hash of each file written, by path relative to the output.
     var files: [String: Int] = [:]
+    /// The render key of each card of this build, by position in display order.
+    var cardKeys: [Int] = []
+    /// A hash of what each page of the last build was made of (see `SiteRenderer.renderPages`).
+    private var pages: [String: Int] = [:]
+    private var nextPages: [String: Int] = [:]
+    /// Pages of this build made of exactly what they were made of last time: not rendered again,
+    /// and their files stay as they are.
+    private(set) var unchangedPages: Set<String> = []
     /// Counts for the last build, for the log and for tests.
     public private(set) var cardsRendered = 0
     public private(set) var filesWritten = 0
@@ -32,6 +40,16 @@ public final class IncrementalState: @unchecked Sendable {
         defer { lock.unlock() }
         nextCards[key] = card
         cardsRendered += 1
+    }
+
+    /// Records what the page at `path` is made of; true if the last build wrote it from the same.
+    func pageIsUnchanged(_ path: String, key: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        nextPages[path] = key
+        guard pages[path] == key, files[path] != nil else { return false }
+        unchangedPages.insert(path)
+        return true
     }
 
     func cachedEntry(_ key: Int) -> (DecodedEntry, [Diagnostic])? {
@@ -54,6 +72,9 @@ public final class IncrementalState: @unchecked Sendable {
         defer { lock.unlock() }
         nextCards = [:]
         nextEntries = [:]
+        nextPages = [:]
+        unchangedPages = []
+        cardKeys = []
         cardsRendered = 0
         filesWritten = 0
     }
@@ -65,6 +86,8 @@ public final class IncrementalState: @unchecked Sendable {
         nextCards = [:]
         entries = nextEntries
         nextEntries = [:]
+        pages = nextPages
+        nextPages = [:]
         self.filesWritten = filesWritten
     }
 }

@@ -181,7 +181,7 @@ public struct SiteBuilder: Sendable {
                     return []
                 }
                 let pages = renderer.renderPages(selection, spool: spool)
-                pageCount = pages.count
+                pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
                 guard let baseURL else { return pages }
                 return pages + Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
             } detail: { (files: [OutputFile]) in

@@ -233,6 +233,7 @@ struct RenderSettings: Sendable {
         hasher.combine(images.placeholder.srcset)
         hasher.combine(images.pinnedIcon(alt: "").srcset)
         hasher.combine(siteTitle)
+        hasher.combine(stylesheets)
         hasher.combine(pageSize)
         hasher.combine(baseURL)
         hasher.combine(contentSecurityPolicy)

@@ -33,6 +33,7 @@ struct SiteRenderer {
     /// (the feed files need them), nil elsewhere.
     func renderCards(_ cards: [Card], into spool: CardSpool?, keepDescriptions: Set<Int>) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
+        let keys = ConcurrentResults<Int>(count: incremental == nil ? 0 : cards.count)
         // A batch goes to the spool on another thread while the next one renders.
         let spoolQueue = DispatchQueue(label: "cardfeed.spool")
         let spoolFailure = ConcurrentResults<Error?>(count: 1)
@@ -47,6 +48,7 @@ struct SiteRenderer {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
                     let key = incremental.map { _ in renderKey(card, position: position) }
+                    if let key { keys.set(position, key) }
                     if let key, let cached = incremental?.cachedCard(key) {
                         html.set(offset, cached.html)
                         kept.set(offset, keepDescriptions.contains(position) ? cached.description : nil)
@@ -72,6 +74,7 @@ struct SiteRenderer {
         }
         spoolQueue.sync {}
         if let failure = spoolFailure.values[0] { throw failure }
+        incremental?.cardKeys = keys.values
         return descriptions
     }
 
@@ -93,15 +96,35 @@ struct SiteRenderer {
     }
 
     /// Every page of every feed, each written when the writer gets to it: the page template
-    /// around the page's cards, whose HTML is copied from `spool`.
+    /// around the page's cards, whose HTML is copied from `spool`. With `serve`, a page made of
+    /// the same cards, frame and settings as last time is left out (see `IncrementalState`).
     func renderPages(_ selection: Selection, spool: CardSpool) -> [OutputFile] {
         var files: [OutputFile] = []
+        // What every page's frame depends on besides its own place: the templates, the
+        // settings, and every feed's counts (the navigation shows them).
+        var frameHasher = Hasher()
+        frameHasher.combine(templates.fingerprint)
+        frameHasher.combine(settings.fingerprint)
+        for feed in selection.feeds {
+            frameHasher.combine(feed.feed.slug)
+            frameHasher.combine(feed.cards.count)
+            frameHasher.combine(feed.pages.count)
+        }
+        let frameKey = frameHasher.finalize()
         for feed in selection.feeds {
             let nav = navItems(selection, current: feed)
             let shared = templates.usesBuiltinPage ? BuiltinPageWriter().feedParts(pageView(selection, feed, page: 1, cards: [], nav: nav)) : nil
             for (number, range) in feed.pages.enumerated() {
                 let page = number + 1
                 let positions = feed.cards[range]
+                if let incremental {
+                    let path = PagePaths.file(feed: feed.feed, page: page)
+                    var hasher = Hasher()
+                    hasher.combine(frameKey)
+                    hasher.combine(path)
+                    for position in positions { hasher.combine(incremental.cardKeys[position]) }
+                    if incremental.pageIsUnchanged(path, key: hasher.finalize()) { continue }
+                }
                 let frame = PageFrame(view: pageView(selection, feed, page: page, cards: [], nav: nav), renderer: self, shared: shared)
                 files.append(OutputFile(path: PagePaths.file(feed: feed.feed, page: page), content: .stream { sink in
                     try frame.write(positions, from: spool, to: sink)

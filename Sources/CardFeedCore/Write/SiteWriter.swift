@@ -269,6 +269,7 @@ public struct SiteWriter: Sendable {
             })
         }
         var hashes: [String: Int] = [:]
+        for path in state.unchangedPages { hashes[path] = previous[path] }
         var written = 0
         for result in results.values {
             let (path, hash, wrote) = try result.get()

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@testable import CardFeedCore
+
+/// `serve` rebuilds incrementally: cards, pages and files that did not change are reused. After
+/// every kind of edit, its output must be exactly what a fresh build writes.
+@Suite struct IncrementalBuildTests {
+    static func card(_ number: Int, title: String? = nil, category: String = "news") -> [String: Any] {
+        ["id": "c\(number)", "type": "classic", "created": 1_700_000_000 + number, "title": title ?? "Card \(number)",
+         "description": "Text of **card \(number)**", "categories": [category]]
+    }
+
+    static func cards(_ list: [[String: Any]]) -> String { "[" + list.map(cardJSON).joined(separator: ",") + "]" }
+
+    /// Builds `site` incrementally with `state` into its output, and freshly into another folder;
+    /// expects the two outputs to be identical. Returns the incremental build's report.
+    @discardableResult
+    static func rebuild(_ site: TempSite, _ state: IncrementalState, _ step: String) throws -> BuildReport {
+        let before = FileManager.default.fileExists(atPath: site.output.path) ? try OutputSafetyTests.tree(site.output) : [:]
+        var options = site.options(pageSize: 4)
+        options.incremental = state
+        let report = try SiteBuilder(options: options, logger: .quiet).run()
+        let fresh = site.root.appendingPathComponent("fresh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: fresh) }
+        var freshOptions = site.options(pageSize: 4)
+        freshOptions.output = fresh
+        _ = try SiteBuilder(options: freshOptions, logger: .quiet).run()
+        let incremental = try OutputSafetyTests.tree(site.output)
+        let expected = try OutputSafetyTests.tree(fresh)
+        #expect(incremental != before, "\(step): the edit changes the site")
+        #expect(incremental.keys.sorted() == expected.keys.sorted(), "\(step): the same files")
+        for (path, bytes) in expected where incremental[path] != bytes {
+            Issue.record("\(step): \(path) differs from a fresh build's")
+        }
+        return report
+    }
+
+    @Test func everyKindOfEditGivesWhatAFreshBuildGives() throws {
+        var list = (1...30).map { Self.card($0, category: $0 % 3 == 0 ? "social" : "news") }
+        let site = try TempSite(["cards.json": Self.cards(list)])
+        defer { site.remove() }
+        let state = IncrementalState()
+        try Self.rebuild(site, state, "first build")
+
+        list[29] = Self.card(30, title: "A new title", category: "social")
+        try site.write("cards.json", Self.cards(list))
+        let edited = try Self.rebuild(site, state, "one title")
+        #expect(state.cardsRendered == 1)
+        #expect(edited.filesWritten <= 3, "the card's page in all and in its feed (and the feed's first page)")
+
+        list.append(Self.card(31))
+        try site.write("cards.json", Self.cards(list))
+        try Self.rebuild(site, state, "a new newest card moves every card of two feeds")
+
+        list.remove(at: 3)
+        try site.write("cards.json", Self.cards(list))
+        try Self.rebuild(site, state, "a card removed")
+
+        list[10] = Self.card(11, category: "advertising")
+        try site.write("cards.json", Self.cards(list))
+        try Self.rebuild(site, state, "a card moved to another feed (every page's navigation counts change)")
+
+        try site.write("cardfeed.yml", "title: Another title\n")
+        try Self.rebuild(site, state, "the site title")
+
+        try site.write("assets/custom.css", "body { margin: 0 }\n")
+        try Self.rebuild(site, state, "a stylesheet added")
+
+        try site.write("strings/en.json", "{\"feedNews\": \"Tidings\"}\n")
+        try Self.rebuild(site, state, "a string")
+
+        try site.write("templates/cards/text_announcement.mustache", "<article data-card-id=\"{{id}}\">{{title}}</article>\n")
+        try Self.rebuild(site, state, "a card template")
+
+        list = Array(list.prefix(2))
+        try site.write("cards.json", Self.cards(list))
+        try Self.rebuild(site, state, "most cards gone: pages removed")
+    }
+}

@@ -10,6 +10,8 @@
  * - Dismissible cards (data-dismissible) get a dismiss button; dismissed ids are kept
  *   ("cardfeed:dismissed") and those cards stay hidden.
  * - A card image that fails to load is replaced by the placeholder image.
+ * - Under `cardfeed serve`, a page updated in place after a rebuild ("cardfeed:pagereplaced" on
+ *   `document`) is shown as a new page: its cards are set up and the events above fire again.
  *
  * No framework, no third-party code; the pages work without it. */
 (function () {
@@ -141,7 +143,12 @@
     return match ? match[1] : "all";
   }
 
-  function start() {
+  var observer = null;
+
+  // What each display of a page does: set up its cards, report the feed and the impressions.
+  function show() {
+    if (observer) observer.disconnect();
+    observer = null;
     var all = cards();
 
     all.forEach(function (card) {
@@ -157,12 +164,6 @@
     // Images that failed before this script ran.
     Array.prototype.forEach.call(document.querySelectorAll("img.card__image"), function (image) {
       if (image.complete && image.naturalWidth === 0 && image.getAttribute("src")) replaceBrokenImage(image);
-    });
-
-    document.addEventListener("click", function (event) {
-      var link = event.target.closest ? event.target.closest("a[href]") : null;
-      var card = link ? link.closest("[data-card-id]") : null;
-      if (card) emit(card, "click", cardDetail(card));
     });
 
     emit(document, "feeddisplayed", { feed: feedName() });
@@ -186,7 +187,7 @@
     }
     // At least half of the card on screen; a card taller than twice the screen counts when it
     // fills half of it.
-    var observer = new IntersectionObserver(function (entries) {
+    observer = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         var fillsHalf = entry.rootBounds && entry.intersectionRect.height >= entry.rootBounds.height / 2;
         if (entry.isIntersecting && (entry.intersectionRatio >= 0.5 || fillsHalf)) {
@@ -196,6 +197,16 @@
       });
     }, { threshold: [0.1, 0.25, 0.5] });
     visible.forEach(function (card) { observer.observe(card); });
+  }
+
+  function start() {
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest ? event.target.closest("a[href]") : null;
+      var card = link ? link.closest("[data-card-id]") : null;
+      if (card) emit(card, "click", cardDetail(card));
+    });
+    document.addEventListener("cardfeed:pagereplaced", show);
+    show();
   }
 
   // Start once the page is parsed and every other deferred script has run, so that listeners

@@ -120,7 +120,7 @@ public struct PreviewServer: Sendable {
                 await channel.send(event: "reload", data: handler.hello(builder.current))
                 let pages = await channel.clientCount
                 let total = ContinuousClock.now - seen
-                logger.info("Changed \(what): rebuilt in \(Self.format(seconds)) (\(Console.plural(report.cardsShown, "card")), \(Console.plural(report.pagesRendered, "page")), \(Console.plural(report.filesWritten, "file")) written); reloading \(Console.plural(pages, "open page")) \(Self.format(total)) after the change was seen.")
+                logger.info("Changed \(what): rebuilt in \(Self.format(seconds)) (\(Console.plural(report.cardsShown, "card")), \(Console.plural(report.pagesRendered, "page")), \(Console.plural(report.filesWritten, "file")) written); updating \(Console.plural(pages, "open page")) \(Self.format(total)) after the change was seen.")
                 if stats { logger.info("      steps: \(report.stepSeconds.map { "\($0.step) \(Self.format($0.seconds))" }.joined(separator: ", "))") }
             case .failed(let errors, _):
                 await channel.send(event: "failed", data: handler.hello(builder.current))

@@ -28,7 +28,7 @@ public final class SiteWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: Set<String> = []
 
-    public init(site: SiteFolder, interval: Duration = .milliseconds(50), settle: Duration = .milliseconds(30)) {
+    public init(site: SiteFolder, interval: Duration = .milliseconds(25), settle: Duration = .milliseconds(20)) {
         self.site = site
         self.interval = interval
         self.settle = settle

@@ -43,17 +43,30 @@ def edit_first_card_title(site, title):
     return cards[0]["id"]
 
 
-def test_live_reload_after_a_card_edit(serve, driver):
+def card_title(driver, card_id):
+    return driver.execute_script(
+        "var t = document.querySelector(\"[data-card-id='\" + arguments[0] + \"'] .card__title\"); return t ? t.textContent : null", card_id)
+
+
+def test_live_update_after_a_card_edit(serve, driver):
     server, site = serve()
     driver.get(server.url)
     assert driver.execute_script("return !!document.querySelector('script[src=\"/_cardfeed/live.js\"]')")
     WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('link[href=\"/_cardfeed/live.css\"]')"))
-    driver.execute_script("window.__notReloaded = true")
+    dismissible = driver.execute_script("return document.querySelectorAll('[data-dismissible] .card__dismiss').length")
+    driver.execute_script("""window.__notReloaded = true; window.__displays = 0;
+        document.addEventListener('cardfeed:feeddisplayed', function () { window.__displays++; });""")
     card_id = edit_first_card_title(site, "Edited while serving")
-    WebDriverWait(driver, WAIT).until(lambda d: not d.execute_script("return window.__notReloaded === true"))
-    title = driver.find_element(By.CSS_SELECTOR, f"[data-card-id='{card_id}'] .card__title")
-    assert title.text == "Edited while serving"
+    WebDriverWait(driver, WAIT).until(lambda d: card_title(d, card_id) == "Edited while serving")
+    # Updated in place, not reloaded; cardfeed.js showed the new content as a new page.
+    assert driver.execute_script("return window.__notReloaded === true")
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return window.__displays") == 1)
+    assert driver.execute_script("return document.querySelectorAll('[data-dismissible] .card__dismiss').length") == dismissible > 0
     server.wait_for_output(r"^Changed cards\.json: rebuilt in \d+\.\d+ s")
+    # A second edit updates the page again (the page knows its new build).
+    edit_first_card_title(site, "Edited twice")
+    WebDriverWait(driver, WAIT).until(lambda d: card_title(d, card_id) == "Edited twice")
+    assert driver.execute_script("return window.__notReloaded === true")
 
 
 def test_template_edit_reloads_the_page(serve, driver):
@@ -89,12 +102,13 @@ def test_build_errors_show_over_the_page_until_fixed(serve, driver):
     template = site / "templates" / "cards" / "text_announcement.mustache"
     template.write_text("{{<builtin.cards.text_announcement}}\n{{$footer}}{{#title}}x{{/titel}}{{/footer}}\n{{/builtin.cards.text_announcement}}\n")
     WebDriverWait(driver, WAIT).until(lambda d: re.search(r"text_announcement\.mustache:2:\d+", d.find_element(By.ID, "cardfeed-live-overlay").text))
-    # Fixing it clears the overlay.
+    # Fixing it clears the overlay, and the page is updated in place.
     driver.execute_script("window.__notReloaded = true")
     template.unlink()
     WebDriverWait(driver, WAIT).until(lambda d: not d.find_elements(By.ID, "cardfeed-live-overlay"))
-    WebDriverWait(driver, WAIT).until(lambda d: not d.execute_script("return window.__notReloaded === true"))
     server.wait_for_output(r"rebuilt in")
+    assert driver.find_element(By.CSS_SELECTOR, "h1.feed__title").text == "News"
+    assert driver.execute_script("return window.__notReloaded === true")
 
 
 def test_only_files_of_the_built_site_are_served(serve):

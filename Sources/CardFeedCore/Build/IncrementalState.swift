@@ -13,6 +13,8 @@ public final class IncrementalState: @unchecked Sendable {
     private var nextEntries: [Int: (DecodedEntry, [Diagnostic])] = [:]
     /// A hash of each file written, by path relative to the output.
     var files: [String: Int] = [:]
+    /// The size of the last build's (in-memory) card spool, to reserve as much the next time.
+    var spoolSize = 0
     /// The render key of each card of this build, by position in display order.
     var cardKeys: [Int] = []
     /// A hash of what each page of the last build was made of (see `SiteRenderer.renderPages`).

@@ -173,9 +173,17 @@ public struct SiteBuilder: Sendable {
         do {
             rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) {
                 // Each card is rendered once, into a spool beside the output; pages copy from it.
-                let spool = !options.write ? nil : options.incremental != nil ? CardSpool() : try CardSpool(folder: writer.workFolder())
+                let spool: CardSpool?
+                if !options.write {
+                    spool = nil
+                } else if let incremental = options.incremental {
+                    spool = CardSpool(capacity: incremental.spoolSize)  // a preview: in memory
+                } else {
+                    spool = try CardSpool(folder: writer.workFolder())
+                }
                 let feedCards = baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
                 let descriptions = try renderer.renderCards(selection.cards, into: spool, keepDescriptions: feedCards)
+                if let spool { options.incremental?.spoolSize = spool.size }
                 guard let spool else {
                     pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
                     return []

@@ -31,10 +31,15 @@ final class CardSpool: @unchecked Sendable {
         unlink(path)  // nothing to clean up, whatever happens: the file lives while it is open
     }
 
-    init() {
+    /// In memory, with room for `capacity` bytes (the size of the last build's spool, say).
+    init(capacity: Int = 0) {
         path = "(memory)"
         descriptor = -1
+        memory.reserveCapacity(capacity)
     }
+
+    /// The bytes of the cards so far, newlines included.
+    var size: Int { end }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
@@ -44,6 +49,17 @@ final class CardSpool: @unchecked Sendable {
 
     /// Appends the HTML of the next cards, in display order.
     func append(_ cards: [String]) throws {
+        guard descriptor >= 0 else {
+            // In memory: straight into the spool's bytes.
+            for html in cards {
+                offsets.append(end)
+                lengths.append(Int32(html.utf8.count))
+                memory.append(contentsOf: html.utf8)
+                memory.append(UInt8(ascii: "\n"))
+                end = memory.count
+            }
+            return
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(cards.reduce(0) { $0 + $1.utf8.count })
         for html in cards {
@@ -51,11 +67,6 @@ final class CardSpool: @unchecked Sendable {
             lengths.append(Int32(html.utf8.count))
             bytes.append(contentsOf: html.utf8)
             bytes.append(UInt8(ascii: "\n"))
-        }
-        guard descriptor >= 0 else {
-            memory += bytes
-            end += bytes.count
-            return
         }
         try bytes.withUnsafeBufferPointer { buffer in
             var written = 0

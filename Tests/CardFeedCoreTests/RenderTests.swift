@@ -70,6 +70,31 @@ import Testing
         #expect(try site.read("index.html").contains("We have no updates. Please check again later."))
     }
 
+    /// A feed's page copies its cards from the spool of rendered cards; a category's cards are
+    /// scattered there and read a window at a time. Several megabytes of cards, one page a feed:
+    /// each category page must hold exactly its cards, byte for byte as the "all" page has them.
+    @Test func categoryPagesCopyTheirScatteredCardsExactly() throws {
+        let filler = String(repeating: "Lorem ipsum dolor sit amet. ", count: 30)
+        let cards = (1...3000).map { number -> [String: Any] in
+            ["id": "c\(number)", "type": "text_announcement", "created": number, "title": "Card \(number)",
+             "description": "\(number): \(filler)", "categories": number % 3 == 0 ? ["news"] : number % 3 == 1 ? ["social", "news"] : ["social"]]
+        }
+        let (site, report) = try build(cards, pageSize: 0)
+        defer { site.remove() }
+        #expect(report.succeeded)
+        func articles(_ page: String) throws -> [String] {
+            try site.read(page).components(separatedBy: "<article").dropFirst().map { $0.components(separatedBy: "</article>")[0] }
+        }
+        func number(_ article: String) -> Int { Int(article.components(separatedBy: "data-card-id=\"c")[1].prefix { $0.isNumber })! }
+        let all = try articles("index.html")
+        #expect(all.count == 3000)
+        #expect(try site.read("index.html").utf8.count > 3 << 20)
+        for (feed, kept) in [("news", [0, 1]), ("social", [1, 2])] {
+            let expected = all.filter { kept.contains(number($0) % 3) }
+            #expect(try articles("\(feed)/index.html") == expected, "\(feed)")
+        }
+    }
+
     @Test func paginationPagesAndLinks() throws {
         let cards = (1...5).map { ["id": "c\($0)", "type": "text_announcement", "created": $0, "description": "d"] as [String: Any] }
         let (site, report) = try build(cards, pageSize: 2)

@@ -101,9 +101,9 @@ final class CardSpool: @unchecked Sendable {
     static let sendfileThreshold = 1 << 18
 
     /// Writes the cards at `positions` to `sink`, each followed by a newline: a run of
-    /// consecutive cards is one range of the spool. A page of scattered cards (a category's) is
-    /// read in one piece, from its first card to its last, which costs less than a system call
-    /// per card.
+    /// consecutive cards is one range of the spool. Scattered cards (a category's) are read a
+    /// window of the spool at a time (a page of 20 in one piece, from its first card to its
+    /// last), which costs less than a system call per card.
     func copyEachWithNewline(_ positions: ArraySlice<Int>, to sink: OutputSink) throws {
         var runs: [Range<Int>] = []
         var index = positions.startIndex
@@ -115,24 +115,43 @@ final class CardSpool: @unchecked Sendable {
             runs.append(offsets[positions[index]]..<offsets[positions[last]] + Int(lengths[positions[last]]) + 1)
             index = positions.index(after: last)
         }
-        guard let first = runs.first, let last = runs.last else { return }
-        let span = first.lowerBound..<last.upperBound
-        if descriptor < 0 || span.count < Self.sendfileThreshold {
-            let bytes = descriptor < 0 ? memory : try bytes(span)
-            let base = descriptor < 0 ? 0 : span.lowerBound
-            try bytes.withUnsafeBufferPointer { all in
-                for run in runs { try sink.write(UnsafeBufferPointer(rebasing: all[run.lowerBound - base..<run.upperBound - base])) }
+        if descriptor < 0 {
+            try memory.withUnsafeBufferPointer { all in
+                for run in runs { try sink.write(UnsafeBufferPointer(rebasing: all[run])) }
             }
             return
         }
-        for run in runs {
-            if run.count >= Self.sendfileThreshold {
-                try sink.copy(from: descriptor, offset: run.lowerBound, count: run.count, path: path)
-            } else {
-                try bytes(run).withUnsafeBufferPointer { try sink.write($0) }
+        var window: [UInt8] = []
+        var next = 0
+        while next < runs.count {
+            let first = runs[next]
+            if first.count >= Self.sendfileThreshold {
+                try sink.copy(from: descriptor, offset: first.lowerBound, count: first.count, path: path)
+                next += 1
+                continue
             }
+            // Short runs (the scattered cards of a category) are read a window at a time.
+            var last = next
+            while last + 1 < runs.count, runs[last + 1].count < Self.sendfileThreshold,
+                runs[last + 1].upperBound - first.lowerBound <= Self.windowSize {
+                last += 1
+            }
+            let span = first.lowerBound..<runs[last].upperBound
+            if window.count < span.count { window = [UInt8](repeating: 0, count: max(span.count, 1 << 16)) }
+            try window.withUnsafeMutableBytes {
+                try OutputSink.read(descriptor, into: $0.baseAddress!, count: span.count, offset: span.lowerBound, path: path)
+            }
+            try window.withUnsafeBufferPointer { all in
+                for run in runs[next...last] {
+                    try sink.write(UnsafeBufferPointer(rebasing: all[run.lowerBound - span.lowerBound..<run.upperBound - span.lowerBound]))
+                }
+            }
+            next = last + 1
         }
     }
+
+    /// At most this much of the spool is read at once for a page's short runs of cards.
+    static let windowSize = 1 << 20
 
     /// Writes the cards at `positions` to `sink`, with `separator` between two cards.
     func copy(_ positions: ArraySlice<Int>, separator: String, to sink: OutputSink) throws {

@@ -170,6 +170,9 @@ public struct SiteBuilder: Sendable {
         let writer = SiteWriter(output: options.outputFolder)
         var pageCount = 0
         let rendered: [OutputFile]
+        // A first build whose "all" feed is one page writes that page as it renders, into the
+        // fresh output folder: it is the spool itself.
+        var fresh: (folder: URL, page: String, after: String)?
         do {
             rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) {
                 // Each card is rendered once, into a spool beside the output; pages copy from it.
@@ -178,6 +181,10 @@ public struct SiteBuilder: Sendable {
                     spool = nil
                 } else if let incremental = options.incremental {
                     spool = CardSpool(capacity: incremental.spoolSize)  // a preview: in memory
+                } else if writer.writesFresh, let frame = renderer.singleAllPageFrame(selection) {
+                    let folder = try writer.beginFresh()
+                    fresh = (folder, frame.path, frame.after)
+                    spool = try CardSpool(page: folder.appendingPathComponent(frame.path).path, before: frame.before)
                 } else {
                     spool = try CardSpool(folder: writer.workFolder())
                 }
@@ -188,7 +195,11 @@ public struct SiteBuilder: Sendable {
                     pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
                     return []
                 }
-                let pages = renderer.renderPages(selection, spool: spool)
+                var pages = renderer.renderPages(selection, spool: spool)
+                if let fresh {
+                    try spool.finishPage(after: fresh.after)
+                    pages.removeAll { $0.path == fresh.page }
+                }
                 pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
                 guard let baseURL else { return pages }
                 return pages + Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
@@ -196,6 +207,7 @@ public struct SiteBuilder: Sendable {
                 "\(selection.cards.count) cards, \(pageCount) pages" + (baseURL == nil || files.isEmpty ? "" : ", \(files.count - pageCount) feed and sitemap files")
             }
         } catch {
+            if let fresh { writer.abandon(fresh: fresh.folder) }
             let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
             logger.error("\(diagnostic)")
             report.diagnostics.append(diagnostic)
@@ -206,10 +218,14 @@ public struct SiteBuilder: Sendable {
         let pages = rendered
 
         // 4. Write
-        guard options.write else { return report }
+        guard options.write else {
+            if let fresh { writer.abandon(fresh: fresh.folder) }
+            return report
+        }
         do {
             let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) {
                 let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
+                if let fresh { return try writer.write(files, intoFresh: fresh.folder, alreadyWritten: 1) }
                 guard let state = options.incremental else { return try writer.write(files) }
                 let written = try writer.update(files, state: state)
                 state.endBuild(filesWritten: written)

@@ -134,6 +134,18 @@ struct SiteRenderer {
         return files
     }
 
+    /// The "all" feed's page before and after its cards, when it is one page written by the
+    /// built-in page writer: such a page can be written as its cards are rendered (see
+    /// `CardSpool.init(page:before:)`).
+    func singleAllPageFrame(_ selection: Selection) -> (path: String, before: String, after: String)? {
+        guard useBuiltinWriter, templates.usesBuiltinPage,
+            let all = selection.feeds.first(where: { $0.feed == .all }), all.pages.count == 1
+        else { return nil }
+        let view = pageView(selection, all, page: 1, cards: [])
+        let parts = BuiltinPageWriter().frame(view, hasCards: !all.cards.isEmpty)
+        return (PagePaths.file(feed: .all, page: 1), parts.before, parts.after)
+    }
+
     func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {
         selection.feeds.map { other in
             NavItem(

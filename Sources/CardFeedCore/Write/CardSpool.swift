@@ -31,6 +31,19 @@ final class CardSpool: @unchecked Sendable {
         unlink(path)  // nothing to clean up, whatever happens: the file lives while it is open
     }
 
+    /// A spool that is also a page: the file at `path` starts with `before`, the page up to its
+    /// cards, and stays when the spool goes. A one-page "all" feed is exactly its frame around
+    /// every card followed by a newline, so the build writes it as it renders, and does not copy
+    /// the whole spool into it afterwards (1.4 GB for a million cards). Other pages copy their
+    /// cards from it as from any spool.
+    init(page path: String, before: String) throws {
+        self.path = path
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
+        var before = before
+        try before.withUTF8 { try writeAtEnd($0) }
+    }
+
     /// In memory, with room for `capacity` bytes (the size of the last build's spool, say).
     init(capacity: Int = 0) {
         path = "(memory)"
@@ -68,18 +81,26 @@ final class CardSpool: @unchecked Sendable {
             bytes.append(contentsOf: html.utf8)
             bytes.append(UInt8(ascii: "\n"))
         }
-        try bytes.withUnsafeBufferPointer { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(end + written))
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw OutputError(path: path, code: errno)
-                }
-                written += result
+        try bytes.withUnsafeBufferPointer { try writeAtEnd($0) }
+    }
+
+    private func writeAtEnd(_ buffer: UnsafeBufferPointer<UInt8>) throws {
+        var written = 0
+        while written < buffer.count {
+            let result = pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(end + written))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw OutputError(path: path, code: errno)
             }
+            written += result
         }
-        end += bytes.count
+        end += buffer.count
+    }
+
+    /// Ends a spool that is a page (see `init(page:before:)`): `after` follows the last card.
+    func finishPage(after: String) throws {
+        var after = after
+        try after.withUTF8 { try writeAtEnd($0) }
     }
 
     /// One card's HTML.

@@ -76,24 +76,48 @@ public struct SiteWriter: Sendable {
         return Counts(written: try writeFresh(files))
     }
 
-    /// Writes every file into a fresh folder beside the output, then swaps it in.
-    private func writeFresh(_ files: [OutputFile]) throws -> Int {
+    /// True when a build writes a fresh folder (there is no output yet), so that it may write a
+    /// file of it while it renders (see `beginFresh`).
+    public var writesFresh: Bool {
+        var isDirectory: ObjCBool = false
+        return !(FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    /// Creates the fresh folder beside the output, empty, for files written before the others;
+    /// `write(_:intoFresh:)` completes and swaps it in, `abandon(fresh:)` removes it.
+    public func beginFresh() throws -> URL {
         let manager = FileManager.default
         let parent = output.deletingLastPathComponent()
         try manager.createDirectory(at: parent, withIntermediateDirectories: true)
-        let suffix = "\(ProcessInfo.processInfo.processIdentifier)"
-        let fresh = parent.appendingPathComponent(".\(output.lastPathComponent).cardfeed-new-\(suffix)", isDirectory: true)
-        let old = parent.appendingPathComponent(".\(output.lastPathComponent).cardfeed-old-\(suffix)", isDirectory: true)
+        let fresh = parent.appendingPathComponent(".\(output.lastPathComponent).cardfeed-new-\(Self.processID)", isDirectory: true)
         try? manager.removeItem(at: fresh)
+        try manager.createDirectory(at: fresh, withIntermediateDirectories: false)
+        return fresh
+    }
+
+    public func abandon(fresh: URL) {
+        try? FileManager.default.removeItem(at: fresh)
+    }
+
+    /// Writes `files` into `fresh` (from `beginFresh`, which holds `alreadyWritten` files), then
+    /// swaps it in; on failure, `fresh` is removed and the output stays as it was.
+    @discardableResult
+    public func write(_ files: [OutputFile], intoFresh fresh: URL, alreadyWritten: Int = 0) throws -> Counts {
+        let old = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).cardfeed-old-\(Self.processID)", isDirectory: true)
         do {
-            try manager.createDirectory(at: fresh, withIntermediateDirectories: false)
             try writeAll(files, into: fresh)
             try Data(Self.markerText.utf8).write(to: fresh.appendingPathComponent(Self.markerName))
         } catch {
-            try? manager.removeItem(at: fresh)
+            abandon(fresh: fresh)
             throw error
         }
         try swap(fresh, old: old)
+        return Counts(written: files.count + alreadyWritten)
+    }
+
+    /// Writes every file into a fresh folder beside the output, then swaps it in.
+    private func writeFresh(_ files: [OutputFile]) throws -> Int {
+        try write(files, intoFresh: try beginFresh())
         return files.count
     }
 

@@ -99,6 +99,25 @@ import Testing
         }
     }
 
+    @Test func aRebuildThatFailsWhileWritingLeavesThePreviousOutput() throws {
+        struct DiskFull: Error {}
+        let site = try TempSite(["cards.json": Self.cards(5)])
+        defer { site.remove() }
+        #expect(site.build(pageSize: 2).succeeded)
+        let before = try Self.tree(site.output)
+        let files = [
+            OutputFile(path: "page-2.html", content: .text("a changed page")),
+            OutputFile(path: "extra/new.html", content: .text("a new page in a new folder")),
+            OutputFile(path: "index.html", content: .stream { sink in
+                try sink.write("a page that fails half way")
+                throw DiskFull()
+            }),
+        ]
+        #expect(throws: SiteWriter.Refusal.self) { try SiteWriter(output: site.output).write(files) }
+        #expect(try Self.tree(site.output) == before)
+        #expect(!site.exists("public/extra"))
+    }
+
     @Test func folderWhereAPageGoesIsReplacedWithTheWholeOutput() throws {
         let site = try TempSite(["cards.json": Self.cards(3)])
         defer { site.remove() }

@@ -77,11 +77,11 @@ def test_page_size_and_output_options(run, example_site, tmp_path):
     out = tmp_path / "dist"
     result = run("build", example_site, "-o", out, "--page-size", "5", "-q")
     assert result.returncode == 0, result.stderr
-    assert (out / "page" / "2" / "index.html").is_file()
-    assert (out / "uncategorized" / "page" / "2" / "index.html").is_file()
+    assert (out / "page-2.html").is_file()
+    assert (out / "uncategorized" / "page-2.html").is_file()
     single = run("build", example_site, "-o", tmp_path / "one", "--page-size", "0", "-q")
     assert single.returncode == 0
-    assert not (tmp_path / "one" / "page").exists()
+    assert not list((tmp_path / "one").glob("page-*.html"))
     assert (tmp_path / "one" / "index.html").read_text().count("<article") == 26
 
 

@@ -70,7 +70,7 @@ def test_pages_link_their_feeds(built):
 
 def test_sitemap_lists_every_page(built):
     sitemap = (built / "sitemap.xml").read_text()
-    pages = sorted(p.relative_to(built).as_posix() for p in built.rglob("index.html"))
+    pages = sorted(p.relative_to(built).as_posix() for p in built.rglob("*.html"))
     listed = sorted(re.findall(r"<loc>https://brewline\.example/([^<]*)</loc>", sitemap))
     assert listed == pages
 

@@ -180,7 +180,7 @@ public struct SiteWriter: Sendable {
         let staged = files.indices.filter { (try? results[$0].get()) == .written }
         for (index, result) in results.enumerated() {
             guard case .failure(let error) = result else { continue }
-            removeStaged(staged.map { staging(files[$0]) })
+            removeStaged(files.map(staging))  // a file that failed half way has a staging file too
             if error is PathInTheWay { throw error }
             throw Refusal(description: "cannot write \(files[index].path): \(error)")
         }
@@ -197,9 +197,9 @@ public struct SiteWriter: Sendable {
         return Counts(written: staged.count, unchanged: files.count - staged.count)
     }
 
-    // Paths as strings: `URL.appendingPathComponent` asks the file system whether each is a folder.
     private static let processID = ProcessInfo.processInfo.processIdentifier
 
+    // Paths as strings: `URL.appendingPathComponent` asks the file system whether each is a folder.
     private func target(_ file: OutputFile) -> String { output.path + "/" + file.path }
 
     private func staging(_ file: OutputFile) -> String {

@@ -14,6 +14,19 @@ public struct OutputFile: Sendable {
     /// Relative to the output folder, "/"-separated.
     public var path: String
     public var content: Content
+
+    /// Writes the file's bytes to `sink`, which the caller finishes: a fresh build's file, a
+    /// rebuild's comparing sink, or `serve`'s in-memory one.
+    func write(to sink: OutputSink) throws {
+        switch content {
+        case .text(let text): try sink.write(text)
+        case .data(let data): try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
+        case .copy(let source):
+            let data = try Data(contentsOf: source)
+            try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
+        case .stream(let write): try write(sink)
+        }
+    }
 }
 
 /// Step 3 of a build: every card rendered once, then every page of every feed.

@@ -64,8 +64,7 @@ public struct SiteWriter: Sendable {
     /// an earlier build, only the files that changed (see `replaceChanged`).
     @discardableResult
     public func write(_ files: [OutputFile]) throws -> Counts {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if !writesFresh {
             do {
                 return try replaceChanged(files)
             } catch is PathInTheWay {
@@ -73,7 +72,7 @@ public struct SiteWriter: Sendable {
                 // the whole output is replaced instead.
             }
         }
-        return Counts(written: try writeFresh(files))
+        return try write(files, intoFresh: try beginFresh())
     }
 
     /// True when a build writes a fresh folder (there is no output yet), so that it may write a
@@ -113,12 +112,6 @@ public struct SiteWriter: Sendable {
         }
         try swap(fresh, old: old)
         return Counts(written: files.count + alreadyWritten)
-    }
-
-    /// Writes every file into a fresh folder beside the output, then swaps it in.
-    private func writeFresh(_ files: [OutputFile]) throws -> Int {
-        try write(files, intoFresh: try beginFresh())
-        return files.count
     }
 
     /// Rebuilds over the previous output in two phases. First every file is compared with the
@@ -165,14 +158,7 @@ public struct SiteWriter: Sendable {
             let file = files[index]
             outcomes.set(index, Result {
                 let sink = try OutputSink(replacing: target(file), stagingPath: staging(file))
-                switch file.content {
-                case .text(let text): try sink.write(text)
-                case .data(let data): try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
-                case .copy(let source):
-                    let data = try Data(contentsOf: source)
-                    try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
-                case .stream(let write): try write(sink)
-                }
+                try file.write(to: sink)
                 return try sink.finish()
             })
         }
@@ -238,17 +224,10 @@ public struct SiteWriter: Sendable {
         let failures = ConcurrentResults<String?>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
-            let target = folder.appendingPathComponent(file.path, isDirectory: false)
             do {
-                switch file.content {
-                case .text(let text): try Data(text.utf8).write(to: target)
-                case .data(let data): try data.write(to: target)
-                case .copy(let source): try FileManager.default.copyItem(at: source, to: target)
-                case .stream(let write):
-                    let sink = try OutputSink(path: target.path)
-                    try write(sink)
-                    try sink.finish()
-                }
+                let sink = try OutputSink(path: folder.appendingPathComponent(file.path, isDirectory: false).path)
+                try file.write(to: sink)
+                try sink.finish()
                 failures.set(index, nil)
             } catch {
                 failures.set(index, "\(file.path): \(error.localizedDescription)")
@@ -272,16 +251,9 @@ public struct SiteWriter: Sendable {
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             results.set(index, Result {
-                let bytes: [UInt8]
-                switch file.content {
-                case .text(let text): bytes = Array(text.utf8)
-                case .data(let data): bytes = Array(data)
-                case .copy(let source): bytes = Array(try Data(contentsOf: source))
-                case .stream(let write):
-                    let sink = OutputSink(inMemoryFor: file.path)
-                    try write(sink)
-                    bytes = sink.bytes
-                }
+                let sink = OutputSink(inMemoryFor: file.path)
+                try file.write(to: sink)
+                let bytes = sink.bytes
                 var hasher = Hasher()
                 bytes.withUnsafeBytes { hasher.combine(bytes: $0) }  // not `combine(bytes)`, which hashes byte by byte
                 let hash = hasher.finalize()

@@ -138,8 +138,9 @@ struct SiteRenderer {
                     for position in positions { hasher.combine(incremental.cardKeys[position]) }
                     if incremental.pageIsUnchanged(path, key: hasher.finalize()) { continue }
                 }
-                let frame = PageFrame(view: pageView(selection, feed, page: page, cards: [], nav: nav), renderer: self, shared: shared)
-                files.append(OutputFile(path: PagePaths.file(feed: feed.feed, page: page), content: .stream { sink in
+                // The page's view is made when the page is written, on the writer's threads.
+                files.append(OutputFile(path: PagePaths.file(feed: feed.feed, page: page), content: .stream { [self] sink in
+                    let frame = PageFrame(view: pageView(selection, feed, page: page, cards: [], nav: nav), renderer: self, shared: shared)
                     try frame.write(positions, from: spool, to: sink)
                 }))
             }

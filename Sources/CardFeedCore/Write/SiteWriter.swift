@@ -222,10 +222,11 @@ public struct SiteWriter: Sendable {
             }
         }
         let failures = ConcurrentResults<String?>(count: files.count)
+        let folderPath = folder.path
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             do {
-                let sink = try OutputSink(path: folder.appendingPathComponent(file.path, isDirectory: false).path)
+                let sink = try OutputSink(path: folderPath + "/" + file.path)
                 try file.write(to: sink)
                 try sink.finish()
                 failures.set(index, nil)

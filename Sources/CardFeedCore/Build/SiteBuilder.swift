@@ -170,9 +170,9 @@ public struct SiteBuilder: Sendable {
         let writer = SiteWriter(output: options.outputFolder)
         var pageCount = 0
         let rendered: [OutputFile]
-        // A first build whose "all" feed is one page writes that page as it renders, into the
-        // fresh output folder: it is the spool itself.
-        var fresh: (folder: URL, page: String, after: String)?
+        // A first build writes the "all" feed's pages as it renders, into the fresh output
+        // folder: they are the spool itself.
+        var fresh: (folder: URL, pages: Int)?
         do {
             rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) {
                 // Each card is rendered once, into a spool beside the output; pages copy from it.
@@ -181,10 +181,11 @@ public struct SiteBuilder: Sendable {
                     spool = nil
                 } else if let incremental = options.incremental {
                     spool = CardSpool(capacity: incremental.spoolSize)  // a preview: in memory
-                } else if writer.writesFresh, let frame = renderer.singleAllPageFrame(selection) {
+                } else if writer.writesFresh, renderer.writesBuiltinPages, let all = selection.feeds.first(where: { $0.feed == .all }),
+                    CardSpool.descriptorsAvailable(all.pages.count) {
                     let folder = try writer.beginFresh()
-                    fresh = (folder, frame.path, frame.after)
-                    spool = try CardSpool(page: folder.appendingPathComponent(frame.path).path, before: frame.before)
+                    fresh = (folder, all.pages.count)
+                    spool = try CardSpool(pages: renderer.pages(of: all, selection, in: folder.path))
                 } else {
                     spool = try CardSpool(folder: writer.workFolder())
                 }
@@ -195,11 +196,8 @@ public struct SiteBuilder: Sendable {
                     pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
                     return []
                 }
-                var pages = renderer.renderPages(selection, spool: spool)
-                if let fresh {
-                    try spool.finishPage(after: fresh.after)
-                    pages.removeAll { $0.path == fresh.page }
-                }
+                if fresh != nil { try spool.finishPages() }
+                let pages = renderer.renderPages(selection, spool: spool, except: fresh == nil ? nil : .all)
                 pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
                 guard let baseURL else { return pages }
                 return pages + Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
@@ -225,7 +223,7 @@ public struct SiteBuilder: Sendable {
         do {
             let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) {
                 let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
-                if let fresh { return try writer.write(files, intoFresh: fresh.folder, alreadyWritten: 1) }
+                if let fresh { return try writer.write(files, intoFresh: fresh.folder, alreadyWritten: fresh.pages) }
                 guard let state = options.incremental else { return try writer.write(files) }
                 let written = try writer.update(files, state: state)
                 state.endBuild(filesWritten: written)

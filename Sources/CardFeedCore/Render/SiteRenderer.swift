@@ -108,10 +108,11 @@ struct SiteRenderer {
         return templates.render(templates.template(for: card), view)
     }
 
-    /// Every page of every feed, each written when the writer gets to it: the page template
-    /// around the page's cards, whose HTML is copied from `spool`. With `serve`, a page made of
-    /// the same cards, frame and settings as last time is left out (see `IncrementalState`).
-    func renderPages(_ selection: Selection, spool: CardSpool) -> [OutputFile] {
+    /// Every page of every feed (but `written`'s, which the spool wrote), each written when the
+    /// writer gets to it: the page template around the page's cards, whose HTML is copied from
+    /// `spool`. With `serve`, a page made of the same cards, frame and settings as last time is
+    /// left out (see `IncrementalState`).
+    func renderPages(_ selection: Selection, spool: CardSpool, except written: Feed? = nil) -> [OutputFile] {
         var files: [OutputFile] = []
         // What every page's frame depends on besides its own place: the templates, the
         // settings, and every feed's counts (the navigation shows them).
@@ -124,7 +125,7 @@ struct SiteRenderer {
             frameHasher.combine(feed.pages.count)
         }
         let frameKey = frameHasher.finalize()
-        for feed in selection.feeds {
+        for feed in selection.feeds where feed.feed != written {
             let nav = navItems(selection, current: feed)
             let shared = templates.usesBuiltinPage ? BuiltinPageWriter().feedParts(pageView(selection, feed, page: 1, cards: [], nav: nav)) : nil
             for (number, range) in feed.pages.enumerated() {
@@ -148,16 +149,23 @@ struct SiteRenderer {
         return files
     }
 
-    /// The "all" feed's page before and after its cards, when it is one page written by the
-    /// built-in page writer: such a page can be written as its cards are rendered (see
-    /// `CardSpool.init(page:before:)`).
-    func singleAllPageFrame(_ selection: Selection) -> (path: String, before: String, after: String)? {
-        guard useBuiltinWriter, templates.usesBuiltinPage,
-            let all = selection.feeds.first(where: { $0.feed == .all }), all.pages.count == 1
-        else { return nil }
-        let view = pageView(selection, all, page: 1, cards: [])
-        let parts = BuiltinPageWriter().frame(view, hasCards: !all.cards.isEmpty)
-        return (PagePaths.file(feed: .all, page: 1), parts.before, parts.after)
+    /// True when the built-in page writer writes every page (no page template is overridden).
+    var writesBuiltinPages: Bool { useBuiltinWriter && templates.usesBuiltinPage }
+
+    /// The pages of `feed` (one that shows every card in display order: "all") for a spool that
+    /// writes them as their cards render, in `folder` (see `CardSpool.init(pages:)`); each
+    /// page's frame is made when the spool begins it. Only with `writesBuiltinPages`.
+    func pages(of feed: FeedSelection, _ selection: Selection, in folder: String) -> CardSpool.Pages {
+        precondition(writesBuiltinPages && feed.cards.elementsEqual(selection.cards.indices))
+        let nav = navItems(selection, current: feed)
+        let shared = BuiltinPageWriter().feedParts(pageView(selection, feed, page: 1, cards: [], nav: nav))
+        return CardSpool.Pages(
+            paths: feed.pages.indices.map { folder + "/" + PagePaths.file(feed: feed.feed, page: $0 + 1) },
+            cardCounts: feed.pages.map(\.count)
+        ) { index in
+            let view = pageView(selection, feed, page: index + 1, cards: [], nav: nav)
+            return BuiltinPageWriter().frame(view, hasCards: !feed.pages[index].isEmpty, shared: shared)
+        }
     }
 
     func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {

@@ -12,8 +12,9 @@
 # CardFeed in release mode, and times whole processes with GNU time: `cardfeed build
 # --page-size 0` (one page a feed) and `hugo` on bench/hugo-site (one page a feed, every card
 # through a per-type partial, Markdown descriptions). Every run writes into a new output folder,
-# for both tools alike; the outputs are removed when the script ends (removing thousands of
-# files just before a run slows the file creation of that run on ext4). Prints wall time, peak
+# for both tools alike; the outputs are removed when the script ends (on ext4 without a journal,
+# creating files in the five minutes after thousands were removed is several times slower: see
+# bench/README.md). Prints wall time, peak
 # memory, cards per second and the ratios of the medians. Needs Debian's hugo and time packages:
 # apt-get install hugo time.
 set -euo pipefail
@@ -33,7 +34,10 @@ if [ "${HUGO:-1}" != 0 ] && ! command -v hugo >/dev/null; then
 fi
 mkdir -p "$work"
 outputs="$work/outputs"
-rm -rf "$outputs"
+if [ -e "$outputs" ]; then
+  echo "bench: $outputs is left from an interrupted run; remove it and wait five minutes before timing (see bench/README.md)" >&2
+  exit 1
+fi
 trap 'rm -rf "$outputs"' EXIT
 (cd "$repo" && swift build -c release --product cardfeed >/dev/null)
 cardfeed="$repo/.build/release/cardfeed"

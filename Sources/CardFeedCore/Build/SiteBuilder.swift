@@ -175,7 +175,8 @@ public struct SiteBuilder: Sendable {
         var fresh: (folder: URL, pages: Int)?
         do {
             rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) {
-                // Each card is rendered once, into a spool beside the output; pages copy from it.
+                // Each card is rendered once, into a spool (the "all" feed's pages of a first
+                // build, a file beside the output, or memory); pages copy from it.
                 let spool: CardSpool?
                 if !options.write {
                     spool = nil

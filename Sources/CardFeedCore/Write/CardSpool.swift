@@ -91,8 +91,9 @@ final class CardSpool: @unchecked Sendable {
 
     var count: Int { offsets.count }
 
-    /// Whether `count` more files may be open at once, raising the process's soft limit towards
-    /// its hard one if needed (as `ulimit -n` would).
+    /// Whether `count` more files may be open at once, besides those the process has open
+    /// already (some inherited from whatever started it), raising the process's soft limit
+    /// towards its hard one if needed (as `ulimit -n` would).
     static func descriptorsAvailable(_ count: Int) -> Bool {
         var limit = rlimit()
         #if os(Linux)
@@ -101,7 +102,13 @@ final class CardSpool: @unchecked Sendable {
         let resource = RLIMIT_NOFILE
         #endif
         guard getrlimit(resource, &limit) == 0 else { return false }
-        let needed = rlim_t(count + 256)  // and the files the writer and the runtime have open
+        #if os(Linux)
+        let openFolder = "/proc/self/fd"
+        #else
+        let openFolder = "/dev/fd"
+        #endif
+        guard let open = try? FileManager.default.contentsOfDirectory(atPath: openFolder).count else { return false }
+        let needed = rlim_t(count + open + 256)  // and room for the writer's files and the runtime's
         if limit.rlim_cur >= needed { return true }
         guard limit.rlim_max >= needed else { return false }
         limit.rlim_cur = needed
@@ -212,9 +219,10 @@ final class CardSpool: @unchecked Sendable {
     static let sendfileThreshold = 1 << 18
 
     /// Writes the cards at `positions` to `sink`, each followed by a newline: a run of
-    /// consecutive cards is one range of the spool. Scattered cards (a category's) are read a
-    /// window of the spool at a time (a page of 20 in one piece, from its first card to its
-    /// last), which costs less than a system call per card.
+    /// consecutive cards is one range of a spool file. Scattered cards (a category's) are read a
+    /// window of up to a megabyte of one file at a time (a page of 20 from a spool file in one
+    /// piece, from its first card to its last; from the "all" feed's pages, one window for each
+    /// page they are on), which costs less than a system call per card.
     func copyEachWithNewline(_ positions: ArraySlice<Int>, to sink: OutputSink) throws {
         // Runs of consecutive cards in one file.
         var runs: [(file: Int, bytes: Range<Int>)] = []

@@ -168,7 +168,7 @@ public struct SiteBuilder: Sendable {
         var renderer = SiteRenderer(templates: templates, settings: settings)
         renderer.incremental = options.incremental
         let writer = SiteWriter(output: options.outputFolder)
-        var pageCount = 0
+        let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
         let rendered: [OutputFile]
         // A first build writes the "all" feed's pages as it renders, into the fresh output
         // folder: they are the spool itself.
@@ -193,13 +193,9 @@ public struct SiteBuilder: Sendable {
                 let feedCards = baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
                 let descriptions = try renderer.renderCards(selection.cards, into: spool, keepDescriptions: feedCards)
                 if let spool { options.incremental?.spoolSize = spool.size }
-                guard let spool else {
-                    pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
-                    return []
-                }
+                guard let spool else { return [] }
                 if fresh != nil { try spool.finishPages() }
                 let pages = renderer.renderPages(selection, spool: spool, except: fresh == nil ? nil : .all)
-                pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
                 guard let baseURL else { return pages }
                 return pages + Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
             } detail: { (files: [OutputFile]) in

@@ -131,8 +131,8 @@ struct SiteRenderer {
             for (number, range) in feed.pages.enumerated() {
                 let page = number + 1
                 let positions = feed.cards[range]
+                let path = PagePaths.file(feed: feed.feed, page: page)
                 if let incremental {
-                    let path = PagePaths.file(feed: feed.feed, page: page)
                     var hasher = Hasher()
                     hasher.combine(frameKey)
                     hasher.combine(path)
@@ -140,7 +140,7 @@ struct SiteRenderer {
                     if incremental.pageIsUnchanged(path, key: hasher.finalize()) { continue }
                 }
                 // The page's view is made when the page is written, on the writer's threads.
-                files.append(OutputFile(path: PagePaths.file(feed: feed.feed, page: page), content: .stream { [self] sink in
+                files.append(OutputFile(path: path, content: .stream { [self] sink in
                     let frame = PageFrame(view: pageView(selection, feed, page: page, cards: [], nav: nav), renderer: self, shared: shared)
                     try frame.write(positions, from: spool, to: sink)
                 }))

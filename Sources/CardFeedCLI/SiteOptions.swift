@@ -60,7 +60,9 @@ struct SiteOptions: ParsableArguments {
 
     /// Runs a build (or, without `write`, a check) and prints its summary; exit status 1 when it fails.
     func run(output: String?, write: Bool) throws {
-        let builder = SiteBuilder(options: buildOptions(output: output, write: write), logger: logger())
+        var options = buildOptions(output: output, write: write)
+        options.processEndsAfterBuild = true
+        let builder = SiteBuilder(options: options, logger: logger())
         do {
             let report = try builder.run()
             if !quiet { print(Summary(report).text) }

@@ -94,7 +94,7 @@ public final class IncrementalState: @unchecked Sendable {
     }
 }
 
-extension Card {
+extension Card.Fields {
     /// A hash of everything that can change how the card renders.
     func fingerprint(into hasher: inout Hasher) {
         hasher.combine(id)

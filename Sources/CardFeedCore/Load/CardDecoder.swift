@@ -74,9 +74,9 @@ struct CardDecoder {
             reader.warn(reader.keyName(.type), "unknown type \(Diagnostic.quoted(typeName)) (known: \(known), and the aliases banner, image_only, classic); the card is skipped")
             return .skipped(.unknownType)
         }
-        var card = Card(id: id, type: type, source: source)
+        var card = Card.Fields(id: id, type: type, source: source)
         readBaseFields(&card, &reader)
-        if type == .control { return .card(card) }
+        if type == .control { return .card(Card(card)) }
 
         readContent(&card, &reader)
         // An image-less Classic card is a text announcement, as Braze's Android SDK decides.
@@ -86,10 +86,10 @@ struct CardDecoder {
         }
         guard checkRequiredFields(&card, &reader) else { return .skipped(.invalid) }
         checkSize(card, &reader)
-        return .card(card)
+        return .card(Card(card))
     }
 
-    private func readBaseFields(_ card: inout Card, _ reader: inout FieldReader) {
+    private func readBaseFields(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         card.viewed = reader.bool(.viewed) ?? false
         if let created = reader.timestamp(.created) {
             card.created = created
@@ -111,7 +111,7 @@ struct CardDecoder {
 
     /// `background_color`, `text_color` and `accent_color` style one card; `template` picks a
     /// site template. Values are checked, so that no extra can inject CSS or a path.
-    private func readStyleExtras(_ card: inout Card, _ reader: inout FieldReader) {
+    private func readStyleExtras(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         let key = reader.lookup(.extras)?.key ?? "extras"
         for (extra, properties) in Self.styleExtras {
             guard let value = card.extras.first(where: { $0.key == extra })?.value else { continue }
@@ -144,7 +144,7 @@ struct CardDecoder {
         return categories.sorted()
     }
 
-    private func readContent(_ card: inout Card, _ reader: inout FieldReader) {
+    private func readContent(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         card.title = reader.string(.title)
         card.description = reader.string(.description)
         card.domain = reader.string(.domain)
@@ -207,7 +207,7 @@ struct CardDecoder {
 
     /// Warns about each missing required field of the card's type; false when the card has
     /// nothing left to show.
-    private func checkRequiredFields(_ card: inout Card, _ reader: inout FieldReader) -> Bool {
+    private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) -> Bool {
         func require(_ field: Field, _ present: Bool, _ consequence: String) {
             if !present && !reader.has(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
         }
@@ -242,7 +242,7 @@ struct CardDecoder {
 
     /// Braze refuses cards over 2 KB of content; such a card here is still shown, with a warning,
     /// because the site owner may have written it by hand.
-    private func checkSize(_ card: Card, _ reader: inout FieldReader) {
+    private func checkSize(_ card: Card.Fields, _ reader: inout FieldReader) {
         var texts: [String?] = [card.title, card.description, card.url, card.domain, card.imageAlt, card.subtitle, card.caption, card.displayPrice]
         switch card.image {
         case .remote(let url), .asset(let url): texts.append(url)

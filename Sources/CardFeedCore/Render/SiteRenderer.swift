@@ -95,7 +95,7 @@ struct SiteRenderer {
     /// templates and the settings.
     func renderKey(_ card: Card, position: Int) -> Int {
         var hasher = Hasher()
-        card.fingerprint(into: &hasher)
+        card.fields.fingerprint(into: &hasher)
         hasher.combine(settings.permalink(position: position, card: card))
         hasher.combine(templates.fingerprint)
         hasher.combine(settings.fingerprint)

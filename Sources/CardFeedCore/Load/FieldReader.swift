@@ -281,5 +281,8 @@ struct FieldReader {
 extension String {
     /// Empty or only white space (the SDKs hide a blank title or description). Faster than
     /// Foundation's trimming, which this runs for every text field of every card.
-    var isBlank: Bool { unicodeScalars.allSatisfy(\.properties.isWhitespace) }
+    var isBlank: Bool {
+        if let first = utf8.first, first > 0x20, first < 0x7F { return false }  // the usual case: a visible ASCII character first
+        return unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
 }

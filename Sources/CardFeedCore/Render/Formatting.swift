@@ -69,7 +69,10 @@ enum Formatting {
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
         let utf8 = id.utf8
-        if !utf8.isEmpty, utf8.count <= 64, utf8.allSatisfy(isSafe) { return "card-" + id }  // the usual case
+        // The usual case; the bytes are read in place, which is several times faster than through `utf8`'s indices.
+        if !utf8.isEmpty, utf8.count <= 64, utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isSafe) }) ?? utf8.allSatisfy(isSafe) {
+            return "card-" + id
+        }
         var safe = ""
         for scalar in id.unicodeScalars.prefix(64) {
             safe.append(scalar.isASCII && isSafe(UInt8(scalar.value)) ? Character(scalar) : "-")
@@ -95,7 +98,9 @@ enum Formatting {
                 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "^") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{")
                 || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "}")
         }
-        guard url.utf8.contains(where: isUnsafe) else { return url }  // the usual case
+        guard url.utf8.withContiguousStorageIfAvailable({ $0.contains(where: isUnsafe) }) ?? url.utf8.contains(where: isUnsafe) else {
+            return url  // the usual case
+        }
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for byte in url.utf8 {

@@ -11,7 +11,10 @@ enum HTMLText {
     }
 
     static func removingForbiddenCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isForbidden) else { return text }
+        // The usual case, a text with no byte that could start a forbidden character, is
+        // settled on its UTF-8 bytes (looking at each Unicode scalar took 2% of a build).
+        let clean = text.utf8.withContiguousStorageIfAvailable { !$0.contains(where: mayStartForbidden) } ?? false
+        guard !clean, text.unicodeScalars.contains(where: isForbidden) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isForbidden($0) }))
     }
 

@@ -284,4 +284,19 @@ import Testing
         #expect(Data("{}".utf8).withUnsafeBytes { JSONParser.topLevelArrayElements($0.bindMemory(to: UInt8.self)) } == nil)
         #expect(Data("[1, [2".utf8).withUnsafeBytes { JSONParser.topLevelArrayElements($0.bindMemory(to: UInt8.self)) } == nil, "a broken list: the sequential parser reports it")
     }
+
+    /// The scan jumps from quote to quote; a quote is escaped only after an odd run of backslashes.
+    @Test func theElementScanFollowsEscapedQuotesAndBackslashes() throws {
+        func elements(_ text: String) -> [String]? {
+            Data(text.utf8).withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                return JSONParser.topLevelArrayElements(bytes)?.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+            }
+        }
+        #expect(elements(#"["a\\", "\\\"],", "\"", "", "\\\\"]"#) == [#""a\\""#, #""\\\"],""#, #""\"""#, #""""#, #""\\\\""#])
+        #expect(elements(#"[{"k": "\\"}, {"k": "x\\\"}"}]"#) == [#"{"k": "\\"}"#, #"{"k": "x\\\"}"}"#])
+        #expect(elements(#"["abc\"]"#) == nil, "the quote is escaped: the string never ends")
+        #expect(elements(#"["abc"#) == nil)
+        #expect(elements(#"[""#) == nil)
+    }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON value as card files hold it. Objects keep their keys in file order (a card has a
 /// dozen keys, so a linear search beats building a dictionary); a repeated key's last value wins.
 enum JSONValue: Sendable {
@@ -93,6 +99,7 @@ struct JSONParser {
         skipWhitespace()
         var ranges: [Range<Int>] = []
         if index < count, bytes[index] == UInt8(ascii: "]") { return ranges }
+        guard let base = bytes.baseAddress else { return nil }
         while index < count {
             skipWhitespace()
             let start = index
@@ -101,11 +108,17 @@ struct JSONParser {
             scan: while index < count {
                 switch bytes[index] {
                 case UInt8(ascii: "\""):
-                    index += 1
-                    while index < count, bytes[index] != UInt8(ascii: "\"") {
-                        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                    }
-                    guard index < count else { return nil }
+                    // To the closing quote. Most of a card is text, so quotes are found with
+                    // memchr (several times faster than a loop over the bytes); a quote after an
+                    // odd number of backslashes is escaped, and the search goes on after it.
+                    let opening = index
+                    var backslashes = 0
+                    repeat {
+                        guard index + 1 < count, let found = memchr(base + index + 1, Int32(UInt8(ascii: "\"")), count - index - 1) else { return nil }
+                        index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                        backslashes = 0
+                        while index - backslashes - 1 > opening, bytes[index - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                    } while backslashes % 2 == 1
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth += 1
                     guard depth <= maximumDepth else { return nil }

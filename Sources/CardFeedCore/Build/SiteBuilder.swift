@@ -125,7 +125,7 @@ public struct SiteBuilder: Sendable {
         // 2. Select: the site's rules, then Braze's rules of what is shown, in which order.
         let selector = FeedSelector(now: options.now, pageSize: options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize)
         let ruled = RuleEngine(rules: config.rules, decoder: loader.decoder()).apply(to: loaded.cards)
-        defer { if options.processEndsAfterBuild { LeftToExit.keep(ruled.cards) } }  // a copy when a rule changed a card
+        defer { if options.processEndsAfterBuild { LeftToExit.keep(ruled.cards) } }  // a new array when the site has rules
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }

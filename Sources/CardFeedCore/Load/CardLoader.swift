@@ -179,7 +179,7 @@ public struct CardLoader: Sendable {
     /// A card decoded in an earlier build, at its place in this one.
     static func relocate(_ cached: (DecodedEntry, [Diagnostic]), to source: CardSource) -> (DecodedEntry, [Diagnostic]) {
         var (entry, diagnostics) = cached
-        if case .card(var card) = entry {
+        if case .card(var card) = entry, card.source != source {  // setting a field gives the card new storage
             card.source = source
             entry = .card(card)
         }

@@ -55,8 +55,8 @@ public struct Selection: Sendable {
 }
 
 /// The cards shown, in display order: the loaded cards seen through the order they are shown
-/// in, rather than a sorted copy of them. A card is a large value whose copy retains each of its
-/// strings; copying a million of them into order took 1.3 s, and freeing the copy as long again.
+/// in, rather than a sorted copy of them (copying a million cards into order, when a copy still
+/// retained each of a card's strings, took 1.3 s, and freeing the copy as long again).
 public struct ShownCards: RandomAccessCollection, Sendable {
     private let loaded: [Card]
     /// Display position -> index in `loaded`.
@@ -90,15 +90,14 @@ public struct FeedSelector: Sendable {
         var hidden: [SkipReason: Int] = [:]
         var shownIndices: [Int] = []
         shownIndices.reserveCapacity(cards.count)
-        for index in cards.indices {  // by index: `enumerated()` would hand out a copy of each card
+        for index in cards.indices {
             if let reason = hiddenReason(cards[index]) {
                 hidden[reason, default: 0] += 1
             } else {
                 shownIndices.append(index)
             }
         }
-        // Sort positions by precomputed keys: a Card is large, and passing one around costs a
-        // retain of each of its strings.
+        // Sort positions by precomputed keys, read once per card rather than once per comparison.
         let pinned = cards.indices.map { cards[$0].pinned }
         let times = cards.indices.map { cards[$0].sortTime }
         shownIndices.sort { a, b in

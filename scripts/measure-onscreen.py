@@ -12,16 +12,15 @@ place, the first frame after its "cardfeed:pagereplaced" event (requestAnimation
 next task: after that frame is painted); for a page that reloads, its first contentful paint.
 Prints each edit's time and the median."""
 import re
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+
+from cardfeed_serve import ServedSite
 
 PAINT_HOOK = """
 window.__painted = null;
@@ -46,56 +45,45 @@ return paint ? performance.timeOrigin + paint.startTime : null;"""
 def main():
     binary, cards = sys.argv[1], Path(sys.argv[2])
     edits = int(sys.argv[3]) if len(sys.argv) > 3 else 12
-    work = Path(tempfile.mkdtemp(prefix="cardfeed-onscreen-"))
-    site = work / "site"
-    site.mkdir()
-    shutil.copy(cards, site / "cards.json")
-    server = subprocess.Popen([binary, "serve", str(site), "--port", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu"]:
         options.add_argument(argument)
     options.page_load_strategy = "none"  # the script polls the page itself
     driver = None
     times = []
-    try:
-        while not (match := re.search(r"^Serving .*:(\d+)/ ", line := server.stdout.readline())):
-            if not line:
-                raise SystemExit("serve did not start")
-        url = f"http://127.0.0.1:{match.group(1)}/"
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        driver.get(url)
-        time.sleep(2)
-        card_id = driver.execute_script(
-            "return document.querySelector('article .card__title').closest('article').dataset.cardId")
-        text = (site / "cards.json").read_text()
-        for edit in range(edits):
-            new_title = f"Edited on screen {edit:02d}"
-            text, count = re.subn(r'(\{"id":"%s"[^\n]*?"title":")[^"]*(")' % re.escape(card_id),
-                                  lambda m: m.group(1) + new_title + m.group(2), text, count=1)
-            if count != 1:
-                raise SystemExit(f"cannot find the title of card {card_id} in {cards}")
-            time.sleep(0.7)
-            driver.execute_script(PAINT_HOOK)
-            saved = time.time()
-            (site / "cards.json").write_text(text)
-            painted = None
-            while painted is None and time.time() - saved < 10:
-                try:
-                    painted = driver.execute_script(PAINTED, card_id, new_title, saved * 1000)
-                except Exception:  # the page is being replaced
-                    painted = None
+    with ServedSite(binary, cards) as served:
+        site = served.site
+        try:
+            driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+            driver.get(f"http://127.0.0.1:{served.port}/")
+            time.sleep(2)
+            card_id = driver.execute_script(
+                "return document.querySelector('article .card__title').closest('article').dataset.cardId")
+            text = (site / "cards.json").read_text()
+            for edit in range(edits):
+                new_title = f"Edited on screen {edit:02d}"
+                text, count = re.subn(r'(\{"id":"%s"[^\n]*?"title":")[^"]*(")' % re.escape(card_id),
+                                      lambda m: m.group(1) + new_title + m.group(2), text, count=1)
+                if count != 1:
+                    raise SystemExit(f"cannot find the title of card {card_id} in {cards}")
+                time.sleep(0.7)
+                driver.execute_script(PAINT_HOOK)
+                saved = time.time()
+                (site / "cards.json").write_text(text)
+                painted = None
+                while painted is None and time.time() - saved < 10:
+                    try:
+                        painted = driver.execute_script(PAINTED, card_id, new_title, saved * 1000)
+                    except Exception:  # the page is being replaced
+                        painted = None
+                    if painted is None:
+                        time.sleep(0.005)
                 if painted is None:
-                    time.sleep(0.005)
-            if painted is None:
-                raise SystemExit(f"edit {edit}: the new title was not on screen after 10 s")
-            times.append(painted / 1000 - saved)
-    finally:
-        if driver:
-            driver.quit()
-        server.terminate()
-        server.wait()
-        shutil.rmtree(work, ignore_errors=True)
+                    raise SystemExit(f"edit {edit}: the new title was not on screen after 10 s")
+                times.append(painted / 1000 - saved)
+        finally:
+            if driver:
+                driver.quit()
     print("save -> painted (s):", " ".join(f"{t:.3f}" for t in times))
     print(f"median {statistics.median(times):.3f} s, min {min(times):.3f}, max {max(times):.3f} ({len(times)} edits)")
 

@@ -7,35 +7,24 @@ Usage: measure-rebuild.py CARDFEED_BIN CARDS.json [EDITS]
 Prints each edit's time (file written -> `reload` event received) and the median."""
 import json
 import re
-import shutil
-import signal
 import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
+
+from cardfeed_serve import ServedSite
 
 
 def main():
     binary, cards = sys.argv[1], Path(sys.argv[2])
     edits = int(sys.argv[3]) if len(sys.argv) > 3 else 10
-    work = Path(tempfile.mkdtemp(prefix="cardfeed-measure-"))
-    site = work / "site"
-    site.mkdir()
-    shutil.copy(cards, site / "cards.json")
-    process = subprocess.Popen([binary, "serve", str(site), "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     server_lines = []
-    try:
-        while not (match := re.search(r"^Serving .*:(\d+)/ ", line := process.stdout.readline())):
-            if not line:
-                raise SystemExit("serve did not start")
-        port = int(match.group(1))
-        threading.Thread(target=lambda: server_lines.extend(process.stdout), daemon=True).start()
-        events = socket.create_connection(("127.0.0.1", port), timeout=60)
+    with ServedSite(binary, cards) as served:
+        site = served.site
+        threading.Thread(target=lambda: server_lines.extend(served.process.stdout), daemon=True).start()
+        events = socket.create_connection(("127.0.0.1", served.port), timeout=60)
         events.sendall(b"GET /_cardfeed/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         buffer = b""
 
@@ -64,13 +53,6 @@ def main():
         print(f"server-side rebuild times: " + ", ".join(f"{t:.2f}" for t in rebuilds))
         print(f"{count} cards: save -> reload event median {statistics.median(times):.3f} s, "
               f"min {min(times):.3f} s, max {max(times):.3f} s over {edits} edits")
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

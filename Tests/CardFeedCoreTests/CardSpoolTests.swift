@@ -3,8 +3,8 @@ import Testing
 
 @testable import CardFeedCore
 
-/// The spool that is the "all" feed's pages: batches of rendered cards cross page boundaries,
-/// and other pages copy cards that lie in several of its files.
+/// The two places rendered cards go: the pages themselves, written as the cards render
+/// (`PageStreams`), and the spool that pages copy their cards from (`CardSpool`).
 @Suite struct CardSpoolTests {
     static func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-spool-\(UUID().uuidString)")
@@ -12,84 +12,67 @@ import Testing
         return folder
     }
 
-    static func pages(in folder: URL, cardCounts: [Int]) -> CardSpool.Pages {
-        CardSpool.Pages(paths: cardCounts.indices.map { folder.appendingPathComponent("page-\($0 + 1).html").path }, cardCounts: cardCounts) {
-            ("<page \($0 + 1)>\n", "</page \($0 + 1)>\n")
-        }
+    /// A feed of the cards at `positions`, `perPage` a page (0: one page), written in `folder`/`name`.
+    static func feed(_ name: String, _ positions: [Int], perPage: Int, in folder: URL) -> PageStreams.FeedPages {
+        let pages = FeedSelector(now: 0, pageSize: perPage).paginate(positions.count)
+        return PageStreams.FeedPages(
+            feed: FeedSelection(feed: .all, cards: positions, pages: pages),
+            paths: pages.indices.map { folder.appendingPathComponent("\(name)/page-\($0 + 1).html").path }
+        ) { ("<\(name) \($0 + 1)>\n", "</\(name) \($0 + 1)>\n") }
     }
 
-    @Test func batchesThatCrossPagesFillEachPageWithItsCards() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let spool = try CardSpool(pages: Self.pages(in: folder, cardCounts: [2, 2, 1]))
-        try spool.append(["a", "b", "c"])  // the second page begins inside the batch
-        try spool.append(["d", "e"])
-        try spool.finishPages()
-        let read = { (page: Int) in try String(contentsOf: folder.appendingPathComponent("page-\(page).html"), encoding: .utf8) }
-        #expect(try read(1) == "<page 1>\na\nb\n</page 1>\n")
-        #expect(try read(2) == "<page 2>\nc\nd\n</page 2>\n")
-        #expect(try read(3) == "<page 3>\ne\n</page 3>\n")
-        #expect(spool.count == 5 && spool.size == 10)
-
-        // A category's page: consecutive cards on two pages, and scattered ones.
-        for positions in [[1, 2, 3], [0, 2, 4], [4], [0, 1, 2, 3, 4]] {
-            let copy = folder.appendingPathComponent("copy.html")
-            let sink = try OutputSink(path: copy.path)
-            try spool.copyEachWithNewline(positions[...], to: sink)
-            try sink.finish()
-            let expected = positions.map { ["a", "b", "c", "d", "e"][$0] + "\n" }.joined()
-            #expect(try String(contentsOf: copy, encoding: .utf8) == expected, "cards \(positions)")
-            #expect(try positions.map { try spool.html(at: $0) } == positions.map { ["a", "b", "c", "d", "e"][$0] })
-        }
+    static func read(_ folder: URL, _ path: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
     }
 
-    @Test func aFeedWithoutCardsIsOnePageWrittenWhole() throws {
+    @Test func everyFeedsPagesAreWrittenAsBatchesArrive() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let spool = try CardSpool(pages: Self.pages(in: folder, cardCounts: [0]))
-        try spool.finishPages()
-        #expect(try String(contentsOf: folder.appendingPathComponent("page-1.html"), encoding: .utf8) == "<page 1>\n</page 1>\n")
+        let streams = try PageStreams([
+            Self.feed("all", [0, 1, 2, 3, 4], perPage: 2, in: folder),
+            Self.feed("odd", [1, 3], perPage: 1, in: folder),  // pages that begin and end inside batches
+            Self.feed("last", [4], perPage: 0, in: folder),
+            Self.feed("none", [], perPage: 2, in: folder),
+        ])
+        try streams.append(["a", "b", "c"], at: 0..<3)  // the all feed's second page begins in this batch
+        try streams.append(["d", "e"], at: 3..<5)
+        try streams.finish()
+        #expect(try Self.read(folder, "all/page-1.html") == "<all 1>\na\nb\n</all 1>\n")
+        #expect(try Self.read(folder, "all/page-2.html") == "<all 2>\nc\nd\n</all 2>\n")
+        #expect(try Self.read(folder, "all/page-3.html") == "<all 3>\ne\n</all 3>\n")
+        #expect(try Self.read(folder, "odd/page-1.html") == "<odd 1>\nb\n</odd 1>\n")
+        #expect(try Self.read(folder, "odd/page-2.html") == "<odd 2>\nd\n</odd 2>\n")
+        #expect(try Self.read(folder, "last/page-1.html") == "<last 1>\ne\n</last 1>\n")
+        // A feed without cards is one page, written whole.
+        #expect(try Self.read(folder, "none/page-1.html") == "<none 1>\n</none 1>\n")
     }
 
     @Test func aPageThatExistsAlreadyIsAnErrorNotOverwritten() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "kept".write(to: folder.appendingPathComponent("page-2.html"), atomically: false, encoding: .utf8)
-        let spool = try CardSpool(pages: Self.pages(in: folder, cardCounts: [1, 1]))
-        #expect(throws: OutputError.self) { try spool.append(["a", "b"]) }
-        #expect(try String(contentsOf: folder.appendingPathComponent("page-2.html"), encoding: .utf8) == "kept")
+        let streams = try PageStreams([Self.feed("all", [0, 1], perPage: 1, in: folder)])
+        try "kept".write(to: folder.appendingPathComponent("all/page-2.html"), atomically: false, encoding: .utf8)
+        #expect(throws: OutputError.self) { try streams.append(["a", "b"], at: 0..<2) }
+        #expect(try Self.read(folder, "all/page-2.html") == "kept")
     }
 
-    @Test func longRunsOfCardsAreCopiedFromTheRightPage() throws {
-        // Runs of 256 KB or more are copied by the kernel: from the page file they are in.
+    @Test func pagesCopyTheirCardsFromTheSpool() throws {
+        // Runs of 256 KB or more are copied by the kernel, shorter ones read a window at a time.
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cards = ["a", "b", "c", "d", "e", "f"].map { String(repeating: $0, count: 100_000) }
-        let spool = try CardSpool(pages: Self.pages(in: folder, cardCounts: [3, 3]))
-        try spool.append(cards)
-        try spool.finishPages()
-        for positions in [[3, 4, 5], [0, 1, 2], [2, 3, 4, 5]] {
-            let copy = folder.appendingPathComponent("copy.html")
-            let sink = try OutputSink(path: copy.path)
-            try spool.copyEachWithNewline(positions[...], to: sink)
-            try sink.finish()
-            #expect(try String(contentsOf: copy, encoding: .utf8) == positions.map { cards[$0] + "\n" }.joined(), "cards \(positions)")
+        let cards = ["a", "b", "c", "d", "e", "f"].enumerated().map { String(repeating: $1, count: $0 < 3 ? 3 : 100_000) }
+        for spool in [try CardSpool(folder: folder), CardSpool()] {
+            try spool.append(Array(cards[..<4]), at: 0..<4)
+            try spool.append(Array(cards[4...]), at: 4..<6)
+            #expect(spool.count == 6)
+            for positions in [[0, 1, 2], [0, 2, 4], [3, 4, 5], [2, 3, 4, 5], [5]] {
+                let copy = folder.appendingPathComponent("copy.html")
+                let sink = try OutputSink(path: copy.path)
+                try spool.copyEachWithNewline(positions[...], to: sink)
+                try sink.finish()
+                #expect(try String(contentsOf: copy, encoding: .utf8) == positions.map { cards[$0] + "\n" }.joined(), "\(spool.path): cards \(positions)")
+                #expect(try positions.map { try spool.html(at: $0) } == positions.map { cards[$0] })
+            }
         }
-    }
-
-    @Test func filesAlreadyOpenAreCountedAgainstTheProcessLimit() throws {
-        var limit = rlimit()
-        #if os(Linux)
-        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        #else
-        getrlimit(RLIMIT_NOFILE, &limit)
-        #endif
-        #expect(CardSpool.descriptorsAvailable(100))
-        guard limit.rlim_max < rlim_t(Int32.max), limit.rlim_max > 1000 else { return }  // no limit to run into
-        // With 300 more files open, what would fit beside the files open before no longer does.
-        let opened = (0..<300).map { _ in open("/dev/null", O_RDONLY) }
-        defer { for descriptor in opened { close(descriptor) } }
-        #expect(opened.allSatisfy { $0 >= 0 })
-        #expect(!CardSpool.descriptorsAvailable(Int(limit.rlim_max) - 256 - 100))
     }
 }

@@ -115,6 +115,17 @@ import Testing
         #expect(StringTable.builtinLocales == ["de", "en", "fr"])
     }
 
+    @Test func placeholdersAreFilledOnceAndUnknownOnesStay() {
+        let table = StringTable(locale: "xx", values: [
+            "pageTitle": "{feed} — Seite {page} von {total}",
+            "odd": "{unknown} {page {page}} ünïcödé {",
+            "plain": "no placeholders",
+        ])
+        #expect(table.format("pageTitle", ["feed": "Café {page}", "page": "2", "total": "30"]) == "Café {page} — Seite 2 von 30")
+        #expect(table.format("odd", ["page": "7"]) == "{unknown} {page 7} ünïcödé {")
+        #expect(table.format("plain", ["page": "7"]) == "no placeholders")
+    }
+
     @Test func aSiteCanAddALanguage() throws {
         let site = try TempSite([
             "cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d"]),

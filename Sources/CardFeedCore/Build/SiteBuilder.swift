@@ -175,39 +175,46 @@ public struct SiteBuilder: Sendable {
         let writer = SiteWriter(output: options.outputFolder)
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
         let rendered: [OutputFile]
-        // A first build writes the "all" feed's pages as it renders, into the fresh output
-        // folder: they are the spool itself.
-        var fresh: (folder: URL, pages: Int)?
+        // A first build with the built-in pages writes every page as the cards render, into the
+        // fresh output folder.
+        var fresh: URL?
+        var syndicationFiles = 0
         do {
             rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) {
-                // Each card is rendered once, into a spool (the "all" feed's pages of a first
-                // build, a file beside the output, or memory); pages copy from it.
-                let spool: CardSpool?
+                // Each card is rendered once: into the pages themselves, or into a spool (a
+                // file beside the output, or memory) that the pages copy from.
+                let output: RenderedCards?
+                var spool: CardSpool?
+                var streams: PageStreams?
                 if !options.write {
-                    spool = nil
+                    output = nil
                 } else if let incremental = options.incremental {
                     spool = CardSpool(capacity: incremental.spoolSize)  // a preview: in memory
-                } else if writer.writesFresh, renderer.writesBuiltinPages, let all = selection.feeds.first(where: { $0.feed == .all }),
-                    CardSpool.descriptorsAvailable(all.pages.count) {
+                    output = spool
+                } else if writer.writesFresh, renderer.writesBuiltinPages {
                     let folder = try writer.beginFresh()
-                    fresh = (folder, all.pages.count)
-                    spool = try CardSpool(pages: renderer.pages(of: all, selection, in: folder.path))
+                    fresh = folder
+                    streams = try PageStreams(renderer.pageStreams(selection, in: folder.path))
+                    output = streams
                 } else {
                     spool = try CardSpool(folder: writer.workFolder())
+                    output = spool
                 }
                 let feedCards = baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
-                let descriptions = try renderer.renderCards(selection.cards, into: spool, keepDescriptions: feedCards)
+                let descriptions = try renderer.renderCards(selection.cards, into: output, keepDescriptions: feedCards)
+                try streams?.finish()
                 if let spool { options.incremental?.spoolSize = spool.size }
-                guard let spool else { return [] }
-                if fresh != nil { try spool.finishPages() }
-                let pages = renderer.renderPages(selection, spool: spool, except: fresh == nil ? nil : .all)
+                guard output != nil else { return [] }
+                let pages = spool.map { renderer.renderPages(selection, spool: $0) } ?? []
                 guard let baseURL else { return pages }
-                return pages + Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
-            } detail: { (files: [OutputFile]) in
-                "\(selection.cards.count) cards, \(pageCount) pages" + (baseURL == nil || files.isEmpty ? "" : ", \(files.count - pageCount) feed and sitemap files")
+                let syndication = Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
+                syndicationFiles = syndication.count
+                return pages + syndication
+            } detail: { (_: [OutputFile]) in
+                "\(selection.cards.count) cards, \(pageCount) pages" + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
             }
         } catch {
-            if let fresh { writer.abandon(fresh: fresh.folder) }
+            if let fresh { writer.abandon(fresh: fresh) }
             let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
             logger.error("\(diagnostic)")
             report.diagnostics.append(diagnostic)
@@ -219,13 +226,13 @@ public struct SiteBuilder: Sendable {
 
         // 4. Write
         guard options.write else {
-            if let fresh { writer.abandon(fresh: fresh.folder) }
+            if let fresh { writer.abandon(fresh: fresh) }
             return report
         }
         do {
             let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) {
                 let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
-                if let fresh { return try writer.write(files, intoFresh: fresh.folder, alreadyWritten: fresh.pages) }
+                if let fresh { return try writer.write(files, intoFresh: fresh, alreadyWritten: pageCount) }
                 guard let state = options.incremental else { return try writer.write(files) }
                 let written = try writer.update(files, state: state)
                 state.endBuild(filesWritten: written)

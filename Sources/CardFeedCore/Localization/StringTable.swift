@@ -126,26 +126,32 @@ public struct StringTable: Sendable {
     public subscript(key: String) -> String { values[key] ?? Self.english[key] ?? key }
 
     /// The string `key` with `{name}` placeholders filled in, in one pass (a value is never
-    /// read for placeholders); an unknown placeholder stays as it is. Done by hand rather than
-    /// with Foundation's `replacingOccurrences`: every page and many cards format a string.
+    /// read for placeholders); an unknown placeholder stays as it is. Done by hand, on the UTF-8
+    /// bytes, rather than with Foundation's `replacingOccurrences` or by `Character`: every page
+    /// and many cards format a string.
     func format(_ key: String, _ arguments: KeyValuePairs<String, String>) -> String {
-        let template = self[key]
-        var rest = Substring(template)
-        guard rest.utf8.contains(UInt8(ascii: "{")) else { return template }
-        var text = ""
-        while let open = rest.firstIndex(of: "{") {
-            text += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            if let close = rest[afterOpen...].firstIndex(of: "}"),
-                let value = arguments.first(where: { $0.key == rest[afterOpen..<close] })?.value {
-                text += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                text += "{"
-                rest = rest[afterOpen...]
+        var template = self[key]
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        return template.withUTF8 { bytes -> String? in
+            guard bytes.contains(open) else { return nil }
+            var text: [UInt8] = []
+            text.reserveCapacity(bytes.count + 32)
+            var rest = bytes[...]
+            while let start = rest.firstIndex(of: open) {
+                text.append(contentsOf: rest[..<start])
+                let name = rest[(start + 1)...]
+                if let end = name.firstIndex(of: close),
+                    let value = arguments.first(where: { $0.key.utf8.elementsEqual(name[..<end]) })?.value {
+                    text.append(contentsOf: value.utf8)
+                    rest = rest[(end + 1)...]
+                } else {
+                    text.append(open)
+                    rest = name
+                }
             }
-        }
-        return text + rest
+            text.append(contentsOf: rest)
+            return String(decoding: text, as: UTF8.self)
+        } ?? template
     }
 
     func feedTitle(_ feed: Feed) -> String {

@@ -55,14 +55,18 @@ struct BuiltinPageWriter {
     func frame(_ view: PageView, hasCards: Bool, shared: FeedParts? = nil) -> (before: String, after: String) {
         let shared = shared ?? feedParts(view)
         let strings = view.settings.strings
-        var before = shared.head
-        before += "<title>\(escape(text(view, .title)))</title>\n"
+        var before = ""
+        before.reserveCapacity(shared.head.utf8.count + shared.body.utf8.count + shared.header.utf8.count + 1024)
+        before += shared.head
+        before += "<title>\(escape(view.title))</title>\n"
         before += shared.body
         before += "<a class=\"skip-link\" href=\"\(escape(view.path))#cards\">\(escape(strings["skipToCards"]))</a>\n"
         before += shared.header
         before += "<p class=\"feed__count\">\(escape(view.feed.countText))</p>\n</div>\n"
         before += "<div class=\"feed__cards\" id=\"cards\">\n"
-        var after = hasCards ? "" : "<p class=\"feed__empty\">\(escape(strings["emptyFeed"]))</p>\n"
+        var after = ""
+        after.reserveCapacity(shared.footer.utf8.count + 2048)
+        if !hasCards { after += "<p class=\"feed__empty\">\(escape(strings["emptyFeed"]))</p>\n" }
         after += "</div>\n"
         writePagination(view, into: &after)
         after += shared.footer
@@ -88,9 +92,10 @@ struct BuiltinPageWriter {
             out += "<a class=\"pagination__step\" href=\"\(escape(previous))\" rel=\"prev\">← \(escape(strings["newer"]))</a>\n"
         }
         out += "<ol class=\"pagination__pages\">\n"
+        let page = escape(strings["page"])
         for link in pagination.pages {
             out += "<li\(link.gap ? " class=\"pagination__gap\"" : "")><a href=\"\(escape(link.href))\"\(link.current ? " aria-current=\"page\"" : "")>"
-            out += "<span class=\"visually-hidden\">\(escape(strings["page"])) </span>\(link.number)</a></li>\n"
+            out += "<span class=\"visually-hidden\">\(page) </span>\(link.number)</a></li>\n"
         }
         out += "</ol>\n"
         if let next = pagination.next {

@@ -98,9 +98,9 @@ enum PagePaths {
     /// Links name the file, so that the site also works opened from disk (file://).
     static func href(feed: Feed, page: Int) -> String { file(feed: feed, page: page) }
 
-    /// The relative path from a page's folder back to the site root ("./", "../", "../../../").
-    static func root(feed: Feed, page: Int) -> String {
-        let depth = file(feed: feed, page: page).split(separator: "/").count - 1
+    /// The relative path from the folder of a feed's pages back to the site root ("./", "../").
+    static func root(feed: Feed) -> String {
+        let depth = file(feed: feed, page: 1).utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
         return depth == 0 ? "./" : String(repeating: "../", count: depth)
     }
 }

@@ -19,6 +19,13 @@ struct PageView: MustacheParent, Sendable {
     /// This page's file, relative to the root.
     var path: String
 
+    /// The page's `<title>`: the site's title on the front page, else the feed's (and the page's).
+    var title: String {
+        if feed.feed == .all && pagination == nil { return settings.siteTitle }
+        let name = pagination.map { settings.strings.format("pageTitle", ["feed": feed.title, "page": String($0.current), "total": String($0.total)]) } ?? feed.title
+        return "\(name) · \(settings.siteTitle)"
+    }
+
     private static let keys = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })
 
     func child(named name: String) -> Any? {
@@ -27,10 +34,7 @@ struct PageView: MustacheParent, Sendable {
         switch key {
         case .lang: return Text(strings.locale)
         case .siteTitle: return Text(settings.siteTitle)
-        case .title:
-            if feed.feed == .all && pagination == nil { return Text(settings.siteTitle) }
-            let name = pagination.map { strings.format("pageTitle", ["feed": feed.title, "page": String($0.current), "total": String($0.total)]) } ?? feed.title
-            return Text("\(name) · \(settings.siteTitle)")
+        case .title: return Text(title)
         case .root: return Text(root)
         case .path: return Text(path)
         case .stylesheet: return settings.stylesheets.first.text
@@ -58,16 +62,22 @@ struct FeedView: TemplateValue, Sendable {
     var countText: String
     var href: String
 
-    init(_ selection: FeedSelection, page: Int, strings: StringTable) {
+    /// The feed as its first page shows it when it has only one; see `onPage`.
+    init(_ selection: FeedSelection, strings: StringTable) {
         feed = selection.feed
         slug = selection.feed.slug
         title = strings.feedTitle(selection.feed)
         count = selection.cards.count
         countText = strings.cardCount(count)
-        if selection.pages.count > 1 {
-            countText += " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(selection.pages.count)])
-        }
         href = PagePaths.href(feed: selection.feed, page: 1)
+    }
+
+    /// The feed as page `page` of `total` shows it: with several pages, the count says which.
+    func onPage(_ page: Int, of total: Int, strings: StringTable) -> FeedView {
+        guard total > 1 else { return self }
+        var view = self
+        view.countText += " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(total)])
+        return view
     }
 
     func child(named name: String) -> Any? {
@@ -166,7 +176,10 @@ struct PaginationView: TemplateValue, Sendable {
         next = page < total ? PagePaths.href(feed: feed, page: page + 1) : nil
         // First, last and two either side of the current page: a feed of thousands of pages
         // must not put thousands of links on every page.
-        let shown = Set([1, total] + Array(max(1, page - 2)...min(total, page + 2))).sorted()
+        var shown: [Int] = []
+        for number in [1] + Array(max(1, page - 2)...min(total, page + 2)) + [total] where number > (shown.last ?? 0) {
+            shown.append(number)
+        }
         pages = shown.enumerated().map { offset, number in
             PageLink(
                 number: number, href: PagePaths.href(feed: feed, page: number), current: number == page,

@@ -38,20 +38,23 @@ struct SiteRenderer {
     /// With `serve`: cards rendered by the previous build, reused when nothing they depend on changed.
     var incremental: IncrementalState?
 
-    /// Cards rendered at a time: both cores share a batch, then it goes to the spool.
+    /// Cards rendered at a time: both cores share a batch, then it goes to the output.
     static let batchSize = 4096
 
-    /// Renders every card once, in display order, into `spool` (nil: render and discard, for
-    /// `cardfeed check`). Returns the descriptions, as HTML, of the cards at `keepDescriptions`
-    /// (the feed files need them), nil elsewhere.
-    func renderCards(_ cards: ShownCards, into spool: CardSpool?, keepDescriptions: Set<Int>) throws -> [String?] {
+    /// Renders every card once, in display order, into `output` (the pages themselves, or a
+    /// spool they copy from; nil: render and discard, for `cardfeed check`). Returns the
+    /// descriptions, as HTML, of the cards at `keepDescriptions` (the feed files need them), nil
+    /// elsewhere.
+    func renderCards(_ cards: ShownCards, into output: RenderedCards?, keepDescriptions: Set<Int>) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
         let keys = ConcurrentResults<Int>(count: incremental == nil ? 0 : cards.count)
-        // A batch goes to the spool on another thread while the next one renders.
-        let spoolQueue = DispatchQueue(label: "cardfeed.spool")
-        let spoolFailure = ConcurrentResults<Error?>(count: 1)
-        spoolFailure.set(0, nil)
-        defer { spoolQueue.sync {} }
+        // A batch goes to the output on another thread while the next one renders; at most two
+        // wait there, so that rendered cards do not pile up in memory if writing falls behind.
+        let outputQueue = DispatchQueue(label: "cardfeed.rendered")
+        let waiting = DispatchSemaphore(value: 2)
+        let outputFailure = ConcurrentResults<Error?>(count: 1)
+        outputFailure.set(0, nil)
+        defer { outputQueue.sync {} }
         for batchStart in stride(from: 0, to: cards.count, by: Self.batchSize) {
             let batch = batchStart..<min(cards.count, batchStart + Self.batchSize)
             let html = ConcurrentResults<String>(count: batch.count)
@@ -74,19 +77,21 @@ struct SiteRenderer {
                     kept.set(offset, keepDescriptions.contains(position) ? description : nil)
                 }
             }
-            if let spool {
+            if let output {
                 let rendered = html.values
-                spoolQueue.async {
-                    guard spoolFailure.values[0] == nil else { return }
-                    do { try spool.append(rendered) } catch { spoolFailure.set(0, error) }
+                waiting.wait()
+                outputQueue.async {
+                    defer { waiting.signal() }
+                    guard outputFailure.values[0] == nil else { return }
+                    do { try output.append(rendered, at: batch) } catch { outputFailure.set(0, error) }
                 }
             }
             for (offset, description) in kept.values.enumerated() where description != nil {
                 descriptions[batch.lowerBound + offset] = description
             }
         }
-        spoolQueue.sync {}
-        if let failure = spoolFailure.values[0] { throw failure }
+        outputQueue.sync {}
+        if let failure = outputFailure.values[0] { throw failure }
         incremental?.cardKeys = keys.values
         return descriptions
     }
@@ -108,11 +113,10 @@ struct SiteRenderer {
         return templates.render(templates.template(for: card), view)
     }
 
-    /// Every page of every feed (but `written`'s, which the spool wrote), each written when the
-    /// writer gets to it: the page template around the page's cards, whose HTML is copied from
-    /// `spool`. With `serve`, a page made of the same cards, frame and settings as last time is
+    /// Every page of every feed, each written when the writer gets to it: the page template
+    /// around the page's cards, whose HTML is copied from `spool`. With `serve`, a page made of the same cards, frame and settings as last time is
     /// left out (see `IncrementalState`).
-    func renderPages(_ selection: Selection, spool: CardSpool, except written: Feed? = nil) -> [OutputFile] {
+    func renderPages(_ selection: Selection, spool: CardSpool) -> [OutputFile] {
         var files: [OutputFile] = []
         // What every page's frame depends on besides its own place: the templates, the
         // settings, and every feed's counts (the navigation shows them).
@@ -125,9 +129,9 @@ struct SiteRenderer {
             frameHasher.combine(feed.pages.count)
         }
         let frameKey = frameHasher.finalize()
-        for feed in selection.feeds where feed.feed != written {
-            let nav = navItems(selection, current: feed)
-            let shared = templates.usesBuiltinPage ? BuiltinPageWriter().feedParts(pageView(selection, feed, page: 1, cards: [], nav: nav)) : nil
+        for feed in selection.feeds {
+            let views = pageViews(selection, feed)
+            let shared = templates.usesBuiltinPage ? BuiltinPageWriter().feedParts(views(1)) : nil
             for (number, range) in feed.pages.enumerated() {
                 let page = number + 1
                 let positions = feed.cards[range]
@@ -141,7 +145,7 @@ struct SiteRenderer {
                 }
                 // The page's view is made when the page is written, on the writer's threads.
                 files.append(OutputFile(path: path, content: .stream { [self] sink in
-                    let frame = PageFrame(view: pageView(selection, feed, page: page, cards: [], nav: nav), renderer: self, shared: shared)
+                    let frame = PageFrame(view: views(page), renderer: self, shared: shared)
                     try frame.write(positions, from: spool, to: sink)
                 }))
             }
@@ -152,19 +156,19 @@ struct SiteRenderer {
     /// True when the built-in page writer writes every page (no page template is overridden).
     var writesBuiltinPages: Bool { useBuiltinWriter && templates.usesBuiltinPage }
 
-    /// The pages of `feed` (one that shows every card in display order: "all") for a spool that
-    /// writes them as their cards render, in `folder` (see `CardSpool.init(pages:)`); each
-    /// page's frame is made when the spool begins it. Only with `writesBuiltinPages`.
-    func pages(of feed: FeedSelection, _ selection: Selection, in folder: String) -> CardSpool.Pages {
-        precondition(writesBuiltinPages && feed.cards.elementsEqual(selection.cards.indices))
-        let nav = navItems(selection, current: feed)
-        let shared = BuiltinPageWriter().feedParts(pageView(selection, feed, page: 1, cards: [], nav: nav))
-        return CardSpool.Pages(
-            paths: feed.pages.indices.map { folder + "/" + PagePaths.file(feed: feed.feed, page: $0 + 1) },
-            cardCounts: feed.pages.map(\.count)
-        ) { index in
-            let view = pageView(selection, feed, page: index + 1, cards: [], nav: nav)
-            return BuiltinPageWriter().frame(view, hasCards: !feed.pages[index].isEmpty, shared: shared)
+    /// Every feed's pages, in `folder`, for `PageStreams` to write as the cards render; each
+    /// page's frame is made when its first card is written. Only with `writesBuiltinPages`.
+    func pageStreams(_ selection: Selection, in folder: String) -> [PageStreams.FeedPages] {
+        precondition(writesBuiltinPages)
+        return selection.feeds.map { feed in
+            let views = pageViews(selection, feed)
+            let shared = BuiltinPageWriter().feedParts(views(1))
+            return PageStreams.FeedPages(
+                feed: feed,
+                paths: feed.pages.indices.map { folder + "/" + PagePaths.file(feed: feed.feed, page: $0 + 1) }
+            ) { index in
+                BuiltinPageWriter().frame(views(index + 1), hasCards: !feed.pages[index].isEmpty, shared: shared)
+            }
         }
     }
 
@@ -176,14 +180,28 @@ struct SiteRenderer {
         }
     }
 
+    /// The views of `feed`'s pages, by page number, without their cards. What the pages share
+    /// (the navigation, the feed's title and card count, the way back to the root, the feed
+    /// links) is made once: a paginated feed has thousands of pages.
+    func pageViews(_ selection: Selection, _ feed: FeedSelection, nav: [NavItem]? = nil) -> @Sendable (_ page: Int) -> PageView {
+        let nav = nav ?? navItems(selection, current: feed)
+        let feedView = FeedView(feed, strings: settings.strings)
+        let alternates = settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))]
+        let root = PagePaths.root(feed: feed.feed)
+        return { [settings] page in
+            PageView(
+                settings: settings, feed: feedView.onPage(page, of: feed.pages.count, strings: settings.strings), nav: nav,
+                cards: [],
+                pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
+                alternates: alternates, root: root,
+                path: PagePaths.file(feed: feed.feed, page: page))
+        }
+    }
+
     func pageView(_ selection: Selection, _ feed: FeedSelection, page: Int, cards: [String], nav: [NavItem]? = nil) -> PageView {
-        PageView(
-            settings: settings, feed: FeedView(feed, page: page, strings: settings.strings), nav: nav ?? navItems(selection, current: feed),
-            cards: cards,
-            pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
-            alternates: settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))],
-            root: PagePaths.root(feed: feed.feed, page: page),
-            path: PagePaths.file(feed: feed.feed, page: page))
+        var view = pageViews(selection, feed, nav: nav)(page)
+        view.cards = cards
+        return view
     }
 
     func renderPage(_ view: PageView) -> String { templates.render(TemplateSet.pageTemplate, view) }

@@ -47,10 +47,12 @@ public final class OutputSink {
     private var matched = 0
     static let bufferSize = 1 << 16
 
-    init(path: String) throws {
+    /// A sink that writes the file at `path`: replacing what is there, or, `exclusive`, a new
+    /// file (an error if one exists, which is left as it is).
+    init(path: String, exclusive: Bool = false) throws {
         self.path = path
         mode = .writing
-        try openFile()
+        try openFile(exclusive: exclusive)
     }
 
     /// A sink that writes to `stagingPath` only if what it is given differs from the file at
@@ -85,8 +87,8 @@ public final class OutputSink {
         mode = .inMemory
     }
 
-    private func openFile() throws {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    private func openFile(exclusive: Bool = false) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC) | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
         buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(Self.bufferSize)

@@ -1,0 +1,109 @@
+import Dispatch
+import Foundation
+
+/// Where the renderer puts the cards it rendered, a batch at a time, in display order.
+protocol RenderedCards: AnyObject, Sendable {
+    /// Takes the HTML of the cards at display positions `positions`, which follow the last batch's.
+    func append(_ html: [String], at positions: Range<Int>) throws
+}
+
+/// Every page of every feed, written while the cards render: a first build's way when the
+/// built-in page writer makes every page.
+///
+/// A feed shows its cards in display order, the order they render in, so each feed puts a card
+/// into its current page as soon as the card's batch is rendered, and begins its next page when
+/// that one is full. No page reads its cards back from a spool, the feeds are written on both
+/// cores while the next batch renders, and each feed has one file open at a time.
+final class PageStreams: RenderedCards, @unchecked Sendable {
+    /// One feed's pages: which cards they show, where they go, and the text around their cards.
+    struct FeedPages {
+        var feed: FeedSelection
+        /// Where each of `feed.pages` goes.
+        var paths: [String]
+        /// Page `index`'s text before and after its cards, asked for when the page is begun.
+        /// Each card is followed by a newline, as the built-in page template has it.
+        var frame: @Sendable (_ index: Int) -> (before: String, after: String)
+    }
+
+    /// Written by one thread at a time: batches come one after another, and in a batch each
+    /// feed is written by one worker.
+    private let feeds: [FeedWriter]
+
+    /// Creates the folders the pages go in. Every page is a new file: one that exists already
+    /// is an error, and is left as it is.
+    init(_ feeds: [FeedPages]) throws {
+        let folders = Set(feeds.flatMap { $0.paths.map { ($0 as NSString).deletingLastPathComponent } })
+        for folder in folders.sorted() {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        self.feeds = feeds.map(FeedWriter.init)
+    }
+
+    func append(_ html: [String], at positions: Range<Int>) throws {
+        let failures = ConcurrentResults<Error?>(count: feeds.count)
+        DispatchQueue.concurrentPerform(iterations: feeds.count) { index in
+            do {
+                try feeds[index].write(html, at: positions)
+                failures.set(index, nil)
+            } catch {
+                failures.set(index, error)
+            }
+        }
+        if let failure = failures.values.lazy.compactMap({ $0 }).first { throw failure }
+    }
+
+    /// Ends every feed's last page, and writes the pages that show no cards (an empty feed's
+    /// one page). Every card must have been appended.
+    func finish() throws {
+        for feed in feeds { try feed.finish() }
+    }
+
+    private final class FeedWriter {
+        let pages: FeedPages
+        /// The next of the feed's cards to write, as an index into `pages.feed.cards`.
+        var next = 0
+        /// The page being written (-1 before the first), its file, and what ends it.
+        var page = -1
+        var sink: OutputSink?
+        var after = ""
+
+        init(_ pages: FeedPages) {
+            self.pages = pages
+        }
+
+        func write(_ html: [String], at positions: Range<Int>) throws {
+            let cards = pages.feed.cards
+            while next < cards.count, cards[next] < positions.upperBound {
+                if page < 0 || next == pages.feed.pages[page].upperBound { try beginNextPage() }
+                try sink!.write(html[cards[next] - positions.lowerBound])
+                try sink!.write(Self.newline)
+                next += 1
+            }
+        }
+
+        func finish() throws {
+            precondition(next == pages.feed.cards.count, "a feed is missing cards")
+            while page + 1 < pages.paths.count { try beginNextPage() }
+            try endPage()
+        }
+
+        private func beginNextPage() throws {
+            try endPage()
+            page += 1
+            let sink = try OutputSink(path: pages.paths[page], exclusive: true)
+            let frame = pages.frame(page)
+            try sink.write(frame.before)
+            after = frame.after
+            self.sink = sink
+        }
+
+        private func endPage() throws {
+            guard let sink else { return }
+            try sink.write(after)
+            try sink.finish()
+            self.sink = nil
+        }
+
+        private static let newline = "\n"
+    }
+}

@@ -32,8 +32,10 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
     /// Creates the folders the pages go in. Every page is a new file: one that exists already
     /// is an error, and is left as it is.
     init(_ feeds: [FeedPages]) throws {
-        let folders = Set(feeds.flatMap { $0.paths.map { ($0 as NSString).deletingLastPathComponent } })
-        for folder in folders.sorted() {
+        // A path's folder by its last "/" (`NSString.deletingLastPathComponent` took 7 ms a
+        // thousand paths).
+        let folders = Set(feeds.flatMap { $0.paths.map { String($0[..<($0.utf8.lastIndex(of: UInt8(ascii: "/")) ?? $0.startIndex)]) } })
+        for folder in folders.sorted() where !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         self.feeds = feeds.map(FeedWriter.init)

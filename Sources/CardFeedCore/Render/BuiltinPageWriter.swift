@@ -17,6 +17,14 @@ struct BuiltinPageWriter {
         var header: String
         /// After the pagination.
         var footer: String
+        /// The strings of the page-by-page parts, escaped: the skip link's, the empty feed's
+        /// message, and the pagination's label, steps and page word.
+        var skipLabel: String
+        var emptyMessage: String
+        var paginationStart: String
+        var newer: String
+        var older: String
+        var pageWord: String
     }
 
     /// The shared parts of the pages of `view`'s feed (any page of it).
@@ -46,29 +54,44 @@ struct BuiltinPageWriter {
         header += "<h1 class=\"feed__title\">\(escape(view.feed.title))</h1>\n"
 
         let footer = "</main>\n<footer class=\"site-footer\">\n<p>\(escape(text(view, .madeWith)))</p>\n</footer>\n</body>\n</html>\n"
-        return FeedParts(head: head, body: body, header: header, footer: footer)
+        return FeedParts(
+            head: head, body: body, header: header, footer: footer,
+            skipLabel: escape(strings["skipToCards"]), emptyMessage: escape(strings["emptyFeed"]),
+            paginationStart: "<nav class=\"pagination\" aria-label=\"\(escape(strings["paginationLabel"]))\">\n",
+            newer: escape(strings["newer"]), older: escape(strings["older"]), pageWord: escape(strings["page"]))
     }
 
     /// The page around its cards: the page is `before`, then each card followed by a newline,
     /// then `after` (for a page without cards, `after` holds the empty-feed message). `shared`
-    /// is `feedParts` of the page's feed.
+    /// is `feedParts` of the page's feed. Appended piece by piece, without interpolation: a
+    /// paginated site has thousands of pages.
     func frame(_ view: PageView, hasCards: Bool, shared: FeedParts? = nil) -> (before: String, after: String) {
         let shared = shared ?? feedParts(view)
-        let strings = view.settings.strings
         var before = ""
-        before.reserveCapacity(shared.head.utf8.count + shared.body.utf8.count + shared.header.utf8.count + 1024)
+        before.reserveCapacity(shared.head.utf8.count + shared.body.utf8.count + shared.header.utf8.count + 512)
         before += shared.head
-        before += "<title>\(escape(view.title))</title>\n"
+        before += "<title>"
+        before += escape(view.title)
+        before += "</title>\n"
         before += shared.body
-        before += "<a class=\"skip-link\" href=\"\(escape(view.path))#cards\">\(escape(strings["skipToCards"]))</a>\n"
+        before += "<a class=\"skip-link\" href=\""
+        before += escape(view.path)
+        before += "#cards\">"
+        before += shared.skipLabel
+        before += "</a>\n"
         before += shared.header
-        before += "<p class=\"feed__count\">\(escape(view.feed.countText))</p>\n</div>\n"
-        before += "<div class=\"feed__cards\" id=\"cards\">\n"
+        before += "<p class=\"feed__count\">"
+        before += escape(view.feed.countText)
+        before += "</p>\n</div>\n<div class=\"feed__cards\" id=\"cards\">\n"
         var after = ""
-        after.reserveCapacity(shared.footer.utf8.count + 2048)
-        if !hasCards { after += "<p class=\"feed__empty\">\(escape(strings["emptyFeed"]))</p>\n" }
+        after.reserveCapacity(shared.footer.utf8.count + 1536)
+        if !hasCards {
+            after += "<p class=\"feed__empty\">"
+            after += shared.emptyMessage
+            after += "</p>\n"
+        }
         after += "</div>\n"
-        writePagination(view, into: &after)
+        writePagination(view, shared, into: &after)
         after += shared.footer
         return (before, after)
     }
@@ -84,22 +107,33 @@ struct BuiltinPageWriter {
         out += "</ul>\n</nav>\n"
     }
 
-    private func writePagination(_ view: PageView, into out: inout String) {
+    private func writePagination(_ view: PageView, _ shared: FeedParts, into out: inout String) {
         guard let pagination = view.pagination else { return }
-        let strings = view.settings.strings
-        out += "<nav class=\"pagination\" aria-label=\"\(escape(strings["paginationLabel"]))\">\n"
+        out += shared.paginationStart
         if let previous = pagination.previous {
-            out += "<a class=\"pagination__step\" href=\"\(escape(previous))\" rel=\"prev\">← \(escape(strings["newer"]))</a>\n"
+            out += "<a class=\"pagination__step\" href=\""
+            out += escape(previous)
+            out += "\" rel=\"prev\">← "
+            out += shared.newer
+            out += "</a>\n"
         }
         out += "<ol class=\"pagination__pages\">\n"
-        let page = escape(strings["page"])
         for link in pagination.pages {
-            out += "<li\(link.gap ? " class=\"pagination__gap\"" : "")><a href=\"\(escape(link.href))\"\(link.current ? " aria-current=\"page\"" : "")>"
-            out += "<span class=\"visually-hidden\">\(page) </span>\(link.number)</a></li>\n"
+            out += link.gap ? "<li class=\"pagination__gap\"><a href=\"" : "<li><a href=\""
+            out += escape(link.href)
+            out += link.current ? "\" aria-current=\"page\"><span class=\"visually-hidden\">" : "\"><span class=\"visually-hidden\">"
+            out += shared.pageWord
+            out += " </span>"
+            out += String(link.number)
+            out += "</a></li>\n"
         }
         out += "</ol>\n"
         if let next = pagination.next {
-            out += "<a class=\"pagination__step\" href=\"\(escape(next))\" rel=\"next\">\(escape(strings["older"])) →</a>\n"
+            out += "<a class=\"pagination__step\" href=\""
+            out += escape(next)
+            out += "\" rel=\"next\">"
+            out += shared.older
+            out += " →</a>\n"
         }
         out += "</nav>\n"
     }

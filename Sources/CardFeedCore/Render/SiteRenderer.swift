@@ -114,8 +114,8 @@ struct SiteRenderer {
     }
 
     /// Every page of every feed, each written when the writer gets to it: the page template
-    /// around the page's cards, whose HTML is copied from `spool`. With `serve`, a page made of the same cards, frame and settings as last time is
-    /// left out (see `IncrementalState`).
+    /// around the page's cards, whose HTML is copied from `spool`. With `serve`, a page made of
+    /// the same cards, frame and settings as last time is left out (see `IncrementalState`).
     func renderPages(_ selection: Selection, spool: CardSpool) -> [OutputFile] {
         var files: [OutputFile] = []
         // What every page's frame depends on besides its own place: the templates, the
@@ -157,7 +157,7 @@ struct SiteRenderer {
     var writesBuiltinPages: Bool { useBuiltinWriter && templates.usesBuiltinPage }
 
     /// Every feed's pages, in `folder`, for `PageStreams` to write as the cards render; each
-    /// page's frame is made when its first card is written. Only with `writesBuiltinPages`.
+    /// page's frame is made when the page is begun. Only with `writesBuiltinPages`.
     func pageStreams(_ selection: Selection, in folder: String) -> [PageStreams.FeedPages] {
         precondition(writesBuiltinPages)
         return selection.feeds.map { feed in
@@ -183,8 +183,8 @@ struct SiteRenderer {
     /// The views of `feed`'s pages, by page number, without their cards. What the pages share
     /// (the navigation, the feed's title and card count, the way back to the root, the feed
     /// links) is made once: a paginated feed has thousands of pages.
-    func pageViews(_ selection: Selection, _ feed: FeedSelection, nav: [NavItem]? = nil) -> @Sendable (_ page: Int) -> PageView {
-        let nav = nav ?? navItems(selection, current: feed)
+    func pageViews(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ page: Int) -> PageView {
+        let nav = navItems(selection, current: feed)
         let feedView = FeedView(feed, strings: settings.strings)
         let alternates = settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))]
         let root = PagePaths.root(feed: feed.feed)
@@ -198,8 +198,8 @@ struct SiteRenderer {
         }
     }
 
-    func pageView(_ selection: Selection, _ feed: FeedSelection, page: Int, cards: [String], nav: [NavItem]? = nil) -> PageView {
-        var view = pageViews(selection, feed, nav: nav)(page)
+    func pageView(_ selection: Selection, _ feed: FeedSelection, page: Int, cards: [String]) -> PageView {
+        var view = pageViews(selection, feed)(page)
         view.cards = cards
         return view
     }

@@ -25,6 +25,8 @@ public struct BuildOptions: Sendable {
     /// True when the process ends with the build (`cardfeed build`, `check`): the cards are then
     /// left for the exit to reclaim, not freed one by one (see `LeftToExit`).
     public var processEndsAfterBuild = false
+    /// Cards rendered at a time (tests make it small, to run many batches through few cards).
+    var renderBatchSize = SiteRenderer.defaultBatchSize
 
     public static let defaultPageSize = 20
 
@@ -172,6 +174,7 @@ public struct SiteBuilder: Sendable {
             contentSecurityPolicy: options.contentSecurityPolicy == true ? config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : config.contentSecurityPolicy)
         var renderer = SiteRenderer(templates: templates, settings: settings)
         renderer.incremental = options.incremental
+        renderer.batchSize = options.renderBatchSize
         let writer = SiteWriter(output: options.outputFolder)
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
         let rendered: [OutputFile]
@@ -184,25 +187,21 @@ public struct SiteBuilder: Sendable {
                 // Each card is rendered once: into the pages themselves, or into a spool (a
                 // file beside the output, or memory) that the pages copy from.
                 let output: RenderedCards?
-                var spool: CardSpool?
-                var streams: PageStreams?
                 if !options.write {
                     output = nil
                 } else if let incremental = options.incremental {
-                    spool = CardSpool(capacity: incremental.spoolSize)  // a preview: in memory
-                    output = spool
+                    output = CardSpool(capacity: incremental.spoolSize)  // a preview: in memory
                 } else if writer.writesFresh, renderer.writesBuiltinPages {
                     let folder = try writer.beginFresh()
                     fresh = folder
-                    streams = try PageStreams(renderer.pageStreams(selection, in: folder.path))
-                    output = streams
+                    output = try PageStreams(renderer.pageStreams(selection), in: folder.path)
                 } else {
-                    spool = try CardSpool(folder: writer.workFolder())
-                    output = spool
+                    output = try CardSpool(folder: writer.workFolder())
                 }
                 let feedCards = baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
                 let descriptions = try renderer.renderCards(selection.cards, into: output, keepDescriptions: feedCards)
-                try streams?.finish()
+                try (output as? PageStreams)?.finish()
+                let spool = output as? CardSpool
                 if let spool { options.incremental?.spoolSize = spool.size }
                 guard output != nil else { return [] }
                 let pages = spool.map { renderer.renderPages(selection, spool: $0) } ?? []

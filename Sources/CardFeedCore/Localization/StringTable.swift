@@ -128,7 +128,7 @@ public struct StringTable: Sendable {
     /// The string `key` with `{name}` placeholders filled in, in one pass (a value is never
     /// read for placeholders); an unknown placeholder stays as it is. Done by hand, on the UTF-8
     /// bytes, rather than with Foundation's `replacingOccurrences` or by `Character`: every page
-    /// and many cards format a string.
+    /// and many cards format a string. Placeholder names are compared byte for byte.
     func format(_ key: String, _ arguments: KeyValuePairs<String, String>) -> String {
         var template = self[key]
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")

@@ -39,7 +39,8 @@ struct SiteRenderer {
     var incremental: IncrementalState?
 
     /// Cards rendered at a time: both cores share a batch, then it goes to the output.
-    static let batchSize = 4096
+    static let defaultBatchSize = 4096
+    var batchSize = Self.defaultBatchSize
 
     /// Renders every card once, in display order, into `output` (the pages themselves, or a
     /// spool they copy from; nil: render and discard, for `cardfeed check`). Returns the
@@ -54,9 +55,8 @@ struct SiteRenderer {
         let waiting = DispatchSemaphore(value: 2)
         let outputFailure = ConcurrentResults<Error?>(count: 1)
         outputFailure.set(0, nil)
-        defer { outputQueue.sync {} }
-        for batchStart in stride(from: 0, to: cards.count, by: Self.batchSize) {
-            let batch = batchStart..<min(cards.count, batchStart + Self.batchSize)
+        for batchStart in stride(from: 0, to: cards.count, by: batchSize) {
+            let batch = batchStart..<min(cards.count, batchStart + batchSize)
             let html = ConcurrentResults<String>(count: batch.count)
             let kept = ConcurrentResults<String?>(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: (batch.count + 255) / 256) { chunk in
@@ -156,16 +156,16 @@ struct SiteRenderer {
     /// True when the built-in page writer writes every page (no page template is overridden).
     var writesBuiltinPages: Bool { useBuiltinWriter && templates.usesBuiltinPage }
 
-    /// Every feed's pages, in `folder`, for `PageStreams` to write as the cards render; each
-    /// page's frame is made when the page is begun. Only with `writesBuiltinPages`.
-    func pageStreams(_ selection: Selection, in folder: String) -> [PageStreams.FeedPages] {
+    /// Every feed's pages, for `PageStreams` to write as the cards render; each page's frame is
+    /// made when the page is begun. Only with `writesBuiltinPages`.
+    func pageStreams(_ selection: Selection) -> [PageStreams.FeedPages] {
         precondition(writesBuiltinPages)
         return selection.feeds.map { feed in
             let views = pageViews(selection, feed)
             let shared = BuiltinPageWriter().feedParts(views(1))
             return PageStreams.FeedPages(
                 feed: feed,
-                paths: feed.pages.indices.map { folder + "/" + PagePaths.file(feed: feed.feed, page: $0 + 1) }
+                paths: feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) }
             ) { index in
                 BuiltinPageWriter().frame(views(index + 1), hasCards: !feed.pages[index].isEmpty, shared: shared)
             }

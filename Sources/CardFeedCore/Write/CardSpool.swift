@@ -53,17 +53,6 @@ final class CardSpool: RenderedCards, @unchecked Sendable {
     /// Appends the HTML of the next cards, in display order.
     func append(_ html: [String], at positions: Range<Int>) throws {
         precondition(positions.lowerBound == count && positions.count == html.count, "cards must come in display order")
-        guard descriptor >= 0 else {
-            // In memory: straight into the spool's bytes.
-            for card in html {
-                offsets.append(memory.count)
-                lengths.append(Int32(card.utf8.count))
-                memory.append(contentsOf: card.utf8)
-                memory.append(UInt8(ascii: "\n"))
-            }
-            size = memory.count
-            return
-        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(html.reduce(0) { $0 + $1.utf8.count + 1 })
         for card in html {
@@ -72,15 +61,19 @@ final class CardSpool: RenderedCards, @unchecked Sendable {
             bytes.append(contentsOf: card.utf8)
             bytes.append(UInt8(ascii: "\n"))
         }
-        try bytes.withUnsafeBufferPointer { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(size + written))
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw OutputError(path: path, code: errno)
+        if descriptor < 0 {
+            memory.append(contentsOf: bytes)
+        } else {
+            try bytes.withUnsafeBufferPointer { buffer in
+                var written = 0
+                while written < buffer.count {
+                    let result = pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(size + written))
+                    if result < 0 {
+                        if errno == EINTR { continue }
+                        throw OutputError(path: path, code: errno)
+                    }
+                    written += result
                 }
-                written += result
             }
         }
         size += bytes.count

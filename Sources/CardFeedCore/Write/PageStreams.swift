@@ -17,8 +17,9 @@ protocol RenderedCards: AnyObject, Sendable {
 final class PageStreams: RenderedCards, @unchecked Sendable {
     /// One feed's pages: which cards they show, where they go, and the text around their cards.
     struct FeedPages {
+        /// Its cards, in display order (ascending positions), and its pages' slices of them.
         var feed: FeedSelection
-        /// Where each of `feed.pages` goes.
+        /// Where each of `feed.pages` goes, relative to the streams' folder.
         var paths: [String]
         /// Page `index`'s text before and after its cards, asked for when the page is begun.
         /// Each card is followed by a newline, as the built-in page template has it.
@@ -28,20 +29,30 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
     /// Written by one thread at a time: batches come one after another, and in a batch each
     /// feed is written by one worker.
     private let feeds: [FeedWriter]
+    /// The display position the next batch begins at.
+    private var next = 0
 
-    /// Creates the folders the pages go in. Every page is a new file: one that exists already
-    /// is an error, and is left as it is.
-    init(_ feeds: [FeedPages]) throws {
-        // A path's folder by its last "/" (`NSString.deletingLastPathComponent` took 7 ms a
-        // thousand paths).
-        let folders = Set(feeds.flatMap { $0.paths.map { String($0[..<($0.utf8.lastIndex(of: UInt8(ascii: "/")) ?? $0.startIndex)]) } })
-        for folder in folders.sorted() where !folder.isEmpty {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    /// Pages in `folder`, whose subfolders are created here. Every page is a new file: one that
+    /// exists already is an error, and is left as it is.
+    init(_ feeds: [FeedPages], in folder: String) throws {
+        for feed in feeds {
+            precondition(feed.paths.count == feed.feed.pages.count, "a path for each page")
+            precondition(zip(feed.feed.cards, feed.feed.cards.dropFirst()).allSatisfy { $0 < $1 }, "a feed's cards in display order")
         }
-        self.feeds = feeds.map(FeedWriter.init)
+        let subfolders = Set(feeds.flatMap { $0.paths.map(PagePaths.folder) }).subtracting([""])
+        for subfolder in subfolders.sorted() {
+            do {
+                try FileManager.default.createDirectory(atPath: folder + "/" + subfolder, withIntermediateDirectories: true)
+            } catch {
+                throw SiteWriter.Refusal(description: "cannot create the folder \(subfolder): \(error.localizedDescription)")
+            }
+        }
+        self.feeds = feeds.map { FeedWriter($0, in: folder) }
     }
 
     func append(_ html: [String], at positions: Range<Int>) throws {
+        precondition(positions.lowerBound == next && positions.count == html.count, "cards must come in display order")
+        next = positions.upperBound
         let failures = ConcurrentResults<Error?>(count: feeds.count)
         DispatchQueue.concurrentPerform(iterations: feeds.count) { index in
             do {
@@ -55,13 +66,14 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
     }
 
     /// Ends every feed's last page, and writes the pages that show no cards (an empty feed's
-    /// one page). Every card must have been appended.
+    /// one page). Every card must have been appended (each `append` returned).
     func finish() throws {
         for feed in feeds { try feed.finish() }
     }
 
     private final class FeedWriter {
         let pages: FeedPages
+        let folder: String
         /// The next of the feed's cards to write, as an index into `pages.feed.cards`.
         var next = 0
         /// The page being written (-1 before the first), its file, and what ends it.
@@ -69,16 +81,17 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         var sink: OutputSink?
         var after = ""
 
-        init(_ pages: FeedPages) {
+        init(_ pages: FeedPages, in folder: String) {
             self.pages = pages
+            self.folder = folder
         }
 
         func write(_ html: [String], at positions: Range<Int>) throws {
             let cards = pages.feed.cards
             while next < cards.count, cards[next] < positions.upperBound {
                 if page < 0 || next == pages.feed.pages[page].upperBound { try beginNextPage() }
-                try sink!.write(html[cards[next] - positions.lowerBound])
-                try sink!.write(Self.newline)
+                try naming { try sink!.write(html[cards[next] - positions.lowerBound]) }
+                try naming { try sink!.write(Self.newline) }
                 next += 1
             }
         }
@@ -92,18 +105,30 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         private func beginNextPage() throws {
             try endPage()
             page += 1
-            let sink = try OutputSink(path: pages.paths[page], exclusive: true)
+            let sink = try naming { try OutputSink(path: folder + "/" + pages.paths[page], exclusive: true) }
             let frame = pages.frame(page)
-            try sink.write(frame.before)
+            try naming { try sink.write(frame.before) }
             after = frame.after
             self.sink = sink
         }
 
         private func endPage() throws {
             guard let sink else { return }
-            try sink.write(after)
-            try sink.finish()
+            try naming {
+                try sink.write(after)
+                try sink.finish()
+            }
             self.sink = nil
+        }
+
+        /// Runs `body`, whose failure names the page by its path in the output, as the writer's
+        /// do, rather than by its path in the folder being built.
+        private func naming<T>(_ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as OutputError {
+                throw OutputError(path: pages.paths[page], code: error.code)
+            }
         }
 
         private static let newline = "\n"

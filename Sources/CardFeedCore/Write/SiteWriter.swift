@@ -1,6 +1,7 @@
 import Foundation
 
-/// Step 4 of a build: the pages and assets are written into a fresh folder beside the output,
+/// Step 4 of a build (in a first build with the built-in pages, step 3 has written the pages
+/// already): the pages and assets are written into a fresh folder beside the output,
 /// which then takes the output's place, or, over the output of an earlier build, only the files
 /// that changed are replaced. Either way a build that fails leaves the previous output exactly as
 /// it was, and a folder that cardfeed did not create is never emptied.
@@ -125,8 +126,8 @@ public struct SiteWriter: Sendable {
         let manager = FileManager.default
         var folders: Set<String> = []
         for file in files {
-            var folder = (file.path as NSString).deletingLastPathComponent
-            while !folder.isEmpty, folders.insert(folder).inserted { folder = (folder as NSString).deletingLastPathComponent }
+            var folder = PagePaths.folder(file.path)
+            while !folder.isEmpty, folders.insert(folder).inserted { folder = PagePaths.folder(folder) }
         }
         var created: [URL] = []
         func removeStaged(_ staged: [String]) {
@@ -189,7 +190,7 @@ public struct SiteWriter: Sendable {
     private func target(_ file: OutputFile) -> String { output.path + "/" + file.path }
 
     private func staging(_ file: OutputFile) -> String {
-        let folder = (file.path as NSString).deletingLastPathComponent
+        let folder = PagePaths.folder(file.path)
         let name = "." + (file.path as NSString).lastPathComponent + ".cardfeed-new-\(Self.processID)"
         return output.path + "/" + (folder.isEmpty ? name : folder + "/" + name)
     }
@@ -213,7 +214,7 @@ public struct SiteWriter: Sendable {
     private func writeAll(_ files: [OutputFile], into folder: URL) throws {
         // The folders first (a feed's pages share its folder, so there are few), then the files
         // on both cores.
-        let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }.filter { !$0.isEmpty })
+        let folders = Set(files.map { PagePaths.folder($0.path) }.filter { !$0.isEmpty })
         for path in folders.sorted() {
             do {
                 try FileManager.default.createDirectory(at: folder.appendingPathComponent(path), withIntermediateDirectories: true)

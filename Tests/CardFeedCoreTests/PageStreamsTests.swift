@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import CardFeedCore
+
+/// A first build writes every feed's pages while the cards render, batch by batch.
+@Suite struct PageStreamsTests {
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-streams-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A feed of the cards at `positions`, `perPage` a page (0: one page), in the folder `name`.
+    static func feed(_ name: String, _ positions: [Int], perPage: Int) -> PageStreams.FeedPages {
+        let pages = FeedSelector(now: 0, pageSize: perPage).paginate(positions.count)
+        return PageStreams.FeedPages(
+            feed: FeedSelection(feed: .all, cards: positions, pages: pages),
+            paths: pages.indices.map { "\(name)/page-\($0 + 1).html" }
+        ) { ("<\(name) \($0 + 1)>\n", "</\(name) \($0 + 1)>\n") }
+    }
+
+    static func read(_ folder: URL, _ path: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    @Test func everyFeedsPagesAreWrittenAsBatchesArrive() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let streams = try PageStreams([
+            Self.feed("all", [0, 1, 2, 3, 4, 5, 6], perPage: 2),
+            Self.feed("odd", [1, 3], perPage: 1),  // pages that begin and end inside batches
+            Self.feed("gap", [0, 6], perPage: 0),  // a batch with none of its cards in between
+            Self.feed("none", [], perPage: 2),
+        ], in: folder.path)
+        try streams.append(["a", "b", "c"], at: 0..<3)  // the all feed's second page begins in this batch
+        try streams.append(["d", "e"], at: 3..<5)
+        try streams.append(["f", "g"], at: 5..<7)
+        try streams.finish()
+        #expect(try Self.read(folder, "all/page-1.html") == "<all 1>\na\nb\n</all 1>\n")
+        #expect(try Self.read(folder, "all/page-2.html") == "<all 2>\nc\nd\n</all 2>\n")
+        #expect(try Self.read(folder, "all/page-3.html") == "<all 3>\ne\nf\n</all 3>\n")
+        #expect(try Self.read(folder, "all/page-4.html") == "<all 4>\ng\n</all 4>\n")
+        #expect(try Self.read(folder, "odd/page-1.html") == "<odd 1>\nb\n</odd 1>\n")
+        #expect(try Self.read(folder, "odd/page-2.html") == "<odd 2>\nd\n</odd 2>\n")
+        #expect(try Self.read(folder, "gap/page-1.html") == "<gap 1>\na\ng\n</gap 1>\n")
+        // A feed without cards is one page, written whole.
+        #expect(try Self.read(folder, "none/page-1.html") == "<none 1>\n</none 1>\n")
+    }
+
+    @Test func aPageThatExistsAlreadyIsAnErrorNamedByItsPathInTheOutput() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let streams = try PageStreams([Self.feed("all", [0, 1], perPage: 1)], in: folder.path)
+        try "kept".write(to: folder.appendingPathComponent("all/page-2.html"), atomically: false, encoding: .utf8)
+        let error = try #require(throws: OutputError.self) { try streams.append(["a", "b"], at: 0..<2) }
+        #expect(error.description == "cannot write all/page-2.html: File exists")
+        #expect(try Self.read(folder, "all/page-2.html") == "kept")
+    }
+
+    /// The whole pipeline, with batches of a few cards: a first build (every page written as
+    /// the cards render) gives the same files as a rebuild (pages copied from the spool) and as
+    /// one batch, whatever the batch size and page size.
+    @Test(arguments: [(1, 3), (3, 4), (5, 1), (7, 0)])
+    func aFirstBuildInBatchesWritesWhatARebuildWrites(_ batchSize: Int, _ pageSize: Int) throws {
+        let categories = ["news", "social", "advertising", "announcements"]
+        let cards = (1...23).map { number in
+            cardJSON([
+                "id": "c\(number)", "type": "text_announcement", "created": number, "pinned": number % 7 == 0,
+                "description": "card **\(number)**",
+                "categories": number % 5 == 0 ? [] : categories.enumerated().filter { number % ($0.offset + 2) == 0 }.map(\.element),
+            ])
+        }
+        let site = try TempSite(["cards.json": "[" + cards.joined(separator: ",") + "]"])
+        defer { site.remove() }
+        func build(_ output: URL, batchSize: Int) throws -> [String: Data] {
+            var options = site.options(pageSize: pageSize)
+            options.output = output
+            options.renderBatchSize = batchSize
+            _ = try SiteBuilder(options: options, logger: .quiet).run()
+            return try OutputSafetyTests.tree(output)
+        }
+        let fresh = try build(site.root.appendingPathComponent("fresh"), batchSize: batchSize)
+        let oneBatch = try build(site.root.appendingPathComponent("one"), batchSize: 4096)
+        let rebuilt = site.root.appendingPathComponent("rebuilt")
+        try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
+        try Data(SiteWriter.markerText.utf8).write(to: rebuilt.appendingPathComponent(SiteWriter.markerName))
+        #expect(fresh.keys.contains("news/index.html") && fresh.keys.contains("uncategorized/index.html"))
+        #expect(Self.differing(fresh, oneBatch) == [])
+        #expect(Self.differing(fresh, try build(rebuilt, batchSize: batchSize)) == [])
+    }
+
+    /// The paths of files that differ between two trees, or are in one only.
+    static func differing(_ a: [String: Data], _ b: [String: Data]) -> [String] {
+        Set(a.keys).union(b.keys).filter { a[$0] != b[$0] }.sorted()
+    }
+}

@@ -63,6 +63,23 @@ import Testing
     /// one batch, whatever the batch size and page size.
     @Test(arguments: [(1, 3), (3, 4), (5, 1), (7, 0)])
     func aFirstBuildInBatchesWritesWhatARebuildWrites(_ batchSize: Int, _ pageSize: Int) throws {
+        try checkFirstBuildAgainstRebuild(batchSize: batchSize, pageSize: pageSize)
+    }
+
+    /// The pages of a paginated feed are made by putting each page's number into the text of
+    /// one (`NumberedBefore`); where that number also stands elsewhere (here the site's title
+    /// holds 22, the number of the page the "all" feed's 23 pages are split at), each page is
+    /// written whole instead.
+    @Test func aPageNumberInTheSiteTitleDoesNotConfuseThePagesNumbers() throws {
+        try checkFirstBuildAgainstRebuild(batchSize: 4, pageSize: 1, config: "title: \"Issue 22 of the Daily 22\"\n")
+        let before = { (page: Int) in "<title>Issue 22, page \(page)</title> page-\(page).html" }
+        #expect(BuiltinPageWriter.NumberedBefore(pageCount: 23, before: before) == nil)
+        let numbered = try #require(BuiltinPageWriter.NumberedBefore(pageCount: 30, before: before))
+        #expect((2...30).allSatisfy { numbered.before($0) == before($0) })
+        #expect(BuiltinPageWriter.NumberedBefore(pageCount: 3, before: before) == nil)  // too few pages to check
+    }
+
+    func checkFirstBuildAgainstRebuild(batchSize: Int, pageSize: Int, config: String? = nil) throws {
         let categories = ["news", "social", "advertising", "announcements"]
         let cards = (1...23).map { number in
             cardJSON([
@@ -71,7 +88,9 @@ import Testing
                 "categories": number % 5 == 0 ? [] : categories.enumerated().filter { number % ($0.offset + 2) == 0 }.map(\.element),
             ])
         }
-        let site = try TempSite(["cards.json": "[" + cards.joined(separator: ",") + "]"])
+        var files = ["cards.json": "[" + cards.joined(separator: ",") + "]"]
+        if let config { files["cardfeed.yml"] = config }
+        let site = try TempSite(files)
         defer { site.remove() }
         func build(_ output: URL, batchSize: Int) throws -> [String: Data] {
             var options = site.options(pageSize: pageSize)

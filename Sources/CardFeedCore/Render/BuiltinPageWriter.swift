@@ -67,6 +67,11 @@ struct BuiltinPageWriter {
     /// paginated site has thousands of pages.
     func frame(_ view: PageView, hasCards: Bool, shared: FeedParts? = nil) -> (before: String, after: String) {
         let shared = shared ?? feedParts(view)
+        return (before(view, shared), after(view.pagination, hasCards: hasCards, shared))
+    }
+
+    /// A page's text before its cards.
+    func before(_ view: PageView, _ shared: FeedParts) -> String {
         var before = ""
         before.reserveCapacity(shared.head.utf8.count + shared.body.utf8.count + shared.header.utf8.count + 512)
         before += shared.head
@@ -83,6 +88,11 @@ struct BuiltinPageWriter {
         before += "<p class=\"feed__count\">"
         before += escape(view.feed.countText)
         before += "</p>\n</div>\n<div class=\"feed__cards\" id=\"cards\">\n"
+        return before
+    }
+
+    /// A page's text after its cards.
+    func after(_ pagination: PaginationView?, hasCards: Bool, _ shared: FeedParts) -> String {
         var after = ""
         after.reserveCapacity(shared.footer.utf8.count + 1536)
         if !hasCards {
@@ -91,9 +101,27 @@ struct BuiltinPageWriter {
             after += "</p>\n"
         }
         after += "</div>\n"
-        writePagination(view, shared, into: &after)
+        writePagination(pagination, shared, into: &after)
         after += shared.footer
-        return (before, after)
+        return after
+    }
+
+    /// The `before` of a paginated feed's pages from the second on, which differ only in the
+    /// page's number (in the title, the skip link and the card count): written once, for one
+    /// page, split at its number and joined with each page's, rather than written page by page.
+    /// Checked against two other pages written whole; nil when they differ (the number also
+    /// stands elsewhere, in the site's title, say) or the feed has too few pages to check.
+    struct NumberedBefore: Sendable {
+        private let pieces: [String]
+
+        init?(pageCount: Int, before: (_ page: Int) -> String) {
+            guard pageCount >= 4 else { return nil }
+            let sample = pageCount - 1
+            pieces = before(sample).components(separatedBy: String(sample))
+            for page in [2, 3] where self.before(page) != before(page) { return nil }
+        }
+
+        func before(_ page: Int) -> String { pieces.joined(separator: String(page)) }
     }
 
     private func writeNav(_ view: PageView, into out: inout String) {
@@ -107,8 +135,8 @@ struct BuiltinPageWriter {
         out += "</ul>\n</nav>\n"
     }
 
-    private func writePagination(_ view: PageView, _ shared: FeedParts, into out: inout String) {
-        guard let pagination = view.pagination else { return }
+    private func writePagination(_ pagination: PaginationView?, _ shared: FeedParts, into out: inout String) {
+        guard let pagination else { return }
         out += shared.paginationStart
         if let previous = pagination.previous {
             out += "<a class=\"pagination__step\" href=\""

@@ -162,12 +162,17 @@ struct SiteRenderer {
         precondition(writesBuiltinPages)
         return selection.feeds.map { feed in
             let views = pageViews(selection, feed)
-            let shared = BuiltinPageWriter().feedParts(views(1))
+            let writer = BuiltinPageWriter()
+            let shared = writer.feedParts(views(1))
+            let numbered = BuiltinPageWriter.NumberedBefore(pageCount: feed.pages.count) { writer.before(views($0), shared) }
             return PageStreams.FeedPages(
                 feed: feed,
                 paths: feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) }
             ) { index in
-                BuiltinPageWriter().frame(views(index + 1), hasCards: !feed.pages[index].isEmpty, shared: shared)
+                let page = index + 1, hasCards = !feed.pages[index].isEmpty
+                guard page > 1, let numbered else { return writer.frame(views(page), hasCards: hasCards, shared: shared) }
+                let pagination = PaginationView(feed: feed.feed, page: page, total: feed.pages.count)
+                return (numbered.before(page), writer.after(pagination, hasCards: hasCards, shared))
             }
         }
     }

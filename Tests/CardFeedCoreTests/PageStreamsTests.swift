@@ -60,7 +60,8 @@ import Testing
 
     /// The whole pipeline, with batches of a few cards: a first build (every page written as
     /// the cards render) gives the same files as a rebuild (pages copied from the spool) and as
-    /// one batch, whatever the batch size and page size.
+    /// one batch, and the same pages as the Mustache templates, whatever the batch size and page
+    /// size.
     @Test(arguments: [(1, 3), (3, 4), (5, 1), (7, 0)])
     func aFirstBuildInBatchesWritesWhatARebuildWrites(_ batchSize: Int, _ pageSize: Int) throws {
         try checkFirstBuildAgainstRebuild(batchSize: batchSize, pageSize: pageSize)
@@ -69,7 +70,7 @@ import Testing
     /// The pages of a paginated feed are made by putting each page's number into the text of
     /// one (`NumberedBefore`); where that number also stands elsewhere (here the site's title
     /// holds 22, the number of the page the "all" feed's 23 pages are split at), each page is
-    /// written whole instead.
+    /// written whole instead, as Mustache writes it.
     @Test func aPageNumberInTheSiteTitleDoesNotConfuseThePagesNumbers() throws {
         try checkFirstBuildAgainstRebuild(batchSize: 4, pageSize: 1, config: "title: \"Issue 22 of the Daily 22\"\n")
         let before = { (page: Int) in "<title>Issue 22, page \(page)</title> page-\(page).html" }
@@ -92,8 +93,13 @@ import Testing
         if let config { files["cardfeed.yml"] = config }
         let site = try TempSite(files)
         defer { site.remove() }
-        func build(_ output: URL, batchSize: Int) throws -> [String: Data] {
+        // The same site with every built-in template overridden by its own text: rendered by
+        // Mustache alone, page by page.
+        let mustacheSite = try BuiltinPageWriterTests.copyWithEveryTemplateOverridden(site.root)
+        defer { try? FileManager.default.removeItem(at: mustacheSite) }
+        func build(_ output: URL, batchSize: Int, site root: URL? = nil) throws -> [String: Data] {
             var options = site.options(pageSize: pageSize)
+            if let root { options.site = SiteFolder(root.path) }
             options.output = output
             options.renderBatchSize = batchSize
             _ = try SiteBuilder(options: options, logger: .quiet).run()
@@ -107,6 +113,10 @@ import Testing
         #expect(fresh.keys.contains("news/index.html") && fresh.keys.contains("uncategorized/index.html"))
         #expect(Self.differing(fresh, oneBatch) == [])
         #expect(Self.differing(fresh, try build(rebuilt, batchSize: batchSize)) == [])
+        let mustache = try build(mustacheSite.appendingPathComponent("public"), batchSize: batchSize, site: mustacheSite)
+        let pages = { (tree: [String: Data]) in tree.filter { $0.key.hasSuffix(".html") } }
+        #expect(pages(fresh).count >= 6)  // every feed
+        #expect(Self.differing(pages(fresh), pages(mustache)) == [])
     }
 
     /// The paths of files that differ between two trees, or are in one only.

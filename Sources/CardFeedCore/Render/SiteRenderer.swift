@@ -131,7 +131,7 @@ struct SiteRenderer {
         let frameKey = frameHasher.finalize()
         for feed in selection.feeds {
             let views = pageViews(selection, feed)
-            let shared = templates.usesBuiltinPage ? BuiltinPageWriter().feedParts(views(1)) : nil
+            let frames = writesBuiltinPages ? builtinFrames(selection, feed) : nil
             for (number, range) in feed.pages.enumerated() {
                 let page = number + 1
                 let positions = feed.cards[range]
@@ -143,10 +143,17 @@ struct SiteRenderer {
                     for position in positions { hasher.combine(incremental.cardKeys[position]) }
                     if incremental.pageIsUnchanged(path, key: hasher.finalize()) { continue }
                 }
-                // The page's view is made when the page is written, on the writer's threads.
-                files.append(OutputFile(path: path, content: .stream { [self] sink in
-                    let frame = PageFrame(view: views(page), renderer: self, shared: shared)
-                    try frame.write(positions, from: spool, to: sink)
+                // The page's frame is made when the page is written, on the writer's threads.
+                files.append(OutputFile(path: path, content: .stream { [templates] sink in
+                    guard let frames else {
+                        try PageFrame(view: views(page), templates: templates).write(positions, from: spool, to: sink)
+                        return
+                    }
+                    // The built-in page puts a newline after each card: the spool has them already.
+                    let parts = frames(page, !positions.isEmpty)
+                    try sink.write(parts.before)
+                    try spool.copyEachWithNewline(positions, to: sink)
+                    try sink.write(parts.after)
                 }))
             }
         }
@@ -161,19 +168,26 @@ struct SiteRenderer {
     func pageStreams(_ selection: Selection) -> [PageStreams.FeedPages] {
         precondition(writesBuiltinPages)
         return selection.feeds.map { feed in
-            let views = pageViews(selection, feed)
-            let writer = BuiltinPageWriter()
-            let shared = writer.feedParts(views(1))
-            let numbered = BuiltinPageWriter.NumberedBefore(pageCount: feed.pages.count) { writer.before(views($0), shared) }
+            let frames = builtinFrames(selection, feed)
             return PageStreams.FeedPages(
                 feed: feed,
                 paths: feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) }
-            ) { index in
-                let page = index + 1, hasCards = !feed.pages[index].isEmpty
-                guard page > 1, let numbered else { return writer.frame(views(page), hasCards: hasCards, shared: shared) }
-                let pagination = PaginationView(feed: feed.feed, page: page, total: feed.pages.count)
-                return (numbered.before(page), writer.after(pagination, hasCards: hasCards, shared))
-            }
+            ) { index in frames(index + 1, !feed.pages[index].isEmpty) }
+        }
+    }
+
+    /// The built-in page writer's text around the cards of `feed`'s pages, by page number: what
+    /// the pages share is written once, and so is a paginated feed's text before the cards,
+    /// for all its pages but the first (see `BuiltinPageWriter.NumberedBefore`).
+    func builtinFrames(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ page: Int, _ hasCards: Bool) -> (before: String, after: String) {
+        let views = pageViews(selection, feed)
+        let writer = BuiltinPageWriter()
+        let shared = writer.feedParts(views(1))
+        let numbered = BuiltinPageWriter.NumberedBefore(pageCount: feed.pages.count) { writer.before(views($0), shared) }
+        return { page, hasCards in
+            guard page > 1, let numbered else { return writer.frame(views(page), hasCards: hasCards, shared: shared) }
+            let pagination = PaginationView(feed: feed.feed, page: page, total: feed.pages.count)
+            return (numbered.before(page), writer.after(pagination, hasCards: hasCards, shared))
         }
     }
 
@@ -212,35 +226,18 @@ struct SiteRenderer {
     func renderPage(_ view: PageView) -> String { templates.render(TemplateSet.pageTemplate, view) }
 }
 
-/// A page template split around its cards, so that a page of 100,000 cards is streamed: the
-/// template is rendered with up to three marker cards, and what stands before the first, between
-/// two and after the last is written around the real cards' HTML. A template whose text between
-/// cards depends on their position (`{{#index()}}`...) is rendered whole instead.
+/// A site's own page template split around its cards, so that a page of 100,000 cards is
+/// streamed: the template is rendered with up to three marker cards, and what stands before the
+/// first, between two and after the last is written around the real cards' HTML. A template
+/// whose text between cards depends on their position (`{{#index()}}`...) is rendered whole
+/// instead. (The built-in page template is written by `BuiltinPageWriter`.)
 struct PageFrame: Sendable {
     private static let marker = "\u{1}cardfeed-card-\(UInt64.random(in: 0...UInt64.max))-"
 
-    private let view: PageView
-    private let templates: TemplateSet
-    private let useBuiltinWriter: Bool
-    /// What the built-in page writer shares between the pages of this page's feed.
-    private let shared: BuiltinPageWriter.FeedParts?
-
-    init(view: PageView, renderer: SiteRenderer, shared: BuiltinPageWriter.FeedParts?) {
-        self.view = view
-        self.templates = renderer.templates
-        self.useBuiltinWriter = renderer.useBuiltinWriter && renderer.templates.usesBuiltinPage
-        self.shared = shared
-    }
+    let view: PageView
+    let templates: TemplateSet
 
     func write(_ positions: ArraySlice<Int>, from spool: CardSpool, to sink: OutputSink) throws {
-        if useBuiltinWriter {
-            // The built-in page puts a newline after each card: the spool has them already.
-            let parts = BuiltinPageWriter().frame(view, hasCards: !positions.isEmpty, shared: shared)
-            try sink.write(parts.before)
-            try spool.copyEachWithNewline(positions, to: sink)
-            try sink.write(parts.after)
-            return
-        }
         var markedView = view
         markedView.cards = (0..<min(positions.count, 3)).map { Self.marker + "\($0)\u{1}" }
         let marked = templates.render(TemplateSet.pageTemplate, markedView)

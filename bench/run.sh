@@ -3,6 +3,7 @@
 #
 # usage: bench/run.sh [N ...]        (default: 10000 100000; add 1000000 for the big run)
 #   RUNS=3       timed runs of each tool per size (they alternate: cardfeed, hugo, cardfeed, ...)
+#   WARMUP=1     untimed runs of each tool per size before the timed ones (0 for the big run)
 #   SEED=42      seed of the card generator
 #   PAGED=1      also time CardFeed's default paginated build (20 cards a page)
 #   HUGO=0       skip Hugo (CardFeed only)
@@ -14,8 +15,8 @@
 # through a per-type partial, Markdown descriptions). Every run writes into a new output folder,
 # for both tools alike; the outputs are removed when the script ends (on ext4 without a journal,
 # creating files in the five minutes after thousands were removed is several times slower: see
-# bench/README.md). Prints wall time, peak
-# memory, cards per second and the ratios of the medians. Needs Debian's hugo and time packages:
+# bench/README.md). Prints wall time, CPU time (user + system), peak memory, cards per second
+# and the ratios of the medians. Needs Debian's hugo and time packages:
 # apt-get install hugo time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +24,7 @@ repo=$(cd "$here/.." && pwd)
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000)
 runs=${RUNS:-3}
+warmup=${WARMUP:-1}
 seed=${SEED:-42}
 work=${BENCH_WORK:-/tmp/cardfeed-bench}
 now=1800000000  # fixed, so that no card expires between runs
@@ -44,15 +46,16 @@ cardfeed="$repo/.build/release/cardfeed"
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
-# timed LABEL COMMAND...: runs the command under GNU time; appends "wall peak_kib" to $work/LABEL.txt.
+# timed LABEL COMMAND...: runs the command under GNU time; appends "wall peak_kib cpu" to
+# $work/LABEL.txt (cpu: user + system seconds). A LABEL of "warmup" keeps no figures.
 timed() {
   local label=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || {
+  /usr/bin/time -f "%e %M %U %S" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || {
     echo "bench: $label failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
-  cat "$work/time.txt" >> "$work/$label.txt"
+  [ "$label" = warmup ] || awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$work/time.txt" >> "$work/$label.txt"
 }
 
-printf '%-9s %-16s %9s %10s %12s\n' cards tool "wall (s)" "peak (MiB)" "cards/s"
+printf '%-9s %-16s %9s %8s %10s %12s\n' cards tool "wall (s)" "cpu (s)" "peak (MiB)" "cards/s"
 for n in "${sizes[@]}"; do
   data="$work/cards-$n-$seed.json"
   [ -s "$data" ] || python3 "$here/gen_cards.py" "$n" "$seed" "$data"
@@ -65,33 +68,43 @@ for n in "${sizes[@]}"; do
   cp "$data" "$hugo_site/data/cards.json"
   rm -f "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt
 
+  # One-page and paginated builds take turns at going first, so that neither always runs right
+  # after the other (or after Hugo); warm-up runs are not counted.
+  cardfeed_one() { sync; timed "$1" "$cardfeed" build "$site" -o "$2-cardfeed" --page-size 0 --now "$now" --quiet; }
+  cardfeed_paged() { [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-paged" --now "$now" --quiet; }; }
+  hugo_build() {
+    [ "${HUGO:-1}" != 0 ] || return 0
+    rm -rf "$hugo_site/public" "$hugo_site/resources"; sync
+    timed "$1" hugo --quiet --source "$hugo_site" --contentDir content-single --destination "$2-hugo"
+  }
+  for run in $(seq 1 "$warmup"); do
+    out="$outputs/$n-warmup-$run"
+    cardfeed_one warmup "$out"; cardfeed_paged warmup "$out"; hugo_build warmup "$out"
+  done
   for run in $(seq 1 "$runs"); do
     out="$outputs/$n-$run"
-    sync
-    timed "cardfeed-$n" "$cardfeed" build "$site" -o "$out-cardfeed" --page-size 0 --now "$now" --quiet
-    if [ "${PAGED:-1}" != 0 ]; then
-      sync
-      timed "paged-$n" "$cardfeed" build "$site" -o "$out-paged" --now "$now" --quiet
+    if ((run % 2)); then
+      cardfeed_one "cardfeed-$n" "$out"; cardfeed_paged "paged-$n" "$out"
+    else
+      cardfeed_paged "paged-$n" "$out"; cardfeed_one "cardfeed-$n" "$out"
     fi
-    if [ "${HUGO:-1}" != 0 ]; then
-      rm -rf "$hugo_site/public" "$hugo_site/resources"; sync
-      timed "hugo-$n" hugo --quiet --source "$hugo_site" --contentDir content-single --destination "$out-hugo"
-    fi
+    hugo_build "hugo-$n" "$out"
   done
 
-  report() { # label name -> prints a row, sets wall and peak
+  report() { # label name -> prints a row, sets wall, cpu and peak
     wall=$(cut -d' ' -f1 "$work/$1.txt" | median)
     peak=$(cut -d' ' -f2 "$work/$1.txt" | median)
-    printf '%-9s %-16s %9.2f %10.0f %12.0f\n' "$n" "$2" "$wall" "$(echo "$peak / 1024" | bc -l)" "$(echo "$n / $wall" | bc -l)"
+    cpu=$(cut -d' ' -f3 "$work/$1.txt" | median)
+    printf '%-9s %-16s %9.2f %8.2f %10.0f %12.0f\n' "$n" "$2" "$wall" "$cpu" "$(echo "$peak / 1024" | bc -l)" "$(echo "$n / $wall" | bc -l)"
   }
-  report "cardfeed-$n" "cardfeed"; cf_wall=$wall; cf_peak=$peak
+  report "cardfeed-$n" "cardfeed"; cf_wall=$wall; cf_peak=$peak; cf_cpu=$cpu
   if [ "${PAGED:-1}" != 0 ]; then
     report "paged-$n" "cardfeed paged"
-    printf '%-9s %-16s paginated / one page a feed: %.2f\n' "$n" "" "$(echo "$wall / $cf_wall" | bc -l)"
+    printf '%-9s %-16s paginated / one page a feed: wall %.2f, cpu %.2f\n' "$n" "" "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$cpu / $cf_cpu" | bc -l)"
   fi
   if [ "${HUGO:-1}" != 0 ]; then
     report "hugo-$n" "hugo $(hugo version | awk '{print $2}' | cut -d+ -f1)"
-    printf '%-9s %-16s cardfeed / hugo: wall %.3f (%.1fx faster), peak memory %.3f\n' "$n" "" \
-      "$(echo "$cf_wall / $wall" | bc -l)" "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$cf_peak / $peak" | bc -l)"
+    printf '%-9s %-16s cardfeed / hugo: wall %.3f (%.1fx faster), cpu %.3f, peak memory %.3f\n' "$n" "" \
+      "$(echo "$cf_wall / $wall" | bc -l)" "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$cf_cpu / $cpu" | bc -l)" "$(echo "$cf_peak / $peak" | bc -l)"
   fi
 done

@@ -31,7 +31,9 @@ struct SiteOptions: ParsableArguments {
     @Flag(help: "Treat warnings as errors: the build stops and writes nothing.")
     var strict = false
 
-    @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
+    @Flag(name: .shortAndLong, help: ArgumentHelp(
+        "Print only warnings and errors.",
+        discussion: "Without it, build and check print a line as each step ends; on a terminal, a step that takes more than half a second also shows how far it has come (entries read, cards rendered) on a line redrawn in place."))
     var quiet = false
 
     @Flag(help: "Print the time each step took, and the peak memory.")
@@ -62,6 +64,7 @@ struct SiteOptions: ParsableArguments {
     func run(output: String?, write: Bool) throws {
         var options = buildOptions(output: output, write: write)
         options.processEndsAfterBuild = true
+        if !quiet { options.progress = TerminalProgress.onStandardOutput() }
         let builder = SiteBuilder(options: options, logger: logger())
         do {
             let report = try builder.run()

@@ -27,6 +27,8 @@ public struct BuildOptions: Sendable {
     public var processEndsAfterBuild = false
     /// Cards rendered at a time (tests make it small, to run many batches through few cards).
     var renderBatchSize = SiteRenderer.defaultBatchSize
+    /// Told how far the load and render steps are, batch by batch (a terminal's progress line).
+    public var progress: (any BuildProgressObserver)?
 
     public static let defaultPageSize = 20
 
@@ -113,8 +115,9 @@ public struct SiteBuilder: Sendable {
         options.incremental?.beginBuild()
         var loader = CardLoader(site: site, linkSchemes: config.links.linkSchemes)
         loader.incremental = options.incremental
-        let loaded = step("Load cards", 1, of: steps, &report.stepSeconds) {
-            loader.load()
+        let loaded = step("Load cards", 1, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> LoadedCards in
+            if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
+            return loader.load()
         } detail: {
             "\($0.entriesRead) entries from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
         }
@@ -145,7 +148,7 @@ public struct SiteBuilder: Sendable {
         }
         guard let templates, let strings, !report.diagnostics.hasErrors else { throw fail(report) }
 
-        let selection = step("Select cards", 2, of: steps, &report.stepSeconds) {
+        let selection = step("Select cards", 2, of: steps, &report.stepSeconds) { _ in
             selector.select(ruled.cards)
         } detail: {
             let hidden = $0.hidden.values.reduce(0, +) + ruled.hidden
@@ -183,7 +186,9 @@ public struct SiteBuilder: Sendable {
         var fresh: URL?
         var syndicationFiles = 0
         do {
-            rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) {
+            rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> [OutputFile] in
+                let total = selection.cards.count
+                if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
                 // Each card is rendered once: into the pages themselves, or into a spool (a
                 // file beside the output, or memory) that the pages copy from.
                 let output: RenderedCards?
@@ -229,7 +234,7 @@ public struct SiteBuilder: Sendable {
             return report
         }
         do {
-            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) {
+            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) { _ in
                 let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
                 if let fresh { return try writer.write(files, intoFresh: fresh, alreadyWritten: pageCount) }
                 guard let state = options.incremental else { return try writer.write(files) }
@@ -290,13 +295,28 @@ public struct SiteBuilder: Sendable {
 
     private func fail(_ report: BuildReport) -> BuildFailure { BuildFailure(report: report) }
 
-    /// Runs one step, records its time and logs `[n/total] Title: detail`.
+    /// Reports a step's progress: things done, of how many if known, what they are, the share done.
+    typealias ProgressReport = @Sendable (_ done: Int, _ total: Int?, _ unit: String, _ fraction: Double) -> Void
+
+    /// Runs one step, records its time and logs `[n/total] Title: detail`. The body is handed a
+    /// way to report its progress when the build has a progress observer.
     private func step<T>(
         _ title: String, _ number: Int, of total: Int, _ timings: inout [(step: String, seconds: Double)],
-        _ body: () throws -> T, detail: (T) -> String
+        _ body: (ProgressReport?) throws -> T, detail: (T) -> String
     ) rethrows -> T {
         let start = DispatchTime.now().uptimeNanoseconds
-        let result = try body()
+        var report: ProgressReport?
+        if let observer = options.progress {
+            report = { done, of, unit, fraction in
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                observer.progress(StepProgress(step: number, steps: total, title: title, done: done, total: of, unit: unit, fraction: fraction, seconds: seconds))
+            }
+        }
+        let result: T
+        do {
+            defer { options.progress?.stepEnded() }
+            result = try body(report)
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         timings.append((title, seconds))
         logger.info("[\(number)/\(total)] \(title): \(detail(result))")

@@ -21,6 +21,10 @@ public struct CardLoader: Sendable {
     /// With `serve`: cards decoded by the previous build, reused when their bytes did not change.
     public var incremental: IncrementalState?
 
+    /// Told, after each batch, how many entries have been read and what share of the card
+    /// files' bytes that is.
+    public var progress: (@Sendable (_ entries: Int, _ fraction: Double) -> Void)?
+
     public init(site: SiteFolder, linkSchemes: Set<String> = URLCheck.linkSchemes) {
         self.site = site
         self.linkSchemes = linkSchemes
@@ -55,12 +59,21 @@ public struct CardLoader: Sendable {
         // (merging a million cards takes about 1.5 s).
         let merging = Merging(result)
         var entriesHandedOver = result.entriesRead
-        for url in files {
+        let sizes = files.map(Self.size)
+        let allBytes = Double(max(sizes.reduce(0, +), 1))
+        var bytesBefore = 0
+        for (url, size) in zip(files, sizes) {
             let file = site.display(url)
             var fileProblems = Diagnostics()
+            var fileEntries = 0
+            var fileEntriesRead = 0
             readEntries(
                 url, file: file, decoder: decoder, decoderFingerprint: decoderFingerprint, firstOrder: { entriesHandedOver },
-                into: &fileProblems, expect: { count in merging.queue.sync { merging.merger.reserve(count, in: &merging.result) } }
+                into: &fileProblems,
+                expect: { count in
+                    fileEntries = count
+                    merging.queue.sync { merging.merger.reserve(count, in: &merging.result) }
+                }
             ) { decoded in
                 entriesHandedOver += decoded.count
                 merging.queue.async {
@@ -70,11 +83,15 @@ public struct CardLoader: Sendable {
                         merging.merger.add(entry, into: &merging.result)
                     }
                 }
+                fileEntriesRead += decoded.count
+                let shareOfFile = Double(fileEntriesRead) / Double(max(fileEntries, fileEntriesRead))
+                progress?(entriesHandedOver, (Double(bytesBefore) + Double(size) * shareOfFile) / allBytes)
             }
             merging.queue.sync {
                 merging.result.files.append(file)
                 merging.result.diagnostics.append(contentsOf: fileProblems)
             }
+            bytesBefore += size
         }
         return merging.queue.sync {
             merging.merger.applyRemovals(to: &merging.result)
@@ -88,6 +105,12 @@ public struct CardLoader: Sendable {
         var result: LoadedCards
         var merger = CardMerger()
         init(_ result: LoadedCards) { self.result = result }
+    }
+
+    /// A file's size in bytes (0 when it cannot be read, which reading it will report).
+    private static func size(_ url: URL) -> Int {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Entries decoded at a time: large enough to keep both cores busy, small enough that a
@@ -166,6 +189,7 @@ public struct CardLoader: Sendable {
                 }
                 let document = try JSONParser.parse(bytes)
                 guard let values = Self.entries(of: document, file: file, into: &diagnostics) else { return }
+                expect(values.count)
                 for start in stride(from: 0, to: values.count, by: Self.batchSize) {
                     let batch = Array(values[start..<min(values.count, start + Self.batchSize)])
                     body(try decodeInParallel(batch.count, { offset in batch[offset] }, startIndex: start))

@@ -41,6 +41,8 @@ struct SiteRenderer {
     /// Cards rendered at a time: both cores share a batch, then it goes to the output.
     static let defaultBatchSize = 4096
     var batchSize = Self.defaultBatchSize
+    /// Told, after each batch, how many cards have been rendered.
+    var progress: (@Sendable (_ cards: Int) -> Void)?
 
     /// Renders every card once, in display order, into `output` (the pages themselves, or a
     /// spool they copy from; nil: render and discard, for `cardfeed check`). Returns the
@@ -89,6 +91,7 @@ struct SiteRenderer {
             for (offset, description) in kept.values.enumerated() where description != nil {
                 descriptions[batch.lowerBound + offset] = description
             }
+            progress?(batch.upperBound)
         }
         outputQueue.sync {}
         if let failure = outputFailure.values[0] { throw failure }

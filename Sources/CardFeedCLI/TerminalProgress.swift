@@ -1,0 +1,56 @@
+import CardFeedCore
+import Dispatch
+import Foundation
+
+/// The line a long build shows on a terminal while it loads and renders its cards, redrawn in
+/// place: `[1/4] Load cards: 412000 entries (41%)`. It appears only once a step has run for a
+/// moment, so a small site's build prints exactly what it prints without a terminal, and it is
+/// erased before the line the step ends with.
+final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
+    /// Seconds a step runs before its progress is shown, and between two redraws.
+    let delay: Double
+    let interval: Double
+    private let write: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var lastDrawn: Double?
+    private var showing = false
+
+    init(delay: Double = 0.5, interval: Double = 0.1, write: @escaping @Sendable (String) -> Void) {
+        self.delay = delay
+        self.interval = interval
+        self.write = write
+    }
+
+    /// Progress on standard output when it is a terminal that can redraw a line, else nil.
+    static func onStandardOutput() -> TerminalProgress? {
+        guard isatty(STDOUT_FILENO) == 1, ProcessInfo.processInfo.environment["TERM"] != "dumb" else { return nil }
+        return TerminalProgress { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+    }
+
+    func progress(_ progress: StepProgress) {
+        lock.withLock {
+            guard progress.seconds >= delay else { return }
+            if let lastDrawn, progress.seconds - lastDrawn < interval { return }
+            lastDrawn = progress.seconds
+            showing = true
+            write(Self.eraseLine + Self.line(progress))
+        }
+    }
+
+    func stepEnded() {
+        lock.withLock {
+            if showing { write(Self.eraseLine) }
+            showing = false
+            lastDrawn = nil
+        }
+    }
+
+    /// Back to the start of the line, and clear it (ANSI "erase in line").
+    static let eraseLine = "\r\u{1B}[2K"
+
+    static func line(_ progress: StepProgress) -> String {
+        let count = progress.total.map { "\(progress.done) of \($0) \(progress.unit)" } ?? "\(progress.done) \(progress.unit)"
+        let percent = Int((min(max(progress.fraction, 0), 1) * 100).rounded(.down))
+        return "[\(progress.step)/\(progress.steps)] \(progress.title): \(count) (\(percent)%)"
+    }
+}

@@ -1,0 +1,36 @@
+/// How far a long step of a build has come: what `cardfeed build` shows on a terminal while it
+/// loads and renders tens of thousands of cards.
+public struct StepProgress: Sendable, Equatable {
+    /// The step's number, of `steps`, and its title, as in the line the step ends with.
+    public var step: Int
+    public var steps: Int
+    public var title: String
+    /// Things done so far (entries read, cards rendered), of `total` when that is known.
+    public var done: Int
+    public var total: Int?
+    /// What `done` counts, in the plural ("entries", "cards").
+    public var unit: String
+    /// The share of the step's work done, from 0 to 1.
+    public var fraction: Double
+    /// Seconds since the step began.
+    public var seconds: Double
+
+    public init(step: Int, steps: Int, title: String, done: Int, total: Int?, unit: String, fraction: Double, seconds: Double) {
+        self.step = step
+        self.steps = steps
+        self.title = title
+        self.done = done
+        self.total = total
+        self.unit = unit
+        self.fraction = fraction
+        self.seconds = seconds
+    }
+}
+
+/// Told how a build's steps progress. Called from the build's threads, one call at a time for a
+/// step, never while anything else of the build is logged: `stepEnded` comes before the line
+/// the step ends with.
+public protocol BuildProgressObserver: Sendable {
+    func progress(_ progress: StepProgress)
+    func stepEnded()
+}

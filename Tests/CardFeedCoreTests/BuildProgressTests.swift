@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import CardFeedCore
+
+/// A long build tells its progress observer how far loading and rendering are, batch by batch.
+@Suite struct BuildProgressTests {
+    /// Everything an observer was told, in order.
+    final class Recorder: BuildProgressObserver, @unchecked Sendable {
+        enum Event: Equatable {
+            case progress(StepProgress)
+            case ended
+        }
+        private let lock = NSLock()
+        private var recorded: [Event] = []
+        var events: [Event] { lock.withLock { recorded } }
+        func progress(_ progress: StepProgress) { lock.withLock { recorded.append(.progress(progress)) } }
+        func stepEnded() { lock.withLock { recorded.append(.ended) } }
+    }
+
+    static func cards(_ ids: Range<Int>) -> String {
+        "[" + ids.map { cardJSON(["id": "c\($0)", "type": "text_announcement", "title": "Card \($0)", "description": "Text", "created": 1_700_000_000 + $0]) }.joined(separator: ",") + "]"
+    }
+
+    @Test func loadAndRenderReportEachBatchAndEveryStepEnds() throws {
+        // Two card files: load progress counts entries over both and its share follows their bytes.
+        let site = try TempSite(["cards.json": Self.cards(0..<6), "cards/more.json": Self.cards(6..<10)])
+        defer { site.remove() }
+        let recorder = Recorder()
+        var options = site.options(pageSize: 3)
+        options.renderBatchSize = 4
+        options.progress = recorder
+        let report = try SiteBuilder(options: options, logger: .quiet).run()
+        #expect(report.cardsShown == 10)
+
+        let events = recorder.events
+        #expect(events.filter { $0 == .ended }.count == 4, "each of the four steps ends once")
+        let updates = events.compactMap { event -> StepProgress? in
+            if case .progress(let progress) = event { return progress } else { return nil }
+        }
+        let load = updates.filter { $0.step == 1 }
+        #expect(load.map(\.done) == [6, 10])
+        #expect(load.allSatisfy { $0.title == "Load cards" && $0.steps == 4 && $0.unit == "entries" && $0.total == nil })
+        let firstFileShare = try Double(Data(contentsOf: site.root.appendingPathComponent("cards.json")).count)
+            / Double(Data(contentsOf: site.root.appendingPathComponent("cards.json")).count + Data(contentsOf: site.root.appendingPathComponent("cards/more.json")).count)
+        #expect(abs(load[0].fraction - firstFileShare) < 1e-9)
+        #expect(load.last?.fraction == 1)
+
+        let render = updates.filter { $0.step == 3 }
+        #expect(render.map(\.done) == [4, 8, 10])
+        #expect(render.map(\.fraction) == [0.4, 0.8, 1])
+        #expect(render.allSatisfy { $0.title == "Render pages" && $0.total == 10 && $0.unit == "cards" })
+        #expect(updates.allSatisfy { $0.step == 1 || $0.step == 3 }, "select and write are quick: no progress")
+
+        // Each step's updates come before it ends, in step order.
+        let order = events.map { event -> Int in
+            if case .progress(let progress) = event { return progress.step } else { return 0 }
+        }
+        #expect(order == [1, 1, 0, 0, 3, 3, 3, 0, 0])
+    }
+
+    @Test func aFailedRenderStillEndsItsStep() throws {
+        let site = try TempSite(["cards.json": Self.cards(0..<3)])
+        defer { site.remove() }
+        // A file where the output's parent folder should be: the render step, which writes the
+        // first build's pages, fails to make its folder.
+        try site.write("blocker", "not a folder")
+        let recorder = Recorder()
+        var options = site.options()
+        options.output = site.root.appendingPathComponent("blocker/public")
+        options.progress = recorder
+        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, logger: .quiet).run() }
+        let events = recorder.events
+        #expect(events.filter { $0 == .ended }.count == 3, "load, select and the failed render step")
+        #expect(events.last == .ended)
+    }
+}

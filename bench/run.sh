@@ -2,7 +2,7 @@
 # CardFeed and Hugo side by side on the same generated cards.
 #
 # usage: bench/run.sh [N ...]        (default: 10000 100000; add 1000000 for the big run)
-#   RUNS=3       timed runs of each tool per size (they alternate: cardfeed, hugo, cardfeed, ...)
+#   RUNS=3       timed runs of each tool per size, in turn (cardfeed, paged, hugo, paged, cardfeed, hugo, ...)
 #   WARMUP=1     untimed runs of each tool per size before the timed ones (0 for the big run)
 #   SEED=42      seed of the card generator
 #   PAGED=1      also time CardFeed's default paginated build (20 cards a page)
@@ -55,6 +55,16 @@ timed() {
   [ "$label" = warmup ] || awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$work/time.txt" >> "$work/$label.txt"
 }
 
+# cardfeed_one, cardfeed_paged, hugo_build LABEL OUT: one build of the size at hand ($site,
+# $hugo_site), timed as LABEL, into OUT-cardfeed, OUT-paged or OUT-hugo.
+cardfeed_one() { sync; timed "$1" "$cardfeed" build "$site" -o "$2-cardfeed" --page-size 0 --now "$now" --quiet; }
+cardfeed_paged() { [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-paged" --now "$now" --quiet; }; }
+hugo_build() {
+  [ "${HUGO:-1}" != 0 ] || return 0
+  rm -rf "$hugo_site/public" "$hugo_site/resources"; sync
+  timed "$1" hugo --quiet --source "$hugo_site" --contentDir content-single --destination "$2-hugo"
+}
+
 printf '%-9s %-16s %9s %8s %10s %12s\n' cards tool "wall (s)" "cpu (s)" "peak (MiB)" "cards/s"
 for n in "${sizes[@]}"; do
   data="$work/cards-$n-$seed.json"
@@ -70,13 +80,6 @@ for n in "${sizes[@]}"; do
 
   # One-page and paginated builds take turns at going first, so that neither always runs right
   # after the other (or after Hugo); warm-up runs are not counted.
-  cardfeed_one() { sync; timed "$1" "$cardfeed" build "$site" -o "$2-cardfeed" --page-size 0 --now "$now" --quiet; }
-  cardfeed_paged() { [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-paged" --now "$now" --quiet; }; }
-  hugo_build() {
-    [ "${HUGO:-1}" != 0 ] || return 0
-    rm -rf "$hugo_site/public" "$hugo_site/resources"; sync
-    timed "$1" hugo --quiet --source "$hugo_site" --contentDir content-single --destination "$2-hugo"
-  }
   for run in $(seq 1 "$warmup"); do
     out="$outputs/$n-warmup-$run"
     cardfeed_one warmup "$out"; cardfeed_paged warmup "$out"; hugo_build warmup "$out"

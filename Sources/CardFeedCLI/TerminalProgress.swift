@@ -4,8 +4,9 @@ import Foundation
 
 /// The line a long build shows on a terminal while it loads and renders its cards, redrawn in
 /// place: `[1/4] Load cards: 412000 entries (41%)`. It appears only once a step has run for a
-/// moment, so a small site's build prints exactly what it prints without a terminal, and it is
-/// erased before the line the step ends with.
+/// moment (`CARDFEED_PROGRESS_DELAY` seconds, default 0.5), so a small site's build prints
+/// exactly what it prints without a terminal, and it is erased before the line the step ends
+/// with. It is cut to the terminal's width: a line that wrapped could not be erased.
 final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
     /// Seconds a step runs before its progress is shown, and between two redraws.
     let delay: Double
@@ -15,16 +16,30 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
     private var lastDrawn: Double?
     private var showing = false
 
-    init(delay: Double = 0.5, interval: Double = 0.1, write: @escaping @Sendable (String) -> Void) {
+    /// The terminal's width in characters, asked at each redraw (the window may change).
+    private let columns: @Sendable () -> Int?
+
+    init(
+        delay: Double = 0.5, interval: Double = 0.1, columns: @escaping @Sendable () -> Int? = { nil },
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.delay = delay
         self.interval = interval
+        self.columns = columns
         self.write = write
     }
 
     /// Progress on standard output when it is a terminal that can redraw a line, else nil.
-    static func onStandardOutput() -> TerminalProgress? {
-        guard isatty(STDOUT_FILENO) == 1, ProcessInfo.processInfo.environment["TERM"] != "dumb" else { return nil }
-        return TerminalProgress { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+    static func onStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalProgress? {
+        guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb" else { return nil }
+        let delay = environment["CARDFEED_PROGRESS_DELAY"].flatMap(Double.init).map { max($0, 0) } ?? 0.5
+        return TerminalProgress(delay: delay, columns: terminalColumns) { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+    }
+
+    @Sendable private static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     func progress(_ progress: StepProgress) {
@@ -33,7 +48,9 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
             if let lastDrawn, progress.seconds - lastDrawn < interval { return }
             lastDrawn = progress.seconds
             showing = true
-            write(Self.eraseLine + Self.line(progress))
+            var line = Self.line(progress)
+            if let columns = columns(), line.count >= columns { line = String(line.prefix(max(columns - 1, 0))) }
+            write(Self.eraseLine + line)
         }
     }
 

@@ -59,6 +59,27 @@ import Testing
         #expect(order == [1, 1, 0, 0, 3, 3, 3, 0, 0])
     }
 
+    @Test func loadSharesFollowTheBytesReadAlsoInsideAnEnvelope() throws {
+        // An envelope of more than one batch: its share grows batch by batch, not at its end.
+        let envelope = "{\"cards\": " + Self.cards(0..<5000) + ", \"full_sync\": true}"
+        let site = try TempSite(["cards.json": Self.cards(5000..<5010), "cards/sync.json": envelope])
+        defer { site.remove() }
+        let recorder = Recorder()
+        var loader = CardLoader(site: site.site)
+        loader.progress = { entries, fraction in
+            recorder.progress(StepProgress(step: 1, steps: 1, title: "", done: entries, total: nil, unit: "", fraction: fraction, seconds: 0))
+        }
+        #expect(loader.load().cards.count == 5010)
+        let first = Double(Self.cards(5000..<5010).utf8.count), second = Double(envelope.utf8.count)
+        let seen = recorder.events.compactMap { event -> (entries: Int, fraction: Double)? in
+            if case .progress(let progress) = event { return (progress.done, progress.fraction) } else { return nil }
+        }
+        #expect(seen.map(\.entries) == [10, 10 + 4096, 5010])
+        #expect(abs(seen[0].fraction - first / (first + second)) < 1e-9)
+        #expect(abs(seen[1].fraction - (first + second * 4096 / 5000) / (first + second)) < 1e-9)
+        #expect(seen[2].fraction == 1)
+    }
+
     @Test func aFailedRenderStillEndsItsStep() throws {
         let site = try TempSite(["cards.json": Self.cards(0..<3)])
         defer { site.remove() }

@@ -76,13 +76,16 @@ public struct CardLoader: Sendable {
                 }
             ) { decoded in
                 entriesHandedOver += decoded.count
-                merging.queue.async {
+                let merge: @Sendable () -> Void = {
                     merging.result.entriesRead += decoded.count
                     for (entry, diagnostics) in decoded {
                         diagnostics.forEach { merging.result.diagnostics.append($0) }
                         merging.merger.add(entry, into: &merging.result)
                     }
                 }
+                // A small file's cards are merged on this thread: handing them over took longer
+                // than decoding them (three quarters of loading a folder of one-card files).
+                if fileEntries > Self.chunkSize { merging.queue.async(execute: merge) } else { merging.queue.sync(execute: merge) }
                 fileEntriesRead += decoded.count
                 let shareOfFile = Double(fileEntriesRead) / Double(max(fileEntries, fileEntriesRead))
                 progress?(entriesHandedOver, (Double(bytesBefore) + Double(size) * shareOfFile) / allBytes)
@@ -113,6 +116,9 @@ public struct CardLoader: Sendable {
         return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// Entries one core decodes at a time; a file of no more is decoded on one.
+    static let chunkSize = 256
+
     /// Entries decoded at a time: large enough to keep both cores busy, small enough that a
     /// file of a million cards never holds all of its parsed values at once.
     static let batchSize = 4096
@@ -137,8 +143,8 @@ public struct CardLoader: Sendable {
         func decodeInParallel(_ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
             let order = firstOrder()
             let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: count)
-            DispatchQueue.concurrentPerform(iterations: (count + 255) / 256) { chunk in
-                for offset in chunk * 256..<min(count, chunk * 256 + 256) {
+            DispatchQueue.concurrentPerform(iterations: (count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
+                for offset in chunk * Self.chunkSize..<min(count, (chunk + 1) * Self.chunkSize) {
                     let source = CardSource(file: file, index: startIndex + offset, order: order + offset)
                     decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source) })
                 }
@@ -164,8 +170,8 @@ public struct CardLoader: Sendable {
                         // serve: a card whose bytes did not change is not parsed or decoded again.
                         let order = firstOrder()
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
-                        DispatchQueue.concurrentPerform(iterations: (batch.count + 255) / 256) { chunk in
-                            for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
+                        DispatchQueue.concurrentPerform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
+                            for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {
                                 let source = CardSource(file: file, index: start + offset, order: order + offset)
                                 var hasher = Hasher()
                                 hasher.combine(file)
@@ -243,10 +249,14 @@ struct CardMerger {
     private var removals = Set<String>()
 
     /// Makes room for `count` more cards: growing a dictionary of 100,000 ids step by step
-    /// rehashes it some seventeen times.
+    /// rehashes it some seventeen times. Room is at least doubled, as appending would: asked for
+    /// exactly, a site of thousands of small files would copy its cards once a file.
     mutating func reserve(_ count: Int, in result: inout LoadedCards) {
-        byID.reserveCapacity(byID.count + count)
-        result.cards.reserveCapacity(result.cards.count + count)
+        let needed = result.cards.count + count
+        guard needed > result.cards.capacity else { return }
+        let room = max(needed, 2 * result.cards.capacity)
+        byID.reserveCapacity(room)
+        result.cards.reserveCapacity(room)
     }
 
     mutating func add(_ entry: DecodedEntry, into result: inout LoadedCards) {

@@ -2,7 +2,8 @@
 # CardFeed and Hugo side by side on the same generated cards.
 #
 # usage: bench/run.sh [N ...]        (default: 10000 100000; add 1000000 for the big run)
-#   RUNS=3       timed runs of each tool per size, in turn (cardfeed, paged, hugo, paged, cardfeed, hugo, ...)
+#   RUNS=4       timed runs of each tool per size, in turn (cardfeed, paged, hugo, paged, cardfeed, hugo, ...);
+#                even, so that each CardFeed build goes first as often
 #   WARMUP=1     untimed runs of each tool per size before the timed ones (0 for the big run)
 #   SEED=42      seed of the card generator
 #   PAGED=1      also time CardFeed's default paginated build (20 cards a page)
@@ -23,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000)
-runs=${RUNS:-3}
+runs=${RUNS:-4}
 warmup=${WARMUP:-1}
 seed=${SEED:-42}
 work=${BENCH_WORK:-/tmp/cardfeed-bench}

@@ -33,7 +33,7 @@ struct SiteOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: ArgumentHelp(
         "Print only warnings and errors.",
-        discussion: "Without it, build and check print a line as each step ends; on a terminal, a step that takes more than half a second also shows how far it has come (entries read, cards rendered) on a line redrawn in place."))
+        discussion: "Without it, build and check print a line as each step ends; on a terminal, a step that takes more than half a second also shows how far it has come (entries read, cards rendered, files written) on a line redrawn in place."))
     var quiet = false
 
     @Flag(help: "Print the time each step took, and the peak memory.")

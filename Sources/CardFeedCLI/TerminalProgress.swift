@@ -2,11 +2,11 @@ import CardFeedCore
 import Dispatch
 import Foundation
 
-/// The line a long build shows on a terminal while it loads and renders its cards, redrawn in
-/// place: `[1/4] Load cards: 412000 entries (41%)`. It appears only once a step has run for a
-/// moment (`CARDFEED_PROGRESS_DELAY` seconds, default 0.5), so a small site's build prints
-/// exactly what it prints without a terminal, and it is erased before the line the step ends
-/// with. It is cut to the terminal's width: a line that wrapped could not be erased.
+/// The line a long build shows on a terminal while it loads and renders its cards and writes its
+/// files, redrawn in place: `[1/4] Load cards: 412000 entries (41%)`. It appears only once a
+/// step has run for a moment (`CARDFEED_PROGRESS_DELAY` seconds, default 0.5), so a small site's
+/// build prints exactly what it prints without a terminal, and it is erased before the line the
+/// step ends with. It is cut to the terminal's width: a line that wrapped could not be erased.
 final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
     /// Seconds a step runs before its progress is shown, and between two redraws.
     let delay: Double

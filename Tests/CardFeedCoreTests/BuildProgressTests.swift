@@ -80,6 +80,25 @@ import Testing
         #expect(seen[2].fraction == 1)
     }
 
+    @Test func aRebuildReportsTheFilesItWritesOrCompares() throws {
+        // A first build writes its pages while rendering; a rebuild compares them in step 4.
+        let site = try TempSite(["cards.json": Self.cards(0..<150)])
+        defer { site.remove() }
+        _ = site.build(pageSize: 1)
+        let recorder = Recorder()
+        var options = site.options(pageSize: 1)
+        options.progress = recorder
+        let report = try SiteBuilder(options: options, logger: .quiet).run()
+        let files = report.filesWritten + report.filesUnchanged
+        let write = recorder.events.compactMap { event -> StepProgress? in
+            if case .progress(let progress) = event, progress.step == 4 { return progress } else { return nil }
+        }
+        #expect(files > 300)
+        #expect(write.map(\.done) == Array(stride(from: 64, through: files, by: 64)))
+        #expect(write.allSatisfy { $0.total == files && $0.unit == "files" && $0.title.hasPrefix("Write ") })
+        #expect(write.map(\.fraction) == write.map { Double($0.done) / Double(files) })
+    }
+
     @Test func aFailedRenderStillEndsItsStep() throws {
         let site = try TempSite(["cards.json": Self.cards(0..<3)])
         defer { site.remove() }

@@ -178,7 +178,7 @@ public struct SiteBuilder: Sendable {
         var renderer = SiteRenderer(templates: templates, settings: settings)
         renderer.incremental = options.incremental
         renderer.batchSize = options.renderBatchSize
-        let writer = SiteWriter(output: options.outputFolder)
+        var writer = SiteWriter(output: options.outputFolder)
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
         let rendered: [OutputFile]
         // A first build with the built-in pages writes every page as the cards render, into the
@@ -234,8 +234,10 @@ public struct SiteBuilder: Sendable {
             return report
         }
         do {
-            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) { _ in
+            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> SiteWriter.Counts in
                 let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
+                let total = files.count
+                if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
                 if let fresh { return try writer.write(files, intoFresh: fresh, alreadyWritten: pageCount) }
                 guard let state = options.incremental else { return try writer.write(files) }
                 let written = try writer.update(files, state: state)

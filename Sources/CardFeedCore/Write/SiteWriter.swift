@@ -11,6 +11,9 @@ public struct SiteWriter: Sendable {
     static let markerText = "This folder is written by cardfeed. `cardfeed build` replaces all of it.\n"
 
     public let output: URL
+    /// Told how many files have been written or compared, every few dozen files, one call at a
+    /// time (the files are written on both cores).
+    public var progress: (@Sendable (_ files: Int) -> Void)?
 
     public init(output: URL) {
         self.output = output.standardizedFileURL
@@ -155,6 +158,7 @@ public struct SiteWriter: Sendable {
 
         // 1. Stage.
         let outcomes = ConcurrentResults<Result<OutputSink.Outcome, Error>>(count: files.count)
+        let done = FileCount(progress)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             outcomes.set(index, Result {
@@ -162,6 +166,7 @@ public struct SiteWriter: Sendable {
                 try file.write(to: sink)
                 return try sink.finish()
             })
+            done.add()
         }
         let results = outcomes.values
         let staged = files.indices.filter { (try? results[$0].get()) == .written }
@@ -185,6 +190,23 @@ public struct SiteWriter: Sendable {
     }
 
     private static let processID = ProcessInfo.processInfo.processIdentifier
+
+    /// Files done on both cores, passed on to `progress` every 64 and one call at a time.
+    private final class FileCount: @unchecked Sendable {
+        private let progress: (@Sendable (Int) -> Void)?
+        private let lock = NSLock()
+        private var count = 0
+
+        init(_ progress: (@Sendable (Int) -> Void)?) { self.progress = progress }
+
+        func add() {
+            guard let progress else { return }
+            lock.withLock {
+                count += 1
+                if count % 64 == 0 { progress(count) }
+            }
+        }
+    }
 
     // Paths as strings: `URL.appendingPathComponent` asks the file system whether each is a folder.
     private func target(_ file: OutputFile) -> String { output.path + "/" + file.path }
@@ -224,6 +246,7 @@ public struct SiteWriter: Sendable {
         }
         let failures = ConcurrentResults<String?>(count: files.count)
         let folderPath = folder.path
+        let done = FileCount(progress)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             do {
@@ -234,6 +257,7 @@ public struct SiteWriter: Sendable {
             } catch {
                 failures.set(index, "\(file.path): \(error.localizedDescription)")
             }
+            done.add()
         }
         if let failure = failures.values.compactMap({ $0 }).first {
             throw Refusal(description: "cannot write \(failure)")

@@ -14,6 +14,12 @@ import Testing
         private let lock = NSLock()
         private var recorded: [Event] = []
         var events: [Event] { lock.withLock { recorded } }
+        /// The progress updates alone.
+        var updates: [StepProgress] {
+            events.compactMap { event in
+                if case .progress(let progress) = event { return progress } else { return nil }
+            }
+        }
         func progress(_ progress: StepProgress) { lock.withLock { recorded.append(.progress(progress)) } }
         func stepEnded() { lock.withLock { recorded.append(.ended) } }
     }
@@ -35,9 +41,7 @@ import Testing
 
         let events = recorder.events
         #expect(events.filter { $0 == .ended }.count == 4, "each of the four steps ends once")
-        let updates = events.compactMap { event -> StepProgress? in
-            if case .progress(let progress) = event { return progress } else { return nil }
-        }
+        let updates = recorder.updates
         let load = updates.filter { $0.step == 1 }
         #expect(load.map(\.done) == [6, 10])
         #expect(load.allSatisfy { $0.title == "Load cards" && $0.steps == 4 && $0.unit == "entries" && $0.total == nil })
@@ -71,9 +75,7 @@ import Testing
         }
         #expect(loader.load().cards.count == 5010)
         let first = Double(Self.cards(5000..<5010).utf8.count), second = Double(envelope.utf8.count)
-        let seen = recorder.events.compactMap { event -> (entries: Int, fraction: Double)? in
-            if case .progress(let progress) = event { return (progress.done, progress.fraction) } else { return nil }
-        }
+        let seen = recorder.updates.map { (entries: $0.done, fraction: $0.fraction) }
         #expect(seen.map(\.entries) == [10, 10 + 4096, 5010])
         #expect(abs(seen[0].fraction - first / (first + second)) < 1e-9)
         #expect(abs(seen[1].fraction - (first + second * 4096 / 5000) / (first + second)) < 1e-9)
@@ -90,9 +92,7 @@ import Testing
         options.progress = recorder
         let report = try SiteBuilder(options: options, logger: .quiet).run()
         let files = report.filesWritten + report.filesUnchanged
-        let write = recorder.events.compactMap { event -> StepProgress? in
-            if case .progress(let progress) = event, progress.step == 4 { return progress } else { return nil }
-        }
+        let write = recorder.updates.filter { $0.step == 4 }
         #expect(files > 300)
         #expect(write.map(\.done) == Array(stride(from: 64, through: files, by: 64)))
         #expect(write.allSatisfy { $0.total == files && $0.unit == "files" && $0.title.hasPrefix("Write ") })

@@ -1,14 +1,14 @@
 /// How far a long step of a build has come: what `cardfeed build` shows on a terminal while it
-/// loads and renders tens of thousands of cards.
+/// loads and renders tens of thousands of cards and writes their pages.
 public struct StepProgress: Sendable, Equatable {
     /// The step's number, of `steps`, and its title, as in the line the step ends with.
     public var step: Int
     public var steps: Int
     public var title: String
-    /// Things done so far (entries read, cards rendered), of `total` when that is known.
+    /// Things done so far (entries read, cards rendered, files written), of `total` when known.
     public var done: Int
     public var total: Int?
-    /// What `done` counts, in the plural ("entries", "cards").
+    /// What `done` counts, in the plural ("entries", "cards", "files").
     public var unit: String
     /// The share of the step's work done, from 0 to 1.
     public var fraction: Double

@@ -27,7 +27,8 @@ public struct BuildOptions: Sendable {
     public var processEndsAfterBuild = false
     /// Cards rendered at a time (tests make it small, to run many batches through few cards).
     var renderBatchSize = SiteRenderer.defaultBatchSize
-    /// Told how far the load and render steps are, batch by batch (a terminal's progress line).
+    /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
+    /// line).
     public var progress: (any BuildProgressObserver)?
 
     public static let defaultPageSize = 20

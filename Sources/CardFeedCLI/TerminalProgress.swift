@@ -19,10 +19,7 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
     /// The terminal's width in characters, asked at each redraw (the window may change).
     private let columns: @Sendable () -> Int?
 
-    init(
-        delay: Double = 0.5, interval: Double = 0.1, columns: @escaping @Sendable () -> Int? = { nil },
-        write: @escaping @Sendable (String) -> Void
-    ) {
+    init(delay: Double, interval: Double = 0.1, columns: @escaping @Sendable () -> Int?, write: @escaping @Sendable (String) -> Void) {
         self.delay = delay
         self.interval = interval
         self.columns = columns
@@ -30,7 +27,8 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
     }
 
     /// Progress on standard output when it is a terminal that can redraw a line, else nil.
-    static func onStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalProgress? {
+    static func onStandardOutput() -> TerminalProgress? {
+        let environment = ProcessInfo.processInfo.environment
         guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb" else { return nil }
         let delay = environment["CARDFEED_PROGRESS_DELAY"].flatMap(Double.init).map { max($0, 0) } ?? 0.5
         return TerminalProgress(delay: delay, columns: terminalColumns) { text in FileHandle.standardOutput.write(Data(text.utf8)) }

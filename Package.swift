@@ -39,11 +39,15 @@ let package = Package(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]
         ),
+        // The Mustache template engine: templates parsed once, rendered by appending bytes, with
+        // names looked up through typed views (MustacheObject) rather than reflection.
+        .target(name: "CardFeedMustache"),
         // Loading, selecting, rendering and writing a site: everything but the command line.
         .target(
             name: "CardFeedCore",
             dependencies: [
                 "CCmark",
+                "CardFeedMustache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
@@ -89,6 +93,12 @@ let package = Package(
             name: "CardFeedCoreTests",
             dependencies: ["CardFeedCore", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden"]
+        ),
+        // The official Mustache specification's tests (Spec/, MIT), every case of every file.
+        .testTarget(
+            name: "CardFeedMustacheTests",
+            dependencies: ["CardFeedMustache"],
+            resources: [.copy("Spec")]
         ),
         .testTarget(
             name: "CardFeedFuzzTests",

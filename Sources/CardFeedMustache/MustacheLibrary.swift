@@ -1,0 +1,93 @@
+/// Templates by name, which partials and parents name each other by, and the way text is
+/// escaped for `{{name}}`.
+public struct MustacheLibrary: Sendable {
+    /// Appends `text` to `out`, escaped for where templates put it.
+    public typealias Escape = @Sendable (_ text: String, _ out: inout [UInt8]) -> Void
+
+    private var templates: [Int: MustacheTemplate] = [:]
+    let escape: Escape
+
+    /// Partials and parents may include each other this deep, sections within them counted:
+    /// deeper is taken for a template that includes itself without end.
+    public static let maximumDepth = 200
+
+    public init(escape: @escaping Escape = MustacheLibrary.escapeHTML) {
+        self.escape = escape
+    }
+
+    public mutating func register(_ template: MustacheTemplate, named name: String) {
+        templates[MustacheName(name).id] = template
+    }
+
+    public func template(named name: String) -> MustacheTemplate? { templates[MustacheName(name).id] }
+
+    func template(_ name: MustacheName) -> MustacheTemplate? { templates[name.id] }
+
+    /// Renders `template` with `context` at the root of the context stack. `name` names it in
+    /// errors; `capacity` is a guess at the output's size.
+    public func render(
+        _ template: MustacheTemplate, _ context: MustacheValue, name: String, capacity: Int = 0
+    ) throws(MustacheRenderError) -> MustacheOutput {
+        var renderer = MustacheRenderer(library: self, stack: [context], trail: [name])
+        renderer.out.reserveCapacity(capacity)
+        try renderer.render(template.nodes)
+        return MustacheOutput(bytes: renderer.out, holes: renderer.holes)
+    }
+
+    /// Escapes the five characters HTML gives a meaning to.
+    public static let escapeHTML: Escape = { text, out in
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out += "&amp;".utf8
+            case UInt8(ascii: "<"): out += "&lt;".utf8
+            case UInt8(ascii: ">"): out += "&gt;".utf8
+            case UInt8(ascii: "\""): out += "&quot;".utf8
+            case UInt8(ascii: "'"): out += "&#39;".utf8
+            default: out.append(byte)
+            }
+        }
+    }
+}
+
+/// A rendered template: its bytes, and the holes that sections over a `deferredList` left in
+/// them, in order, for the caller to fill.
+public struct MustacheOutput: Sendable {
+    public var bytes: [UInt8]
+    public var holes: [MustacheHole]
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Where a section over a `deferredList` stood: at `offset` of the output, `count` items, each
+/// rendered by the section's content when the caller has it.
+public struct MustacheHole: Sendable {
+    public let offset: Int
+    public let count: Int
+    let body: [Node]
+    let stack: [MustacheValue]
+    let overrides: [[String: Block]]
+    let indentation: [UInt8]
+    let trail: [String]
+    let library: MustacheLibrary
+
+    /// The text after each item when the section writes each item as it is and then fixed text
+    /// (`{{#cards}}{{{.}}}\n{{/cards}}`): the caller can then copy items without rendering.
+    public var rawItemSuffix: [UInt8]? {
+        guard indentation.isEmpty, case .variable(let path, escaped: false) = body.first, path.names.isEmpty else { return nil }
+        switch body.count {
+        case 1: return []
+        case 2: if case .text(let text) = body[1] { return text } else { return nil }
+        default: return nil
+        }
+    }
+
+    /// Appends the section's content for one item to `out`.
+    public func render(item: MustacheValue, into out: inout [UInt8]) throws(MustacheRenderError) {
+        var renderer = MustacheRenderer(library: library, stack: stack + [item], trail: trail)
+        renderer.overrides = overrides
+        renderer.indentation = indentation
+        swap(&renderer.out, &out)
+        defer { swap(&renderer.out, &out) }
+        try renderer.render(body)
+    }
+}

@@ -1,0 +1,96 @@
+/// A parsed template: a tree of nodes, parsed once when it is loaded and rendered many times.
+public struct MustacheTemplate: Sendable {
+    let nodes: [Node]
+    /// Every tag with its place, for checking templates (`TemplateLinter`).
+    public let tags: [MustacheTag]
+
+    /// Parses `source`. Sections may nest `maximumDepth` deep (deeper nesting is an error, not a
+    /// crash of the renderer's stack).
+    public init(_ source: String) throws(MustacheParseError) {
+        var parser = MustacheParser(source)
+        (nodes, tags) = try parser.parse()
+    }
+
+    public static let maximumDepth = 100
+}
+
+/// A tag as it stands in a template.
+public struct MustacheTag: Sendable {
+    public enum Kind: Sendable {
+        case variable, raw, section, inverted, partial, parent, block
+    }
+
+    public var kind: Kind
+    /// The name as written, dots and all (`created.iso`, `partials/nav`); a dynamic partial's
+    /// starts with `*`.
+    public var name: String
+    public var line: Int
+    public var column: Int
+    /// For a block inside a parent tag (`{{<card}}{{$footer}}`): the parent's name.
+    public var parent: String?
+}
+
+/// A template that cannot be parsed, with the place of the fault.
+public struct MustacheParseError: Error, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var message: String
+    /// The text of the line the fault is on.
+    public var lineText: String
+
+    public var description: String { "\(line):\(column): \(message)" }
+}
+
+/// A template that cannot be rendered: it includes itself without end.
+public struct MustacheRenderError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// A name as a tag looks it up: `.`, or its dotted parts.
+struct Path: Sendable {
+    /// Empty for `.`, the current item.
+    let names: [MustacheName]
+
+    init(_ text: String) {
+        names = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map { MustacheName(String($0)) }
+    }
+}
+
+/// Which template a partial or parent tag names: a fixed name, or (`{{>*name}}`) the text a
+/// name of the context holds.
+enum TemplateReference: Sendable {
+    case fixed(MustacheName)
+    case dynamic(Path)
+}
+
+/// A block (`{{$name}}...{{/name}}`): where it stands in a parent, the content that replaces
+/// the parent's; elsewhere, a place a child may fill, with its default content.
+final class Block: Sendable {
+    let name: String
+    let nodes: [Node]
+    /// The indentation the content that replaces a block here gets on each line.
+    let indentation: [UInt8]
+    let openStandalone: Bool
+    let closeStandalone: Bool
+
+    init(name: String, nodes: [Node], indentation: [UInt8], openStandalone: Bool, closeStandalone: Bool) {
+        self.name = name
+        self.nodes = nodes
+        self.indentation = indentation
+        self.openStandalone = openStandalone
+        self.closeStandalone = closeStandalone
+    }
+}
+
+/// One piece of a parsed template. "Standalone" tags stood alone on their line, which the
+/// parser removed; what follows them starts a line (see `MustacheRenderer.startLine`).
+indirect enum Node: Sendable {
+    case text([UInt8])
+    case variable(Path, escaped: Bool)
+    case section(Path, [Node], inverted: Bool, openStandalone: Bool, closeStandalone: Bool)
+    /// `indentation` is nil for a partial that does not stand alone on its line.
+    case partial(TemplateReference, indentation: [UInt8]?)
+    case parent(TemplateReference, overrides: [String: Block], indentation: [UInt8]?, closeStandalone: Bool)
+    case block(Block)
+}

@@ -55,6 +55,11 @@ public struct MustacheOutput: Sendable {
     public var bytes: [UInt8]
     public var holes: [MustacheHole]
 
+    public init(bytes: [UInt8], holes: [MustacheHole]) {
+        self.bytes = bytes
+        self.holes = holes
+    }
+
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 

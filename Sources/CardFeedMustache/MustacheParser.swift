@@ -10,6 +10,9 @@ struct MustacheParser {
     private var lineTokens = 0
     private var line = 1
     private var lineStart = 0
+    /// The last column worked out, so that the next starts from there (tags come in order: a
+    /// line of 50,000 tags is read in linear time).
+    private var lastColumn = (offset: 0, column: 1)
 
     init(_ source: String) {
         bytes = Array(source.utf8)
@@ -247,7 +250,8 @@ struct MustacheParser {
             }
             tags.append(MustacheTag(
                 kind: publicKind(tag.kind), name: tag.name, line: tag.line, column: tag.column,
-                parent: inParent ? stack[stack.count - 1].tag.name : nil))
+                parent: inParent ? stack[stack.count - 1].tag.name : nil,
+                conditional: stack.dropFirst().contains { $0.tag.kind == .section || $0.tag.kind == .inverted }))
             stack[stack.count - 1].flush()
             switch tag.kind {
             case .variable, .raw:
@@ -408,8 +412,11 @@ struct MustacheParser {
     }
 
     /// The column of a byte offset on the current line, counting characters, from 1.
-    private func columnOf(_ offset: Int) -> Int {
-        bytes[lineStart..<offset].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+    private mutating func columnOf(_ offset: Int) -> Int {
+        if lastColumn.offset < lineStart || lastColumn.offset > offset { lastColumn = (lineStart, 1) }
+        let column = bytes[lastColumn.offset..<offset].reduce(lastColumn.column) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        lastColumn = (offset, column)
+        return column
     }
 
     private func lineText(_ number: Int) -> String {

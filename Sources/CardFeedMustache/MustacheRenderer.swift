@@ -24,8 +24,8 @@ struct MustacheRenderer {
     }
 
     mutating func render(_ nodes: [Node]) throws(MustacheRenderError) {
-        for node in nodes {
-            switch node {
+        for index in nodes.indices {
+            switch nodes[index] {
             case .text(let text):
                 emit(text)
             case .variable(let path, let escaped):
@@ -183,18 +183,22 @@ struct MustacheRenderer {
     // MARK: Names
 
     private func resolve(_ path: Path) -> MustacheValue {
-        guard let first = path.names.first else { return stack.last ?? .null }
+        guard !path.names.isEmpty else { return stack.last ?? .null }
         var found: MustacheValue?
-        for frame in stack.reversed() {
-            if case .object(let object) = frame, let value = object.value(for: first) {
+        var frame = stack.count - 1
+        while frame >= 0 {
+            if case .object(let object) = stack[frame], let value = object.value(for: path.names[0]) {
                 found = value
                 break
             }
+            frame -= 1
         }
         guard var value = found else { return .null }
-        for name in path.names.dropFirst() {
-            guard let next = value.field(name) else { return .null }
+        var part = 1
+        while part < path.names.count {
+            guard let next = value.field(path.names[part]) else { return .null }
             value = next
+            part += 1
         }
         return value
     }

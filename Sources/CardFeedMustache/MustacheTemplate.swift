@@ -28,6 +28,8 @@ public struct MustacheTag: Sendable {
     public var column: Int
     /// For a block inside a parent tag (`{{<card}}{{$footer}}`): the parent's name.
     public var parent: String?
+    /// Inside a section or an inverted section, so rendered only when its value says so.
+    public var conditional: Bool
 }
 
 /// A template that cannot be parsed, with the place of the fault.
@@ -85,7 +87,7 @@ final class Block: Sendable {
 
 /// One piece of a parsed template. "Standalone" tags stood alone on their line, which the
 /// parser removed; what follows them starts a line (see `MustacheRenderer.startLine`).
-indirect enum Node: Sendable {
+enum Node: Sendable {
     case text([UInt8])
     case variable(Path, escaped: Bool)
     case section(Path, [Node], inverted: Bool, openStandalone: Bool, closeStandalone: Bool)

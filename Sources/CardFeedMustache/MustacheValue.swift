@@ -33,8 +33,9 @@ public enum MustacheValue: Sendable {
     }
 }
 
-/// A value with named fields.
-public protocol MustacheObject: Sendable {
+/// A value with named fields. A class, so that the context stack and every copy of a value
+/// hold it by one reference.
+public protocol MustacheObject: AnyObject, Sendable {
     /// The field's value, or nil when this object has no such field, in which case the lookup
     /// goes on to the enclosing context (`{{#link}}{{newTab}}{{/link}}` reads the card's).
     func value(for name: MustacheName) -> MustacheValue?

@@ -3,8 +3,7 @@ import Testing
 
 @testable import CardFeedCore
 
-/// The spool that rebuilds, sites with their own page template and `serve` render the cards
-/// into, in a file or in memory, and that pages copy their cards from.
+/// The spool that rebuilds and `serve` render the cards into, in a file or in memory, and that pages copy their cards from.
 @Suite struct CardSpoolTests {
     @Test func pagesCopyTheirCardsFromTheSpool() throws {
         // Runs of 256 KB or more are copied by the kernel, shorter ones read a window at a time.
@@ -24,12 +23,6 @@ import Testing
                 #expect(try String(contentsOf: copy, encoding: .utf8) == positions.map { cards[$0] + "\n" }.joined(), "\(spool.path): cards \(positions)")
                 #expect(try positions.map { try spool.html(at: $0) } == positions.map { cards[$0] })
             }
-            // A custom page template's text between cards.
-            let copy = folder.appendingPathComponent("copy.html")
-            let sink = try OutputSink(path: copy.path)
-            try spool.copy([0, 2, 1][...], separator: "|", to: sink)
-            try sink.finish()
-            #expect(try String(contentsOf: copy, encoding: .utf8) == "aaa|ccc|bbb")
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// in descriptions follow the same rules as a card's own link and image.
 @Suite struct HostileInputTests {
     @Test func forbiddenCharactersAreDroppedFromEscapedText() {
-        func escape(_ text: String) -> String { FastHTMLContentType().escapeText(text) }
+        func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
         // Swift string literals cannot spell noncharacters, so they are built from scalars.
         let noncharacters = [0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1FFFE, 0x10FFFF].map { String(Character(Unicode.Scalar($0)!)) }
         #expect(escape("a\u{1}b\u{8}c\u{B}d\u{7F}e\u{85}f\u{9F}g" + noncharacters.joined(separator: "-") + "h") == "abcdefg-----h")

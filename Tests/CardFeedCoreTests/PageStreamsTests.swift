@@ -1,3 +1,4 @@
+import CardFeedMustache
 import Foundation
 import Testing
 
@@ -17,7 +18,27 @@ import Testing
         return PageStreams.FeedPages(
             feed: FeedSelection(feed: .all, cards: positions, pages: pages),
             paths: pages.indices.map { "\(name)/page-\($0 + 1).html" }
-        ) { ("<\(name) \($0 + 1)>\n", "</\(name) \($0 + 1)>\n") }
+        ) { index in try frame("<\(name) {{page}}>\n{{#cards}}{{{.}}}\n{{/cards}}</\(name) {{page}}>\n", page: index + 1, cards: pages[index].count) }
+    }
+
+    /// `template` rendered as a page's frame, with `cards` cards for its holes.
+    static func frame(_ template: String, page: Int, cards: Int) throws -> PageFrame {
+        final class Page: MustacheObject {
+            let page: Int
+            let cards: Int
+            init(page: Int, cards: Int) {
+                self.page = page
+                self.cards = cards
+            }
+            func value(for name: MustacheName) -> MustacheValue? {
+                switch name.string {
+                case "page": .int(page)
+                case "cards": .deferredList(count: cards)
+                default: nil
+                }
+            }
+        }
+        return PageFrame(try MustacheLibrary().render(try MustacheTemplate(template), .object(Page(page: page, cards: cards)), name: "page"))
     }
 
     static func read(_ folder: URL, _ path: String) throws -> String {
@@ -58,26 +79,33 @@ import Testing
         #expect(try Self.read(folder, "all/page-2.html") == "kept")
     }
 
+    @Test func aFrameThatShowsItsCardsTwiceGetsThemInBothPlaces() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pages = FeedSelector(now: 0, pageSize: 2).paginate(3)
+        let streams = try PageStreams([
+            PageStreams.FeedPages(feed: FeedSelection(feed: .all, cards: [0, 1, 2], pages: pages), paths: ["p1.html", "p2.html"]) { index in
+                try Self.frame("[{{#cards}}<{{.}}>{{/cards}}]({{#cards}}{{{.}}},{{/cards}}){{^cards}}none{{/cards}}", page: index + 1, cards: pages[index].count)
+            }
+        ], in: folder.path)
+        try streams.append(["a&", "b"], at: 0..<2)
+        try streams.append(["c"], at: 2..<3)
+        try streams.finish()
+        #expect(try Self.read(folder, "p1.html") == "[<a&amp;><b>](a&,b,)")
+        #expect(try Self.read(folder, "p2.html") == "[<c>](c,)")
+    }
+
     /// The whole pipeline, with batches of a few cards: a first build (every page written as
     /// the cards render) gives the same files as a rebuild (pages copied from the spool) and as
-    /// one batch, and the same pages as the Mustache templates, whatever the batch size and page
-    /// size.
+    /// one batch, and the same pages as a site holding a copy of every built-in template,
+    /// whatever the batch size and page size.
     @Test(arguments: [(1, 3), (3, 4), (5, 1), (7, 0)])
     func aFirstBuildInBatchesWritesWhatARebuildWrites(_ batchSize: Int, _ pageSize: Int) throws {
         try checkFirstBuildAgainstRebuild(batchSize: batchSize, pageSize: pageSize)
     }
 
-    /// The pages of a paginated feed are made by putting each page's number into the text of
-    /// one (`NumberedBefore`); where that number also stands elsewhere (here the site's title
-    /// holds 22, the number of the page the "all" feed's 23 pages are split at), each page is
-    /// written whole instead, as Mustache writes it.
-    @Test func aPageNumberInTheSiteTitleDoesNotConfuseThePagesNumbers() throws {
+    @Test func aSiteTitleWithPageNumbersInIt() throws {
         try checkFirstBuildAgainstRebuild(batchSize: 4, pageSize: 1, config: "title: \"Issue 22 of the Daily 22\"\n")
-        let before = { (page: Int) in "<title>Issue 22, page \(page)</title> page-\(page).html" }
-        #expect(BuiltinPageWriter.NumberedBefore(pageCount: 23, before: before) == nil)
-        let numbered = try #require(BuiltinPageWriter.NumberedBefore(pageCount: 30, before: before))
-        #expect((2...30).allSatisfy { numbered.before($0) == before($0) })
-        #expect(BuiltinPageWriter.NumberedBefore(pageCount: 3, before: before) == nil)  // too few pages to check
     }
 
     func checkFirstBuildAgainstRebuild(batchSize: Int, pageSize: Int, config: String? = nil) throws {
@@ -93,9 +121,8 @@ import Testing
         if let config { files["cardfeed.yml"] = config }
         let site = try TempSite(files)
         defer { site.remove() }
-        // The same site with every built-in template overridden by its own text: rendered by
-        // Mustache alone, page by page.
-        let mustacheSite = try BuiltinPageWriterTests.copyWithEveryTemplateOverridden(site.root)
+        // The same site with every built-in template overridden by its own text.
+        let mustacheSite = try PageTemplateTests.copyWithEveryTemplateOverridden(site.root)
         defer { try? FileManager.default.removeItem(at: mustacheSite) }
         func build(_ output: URL, batchSize: Int, site root: URL? = nil) throws -> [String: Data] {
             var options = site.options(pageSize: pageSize)

@@ -43,8 +43,7 @@ import Testing
         let report = site.build()
         #expect(!report.succeeded)
         let error = try #require(report.diagnostics.errors.first)
-        #expect(error.description.contains("templates/cards/short_news.mustache:4:"))
-        #expect(error.description.contains("closed with a name other than the one it was opened with"))
+        #expect(error.description.contains("templates/cards/short_news.mustache:4:1: template syntax: {{/titel}} closes {{#title}} of line 2 in \"{{/titel}}\""))
         #expect(!site.exists("public"))
     }
 
@@ -57,7 +56,7 @@ import Testing
     }
 
     @Test func unknownVariableIsAWarningWithASuggestionAndAnErrorWhenStrict() throws {
-        let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": "<p>\n  {{titel}} {{extras.anything}} {{#first(categories)}}{{.}}{{/first(categories)}}</p>"])
+        let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": "<p>\n  {{titel}} {{extras.anything}} {{strings.unread}} {{#categories}}{{title}}{{/categories}}</p>"])
         defer { site.remove() }
         let report = site.build()
         #expect(report.succeeded)
@@ -109,5 +108,66 @@ import Testing
         } catch let error as TemplateCatalog.EjectError {
             #expect(error.description.contains("did you mean \"cards/short_news\"?"))
         }
+    }
+
+    @Test func anUnknownFieldOfAKnownValueIsAWarning() throws {
+        let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": "<p>{{created.txt}} {{#image}}{{src}}{{/image}} {{title.x}}</p>\n"])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(report.succeeded)
+        #expect(report.diagnostics.contains("short_news.mustache:1:4: {{created.txt}} names \"txt\" of \"created\", which has only iso, text, so it renders as nothing (did you mean \"text\"?)"))
+        #expect(report.diagnostics.contains("{{title.x}}: \"title\" has no fields, so it renders as nothing"))
+        #expect(report.diagnostics.warnings.count == 2)
+    }
+
+    @Test func aBlockTheParentDoesNotHaveIsAWarning() throws {
+        let site = try TempSite([
+            "cards.json": Self.card,
+            "templates/cards/short_news.mustache": "{{<builtin.cards.short_news}}\n{{$contnet}}<p>x</p>{{/contnet}}\n{{/builtin.cards.short_news}}\n",
+        ])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(report.succeeded)
+        #expect(report.diagnostics.contains("short_news.mustache:2:1: {{$contnet}} names no block of \"builtin.cards.short_news\", so it replaces nothing; its blocks are body, content, footer, indicators, media (did you mean \"content\"?)"))
+    }
+
+    /// A partial that includes itself, two that include each other, a parent cycle and a card
+    /// template that includes itself: an error naming the file and line, not a hang or a crash.
+    @Test(arguments: [
+        ["templates/partials/loop.mustache": "a\n{{>partials/loop}}\n", "templates/cards/short_news.mustache": "{{>partials/loop}}"],
+        ["templates/partials/a.mustache": "{{>partials/b}}", "templates/partials/b.mustache": "{{>partials/a}}", "templates/cards/short_news.mustache": "{{>partials/a}}"],
+        ["templates/card.mustache": "{{<builtin.cards.short_news}}{{/builtin.cards.short_news}}"],
+        ["templates/cards/short_news.mustache": "<p>{{>cards/short_news}}</p>"],
+    ])
+    func templatesThatIncludeThemselvesAreAnError(_ templates: [String: String]) throws {
+        let site = try TempSite(templates.merging(["cards.json": Self.card]) { $1 })
+        defer { site.remove() }
+        let report = site.build()
+        #expect(!report.succeeded)
+        let error = try #require(report.diagnostics.errors.first)
+        #expect(error.description.contains(".mustache:1:") || error.description.contains(".mustache:2:"))
+        #expect(error.description.contains("includes itself whatever the data"), "\(error)")
+        #expect(!site.exists("public"))
+    }
+
+    /// Recursion that the data could end but does not (the same card found again at every
+    /// level) stops at a fixed depth with an error naming the card and the templates.
+    @Test func recursionThroughTheDataEndsWithAnError() throws {
+        let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": "{{#title}}<p>{{>cards/short_news}}</p>{{/title}}"])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(!report.succeeded)
+        let error = try #require(report.diagnostics.errors.first)
+        #expect(error.description.contains("card 0 (id \"n1\")"), "\(error)")
+        #expect(error.description.contains("templates include each other without end (… > cards/short_news > cards/short_news"), "\(error)")
+        #expect(!site.exists("public"))
+    }
+
+    @Test func sectionsNestedTooDeeplyAreASyntaxError() throws {
+        let deep = String(repeating: "{{#title}}", count: 10_000) + String(repeating: "{{/title}}", count: 10_000)
+        let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": deep])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(report.diagnostics.contains("short_news.mustache:1:1001: template syntax: sections nest more than 100 deep"))
     }
 }

@@ -48,7 +48,7 @@ import Testing
 }
 
 /// The spec's data: JSON, seen by templates as Mustache values (numbers as their text).
-enum JSON: Decodable, Sendable, MustacheObject {
+enum JSON: Decodable, Sendable {
     case null, bool(Bool), number(Double), string(String), array([JSON]), object([String: JSON])
 
     init(from decoder: Decoder) throws {
@@ -68,12 +68,13 @@ enum JSON: Decodable, Sendable, MustacheObject {
         case .number(let value): .text(value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value))
         case .string(let value): .text(value)
         case .array(let items): .list(items.map(\.value))
-        case .object: .object(self)
+        case .object(let fields): .object(Fields(fields))
         }
     }
 
-    func value(for name: MustacheName) -> MustacheValue? {
-        guard case .object(let fields) = self else { return nil }
-        return fields[name.string]?.value
+    final class Fields: MustacheObject {
+        let fields: [String: JSON]
+        init(_ fields: [String: JSON]) { self.fields = fields }
+        func value(for name: MustacheName) -> MustacheValue? { fields[name.string]?.value }
     }
 }

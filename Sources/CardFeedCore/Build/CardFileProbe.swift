@@ -2,8 +2,8 @@ import Foundation
 
 /// Everything a build does with the bytes of one card file, in memory and without touching the
 /// disk: parse (both the streaming and the whole-document reader), decode every entry, merge,
-/// select, render every card with the built-in writer and with Mustache, render each page's
-/// frame both ways, and write the card styles and the feeds. The fuzz target
+/// select, render every card and every page as a build does (into an in-memory spool), and
+/// write the card styles and the feeds. The fuzz target
 /// (`Sources/CardFeedFuzz`) feeds it arbitrary bytes; tests replay what it found.
 ///
 /// Exposed as SPI so that the pipeline's types can stay internal.
@@ -12,10 +12,10 @@ import Foundation
     public struct Output {
         /// Errors and warnings, as the user would see them.
         public var diagnostics: [String] = []
-        /// Every shown card's HTML from the built-in writer and from the Mustache templates.
-        public var cards: [(id: String, builtin: String, mustache: String)] = []
-        /// Every page of every feed, from the built-in writer and from the Mustache template.
-        public var pages: [(path: String, builtin: String, mustache: String)] = []
+        /// Every shown card's HTML.
+        public var cards: [(id: String, html: String)] = []
+        /// Every page of every feed.
+        public var pages: [(path: String, html: String)] = []
         /// `assets/card-styles.css`, when a card is styled.
         public var cardStyles: String?
         /// Atom, JSON Feed and sitemap files, by path.
@@ -76,25 +76,18 @@ import Foundation
 
         let selection = FeedSelector(now: now, pageSize: settings.pageSize).select(loaded.cards)
         let renderer = SiteRenderer(templates: templates, settings: settings)
+        let spool = CardSpool()
         var descriptions: [String?] = []
-        var cardHTML: [String] = []
-        for (position, card) in selection.cards.enumerated() {
-            let description = card.description.map { Markdown.html($0, linkSchemes: settings.links.linkSchemes) }
-            descriptions.append(description)
-            let view = CardView(card: card, descriptionHTML: description, settings: settings, permalink: settings.permalink(position: position, card: card))
-            let builtin = BuiltinCardWriter().render(view)
-            let mustache = templates.render(TemplateSet.cardTemplate(card.type), view)
-            output.cards.append((card.id, builtin, mustache))
-            cardHTML.append(builtin)
-        }
-        for feed in selection.feeds {
-            for (number, range) in feed.pages.enumerated() {
-                let cards = feed.cards[range].map { cardHTML[$0] }
-                let view = renderer.pageView(selection, feed, page: number + 1, cards: cards)
-                let frame = BuiltinPageWriter().frame(view, hasCards: !cards.isEmpty)
-                let builtin = frame.before + cards.map { $0 + "\n" }.joined() + frame.after
-                output.pages.append((PagePaths.file(feed: feed.feed, page: number + 1), builtin, renderer.renderPage(view)))
+        do {
+            descriptions = try renderer.renderCards(selection.cards, into: spool, keepDescriptions: Set(selection.cards.indices))
+            for (position, card) in selection.cards.enumerated() { output.cards.append((card.id, try spool.html(at: position))) }
+            for file in renderer.renderPages(selection, spool: spool) {
+                let sink = OutputSink(inMemoryFor: file.path)
+                try file.write(to: sink)
+                output.pages.append((file.path, String(decoding: sink.bytes, as: UTF8.self)))
             }
+        } catch {
+            output.diagnostics.append("\(error)")
         }
         output.cardStyles = GeneratedStyles.cards(selection.cards)
         for file in Syndication(baseURL: settings.baseURL ?? "", settings: settings).files(selection, descriptions: descriptions) {

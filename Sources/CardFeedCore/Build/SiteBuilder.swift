@@ -182,8 +182,7 @@ public struct SiteBuilder: Sendable {
         var writer = SiteWriter(output: options.outputFolder)
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
         let rendered: [OutputFile]
-        // A first build with the built-in pages writes every page as the cards render, into the
-        // fresh output folder.
+        // A first build writes every page as the cards render, into the fresh output folder.
         var fresh: URL?
         var syndicationFiles = 0
         do {
@@ -197,7 +196,7 @@ public struct SiteBuilder: Sendable {
                     output = nil
                 } else if let incremental = options.incremental {
                     output = CardSpool(capacity: incremental.spoolSize)  // a preview: in memory
-                } else if writer.writesFresh, renderer.writesBuiltinPages {
+                } else if writer.writesFresh {
                     let folder = try writer.beginFresh()
                     fresh = folder
                     output = try PageStreams(renderer.pageStreams(selection), in: folder.path)
@@ -220,7 +219,9 @@ public struct SiteBuilder: Sendable {
             }
         } catch {
             if let fresh { writer.abandon(fresh: fresh) }
-            let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
+            let diagnostic = (error as? TemplateFailure).map { failure in
+                Diagnostic(.error, file: failure.card?.source.file ?? "templates", cardIndex: failure.card?.source.index, cardID: failure.card?.id, message: failure.message)
+            } ?? Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
             logger.error("\(diagnostic)")
             report.diagnostics.append(diagnostic)
             throw fail(report)
@@ -273,7 +274,7 @@ public struct SiteBuilder: Sendable {
     /// its type's template, with a warning.
     private func checkCardTemplates(_ cards: [Card], _ templates: TemplateSet, _ diagnostics: inout Diagnostics) {
         for card in cards {
-            guard let name = card.templateName, templates.library.getTemplate(named: "cards/\(name)") == nil else { continue }
+            guard let name = card.templateName, !templates.hasCardTemplate(name) else { continue }
             diagnostics.append(Diagnostic(
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "extras.template",
                 message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used"))

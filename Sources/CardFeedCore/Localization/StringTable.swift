@@ -1,5 +1,5 @@
 import Foundation
-import Mustache
+import CardFeedMustache
 
 /// Every text of the built-in templates in one language: feed names, the empty state, labels,
 /// pagination, rating text, and how dates and numbers are written. English, German and French
@@ -185,7 +185,7 @@ public struct StringTable: Sendable {
 
     /// A moment as `datetime` text and as text for people in this language, in UTC.
     func moment(_ seconds: Int64) -> Formatting.Moment {
-        var moment = Formatting.moment(seconds)
+        let iso = Formatting.moment(seconds).iso
         let (year, month, day) = Formatting.civilDate(daysSince1970: Formatting.days(seconds))
         var text = ""
         for part in datePattern {
@@ -196,13 +196,13 @@ public struct StringTable: Sendable {
             case .year: text += String(year)
             }
         }
-        moment.text = text
-        return moment
+        return Formatting.Moment(iso: iso, text: text)
     }
 }
 
 /// `{{strings.unread}}` in templates.
-struct StringsView: MustacheParent {
+final class StringsView: MustacheObject {
     let table: StringTable
-    func child(named name: String) -> Any? { table.values[name].text }
+    init(table: StringTable) { self.table = table }
+    func value(for name: MustacheName) -> MustacheValue? { table.values[name.string].mustache }
 }

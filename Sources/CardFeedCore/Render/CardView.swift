@@ -1,10 +1,12 @@
-import Mustache
+import CardFeedMustache
 
 /// What a card template sees. Every name a template may use is a case of `Key`, so the list of
 /// names (for checking templates) and the values can never disagree. Text is given raw and
 /// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark) for `{{{description}}}`.
-struct CardView: MustacheParent {
-    enum Key: String, CaseIterable {
+/// A class, so that the context stack holds it by reference: a card's template looks up some
+/// forty names.
+final class CardView: MustacheObject {
+    enum Key: String, CaseIterable, Sendable {
         case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
         case title, description, url, domain, link
         case image, pinnedIcon
@@ -20,47 +22,53 @@ struct CardView: MustacheParent {
     /// Where the card stands in the "all" feed: `page-3.html#card-x`. The anchor is stable;
     /// the page can change when newer cards arrive.
     let permalink: String
+
+    init(card: Card, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
+        self.card = card
+        self.descriptionHTML = descriptionHTML
+        self.settings = settings
+        self.permalink = permalink
+    }
     /// The card's HTML id (see `Formatting.anchor`).
     var anchor: String { Formatting.anchor(for: card.id) }
 
-    /// A hash lookup instead of `Key(rawValue:)`, which compares the name with every case in turn.
-    private static let keys = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })
+    static let fields = MustacheFields(Key.self)
 
-    func child(named name: String) -> Any? {
-        guard let key = Self.keys[name] else { return nil }
+    func value(for name: MustacheName) -> MustacheValue? {
+        guard let key = Self.fields[name] else { return nil }
         switch key {
-        case .id: return Text(card.id)
-        case .anchor: return Text(anchor)
-        case .type: return Text(card.type.rawValue)
-        case .unread: return !card.viewed
-        case .viewed: return card.viewed
-        case .pinned: return card.pinned
-        case .dismissible: return card.dismissible
-        case .useWebView: return card.useWebView && card.url != nil
-        case .title: return card.title.text
-        case .description: return descriptionHTML.text
-        case .url: return card.url.text
-        case .domain: return card.domain.text
-        case .link: return card.url.map { LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0) }
-        case .image: return settings.images.cardImage(card)
-        case .pinnedIcon: return settings.images.pinnedIcon(alt: settings.strings["pinned"])
-        case .created: return settings.strings.moment(card.created)
-        case .updated: return card.updated > card.created ? settings.strings.moment(card.updated) : nil
-        case .expires: return card.expiresAt.map(settings.strings.moment)
-        case .categories: return card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) }
-        case .extras: return card.extras.isEmpty ? nil : ExtrasView(pairs: card.extras)
-        case .extrasList: return card.extras.map { ExtraView(key: $0.key, value: $0.value) }
-        case .subtitle: return card.subtitle.text
-        case .caption: return card.caption.text
-        case .rating: return card.rating.map { RatingView($0, strings: settings.strings) }
-        case .reviews: return card.reviews.map { ReviewsView(count: $0, text: settings.strings.reviews($0)) }
-        case .price: return PriceView(card, strings: settings.strings)
-        case .mediaType: return card.mediaType.text
-        case .itunesID: return card.itunesID.map { Text(String($0)) }
-        case .universal: return card.universal
-        case .newTab: return card.url.map(settings.links.opensInNewTab) ?? false
-        case .strings: return StringsView(table: settings.strings)
-        case .permalink: return Text(permalink)
+        case .id: return .text(card.id)
+        case .anchor: return .text(anchor)
+        case .type: return .text(card.type.rawValue)
+        case .unread: return .bool(!card.viewed)
+        case .viewed: return .bool(card.viewed)
+        case .pinned: return .bool(card.pinned)
+        case .dismissible: return .bool(card.dismissible)
+        case .useWebView: return .bool(card.useWebView && card.url != nil)
+        case .title: return card.title.mustache
+        case .description: return descriptionHTML.mustache
+        case .url: return card.url.mustache
+        case .domain: return card.domain.mustache
+        case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0)) }
+        case .image: return .object(settings.images.cardImage(card))
+        case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
+        case .created: return .object(settings.strings.moment(card.created))
+        case .updated: return card.updated > card.created ? .object(settings.strings.moment(card.updated)) : nil
+        case .expires: return card.expiresAt.map { .object(settings.strings.moment($0)) }
+        case .categories: return .objects(card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) })
+        case .extras: return card.extras.isEmpty ? nil : .object(ExtrasView(pairs: card.extras))
+        case .extrasList: return .objects(card.extras.map { ExtraView(key: $0.key, value: $0.value) })
+        case .subtitle: return card.subtitle.mustache
+        case .caption: return card.caption.mustache
+        case .rating: return card.rating.map { .object(RatingView($0, strings: settings.strings)) }
+        case .reviews: return card.reviews.map { .object(ReviewsView(count: $0, text: settings.strings.reviews($0))) }
+        case .price: return PriceView(card, strings: settings.strings).map { .object($0) }
+        case .mediaType: return card.mediaType.mustache
+        case .itunesID: return card.itunesID.map { .text(String($0)) }
+        case .universal: return .bool(card.universal)
+        case .newTab: return .bool(card.url.map(settings.links.opensInNewTab) ?? false)
+        case .strings: return .object(settings.stringsView)
+        case .permalink: return .text(permalink)
         }
     }
 
@@ -73,29 +81,34 @@ struct CardView: MustacheParent {
     }
 }
 
-struct LinkView: TemplateValue {
-    var href: String
-    var text: String
+final class LinkView: MustacheObject {
+    let href: String
+    let text: String
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "href": Text(href)
-        case "text": Text(text)
+    init(href: String, text: String) {
+        self.href = href
+        self.text = text
+    }
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "href": .text(href)
+        case "text": .text(text)
         default: nil
         }
     }
 }
 
-struct CategoryView: TemplateValue {
-    var name: String
-    var title: String
-    var href: String
+final class CategoryView: MustacheObject {
+    let name: String
+    let title: String
+    let href: String
 
-    func child(named key: String) -> Any? {
-        switch key {
-        case "name": Text(name)
-        case "title": Text(title)
-        case "href": Text(href)
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "name": .text(self.name)
+        case "title": .text(title)
+        case "href": .text(href)
         default: nil
         }
     }
@@ -108,40 +121,51 @@ struct CategoryView: TemplateValue {
 }
 
 /// `{{extras.campaign}}`: one extra by key.
-struct ExtrasView: MustacheParent {
+final class ExtrasView: MustacheObject {
+    init(pairs: [(key: String, value: String)]) {
+        self.pairs = pairs
+    }
+
     let pairs: [(key: String, value: String)]
-    func child(named name: String) -> Any? { pairs.first { $0.key == name }.map { Text($0.value) } }
+    func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
 }
 
-struct ExtraView: TemplateValue {
-    var key: String
-    var value: String
+final class ExtraView: MustacheObject {
+    let key: String
+    let value: String
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "key": Text(key)
-        case "value": Text(value)
+    init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "key": .text(key)
+        case "value": .text(value)
         default: nil
         }
     }
 }
 
 /// A 0-5 rating as five stars (full, half or empty) and as a sentence for screen readers.
-struct RatingView: TemplateValue {
-    struct Star: TemplateValue {
-        var kind: String
-        func child(named name: String) -> Any? { name == "kind" ? Text(kind) : nil }
+final class RatingView: MustacheObject {
+    final class Star: MustacheObject {
+        init(kind: String) { self.kind = kind }
+
+        let kind: String
+        func value(for name: MustacheName) -> MustacheValue? { name.string == "kind" ? .text(kind) : nil }
     }
 
-    var value: String
-    var text: String
-    var stars: [Star]
+    let value: String
+    let text: String
+    let stars: [Star]
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "value": Text(value)
-        case "text": Text(text)
-        case "stars": stars
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "value": .text(value)
+        case "text": .text(text)
+        case "stars": .objects(stars)
         default: nil
         }
     }
@@ -156,14 +180,19 @@ struct RatingView: TemplateValue {
     }
 }
 
-struct ReviewsView: TemplateValue {
-    var count: Int
-    var text: String
+final class ReviewsView: MustacheObject {
+    let count: Int
+    let text: String
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "count": count
-        case "text": Text(text)
+    init(count: Int, text: String) {
+        self.count = count
+        self.text = text
+    }
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "count": .int(count)
+        case "text": .text(text)
         default: nil
         }
     }
@@ -171,14 +200,14 @@ struct ReviewsView: TemplateValue {
 
 /// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
 /// for a price of 0, else the price in dollars (the App Store's default storefront).
-struct PriceView: TemplateValue {
-    var text: String
-    var free: Bool
+final class PriceView: MustacheObject {
+    let text: String
+    let free: Bool
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "text": Text(text)
-        case "free": free
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "text": .text(text)
+        case "free": .bool(free)
         default: nil
         }
     }
@@ -195,8 +224,8 @@ struct PriceView: TemplateValue {
     }
 }
 
-/// What every view needs to know besides its own values.
-struct RenderSettings: Sendable {
+/// What every view needs to know besides its own values. A class: every view holds it.
+final class RenderSettings: Sendable {
     let images: ImageURLs
     let strings: StringTable
     let links: LinkPolicy
@@ -212,6 +241,8 @@ struct RenderSettings: Sendable {
 
     /// A hash of everything here, computed once per build (see `IncrementalState`).
     let fingerprint: Int
+    /// `{{strings.name}}`.
+    let stringsView: StringsView
 
     init(
         images: ImageURLs, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String], pageSize: Int,
@@ -225,6 +256,7 @@ struct RenderSettings: Sendable {
         self.stylesheets = stylesheets
         self.pageSize = pageSize
         self.baseURL = baseURL
+        stringsView = StringsView(table: strings)
         var hasher = Hasher()
         hasher.combine(strings.locale)
         for (key, value) in strings.values.sorted(by: { $0.key < $1.key }) { hasher.combine(key); hasher.combine(value) }

@@ -1,4 +1,4 @@
-import Mustache
+import CardFeedMustache
 import Foundation
 
 /// Locale-independent formatting, so that output is the same on every machine.
@@ -6,14 +6,19 @@ enum Formatting {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC.
-    struct Moment: Sendable, TemplateValue {
-        var iso: String
-        var text: String
+    final class Moment: MustacheObject {
+        init(iso: String, text: String) {
+            self.iso = iso
+            self.text = text
+        }
 
-        func child(named name: String) -> Any? {
-            switch name {
-            case "iso": Text(iso)
-            case "text": Text(text)
+        let iso: String
+        let text: String
+
+        func value(for name: MustacheName) -> MustacheValue? {
+            switch name.string {
+            case "iso": .text(iso)
+            case "text": .text(text)
             default: nil
             }
         }

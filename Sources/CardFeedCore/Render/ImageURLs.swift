@@ -1,25 +1,39 @@
-import Mustache
+import CardFeedMustache
 
 /// An `<img>` as templates see it.
-struct ImageView: TemplateValue {
-    var src: String
+final class ImageView: MustacheObject {
+    init(src: String, srcset: String?, alt: String, width: Int?, height: Int?, placeholder: Bool) {
+        self.src = src
+        self.srcset = srcset
+        self.alt = alt
+        self.width = width
+        self.height = height
+        self.placeholder = placeholder
+    }
+
+    /// The same image with another text alternative.
+    func with(alt: String) -> ImageView {
+        ImageView(src: src, srcset: srcset, alt: alt, width: width, height: height, placeholder: placeholder)
+    }
+
+    let src: String
     /// `srcset` with the @2x and @3x variants, when the site has them.
-    var srcset: String?
-    var alt: String
+    let srcset: String?
+    let alt: String
     /// Intrinsic size from the card's aspect ratio, so the browser reserves the box before the
     /// lazy-loaded image arrives (CSS scales it; no inline style needed).
-    var width: Int?
-    var height: Int?
-    var placeholder: Bool
+    let width: Int?
+    let height: Int?
+    let placeholder: Bool
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "src": Text(src)
-        case "srcset": srcset.text
-        case "alt": Text(alt)
-        case "width": width
-        case "height": height
-        case "placeholder": placeholder
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "src": .text(src)
+        case "srcset": srcset.mustache
+        case "alt": .text(alt)
+        case "width": width.map { .int($0) }
+        case "height": height.map { .int($0) }
+        case "placeholder": .bool(placeholder)
         default: nil
         }
     }
@@ -37,9 +51,7 @@ struct ImageURLs: Sendable {
     private let pinned: ImageView
 
     func pinnedIcon(alt: String) -> ImageView {
-        var icon = pinned
-        icon.alt = alt
-        return icon
+        pinned.with(alt: alt)
     }
 
     /// `assets` lists the output's asset files; `siteOverrides` those the site replaced, so that
@@ -72,16 +84,12 @@ struct ImageURLs: Sendable {
         case .remote(let url): src = Formatting.attributeURL(url)
         case .asset(let path): src = "assets/" + Formatting.attributeURL(path)
         case nil:
-            var view = placeholder
-            view.alt = alt
-            return view
+            return placeholder.with(alt: alt)
         }
-        var view = ImageView(src: src, srcset: nil, alt: alt, width: nil, height: nil, placeholder: false)
-        if let ratio = card.aspectRatio, ratio.isFinite, ratio > 0.05, ratio < 50 {
-            view.width = 1200
-            view.height = max(1, Int((1200 / ratio).rounded()))
+        guard let ratio = card.aspectRatio, ratio.isFinite, ratio > 0.05, ratio < 50 else {
+            return ImageView(src: src, srcset: nil, alt: alt, width: nil, height: nil, placeholder: false)
         }
-        return view
+        return ImageView(src: src, srcset: nil, alt: alt, width: 1200, height: max(1, Int((1200 / ratio).rounded())), placeholder: false)
     }
 }
 

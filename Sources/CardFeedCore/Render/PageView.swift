@@ -1,23 +1,40 @@
-import Mustache
+import CardFeedMustache
 
 /// What the page template sees: one page of one feed. Every name is a case of `Key` (see `CardView`).
-struct PageView: MustacheParent, Sendable {
-    enum Key: String, CaseIterable {
+/// A class, so that the context stack holds it by reference.
+final class PageView: MustacheObject {
+    enum Key: String, CaseIterable, Sendable {
         case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
     }
 
     let settings: RenderSettings
-    var feed: FeedView
-    var nav: [NavItem]
-    /// The page's cards, already rendered.
-    var cards: [String]
-    var pagination: PaginationView?
-    /// The feed's Atom and JSON Feed files, when the site has a base URL.
-    var alternates: [AlternateView]
-    var root: String
+    let feed: FeedView
+    /// `.objects` of the feeds' `NavItem`s, made once for all the pages of a feed.
+    let nav: MustacheValue
+    /// How many cards the page shows. `{{#cards}}` leaves a hole in the page where they go,
+    /// which the page's writer fills (see `PageFrame`).
+    let cardCount: Int
+    let pagination: PaginationView?
+    /// `.objects` of the feed's Atom and JSON Feed files (none without a base URL).
+    let alternates: MustacheValue
+    let root: String
     /// This page's file, relative to the root.
-    var path: String
+    let path: String
+
+    init(
+        settings: RenderSettings, feed: FeedView, nav: MustacheValue, cardCount: Int, pagination: PaginationView?,
+        alternates: MustacheValue, root: String, path: String
+    ) {
+        self.settings = settings
+        self.feed = feed
+        self.nav = nav
+        self.cardCount = cardCount
+        self.pagination = pagination
+        self.alternates = alternates
+        self.root = root
+        self.path = path
+    }
 
     /// The page's `<title>`: the site's title on the front page, else the feed's (and the page's).
     var title: String {
@@ -26,41 +43,41 @@ struct PageView: MustacheParent, Sendable {
         return "\(name) · \(settings.siteTitle)"
     }
 
-    private static let keys = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })
+    static let fields = MustacheFields(Key.self)
 
-    func child(named name: String) -> Any? {
-        guard let key = Self.keys[name] else { return nil }
+    func value(for name: MustacheName) -> MustacheValue? {
+        guard let key = Self.fields[name] else { return nil }
         let strings = settings.strings
         switch key {
-        case .lang: return Text(strings.locale)
-        case .siteTitle: return Text(settings.siteTitle)
-        case .title: return Text(title)
-        case .root: return Text(root)
-        case .path: return Text(path)
-        case .stylesheet: return settings.stylesheets.first.text
-        case .stylesheets: return settings.stylesheets.map(Text.init)
-        case .generator: return Text("CardFeed \(CardFeedVersion.current)")
-        case .feed: return feed
+        case .lang: return .text(strings.locale)
+        case .siteTitle: return .text(settings.siteTitle)
+        case .title: return .text(title)
+        case .root: return .text(root)
+        case .path: return .text(path)
+        case .stylesheet: return settings.stylesheets.first.mustache
+        case .stylesheets: return .list(settings.stylesheets.map(MustacheValue.text))
+        case .generator: return .text("CardFeed \(CardFeedVersion.current)")
+        case .feed: return .object(feed)
         case .nav: return nav
-        case .cards: return cards.map(Text.init)
-        case .emptyMessage: return Text(strings["emptyFeed"])
-        case .pagination: return pagination
-        case .strings: return StringsView(table: strings)
+        case .cards: return .deferredList(count: cardCount)
+        case .emptyMessage: return .text(strings["emptyFeed"])
+        case .pagination: return pagination.map { .object($0) }
+        case .strings: return .object(settings.stringsView)
         case .alternates: return alternates
-        case .csp: return settings.contentSecurityPolicy.text
-        case .madeWith: return Text(strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"]))
+        case .csp: return settings.contentSecurityPolicy.mustache
+        case .madeWith: return .text(strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"]))
         }
     }
 }
 
-struct FeedView: TemplateValue, Sendable {
-    var feed: Feed
-    var slug: String
-    var title: String
-    var count: Int
+final class FeedView: MustacheObject {
+    let feed: Feed
+    let slug: String
+    let title: String
+    let count: Int
     /// "1 card", "12 cards", with the page when there are several: "12 cards · page 2 of 3".
-    var countText: String
-    var href: String
+    let countText: String
+    let href: String
 
     /// The feed as its first page shows it when it has only one; see `onPage`.
     init(_ selection: FeedSelection, strings: StringTable) {
@@ -72,36 +89,43 @@ struct FeedView: TemplateValue, Sendable {
         href = PagePaths.href(feed: selection.feed, page: 1)
     }
 
+    private init(_ other: FeedView, countText: String) {
+        feed = other.feed
+        slug = other.slug
+        title = other.title
+        count = other.count
+        self.countText = countText
+        href = other.href
+    }
+
     /// The feed as page `page` of `total` shows it: with several pages, the count says which.
     func onPage(_ page: Int, of total: Int, strings: StringTable) -> FeedView {
         guard total > 1 else { return self }
-        var view = self
-        view.countText += " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(total)])
-        return view
+        return FeedView(self, countText: countText + " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(total)]))
     }
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "slug": Text(slug)
-        case "title": Text(title)
-        case "count": count
-        case "countText": Text(countText)
-        case "href": Text(href)
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "slug": .text(slug)
+        case "title": .text(title)
+        case "count": .int(count)
+        case "countText": .text(countText)
+        case "href": .text(href)
         default: nil
         }
     }
 }
 
-struct AlternateView: TemplateValue, Sendable {
-    var atom: String
-    var json: String
-    var title: String
+final class AlternateView: MustacheObject {
+    let atom: String
+    let json: String
+    let title: String
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "atom": Text(atom)
-        case "json": Text(json)
-        case "title": Text(title)
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "atom": .text(atom)
+        case "json": .text(json)
+        case "title": .text(title)
         default: nil
         }
     }
@@ -113,60 +137,75 @@ struct AlternateView: TemplateValue, Sendable {
     }
 }
 
-struct NavItem: TemplateValue, Sendable {
-    var slug: String
-    var title: String
-    var count: Int
-    var href: String
-    var current: Bool
+final class NavItem: MustacheObject {
+    let slug: String
+    let title: String
+    let count: Int
+    let href: String
+    let current: Bool
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "slug": Text(slug)
-        case "title": Text(title)
-        case "count": count
-        case "href": Text(href)
-        case "current": current
+    init(slug: String, title: String, count: Int, href: String, current: Bool) {
+        self.slug = slug
+        self.title = title
+        self.count = count
+        self.href = href
+        self.current = current
+    }
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "slug": .text(slug)
+        case "title": .text(title)
+        case "count": .int(count)
+        case "href": .text(href)
+        case "current": .bool(current)
         default: nil
         }
     }
 }
 
-struct PaginationView: TemplateValue, Sendable {
-    struct PageLink: TemplateValue, Sendable {
-        var number: Int
-        var href: String
-        var current: Bool
-        /// Pages were left out before this one ("…").
-        var gap: Bool
+final class PaginationView: MustacheObject {
+    final class PageLink: MustacheObject {
+        init(number: Int, href: String, current: Bool, gap: Bool) {
+            self.number = number
+            self.href = href
+            self.current = current
+            self.gap = gap
+        }
 
-        func child(named name: String) -> Any? {
-            switch name {
-            case "number": number
-            case "href": Text(href)
-            case "current": current
-            case "gap": gap
+        let number: Int
+        let href: String
+        let current: Bool
+        /// Pages were left out before this one ("…").
+        let gap: Bool
+
+        func value(for name: MustacheName) -> MustacheValue? {
+            switch name.string {
+            case "number": .int(number)
+            case "href": .text(href)
+            case "current": .bool(current)
+            case "gap": .bool(gap)
             default: nil
             }
         }
     }
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "current": current
-        case "total": total
-        case "previous": previous.text
-        case "next": next.text
-        case "pages": pages
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "current": .int(current)
+        case "total": .int(total)
+        case "previous": previous.mustache
+        case "next": next.mustache
+        case "pages": .objects(pages)
         default: nil
         }
     }
 
-    var current: Int
-    var total: Int
-    var previous: String?
-    var next: String?
-    var pages: [PageLink]
+    let current: Int
+    let total: Int
+    let previous: String?
+    let next: String?
+    let pages: [PageLink]
 
     init?(feed: Feed, page: Int, total: Int) {
         guard total > 1 else { return nil }

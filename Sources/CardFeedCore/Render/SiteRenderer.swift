@@ -1,3 +1,4 @@
+import CardFeedMustache
 import Dispatch
 import Foundation
 
@@ -33,8 +34,6 @@ public struct OutputFile: Sendable {
 struct SiteRenderer {
     let templates: TemplateSet
     let settings: RenderSettings
-    /// False to render every card through Mustache (tests compare the two).
-    var useBuiltinWriter = true
     /// With `serve`: cards rendered by the previous build, reused when nothing they depend on changed.
     var incremental: IncrementalState?
 
@@ -61,7 +60,10 @@ struct SiteRenderer {
             let batch = batchStart..<min(cards.count, batchStart + batchSize)
             let html = ConcurrentResults<String>(count: batch.count)
             let kept = ConcurrentResults<String?>(count: batch.count)
-            DispatchQueue.concurrentPerform(iterations: (batch.count + 255) / 256) { chunk in
+            let chunks = (batch.count + 255) / 256
+            let failures = ConcurrentResults<TemplateFailure?>(count: chunks)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                failures.set(chunk, nil)
                 for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
@@ -73,11 +75,19 @@ struct SiteRenderer {
                         continue
                     }
                     let description = card.description.map { Markdown.html($0, linkSchemes: settings.links.linkSchemes) }
-                    let rendered = renderCard(card, description: description, position: position)
+                    let rendered: String
+                    do throws(TemplateFailure) { rendered = try renderCard(card, description: description, position: position) } catch {
+                        failures.set(chunk, error)
+                        return
+                    }
                     if let key { incremental?.storeCard(key, (rendered, description)) }
                     html.set(offset, rendered)
                     kept.set(offset, keepDescriptions.contains(position) ? description : nil)
                 }
+            }
+            if let failure = failures.values.lazy.compactMap({ $0 }).first {
+                outputQueue.sync {}
+                throw failure
             }
             if let output {
                 let rendered = html.values
@@ -110,15 +120,13 @@ struct SiteRenderer {
         return hasher.finalize()
     }
 
-    func renderCard(_ card: Card, description: String?, position: Int) -> String {
-        let view = CardView(card: card, descriptionHTML: description, settings: settings, permalink: settings.permalink(position: position, card: card))
-        if useBuiltinWriter && templates.usesBuiltinTemplates(card) { return BuiltinCardWriter().render(view) }
-        return templates.render(templates.template(for: card), view)
+    func renderCard(_ card: Card, description: String?, position: Int) throws(TemplateFailure) -> String {
+        try templates.render(CardView(card: card, descriptionHTML: description, settings: settings, permalink: settings.permalink(position: position, card: card)))
     }
 
-    /// Every page of every feed, each written when the writer gets to it: the page template
-    /// around the page's cards, whose HTML is copied from `spool`. With `serve`, a page made of
-    /// the same cards, frame and settings as last time is left out (see `IncrementalState`).
+    /// Every page of every feed, each written when the writer gets to it: the page's frame with
+    /// its cards, whose HTML is copied from `spool`. With `serve`, a page made of the same cards,
+    /// frame and settings as last time is left out (see `IncrementalState`).
     func renderPages(_ selection: Selection, spool: CardSpool) -> [OutputFile] {
         var files: [OutputFile] = []
         // What every page's frame depends on besides its own place: the templates, the
@@ -133,12 +141,10 @@ struct SiteRenderer {
         }
         let frameKey = frameHasher.finalize()
         for feed in selection.feeds {
-            let views = pageViews(selection, feed)
-            let frames = writesBuiltinPages ? builtinFrames(selection, feed) : nil
+            let frames = pageFrames(selection, feed)
             for (number, range) in feed.pages.enumerated() {
-                let page = number + 1
                 let positions = feed.cards[range]
-                let path = PagePaths.file(feed: feed.feed, page: page)
+                let path = PagePaths.file(feed: feed.feed, page: number + 1)
                 if let incremental {
                     var hasher = Hasher()
                     hasher.combine(frameKey)
@@ -147,51 +153,38 @@ struct SiteRenderer {
                     if incremental.pageIsUnchanged(path, key: hasher.finalize()) { continue }
                 }
                 // The page's frame is made when the page is written, on the writer's threads.
-                files.append(OutputFile(path: path, content: .stream { [templates] sink in
-                    guard let frames else {
-                        try PageFrame(view: views(page), templates: templates).write(positions, from: spool, to: sink)
-                        return
+                files.append(OutputFile(path: path, content: .stream { sink in
+                    let frame = try frames(number)
+                    for hole in frame.holes.indices {
+                        try frame.writeText(before: hole, to: sink)
+                        if frame.suffixes[hole] == [UInt8(ascii: "\n")] {
+                            try spool.copyEachWithNewline(positions, to: sink)  // the built-in page: copied by the kernel
+                        } else {
+                            for position in positions { try frame.writeCard(spool.html(at: position), hole: hole, to: sink) }
+                        }
                     }
-                    // The built-in page puts a newline after each card: the spool has them already.
-                    let parts = frames(page, !positions.isEmpty)
-                    try sink.write(parts.before)
-                    try spool.copyEachWithNewline(positions, to: sink)
-                    try sink.write(parts.after)
+                    try frame.writeText(before: frame.holes.count, to: sink)
                 }))
             }
         }
         return files
     }
 
-    /// True when the built-in page writer writes every page (no page template is overridden).
-    var writesBuiltinPages: Bool { useBuiltinWriter && templates.usesBuiltinPage }
-
-    /// Every feed's pages, for `PageStreams` to write as the cards render; each page's frame is
-    /// made when the page is begun. Only with `writesBuiltinPages`.
+    /// Every feed's pages, for `PageStreams` to write as the cards render.
     func pageStreams(_ selection: Selection) -> [PageStreams.FeedPages] {
-        precondition(writesBuiltinPages)
-        return selection.feeds.map { feed in
-            let frames = builtinFrames(selection, feed)
-            return PageStreams.FeedPages(
+        selection.feeds.map { feed in
+            PageStreams.FeedPages(
                 feed: feed,
-                paths: feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) }
-            ) { index in frames(index + 1, !feed.pages[index].isEmpty) }
+                paths: feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) },
+                frame: pageFrames(selection, feed))
         }
     }
 
-    /// The built-in page writer's text around the cards of `feed`'s pages, by page number: what
-    /// the pages share is written once, and so is a paginated feed's text before the cards,
-    /// for all its pages but the first (see `BuiltinPageWriter.NumberedBefore`).
-    func builtinFrames(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ page: Int, _ hasCards: Bool) -> (before: String, after: String) {
+    /// The frames of `feed`'s pages, by index from 0: the page template rendered for each, with
+    /// holes for its cards.
+    func pageFrames(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ index: Int) throws -> PageFrame {
         let views = pageViews(selection, feed)
-        let writer = BuiltinPageWriter()
-        let shared = writer.feedParts(views(1))
-        let numbered = BuiltinPageWriter.NumberedBefore(pageCount: feed.pages.count) { writer.before(views($0), shared) }
-        return { page, hasCards in
-            guard page > 1, let numbered else { return writer.frame(views(page), hasCards: hasCards, shared: shared) }
-            let pagination = PaginationView(feed: feed.feed, page: page, total: feed.pages.count)
-            return (numbered.before(page), writer.after(pagination, hasCards: hasCards, shared))
-        }
+        return { [templates] index in PageFrame(try templates.render(views(index + 1, feed.pages[index].count))) }
     }
 
     func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {
@@ -202,74 +195,22 @@ struct SiteRenderer {
         }
     }
 
-    /// The views of `feed`'s pages, by page number, without their cards. What the pages share
-    /// (the navigation, the feed's title and card count, the way back to the root, the feed
-    /// links) is made once: a paginated feed has thousands of pages.
-    func pageViews(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ page: Int) -> PageView {
-        let nav = navItems(selection, current: feed)
+    /// The views of `feed`'s pages, by page number and card count. What the pages share (the
+    /// navigation, the feed's title and card count, the way back to the root, the feed links)
+    /// is made once: a paginated feed has thousands of pages.
+    func pageViews(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ page: Int, _ cards: Int) -> PageView {
+        let nav = MustacheValue.objects(navItems(selection, current: feed))
         let feedView = FeedView(feed, strings: settings.strings)
-        let alternates = settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))]
+        let alternates = MustacheValue.objects(settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))])
         let root = PagePaths.root(feed: feed.feed)
-        return { [settings] page in
+        return { [settings] page, cards in
             PageView(
                 settings: settings, feed: feedView.onPage(page, of: feed.pages.count, strings: settings.strings), nav: nav,
-                cards: [],
+                cardCount: cards,
                 pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
                 alternates: alternates, root: root,
                 path: PagePaths.file(feed: feed.feed, page: page))
         }
-    }
-
-    func pageView(_ selection: Selection, _ feed: FeedSelection, page: Int, cards: [String]) -> PageView {
-        var view = pageViews(selection, feed)(page)
-        view.cards = cards
-        return view
-    }
-
-    func renderPage(_ view: PageView) -> String { templates.render(TemplateSet.pageTemplate, view) }
-}
-
-/// A site's own page template split around its cards, so that a page of 100,000 cards is
-/// streamed: the template is rendered with up to three marker cards, and what stands before the
-/// first, between two and after the last is written around the real cards' HTML. A template
-/// whose text between cards depends on their position (`{{#index()}}`...) is rendered whole
-/// instead. (The built-in page template is written by `BuiltinPageWriter`.)
-struct PageFrame: Sendable {
-    private static let marker = "\u{1}cardfeed-card-\(UInt64.random(in: 0...UInt64.max))-"
-
-    let view: PageView
-    let templates: TemplateSet
-
-    func write(_ positions: ArraySlice<Int>, from spool: CardSpool, to sink: OutputSink) throws {
-        var markedView = view
-        markedView.cards = (0..<min(positions.count, 3)).map { Self.marker + "\($0)\u{1}" }
-        let marked = templates.render(TemplateSet.pageTemplate, markedView)
-        guard let parts = Self.split(marked, markers: markedView.cards) else {
-            var whole = view
-            whole.cards = try positions.map { try spool.html(at: $0) }
-            try sink.write(templates.render(TemplateSet.pageTemplate, whole))
-            return
-        }
-        try sink.write(parts.prefix)
-        try spool.copy(positions, separator: parts.separator, to: sink)
-        try sink.write(parts.suffix)
-    }
-
-    /// The text before the first marker, between markers and after the last, when every marker
-    /// stands exactly once and the text between markers is always the same.
-    static func split(_ text: String, markers: [String]) -> (prefix: String, separator: String, suffix: String)? {
-        var rest = Substring(text)
-        var pieces: [Substring] = []
-        for marker in markers {
-            guard let found = rest.range(of: marker) else { return nil }
-            pieces.append(rest[..<found.lowerBound])
-            rest = rest[found.upperBound...]
-            if rest.range(of: marker) != nil { return nil }
-        }
-        guard rest.range(of: "\u{1}cardfeed-card-") == nil else { return nil }
-        let separators = pieces.dropFirst()
-        guard Set(separators).count <= 1 else { return nil }
-        return (String(pieces.first ?? ""), String(separators.first ?? ""), String(rest))
     }
 }
 

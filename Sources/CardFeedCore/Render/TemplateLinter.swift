@@ -1,96 +1,152 @@
-import Mustache
+import CardFeedMustache
 
 /// Finds what Mustache itself would pass over in silence: a partial or parent template that does
-/// not exist (it renders as nothing) and a variable that no card or page has (it renders as
-/// nothing too, which hides a typo such as `{{titel}}`).
-enum TemplateLinter {
-    /// Every name a template can look up: the card's and the page's fields, the fields of their
-    /// nested values, and swift-mustache's own transforms and sequence helpers.
-    static let vocabulary: Set<String> = {
-        var names = Set(CardView.Key.allCases.map(\.rawValue) + PageView.Key.allCases.map(\.rawValue))
-        names.formUnion([
-            // nested values (image, link, created, rating, nav items, pagination, ...)
-            "src", "srcset", "alt", "width", "height", "placeholder", "href", "text", "iso", "name", "key",
-            "value", "stars", "kind", "count", "free", "slug", "current", "total", "previous", "next",
-            "pages", "number", "gap", "countText", "atom", "json",
-            // swift-mustache transforms and sequence helpers
-            "first", "last", "index", "even", "odd", "empty", "reversed", "sorted", "uppercased",
-            "lowercased", "capitalized", "minusone", "plusone", "equalzero", "enumerated",
-        ])
-        return names
+/// not exist (it renders as nothing), a name that no card or page has (it renders as nothing too,
+/// which hides a typo such as `{{titel}}` or `{{created.txt}}`), a block that the parent it is
+/// given to does not have, and templates that include each other whatever the data (they would
+/// never end).
+struct TemplateLinter {
+    /// Every template, by the file it comes from (a built-in that the site overrides included,
+    /// since `builtin.<name>` still reaches it), and which file each registered name reaches.
+    let templates: [String: MustacheTemplate]
+    let names: [String: String]
+
+    /// The names of the values that have fields, with their fields. The card's and the page's
+    /// own names come from their views' `Key`s; `TemplateLinterTests` renders each nested field
+    /// of this table from a real view, so that it cannot drift from the views.
+    static let fields: [String: Set<String>] = {
+        let moment: Set = ["iso", "text"]
+        let image: Set = ["src", "srcset", "alt", "width", "height", "placeholder"]
+        return [
+            "created": moment, "updated": moment, "expires": moment,
+            "image": image, "pinnedIcon": image,
+            "link": ["href", "text"],
+            "categories": ["name", "title", "href"],
+            "extrasList": ["key", "value"],
+            "rating": ["value", "text", "stars"],
+            "stars": ["kind"],
+            "reviews": ["count", "text"],
+            "price": ["text", "free"],
+            "feed": ["slug", "title", "count", "countText", "href"],
+            "nav": ["slug", "title", "count", "href", "current"],
+            "pagination": ["current", "total", "previous", "next", "pages"],
+            "pages": ["number", "href", "current", "gap"],
+            "alternates": ["atom", "json", "title"],
+        ]
     }()
 
-    static func check(_ text: String, file: String, templates: Set<String>) -> [Diagnostic] {
+    /// Values whose fields are the site's own: any name goes.
+    static let openFields: Set = ["extras", "strings"]
+
+    /// Every name a tag can look up first: the card's and the page's, and inside a section, the
+    /// fields of the value it is over.
+    static let vocabulary: Set<String> = Set(MustacheFields<CardView.Key>.names + MustacheFields<PageView.Key>.names)
+        .union(fields.values.joined())
+
+    /// Unknown names reported for one template; past that, a count.
+    static let namesReported = 20
+
+    func check() -> [Diagnostic] {
         var problems: [Diagnostic] = []
-        for tag in tags(in: text) {
-            switch tag.sigil {
-            case ">", "<":
-                let name = tag.name.hasPrefix("*") ? nil : tag.name  // dynamic partials are resolved at render time
-                if let name, !templates.contains(name) {
+        for (file, template) in templates.sorted(by: { $0.key < $1.key }) {
+            var unknownNames = 0
+            for tag in template.tags {
+                switch tag.kind {
+                case .partial, .parent:
+                    guard !tag.name.hasPrefix("*"), names[tag.name] == nil else { continue }  // dynamic: resolved when rendered
                     problems.append(Diagnostic(
                         .error, file: file, line: tag.line, column: tag.column,
-                        message: "no template named \(Diagnostic.quoted(name))\(suggestion(for: name, among: templates))"))
-                }
-            case "", "#", "^", "&", "{":
-                for name in lookedUpNames(tag.name) where !vocabulary.contains(name) {
+                        message: "no template named \(Diagnostic.quoted(tag.name))\(Self.suggestion(for: tag.name, among: Set(names.keys)))"))
+                case .block:
+                    guard let parent = tag.parent, let parentFile = names[parent] else { continue }
+                    let blocks = self.blocks(of: parentFile)
+                    guard !blocks.contains(tag.name) else { continue }
                     problems.append(Diagnostic(
                         .warning, file: file, line: tag.line, column: tag.column,
-                        message: "{{\(tag.sigil)\(tag.name)}} names \(Diagnostic.quoted(name)), which no card or page has, so it renders as nothing\(suggestion(for: name, among: vocabulary))"))
+                        message: "{{$\(tag.name)}} names no block of \(Diagnostic.quoted(parent)), so it replaces nothing; its blocks are \(blocks.sorted().joined(separator: ", "))\(Self.suggestion(for: tag.name, among: blocks))"))
+                case .variable, .raw, .section, .inverted:
+                    guard unknownNames <= Self.namesReported, let problem = Self.unknownName(tag) else { continue }
+                    unknownNames += 1
+                    let message = unknownNames <= Self.namesReported ? problem : "and more names that no card or page has (only the first \(Self.namesReported) are listed)"
+                    problems.append(Diagnostic(.warning, file: file, line: tag.line, column: tag.column, message: message))
                 }
-            default:
-                break
             }
+        }
+        return problems + cycles()
+    }
+
+    /// Why a tag's name renders as nothing, if it does.
+    static func unknownName(_ tag: MustacheTag) -> String? {
+        guard tag.name != "." else { return nil }
+        let sigil = tag.kind == .section ? "#" : tag.kind == .inverted ? "^" : tag.kind == .raw ? "&" : ""
+        let parts = tag.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard vocabulary.contains(parts[0]) else {
+            return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(parts[0])), which no card or page has, so it renders as nothing\(suggestion(for: parts[0], among: vocabulary))"
+        }
+        var owner = parts[0]
+        for part in parts.dropFirst() {
+            if openFields.contains(owner) { return nil }
+            guard let known = fields[owner] else {
+                return "{{\(sigil)\(tag.name)}}: \(Diagnostic.quoted(owner)) has no fields, so it renders as nothing"
+            }
+            guard known.contains(part) else {
+                return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(part)) of \(Diagnostic.quoted(owner)), which has only \(known.sorted().joined(separator: ", ")), so it renders as nothing\(suggestion(for: part, among: known))"
+            }
+            owner = part
+        }
+        return nil
+    }
+
+    /// The blocks a parent has: its own, and those of the templates it includes or extends.
+    private func blocks(of file: String) -> Set<String> {
+        var found = Set<String>()
+        var seen = Set<String>()
+        var queue = [file]
+        while let next = queue.popLast() {
+            guard seen.insert(next).inserted, let template = templates[next] else { continue }
+            for tag in template.tags {
+                switch tag.kind {
+                case .block where tag.parent == nil: found.insert(tag.name)
+                case .partial, .parent: if let target = names[tag.name] { queue.append(target) }
+                default: break
+                }
+            }
+        }
+        return found
+    }
+
+    /// Templates that include each other outside any section: rendering one would never end.
+    private func cycles() -> [Diagnostic] {
+        var edges: [String: [(tag: MustacheTag, target: String)]] = [:]
+        for (file, template) in templates {
+            edges[file] = template.tags.compactMap { tag in
+                guard tag.kind == .partial || tag.kind == .parent, !tag.conditional, let target = names[tag.name] else { return nil }
+                return (tag, target)
+            }
+        }
+        var problems: [Diagnostic] = []
+        var reported = Set<String>()
+        for start in templates.keys.sorted() where !reported.contains(start) {
+            // Depth-first from `start`, looking for a way back to it.
+            var path: [(file: String, tag: MustacheTag)] = []
+            var visited = Set<String>()
+            func search(_ file: String) -> Bool {
+                for edge in edges[file] ?? [] {
+                    path.append((file, edge.tag))
+                    if edge.target == start { return true }
+                    if visited.insert(edge.target).inserted, search(edge.target) { return true }
+                    path.removeLast()
+                }
+                return false
+            }
+            guard search(start), let first = path.first else { continue }
+            path.forEach { reported.insert($0.file) }
+            let chain = path.map { "{{\($0.tag.kind == .parent ? "<" : ">")\($0.tag.name)}}" }.joined(separator: " then ")
+            problems.append(Diagnostic(
+                .error, file: start, line: first.tag.line, column: first.tag.column,
+                message: "this template includes itself whatever the data (\(chain)), so rendering it would never end; put the inclusion inside a section that ends"))
         }
         return problems
-    }
-
-    struct Tag {
-        var sigil: String
-        var name: String
-        var line: Int
-        var column: Int
-    }
-
-    /// The tags of a template with their positions. A template that changes its delimiters
-    /// (`{{=<% %>=}}`) is read up to that point only.
-    static func tags(in text: String) -> [Tag] {
-        var tags: [Tag] = []
-        var line = 1
-        var column = 1
-        var index = text.startIndex
-        while index < text.endIndex {
-            if text[index...].hasPrefix("{{") {
-                let start = (line, column)
-                let close = text[index...].hasPrefix("{{{") ? "}}}" : "}}"
-                guard let end = text.range(of: close, range: text.index(index, offsetBy: close.count)..<text.endIndex) else { break }
-                var body = text[text.index(index, offsetBy: close.count)..<end.lowerBound].trimmingCharacters(in: .whitespaces)
-                var sigil = close == "}}}" ? "{" : ""
-                if sigil.isEmpty, let first = body.first, "#^/><$&!=%".contains(first) {
-                    sigil = String(first)
-                    body = String(body.dropFirst()).trimmingCharacters(in: .whitespaces)
-                }
-                if sigil == "=" { break }
-                tags.append(Tag(sigil: sigil, name: body, line: start.0, column: start.1))
-                for character in text[index..<end.upperBound] {
-                    if character == "\n" { line += 1; column = 1 } else { column += 1 }
-                }
-                index = end.upperBound
-                continue
-            }
-            if text[index] == "\n" { line += 1; column = 1 } else { column += 1 }
-            index = text.index(after: index)
-        }
-        return tags
-    }
-
-    /// The names a tag looks up: `a.b` looks up `a`; `uppercased(title)` the transform and `title`;
-    /// `.` and `first()` look up nothing.
-    static func lookedUpNames(_ expression: String) -> [String] {
-        let parts = expression.split(whereSeparator: { $0 == "(" || $0 == ")" }).map { $0.trimmingCharacters(in: .whitespaces) }
-        return parts.compactMap { part in
-            guard !part.isEmpty, part != "." else { return nil }
-            return part.split(separator: ".").first.map(String.init)
-        }
     }
 
     static func suggestion(for name: String, among candidates: Set<String>) -> String {
@@ -120,22 +176,5 @@ enum TemplateLinter {
             }
         }
         return d[a.count][b.count]
-    }
-
-    /// swift-mustache's parse errors have no description of their own.
-    static func describe(_ error: Error) -> String {
-        guard let error = error as? MustacheTemplate.Error else { return "\(error)" }
-        switch error {
-        case .sectionCloseNameIncorrect: return "a section is closed with a name other than the one it was opened with"
-        case .unfinishedName: return "a tag is not closed"
-        case .expectedSectionEnd: return "a section is opened but never closed"
-        case .invalidSetDelimiter: return "a set-delimiter tag is malformed"
-        case .transformAppliedToInheritanceSection: return "a transform cannot be applied to an inheritance section"
-        case .illegalTokenInsideInheritSection: return "only block tags ({{$name}}) may stand inside a parent tag"
-        case .textInsideInheritSection: return "only block tags ({{$name}}) may stand inside a parent tag, not text"
-        case .invalidConfigVariableSyntax: return "a config tag ({{% ... }}) is malformed"
-        case .unrecognisedConfigVariable: return "a config tag ({{% ... }}) names an unknown setting"
-        @unknown default: return "\(error)"
-        }
     }
 }

@@ -1,14 +1,14 @@
+import CardFeedMustache
 import Foundation
-import Mustache
 
 /// The templates a site renders with: the built-ins, each replaced by the site's file of the
 /// same path under `SITE/templates/`, and every built-in also reachable as `builtin.<name>` so
 /// that a site template can extend the original through Mustache inheritance
 /// (`{{<builtin.cards.short_news}}...{{/builtin.cards.short_news}}`) instead of copying it.
+/// Built-in or not, every template is parsed once here and rendered by the same engine.
 ///
 /// Every template is registered under its path ("cards/short_news") and under the same name
-/// with dots ("cards.short_news"): swift-mustache reads a closing tag's name without slashes,
-/// so a parent tag, which must be closed, can only name a template the dotted way.
+/// with dots ("cards.short_news"), the way README writes the built-ins' names.
 public struct TemplateSet: Sendable {
     public static let builtinPrefix = "builtin."
 
@@ -19,7 +19,7 @@ public struct TemplateSet: Sendable {
 
     public static func cardTemplate(_ type: CardType) -> String { "cards/\(type.rawValue)" }
 
-    public let library: MustacheLibrary
+    let library: MustacheLibrary
     /// Names of templates that come from the site (relative path without `.mustache`).
     public let overrides: Set<String>
     /// Template names the site added that replace no built-in.
@@ -28,16 +28,19 @@ public struct TemplateSet: Sendable {
     /// renders the same again.
     let fingerprint: Int
 
-    /// Loads and checks every template; problems are added to `diagnostics`. Returns nil when
-    /// a template cannot be used (a parse error or a missing partial).
-    public static func load(site: SiteFolder, diagnostics: inout Diagnostics) -> TemplateSet? {
-        var library = MustacheLibrary()
-        var sources: [(name: String, file: String, text: String)] = []
-        var failed = false
+    /// A template's name, file (as shown to the user) and text.
+    struct Source {
+        var name: String
+        var file: String
+        var text: String
+        var builtin: Bool { file.hasPrefix("(built-in)") }
+    }
 
-        for (name, text) in BuiltinFiles.templates.sorted(by: { $0.key < $1.key }) {
-            sources.append((name, "(built-in) templates/\(name).mustache", text))
-        }
+    /// Loads and checks every template; problems are added to `diagnostics`. Returns nil when
+    /// a template cannot be used (a syntax error, a missing partial or one that includes itself).
+    public static func load(site: SiteFolder, diagnostics: inout Diagnostics) -> TemplateSet? {
+        var sources = BuiltinFiles.templates.sorted { $0.key < $1.key }.map { Source(name: $0.key, file: "(built-in) templates/\($0.key).mustache", text: $0.value) }
+        var failed = false
         var overrides = Set<String>()
         var additions = Set<String>()
         for path in site.templateFiles() {
@@ -61,70 +64,84 @@ public struct TemplateSet: Sendable {
                 continue
             }
             if BuiltinFiles.templates[name] != nil { overrides.insert(name) } else { additions.insert(name) }
-            sources.append((name, file, text))
+            sources.append(Source(name: name, file: file, text: text))
         }
 
-        var parsed: [String: (template: MustacheTemplate, file: String, text: String)] = [:]
-        _ = FastHTMLContentType.registered
+        var library = MustacheLibrary(escape: HTMLEscaping.append)
+        var parsed: [String: (template: MustacheTemplate, source: Source)] = [:]
+        // For the linter: every template by its file, and the file each name reaches.
+        var files: [String: MustacheTemplate] = [:]
+        var names: [String: String] = [:]
         for source in sources {
             do {
-                let template = try MustacheTemplate(string: FastHTMLContentType.pragma + source.text)
-                parsed[source.name] = (template, source.file, source.text)  // a site file replaces the built-in
-                if source.file.hasPrefix("(built-in)") {
+                let template = try MustacheTemplate(source.text)
+                parsed[source.name] = (template, source)  // a site file replaces the built-in
+                files[source.file] = template
+                if source.builtin {
                     library.register(template, named: builtinPrefix + dotted(source.name))
+                    names[builtinPrefix + dotted(source.name)] = source.file
                 }
-            } catch let error as MustacheTemplate.ParserError {
-                // The pragma takes a line of its own that the file does not have.
-                diagnostics.append(Diagnostic(
-                    .error, file: source.file, line: max(1, error.context.lineNumber - 1), column: error.context.columnNumber,
-                    message: "template syntax: \(TemplateLinter.describe(error.error)) in \(Diagnostic.quoted(error.context.line.trimmingCharacters(in: .whitespaces)))"))
-                failed = true
             } catch {
-                diagnostics.append(Diagnostic(.error, file: source.file, message: "template syntax: \(error)"))
+                diagnostics.append(Diagnostic(
+                    .error, file: source.file, line: error.line, column: error.column,
+                    message: "template syntax: \(error.message) in \(Diagnostic.quoted(error.lineText.trimmingCharacters(in: .whitespaces)))"))
                 failed = true
             }
         }
         for (name, entry) in parsed {
             library.register(entry.template, named: name)
             library.register(entry.template, named: dotted(name))
+            names[name] = entry.source.file
+            names[dotted(name)] = entry.source.file
         }
         if failed { return nil }
 
-        var known = Set(parsed.keys)
-        known.formUnion(parsed.keys.map(dotted))
-        known.formUnion(BuiltinFiles.templates.keys.map { builtinPrefix + dotted($0) })
-        for (_, entry) in parsed.sorted(by: { $0.key < $1.key }) {
-            let problems = TemplateLinter.check(entry.text, file: entry.file, templates: known)
-            problems.forEach { diagnostics.append($0) }
-            if problems.contains(where: { $0.severity == .error }) { failed = true }
-        }
+        let problems = TemplateLinter(templates: files, names: names).check()
+        problems.forEach { diagnostics.append($0) }
+        if problems.contains(where: { $0.severity == .error }) { return nil }
         var hasher = Hasher()
         for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
             hasher.combine(name)
-            hasher.combine(entry.text)
+            hasher.combine(entry.source.text)
         }
-        return failed ? nil : TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
+        return TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
     }
 
-    /// Whether the card is rendered by the built-in templates alone, which `BuiltinCardWriter`
-    /// writes out without going through Mustache.
-    func usesBuiltinTemplates(_ card: Card) -> Bool {
-        template(for: card) == Self.cardTemplate(card.type)
-            && !BuiltinCardWriter.templates(for: card.type).contains(where: overrides.contains)
-    }
-
-    /// Whether pages are rendered by the built-in page templates, which `BuiltinPageWriter` writes
-    /// out without going through Mustache.
-    var usesBuiltinPage: Bool { !BuiltinPageWriter.templates.contains(where: overrides.contains) }
+    /// Whether the site has a card template of this name (`cards/<name>`).
+    func hasCardTemplate(_ name: String) -> Bool { library.template(named: "cards/\(name)") != nil }
 
     /// The template for a card: the site template its `template` extra names, if there is one,
     /// else its type's.
     func template(for card: Card) -> String {
-        if let name = card.templateName, library.getTemplate(named: "cards/\(name)") != nil { return "cards/\(name)" }
+        if let name = card.templateName, hasCardTemplate(name) { return "cards/\(name)" }
         return Self.cardTemplate(card.type)
     }
 
-    func render(_ name: String, _ object: Any) -> String {
-        library.render(object, withTemplate: name) ?? ""
+    /// The card's HTML.
+    func render(_ view: CardView) throws(TemplateFailure) -> String {
+        let name = template(for: view.card)
+        guard let template = library.template(named: name) else { return "" }
+        do {
+            return try library.render(template, .object(view), name: name, capacity: 1536 + (view.descriptionHTML?.utf8.count ?? 0)).text
+        } catch {
+            throw TemplateFailure(card: view.card, message: error.message)
+        }
     }
+
+    /// The page's text, with a hole where `{{#cards}}` stands.
+    func render(_ view: PageView) throws(TemplateFailure) -> MustacheOutput {
+        guard let template = library.template(named: Self.pageTemplate) else { return MustacheOutput(bytes: [], holes: []) }
+        do {
+            return try library.render(template, .object(view), name: Self.pageTemplate, capacity: 8192)
+        } catch {
+            throw TemplateFailure(card: nil, message: error.message)
+        }
+    }
+}
+
+/// A template that cannot be rendered for a card or a page.
+struct TemplateFailure: Error, CustomStringConvertible {
+    var card: Card?
+    var message: String
+    var description: String { message }
 }

@@ -8,9 +8,8 @@ import Darwin
 
 /// Every card's HTML, rendered once, kept in a file instead of in memory: a card appears on the
 /// "all" page and on each of its categories' pages, and 100,000 cards make some 150 MB of HTML.
-/// Pages copy their cards' bytes from here. A rebuild over an earlier output, a site with its
-/// own page template, and `serve` go this way; a first build with the built-in pages writes
-/// every page as the cards render instead (`PageStreams`).
+/// Pages copy their cards' bytes from here. A rebuild over an earlier output and `serve` go
+/// this way; a first build writes every page as the cards render instead (`PageStreams`).
 ///
 /// Each card is followed by a newline, the text the built-in page template puts between two
 /// cards, so that a run of consecutive cards (the whole "all" feed of a one-page build) is one
@@ -154,14 +153,4 @@ final class CardSpool: RenderedCards, @unchecked Sendable {
 
     /// At most this much of the spool is read at once for a page's short runs of cards.
     static let windowSize = 1 << 20
-
-    /// Writes the cards at `positions` to `sink`, with `separator` between two cards.
-    func copy(_ positions: ArraySlice<Int>, separator: String, to sink: OutputSink) throws {
-        var first = true
-        for position in positions {
-            if !first { try sink.write(separator) }
-            first = false
-            try bytes(offsets[position]..<offsets[position] + Int(lengths[position])).withUnsafeBufferPointer { try sink.write($0) }
-        }
-    }
 }

@@ -7,8 +7,7 @@ protocol RenderedCards: AnyObject, Sendable {
     func append(_ html: [String], at positions: Range<Int>) throws
 }
 
-/// Every page of every feed, written while the cards render: a first build's way when the
-/// built-in page writer makes every page.
+/// Every page of every feed, written while the cards render: a first build's way.
 ///
 /// A feed shows its cards in display order, the order they render in, so each feed puts a card
 /// into its current page as soon as the card's batch is rendered, and begins its next page when
@@ -21,9 +20,8 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         var feed: FeedSelection
         /// Where each of `feed.pages` goes, relative to the streams' folder.
         var paths: [String]
-        /// Page `index`'s text before and after its cards, asked for when the page is begun.
-        /// Each card is followed by a newline, as the built-in page template has it.
-        var frame: @Sendable (_ index: Int) -> (before: String, after: String)
+        /// Page `index`'s frame, asked for when the page is begun.
+        var frame: @Sendable (_ index: Int) throws -> PageFrame
     }
 
     /// Written by one thread at a time: batches come one after another, and in a batch each
@@ -76,10 +74,13 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         let folder: String
         /// The next of the feed's cards to write, as an index into `pages.feed.cards`.
         var next = 0
-        /// The page being written (-1 before the first), its file, and what ends it.
+        /// The page being written (-1 before the first), its file and its frame.
         var page = -1
         var sink: OutputSink?
-        var after = ""
+        var frame: PageFrame?
+        /// The page's cards so far, kept only when its frame shows them more than once: the
+        /// first hole is filled as they come, the others when the page ends.
+        var kept: [String] = []
 
         init(_ pages: FeedPages, in folder: String) {
             self.pages = pages
@@ -90,8 +91,11 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
             let cards = pages.feed.cards
             while next < cards.count, cards[next] < positions.upperBound {
                 if page < 0 || next == pages.feed.pages[page].upperBound { try beginNextPage() }
-                try naming { try sink!.write(html[cards[next] - positions.lowerBound]) }
-                try naming { try sink!.write(Self.newline) }
+                let card = html[cards[next] - positions.lowerBound]
+                if let frame, !frame.holes.isEmpty {
+                    try naming { try frame.writeCard(card, hole: 0, to: sink!) }
+                    if frame.holes.count > 1 { kept.append(card) }
+                }
                 next += 1
             }
         }
@@ -106,19 +110,27 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
             try endPage()
             page += 1
             let sink = try naming { try OutputSink(path: folder + "/" + pages.paths[page], exclusive: true) }
-            let frame = pages.frame(page)
-            try naming { try sink.write(frame.before) }
-            after = frame.after
+            let frame = try pages.frame(page)
+            try naming { try frame.writeText(before: 0, to: sink) }
+            self.frame = frame
             self.sink = sink
         }
 
         private func endPage() throws {
-            guard let sink else { return }
+            guard let sink, let frame else { return }
             try naming {
-                try sink.write(after)
+                if !frame.holes.isEmpty {
+                    for hole in 1..<frame.holes.count {
+                        try frame.writeText(before: hole, to: sink)
+                        for card in kept { try frame.writeCard(card, hole: hole, to: sink) }
+                    }
+                    try frame.writeText(before: frame.holes.count, to: sink)
+                }
                 try sink.finish()
             }
             self.sink = nil
+            self.frame = nil
+            kept = []
         }
 
         /// Runs `body`, whose failure names the page by its path in the output, as the writer's
@@ -130,7 +142,5 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
                 throw OutputError(path: pages.paths[page], code: error.code)
             }
         }
-
-        private static let newline = "\n"
     }
 }

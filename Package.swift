@@ -19,7 +19,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The preview server of `cardfeed serve`: small and quick to build (see STACK-NOTES).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
@@ -49,7 +48,6 @@ let package = Package(
                 "CCmark",
                 "CardFeedMustache",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: fuzzedCode,

@@ -59,16 +59,33 @@ public struct MustacheName: Sendable, Hashable, CustomStringConvertible {
 /// The names a view answers to, by their number: build one per view type from its field names
 /// (`static let fields = MustacheFields(Key.self)`), then `fields[name]` is the view's key.
 public struct MustacheFields<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
-    private let keys: [Int: Key]
+    /// By name number: numbers are small and given in order, so an array beats hashing. A name
+    /// numbered after this table was made is none of its keys.
+    private let keys: [Key?]
 
     public init(_ type: Key.Type) {
-        keys = Dictionary(uniqueKeysWithValues: Key.allCases.map { (Interner.shared.id($0.rawValue), $0) })
+        keys = MustacheNumbered(Key.allCases.map { ($0.rawValue, $0) }).values
     }
 
-    public subscript(name: MustacheName) -> Key? { keys[name.id] }
+    public subscript(name: MustacheName) -> Key? { name.id < keys.count ? keys[name.id] : nil }
 
     /// Every field name, for checking templates.
     public static var names: [String] { Key.allCases.map(\.rawValue) }
+}
+
+/// Values by the number of their name, for a view whose names are known when it is made
+/// (`{{strings.name}}`).
+public struct MustacheNumbered<Value: Sendable>: Sendable {
+    let values: [Value?]
+
+    public init(_ pairs: [(name: String, value: Value)]) {
+        let numbered = pairs.map { (Interner.shared.id($0.name), $0.value) }
+        var values = [Value?](repeating: nil, count: (numbered.map(\.0).max() ?? -1) + 1)
+        for (id, value) in numbered { values[id] = value }
+        self.values = values
+    }
+
+    public subscript(name: MustacheName) -> Value? { name.id < values.count ? values[name.id] : nil }
 }
 
 /// Numbers for names, the same for the same string in the whole process.

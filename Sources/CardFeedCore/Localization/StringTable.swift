@@ -202,7 +202,7 @@ public struct StringTable: Sendable {
 
 /// `{{strings.unread}}` in templates.
 final class StringsView: MustacheObject {
-    let table: StringTable
-    init(table: StringTable) { self.table = table }
-    func value(for name: MustacheName) -> MustacheValue? { table.values[name.string].mustache }
+    private let values: MustacheNumbered<MustacheValue>
+    init(table: StringTable) { values = MustacheNumbered(table.values.map { ($0.key, .text($0.value)) }) }
+    func value(for name: MustacheName) -> MustacheValue? { values[name] }
 }

@@ -23,11 +23,15 @@ final class CardView: MustacheObject {
     /// the page can change when newer cards arrive.
     let permalink: String
 
+    /// Every card's template reads `created` twice (`iso` and `text`): formatted once.
+    private let created: Formatting.Moment
+
     init(card: Card, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
         self.card = card
         self.descriptionHTML = descriptionHTML
         self.settings = settings
         self.permalink = permalink
+        created = settings.strings.moment(card.created)
     }
     /// The card's HTML id (see `Formatting.anchor`).
     var anchor: String { Formatting.anchor(for: card.id) }
@@ -52,7 +56,7 @@ final class CardView: MustacheObject {
         case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0)) }
         case .image: return .object(settings.images.cardImage(card))
         case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
-        case .created: return .object(settings.strings.moment(card.created))
+        case .created: return .object(created)
         case .updated: return card.updated > card.created ? .object(settings.strings.moment(card.updated)) : nil
         case .expires: return card.expiresAt.map { .object(settings.strings.moment($0)) }
         case .categories: return .objects(card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) })

@@ -48,8 +48,8 @@ import Testing
             card.pinned = .random(using: &rng)
             card.dismissible = .random(using: &rng)
             card.useWebView = .random(using: &rng)
-            card.created = Int64.random(in: 0...2_000_000_000, using: &rng)
-            card.updated = card.created + Int64.random(in: 0...1000, using: &rng)
+            card.created = maybe(Int64.random(in: 0...2_000_000_000, using: &rng))
+            card.updated = (card.created ?? 0) + Int64.random(in: 0...1000, using: &rng)
             card.categories = FeedCategory.allCases.filter { _ in Bool.random(using: &rng) }
             card.title = maybe(texts.randomElement(using: &rng)!)
             card.description = maybe("Some **markdown** with a [link](https://x.test/?a=1&b=2) and `code`.\n\n- one\n- two")

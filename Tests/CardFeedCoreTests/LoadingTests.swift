@@ -83,6 +83,44 @@ import Testing
         #expect(card.expiresAt == 1_900_000_000)
     }
 
+    @Test func fractionalTimestampsAreRoundedDown() throws {
+        let loaded = try load(["cards.json": "[" + [
+            cardJSON(["id": "cc", "tp": "text_announcement", "ca": 1_699_500_000.75, "ea": 1_900_000_000.5, "ds": "d"]),
+            cardJSON(["id": "nf", "type": "text_announcement", "created": 1_699_500_000.25, "updated": 1_699_600_000.99, "expires_at": 1_900_000_000.01, "description": "d"]),
+            cardJSON(["id": "ms", "tp": "text_announcement", "ca": 1_699_500_000_750.5, "ds": "d"]),
+            cardJSON(["id": "text", "tp": "text_announcement", "ca": "1699500000.9", "ds": "d"]),
+        ].joined(separator: ",") + "]"])
+        let cards = Dictionary(uniqueKeysWithValues: loaded.cards.map { ($0.id, $0) })
+        #expect(cards["cc"]?.created == 1_699_500_000 && cards["cc"]?.updated == 1_699_500_000 && cards["cc"]?.expiresAt == 1_900_000_000)
+        #expect(cards["nf"]?.created == 1_699_500_000 && cards["nf"]?.updated == 1_699_600_000 && cards["nf"]?.expiresAt == 1_900_000_000)
+        #expect(cards["ms"]?.created == 1_699_500_000)
+        #expect(cards["text"]?.created == 1_699_500_000)
+        #expect(loaded.diagnostics.all.count == 1)
+        #expect(loaded.diagnostics.contains("cards.json: card 3 (id \"text\"): field \"ca\": number written as text \"1699500000.9\"; read as 1699500000.9"))
+    }
+
+    @Test func aCardWithoutCreatedHasNoDate() throws {
+        let loaded = try load(["cards.json": cardJSON(["id": "a", "tp": "text_announcement", "ds": "d"])])
+        let card = try #require(loaded.cards.first)
+        #expect(card.created == nil && card.updated == 0)
+        #expect(loaded.diagnostics.contains("field \"ca\": missing; the card shows no date"))
+    }
+
+    @Test("a Classic card with an empty or blank image is a text announcement", arguments: ["\"\"", "\"  \"", "null"])
+    func classicWithoutAnImage(_ image: String) throws {
+        for card in ["{\"id\": \"a\", \"tp\": \"short_news\", \"ca\": 1, \"ds\": \"d\", \"i\": \(image)}",
+                     "{\"id\": \"a\", \"type\": \"classic\", \"created\": 1, \"description\": \"d\", \"image\": \(image)}"] {
+            let loaded = try load(["cards.json": card])
+            #expect(loaded.cards.first?.type == .textAnnouncement, "\(card)")
+            #expect(loaded.diagnostics.all.isEmpty, "\(loaded.diagnostics.lines)")
+        }
+    }
+
+    @Test func aBlankRequiredImageIsReportedMissing() throws {
+        let loaded = try load(["cards.json": cardJSON(["id": "a", "type": "banner_image", "created": 1, "image": " "])])
+        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"image\": missing (required for banner_image cards); the placeholder image is shown"))
+    }
+
     @Test func minusOneMeansNeverExpires() throws {
         let card = try #require(try load(["cards.json": cardJSON(["id": "a", "tp": "text_announcement", "ca": 1, "ea": -1, "ds": "d"])]).cards.first)
         #expect(card.expiresAt == nil)

@@ -34,6 +34,24 @@ import Testing
         #expect(page.contains("src=\"https://x.test/a.png?q=%22%3E%3Cscript%3E\""))
     }
 
+    @Test func aCardWithoutADateShowsNone() throws {
+        let (site, report) = try build([
+            ["id": "dateless", "tp": "text_announcement", "ds": "d"],
+            ["id": "app", "type": "cross_promotion_small", "title": "T", "subtitle": "S", "caption": "C", "image": "https://x.test/i.png", "price": 1, "url": "https://x.test"],
+            ["id": "dated", "tp": "text_announcement", "ca": 1_699_500_000.75, "ds": "d"],
+        ], files: ["cardfeed.yml": "base_url: https://example.test/\n"])
+        defer { site.remove() }
+        #expect(report.succeeded)
+        let page = try site.read("index.html")
+        #expect(page.components(separatedBy: "class=\"card__date\"").count == 2, "only the dated card has a date")
+        #expect(page.contains("<time class=\"card__date\" datetime=\"2023-11-09T03:20:00Z\">Nov 9, 2023</time>"))
+        #expect(!page.contains("1970"))
+        let atom = try site.read("feed.xml")
+        #expect(atom.components(separatedBy: "<published>").count == 2)
+        let json = try site.read("feed.json")
+        #expect(json.components(separatedBy: "date_published").count == 2)
+    }
+
     @Test func cardRootCarriesTheDataAttributes() throws {
         let (site, _) = try build([
             ["id": "u", "tp": "short_news", "ca": 1, "ds": "d", "i": "https://x.test/i.png", "v": false, "p": true, "db": true, "uw": true, "u": "https://x.test"],

@@ -80,7 +80,7 @@ struct CardDecoder {
 
         readContent(&card, &reader)
         // An image-less Classic card is a text announcement, as Braze's Android SDK decides.
-        if type == .shortNews && !reader.has(.image) {
+        if type == .shortNews && !reader.hasContent(.image) {
             type = .textAnnouncement
             card.type = type
         }
@@ -94,9 +94,9 @@ struct CardDecoder {
         if let created = reader.timestamp(.created) {
             card.created = created
         } else if card.type != .control {
-            reader.warn(reader.keyName(.created), "missing; the card sorts as the oldest")
+            reader.warn(reader.keyName(.created), "missing; the card shows no date and sorts as the oldest")
         }
-        card.updated = reader.timestamp(.updated) ?? card.created
+        card.updated = reader.timestamp(.updated) ?? card.created ?? 0
         card.expiresAt = reader.timestamp(.expiresAt)
         card.categories = readCategories(&reader)
         card.extras = reader.stringMap(.extras)
@@ -209,7 +209,7 @@ struct CardDecoder {
     /// nothing left to show.
     private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) -> Bool {
         func require(_ field: Field, _ present: Bool, _ consequence: String) {
-            if !present && !reader.has(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
+            if !present && !reader.hasContent(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
         }
         let placeholder = "the placeholder image is shown"
         switch card.type {

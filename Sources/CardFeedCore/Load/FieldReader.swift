@@ -146,6 +146,14 @@ struct FieldReader {
 
     func has(_ field: Field) -> Bool { lookup(field) != nil }
 
+    /// Present and not blank text: a blank `image` is no image, as it is for the SDKs (Android
+    /// re-types a Classic card whose `i` is empty as a text announcement).
+    func hasContent(_ field: Field) -> Bool {
+        guard let (_, value) = lookup(field) else { return false }
+        if case .string(let text) = value { return !text.isBlank }
+        return true
+    }
+
     /// The key to name in a message about a missing field: the one of the card's key style.
     func keyName(_ field: Field) -> String {
         guard let short = field.short else { return field.long }
@@ -220,10 +228,21 @@ struct FieldReader {
         return Int64(double)
     }
 
-    /// Unix seconds. 13-digit values are milliseconds (some generators write them) and a negative
-    /// value means "never", as `-1` does on the wire.
+    /// Unix seconds. 13-digit values are milliseconds (some generators write them), a fraction
+    /// is rounded down (iOS keeps timestamps as doubles, and exports write `1699500000.75`), and
+    /// a negative value means "never", as `-1` does on the wire.
     mutating func timestamp(_ field: Field) -> Int64? {
-        guard var seconds = integer(field) else { return nil }
+        var seconds: Int64
+        if case .number(_, let integer?)? = lookup(field)?.value {
+            seconds = integer  // the usual case
+        } else {
+            guard let number = number(field) else { return nil }
+            guard abs(number) < 9.0e15 else {
+                warn(lookup(field)?.key, "\(Self.format(number)) is too large for a time; ignored")
+                return nil
+            }
+            seconds = Int64(number.rounded(.down))
+        }
         if seconds >= 1_000_000_000_000 { seconds /= 1000 }
         return seconds < 0 ? nil : seconds
     }

@@ -160,7 +160,7 @@ struct BuiltinCardWriter {
     }
 
     private func writeDate(_ view: CardView, into out: inout String) {
-        let created = view.settings.strings.moment(view.card.created)
+        guard let created = view.card.created.map(view.settings.strings.moment) else { return }
         out += "<time class=\"card__date\" datetime=\"\(created.iso)\">\(escape(created.text))</time>\n"
     }
 

@@ -44,8 +44,8 @@ struct CardView: MustacheParent {
         case .link: return card.url.map { LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0) }
         case .image: return settings.images.cardImage(card)
         case .pinnedIcon: return settings.images.pinnedIcon(alt: settings.strings["pinned"])
-        case .created: return settings.strings.moment(card.created)
-        case .updated: return card.updated > card.created ? settings.strings.moment(card.updated) : nil
+        case .created: return card.created.map(settings.strings.moment)
+        case .updated: return card.updated > card.created ?? 0 ? settings.strings.moment(card.updated) : nil
         case .expires: return card.expiresAt.map(settings.strings.moment)
         case .categories: return card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) }
         case .extras: return card.extras.isEmpty ? nil : ExtrasView(pairs: card.extras)

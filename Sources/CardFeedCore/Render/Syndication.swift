@@ -43,7 +43,8 @@ struct Syndication {
         var image: String?
         var imageAlt: String
         var html: String
-        var published: String
+        /// Nil for a card without a date.
+        var published: String?
         var updated: String
         var categories: [(term: String, label: String)]
 
@@ -60,7 +61,7 @@ struct Syndication {
             var html = description ?? ""
             if let image { html = "<p><img src=\"\(XML.escape(image))\" alt=\"\(XML.escape(imageAlt))\"></p>\n" + html }
             self.html = html
-            published = Formatting.moment(card.created).iso
+            published = card.created.map { Formatting.moment($0).iso }
             updated = Formatting.moment(card.sortTime).iso
             categories = card.categories.map { ($0.rawValue, settings.strings.feedTitle(.category($0))) }
         }
@@ -107,7 +108,7 @@ struct Syndication {
             xml += "<link rel=\"alternate\" type=\"text/html\" href=\"\(XML.escape(entry.link ?? entry.pageURL))\"/>\n"
             if entry.link != nil { xml += "<link rel=\"via\" type=\"text/html\" href=\"\(XML.escape(entry.pageURL))\"/>\n" }
             if let image = entry.image { xml += "<link rel=\"enclosure\" type=\"\(Self.imageType(image))\" href=\"\(XML.escape(image))\"/>\n" }
-            xml += "<published>\(entry.published)</published>\n"
+            if let published = entry.published { xml += "<published>\(published)</published>\n" }
             xml += "<updated>\(entry.updated)</updated>\n"
             for category in entry.categories {
                 xml += "<category term=\"\(XML.escape(category.term))\" label=\"\(XML.escape(category.label))\"/>\n"
@@ -134,8 +135,9 @@ struct Syndication {
         let items: [[String: Any]] = entries.map { entry in
             var item: [String: Any] = [
                 "id": entry.id, "url": entry.pageURL, "title": entry.title, "content_html": entry.html,
-                "date_published": entry.published, "date_modified": entry.updated,
+                "date_modified": entry.updated,
             ]
+            if let published = entry.published { item["date_published"] = published }
             if let link = entry.link { item["external_url"] = link }
             if let image = entry.image { item["image"] = image }
             if !entry.categories.isEmpty { item["tags"] = entry.categories.map(\.term) }

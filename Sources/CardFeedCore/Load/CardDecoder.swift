@@ -156,12 +156,15 @@ struct CardDecoder {
         guard card.type == .crossPromotionSmall else { return }
         card.subtitle = reader.string(.subtitle)
         card.caption = reader.string(.caption)
-        if let rating = reader.number(.rating) {
+        let rating = reader.number(.rating)
+        if let rating, rating != 0 {
             if (0...5).contains(rating) { card.rating = rating } else {
                 reader.warn("rating", "\(FieldReader.format(rating)) is outside 0 to 5; ignored")
             }
         }
-        if let reviews = reader.integer(.reviews) { card.reviews = Int(clamping: max(0, reviews)) }
+        // Braze sends a rating of 0 for anything but an app: such an item has neither stars nor
+        // a review count to show.
+        if let reviews = reader.integer(.reviews), rating != 0 { card.reviews = Int(clamping: max(0, reviews)) }
         if let price = reader.number(.price) { card.price = max(0, price) }
         card.displayPrice = reader.string(.displayPrice)
         card.mediaType = reader.string(.mediaType)

@@ -50,7 +50,8 @@ public struct Card: Sendable, Equatable {
         // Cross promotion (News Feed only).
         public var subtitle: String?
         public var caption: String?
-        /// 0.0 to 5.0.
+        /// Above 0, up to 5.0; `nil` also for Braze's 0, which means the item is not an app
+        /// (and then `reviews` is `nil` too).
         public var rating: Double?
         public var reviews: Int?
         public var price: Double?

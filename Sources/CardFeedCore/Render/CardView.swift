@@ -170,7 +170,8 @@ struct ReviewsView: TemplateValue {
 }
 
 /// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
-/// for a price of 0, else the price in dollars (the App Store's default storefront).
+/// for a price of 0, else the price in dollars (the App Store's default storefront), written
+/// for the locale (`StringTable.price`).
 struct PriceView: TemplateValue {
     var text: String
     var free: Bool
@@ -188,7 +189,7 @@ struct PriceView: TemplateValue {
         if let display = card.displayPrice {
             text = display
         } else if let price = card.price {
-            text = price == 0 ? strings["free"] : "$" + strings.decimal(price, places: 2)
+            text = price == 0 ? strings["free"] : strings.price(price)
         } else {
             return nil
         }

@@ -55,6 +55,43 @@ import Testing
         }
     }
 
+    @Test func aMisspelledKeyGetsADidYouMeanWarning() throws {
+        let loaded = try load(["cards/x.json": "[" + cardJSON([
+            "id": "a", "type": "captioned_image", "created": 1, "titel": "T", "Description": "D", "imgae": "https://x.test/i.png",
+            "hhhh": 1, "Yc": 2, "x": 3, "campaign_name": "autumn",
+        ]) + "]"])
+        #expect(loaded.diagnostics.contains("x.json: card 0 (id \"a\"): field \"titel\": unknown key (did you mean \"title\"?); ignored"))
+        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"Description\": unknown key (did you mean \"description\"?)"))
+        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"imgae\": unknown key (did you mean \"image\"?)"))
+        #expect(!loaded.diagnostics.contains("hhhh") && !loaded.diagnostics.contains("\"Yc\"") && !loaded.diagnostics.contains("\"x\"")
+            && !loaded.diagnostics.contains("campaign_name"), "keys far from every known one are ignored quietly, as the SDKs do")
+        #expect(loaded.diagnostics.contains("field \"title\": missing"))
+    }
+
+    @Test("an object that holds cards under an unknown key is an error", arguments: [
+        ("{\"feeds\": [CARD]}", "feeds", "did you mean {\"feed\": [...]}?"),
+        ("{\"Cards\": [CARD], \"full_sync\": true}", "Cards", "did you mean {\"cards\": [...]}?"),
+        ("{\"items\": [CARD, CARD]}", "items", "so none of them is read: (the envelopes are {\"feed\": [...]}, {\"cards\": [...]}, {\"mFeedCards\": [...]})"),
+    ])
+    func misspelledEnvelope(_ text: String, _ key: String, _ message: String) throws {
+        let card = cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d"])
+        let site = try TempSite(["cards/x.json": text.replacingOccurrences(of: "CARD", with: card)])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(!report.succeeded)
+        #expect(report.diagnostics.errors.count == 1)
+        #expect(report.diagnostics.contains("x.json: field \"\(key)\": a list of cards under a key that is no envelope", message), "\(report.diagnostics.lines)")
+    }
+
+    @Test func strictFailsOnAMisspelledKey() throws {
+        let site = try TempSite(["cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d", "titel": "T"])])
+        defer { site.remove() }
+        #expect(site.build().succeeded)
+        let strict = site.build(strict: true)
+        #expect(!strict.succeeded)
+        #expect(strict.diagnostics.contains("field \"titel\": unknown key (did you mean \"title\"?)"))
+    }
+
     @Test func cardsJsonAndCardsFolderAreReadInPathOrder() throws {
         let loaded = try load([
             "cards.json": cardJSON(["id": "root", "type": "text_announcement", "created": 1, "description": "d"]),

@@ -62,6 +62,7 @@ struct CardDecoder {
             return .skipped(.invalid)
         }
         reader.cardID = id
+        reader.warnAboutMisspelledKeys()
         if reader.bool(.removed) == true {
             return .removal(id: id)
         }

@@ -226,11 +226,21 @@ public struct CardLoader: Sendable {
         switch json {
         case .array(let cards):
             return cards
-        case .object:
-            for key in ["feed", "cards", "mFeedCards"] {
+        case .object(let pairs):
+            for key in envelopeKeys {
                 guard let value = json[key] else { continue }
                 if case .array(let cards) = value { return cards }
                 diagnostics.append(Diagnostic(.error, file: file, field: key, message: "expected a list of cards, found \(value.noun)"))
+                return nil
+            }
+            // An object with no id that holds a list of cards is a misspelled envelope
+            // (`{"feeds": [...]}`), not a card: read as one, every card in it would be lost.
+            if json["id"] == nil, let key = pairs.first(where: { Self.holdsCards($0.value) })?.key {
+                let known = envelopeKeys.map { "{\"\($0)\": [...]}" }.joined(separator: ", ")
+                let meant = Self.meantEnvelope(key).map { "did you mean {\"\($0)\": [...]}? " } ?? ""
+                diagnostics.append(Diagnostic(
+                    .error, file: file, field: key,
+                    message: "a list of cards under a key that is no envelope, so none of them is read: \(meant)(the envelopes are \(known))"))
                 return nil
             }
             return [json]
@@ -239,6 +249,26 @@ public struct CardLoader: Sendable {
                 .error, file: file,
                 message: "expected a card, a list of cards or an envelope such as {\"cards\": [...]}, found \(other.noun)"))
             return nil
+        }
+    }
+}
+
+extension CardLoader {
+    /// The keys of the envelopes Braze uses: News Feed, Content Cards sync, Unity.
+    static let envelopeKeys = ["feed", "cards", "mFeedCards"]
+
+    /// The envelope key a misspelled one is a small edit away from (any case: `"Cards"`, `"feeds"`).
+    static func meantEnvelope(_ key: String) -> String? {
+        let (distance, meant) = envelopeKeys.map { (TemplateLinter.editDistance(key.lowercased(), $0.lowercased()), $0) }.min { $0.0 < $1.0 }!
+        return distance <= max(1, key.count / 3) ? meant : nil
+    }
+
+    /// A list with at least one object shaped like a card (it has an id or a type).
+    static func holdsCards(_ value: JSONValue) -> Bool {
+        guard case .array(let items) = value else { return false }
+        return items.contains { item in
+            guard case .object(let pairs) = item else { return false }
+            return pairs.contains { ["id", "type", "tp"].contains($0.key) }
         }
     }
 }

@@ -121,9 +121,28 @@ struct FieldReader {
         self.index = index
         values = Array(repeating: nil, count: Field.keys.count)
         for (key, value) in object {
-            if let slot = Field.slots[key] { values[slot] = value }  // a repeated key: the last one counts, as in JavaScript
+            if let slot = Field.slots[key] {
+                values[slot] = value  // a repeated key: the last one counts, as in JavaScript
+            } else {
+                unknownKeys.append(key)
+            }
         }
     }
+
+    /// Keys that are not a card's, in file order. Real payloads have some (`"hhhh"`, `"Yc"`), and
+    /// the SDKs ignore them; but a typo (`"titel"`) would lose a field silently.
+    private var unknownKeys: [String] = []
+
+    /// Warns about each unknown key that is a small edit away from a known one.
+    mutating func warnAboutMisspelledKeys() {
+        for key in unknownKeys where key.count >= 3 {
+            let suggestion = TemplateLinter.suggestion(for: key, among: Self.suggestedKeys)
+            if !suggestion.isEmpty { warn(key, "unknown key\(suggestion); ignored") }
+        }
+    }
+
+    /// Known keys worth suggesting: a one-letter short key is an edit away from any other letter.
+    private static let suggestedKeys = Set(Field.keys.filter { $0.count >= 2 })
 
     /// The value of `key`, when it is one of a card's keys.
     private func value(_ key: String) -> JSONValue? {

@@ -234,6 +234,67 @@ import Testing
         #expect(loaded.diagnostics.all.isEmpty)
     }
 
+    /// Content Cards syncs saved in a folder, read in path order, end with the cards the last one leaves.
+    func sync(_ full: Bool, _ entries: [String: Any]...) -> String {
+        "{\"cards\": [" + entries.map(cardJSON).joined(separator: ",") + "], \"full_sync\": \(full), \"last_full_sync_at\": 1}"
+    }
+    func cc(_ id: String, _ text: String = "d", ca: Int = 1) -> [String: Any] { ["id": id, "tp": "text_announcement", "ca": ca, "ds": text] }
+
+    @Test func aFullSyncReplacesTheCardsOfEarlierSyncs() throws {
+        let loaded = try load([
+            "cards/1.json": sync(true, cc("a"), cc("b")),
+            "cards/2.json": sync(true, cc("c"), cc("b", "again")),
+        ])
+        #expect(loaded.cards.map(\.id) == ["c", "b"])
+        #expect(loaded.cards.last?.description == "again")
+        #expect(loaded.skipped[.replacedBySync] == 2)
+        #expect(loaded.diagnostics.all.isEmpty, "\(loaded.diagnostics.lines)")
+    }
+
+    @Test func anIncrementalSyncAddsAndUpdates() throws {
+        let loaded = try load([
+            "cards/1.json": sync(true, cc("a", "first", ca: 500), cc("b")),
+            "cards/2.json": sync(false, cc("a", "edited", ca: 100), cc("c")),
+        ])
+        #expect(loaded.cards.map(\.id) == ["a", "b", "c"])
+        #expect(loaded.cards.first?.description == "edited", "a later sync's card is the card as it is now, whatever its time")
+        #expect(loaded.diagnostics.all.isEmpty, "\(loaded.diagnostics.lines)")
+    }
+
+    @Test func aCardRemovedByOneSyncAndSentAgainByALaterOneIsShown() throws {
+        let removed = try load([
+            "cards/1.json": sync(true, cc("a"), cc("b")),
+            "cards/2.json": sync(false, ["id": "a", "r": true]),
+        ])
+        #expect(removed.cards.map(\.id) == ["b"])
+        #expect(removed.skipped[.removed] == 1)
+        let back = try load([
+            "cards/1.json": sync(true, cc("a"), cc("b")),
+            "cards/2.json": sync(false, ["id": "a", "r": true]),
+            "cards/3.json": sync(false, cc("a", "back")),
+        ])
+        #expect(back.cards.map(\.id) == ["b", "a"])
+        #expect(back.cards.last?.description == "back")
+    }
+
+    @Test func aSyncLeavesNewsFeedCardsAlone() throws {
+        let loaded = try load([
+            "cards.json": "{\"feed\": [" + cardJSON(["id": "n", "type": "text_announcement", "created": 1, "description": "d"]) + "]}",
+            "cards/1.json": sync(true, cc("a")),
+            "cards/2.json": sync(true, cc("b")),
+        ])
+        #expect(loaded.cards.map(\.id) == ["n", "b"])
+    }
+
+    @Test func aRemovalOutsideASyncStillDeletesItsCardWhereverItWasRead() throws {
+        let loaded = try load([
+            "cards.json": "[{\"id\": \"gone\", \"r\": true}]",
+            "cards/later.json": cardJSON(["id": "gone", "type": "text_announcement", "created": 1, "description": "d"]),
+        ])
+        #expect(loaded.cards.isEmpty)
+        #expect(loaded.skipped[.removed] == 1)
+    }
+
     @Test func malformedJSONNamesFileLineAndColumn() throws {
         let loaded = try load(["cards/bad.json": "[\n  {\"id\": \"a\",\n   \"type\": tru}\n]"])
         let error = try #require(loaded.diagnostics.errors.first)

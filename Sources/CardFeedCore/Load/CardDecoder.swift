@@ -5,6 +5,7 @@ public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case invalid = "invalid"
     case unknownType = "unknown type"
     case duplicate = "duplicate id"
+    case replacedBySync = "replaced by a later sync"
     case removed = "removed"
     case dismissed = "dismissed"
     case expired = "expired"

@@ -149,6 +149,12 @@ struct CardDecoder {
     private func readContent(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         card.title = reader.string(.title)
         card.description = reader.string(.description)
+        if let description = card.description {
+            let changes = Markdown.markupChanges(description, linkSchemes: linkSchemes)
+            if !changes.isEmpty {
+                reader.warn(reader.lookup(.description)?.key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")
+            }
+        }
         card.domain = reader.string(.domain)
         card.imageAlt = reader.string(.imageAlt)
         if let ratio = reader.number(.aspectRatio), ratio > 0 { card.aspectRatio = ratio }

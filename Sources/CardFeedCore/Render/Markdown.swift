@@ -8,7 +8,9 @@ import Darwin
 
 /// CommonMark to HTML through Debian's libcmark, in its default (safe) mode: raw HTML is
 /// replaced by a comment and `javascript:`, `vbscript:`, `file:` and non-image `data:` links are
-/// emptied. Card descriptions are untrusted, so this must stay so.
+/// emptied. Card descriptions are untrusted, so this must stay so. Before rendering, the raw
+/// HTML cmark found is turned into a few allowed tags and text (see `AllowedHTML`), so that a
+/// card's words are never dropped, and one newline is a line break, as in Braze's feeds.
 ///
 /// On top of that, links and images follow the same rules as a card's own `url` and `image`:
 /// a link whose scheme the site does not allow, or an image that is not http(s), a relative path
@@ -21,17 +23,41 @@ public enum Markdown {
     public static func html(_ markdown: String) -> String { html(markdown, linkSchemes: URLCheck.linkSchemes) }
 
     public static func html(_ markdown: String, linkSchemes: Set<String>) -> String {
+        withDocument(markdown) { document in
+            _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
+            unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+            guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
+            defer { free(rendered) }
+            return String(cString: rendered)
+        } ?? ""
+    }
+
+    /// What rendering changes in a description's HTML (tags shown as text, attributes dropped),
+    /// for the warning `check` gives; empty when nothing. Cheap for text without a `<`.
+    static func markupChanges(_ markdown: String, linkSchemes: Set<String>) -> [String] {
+        guard markdown.utf8.contains(UInt8(ascii: "<")) else { return [] }
+        return withDocument(markdown) { document in
+            AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
+        } ?? []
+    }
+
+    private static func withDocument<Result>(_ markdown: String, _ body: (OpaquePointer) -> Result) -> Result? {
         var source = HTMLText.removingForbiddenCharacters(markdown)
         return source.withUTF8 { bytes in
             let document = bytes.withMemoryRebound(to: CChar.self) { chars in
                 cmark_parse_document(chars.baseAddress, chars.count, CMARK_OPT_DEFAULT)
             }
-            guard let document else { return "" }
+            guard let document else { return nil }
             defer { cmark_node_free(document) }
-            unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
-            guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT) else { return "" }
-            defer { free(rendered) }
-            return String(cString: rendered)
+            return body(document)
+        }
+    }
+
+    /// The URL to write for an `href` in a description's HTML, or nil when it is refused.
+    static func checkedLink(_ url: String, linkSchemes: Set<String>) -> String? {
+        switch URLCheck.check(url, allowedSchemes: linkSchemes) {
+        case .absolute(let clean), .relative(let clean): return clean
+        case .refused: return nil
         }
     }
 

@@ -92,4 +92,45 @@ import Testing
         let page = try site.read("index.html")
         #expect(page.contains("<p>\nOur summer sale starts Monday.\n</p>\n<div>\nCentered news\n</div>\n<p>Line one<br />\nLine two<br />\nMon-Fri: 9-17</p>"))
     }
+
+    @Test func relativeImagesAndLinksPointIntoAssets() {
+        #expect(Markdown.html("![map](images/map.png) [menu](files/menu.pdf#page=2) ![same](assets/images/map.png?v=2) <a href=\"files/a.pdf\">a</a>")
+            == "<p><img src=\"assets/images/map.png\" alt=\"map\" /> <a href=\"assets/files/menu.pdf#page=2\">menu</a> <img src=\"assets/images/map.png?v=2\" alt=\"same\" /> <a href=\"assets/files/a.pdf\">a</a></p>\n")
+        #expect(Markdown.html("![out](../secret.png) [up](%2e%2e/x) [root](/page.html) [here](#card-x)")
+            == "<p>out up <a href=\"/page.html\">root</a> <a href=\"#card-x\">here</a></p>\n")
+    }
+
+    /// Every page finds a description's local image through its `<base href>`: the all feed, a
+    /// category page and later pages; the Atom and JSON feeds carry it as an absolute URL.
+    @Test(arguments: [nil, "https://example.test/news/"])
+    func aMarkdownImageInAssetsWorksOnEveryPage(_ baseURL: String?) throws {
+        var files = ["assets/images/map.png": "png"]
+        if let baseURL { files["cardfeed.yml"] = "base_url: \(baseURL)\n" }
+        let site = try TempSite(files)
+        defer { site.remove() }
+        let cards = (1...3).map { number in
+            cardJSON(["id": "c\(number)", "type": "text_announcement", "created": number, "categories": ["news"],
+                      "description": "Find us: ![map](images/map.png) or [the menu](menu.pdf)"])
+        }
+        try site.write("cards.json", "[" + cards.joined(separator: ",") + "]")
+        #expect(site.build(pageSize: 1).succeeded)
+        for (page, base) in [("index.html", "./"), ("page-3.html", "./"), ("news/index.html", "../"), ("news/page-2.html", "../")] {
+            let html = try site.read(page)
+            #expect(html.contains("<base href=\"\(base)\">"), "\(page)")
+            #expect(html.contains("<img src=\"assets/images/map.png\" alt=\"map\" />"), "\(page)")
+            #expect(html.contains("<a href=\"assets/menu.pdf\">the menu</a>"), "\(page)")
+        }
+        #expect(site.exists("public/assets/images/map.png"))
+        guard let baseURL else {
+            #expect(!site.exists("public/feed.xml"))
+            return
+        }
+        for feed in ["feed.xml", "news/feed.xml"] {
+            let atom = try site.read(feed)
+            #expect(atom.contains("&lt;img src=&quot;\(baseURL)assets/images/map.png&quot;"), "\(feed)")
+            #expect(atom.contains("&lt;a href=&quot;\(baseURL)assets/menu.pdf&quot;"), "\(feed)")
+        }
+        let json = try site.read("news/feed.json")
+        #expect(json.contains("<img src=\\\"\(baseURL)assets/images/map.png\\\""), "\(json)")
+    }
 }

@@ -56,12 +56,25 @@ public enum Markdown {
     /// The URL to write for an `href` in a description's HTML, or nil when it is refused.
     static func checkedLink(_ url: String, linkSchemes: Set<String>) -> String? {
         switch URLCheck.check(url, allowedSchemes: linkSchemes) {
-        case .absolute(let clean), .relative(let clean): return clean
+        case .absolute(let clean): return clean
+        case .relative(let path): return inAssets(path)
         case .refused: return nil
         }
     }
 
-    /// Replaces every link and image whose URL is refused by its text (an image's alt text).
+    /// A relative path in a description names a file of SITE/assets/, as a card's `image` does:
+    /// `images/map.png` is written `assets/images/map.png`, which every page finds through its
+    /// `<base href>`, at any depth. Paths from the host's root (`/x`, `//host/x`) and links
+    /// within the page (`#x`, `?q`) stay as written; nil for a path that leaves assets/.
+    static func inAssets(_ path: String) -> String? {
+        guard let first = path.first, !"/#?".contains(first) else { return path }
+        let end = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
+        guard let file = URLCheck.assetPath(String(path[..<end])) else { return nil }
+        return "assets/" + file + path[end...]
+    }
+
+    /// Replaces every link and image whose URL is refused by its text (an image's alt text), and
+    /// points relative ones into assets/.
     private static func unwrapRefusedLinks(in document: OpaquePointer, linkSchemes: Set<String>) {
         var refused: [OpaquePointer] = []
         guard let iterator = cmark_iter_new(document) else { return }
@@ -70,7 +83,11 @@ public enum Markdown {
             let type = cmark_node_get_type(node)
             guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
             let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-            if !isAllowed(url, image: type == CMARK_NODE_IMAGE, linkSchemes: linkSchemes) { refused.append(node) }
+            if !isAllowed(url, image: type == CMARK_NODE_IMAGE, linkSchemes: linkSchemes) {
+                refused.append(node)
+            } else if case .relative(let path) = URLCheck.check(url, allowedSchemes: []) {
+                if let resolved = inAssets(path) { cmark_node_set_url(node, resolved) } else { refused.append(node) }
+            }
         }
         cmark_iter_free(iterator)
         // Innermost first (an image inside a link is entered after the link), so that each node

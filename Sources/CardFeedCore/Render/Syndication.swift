@@ -28,6 +28,25 @@ struct Syndication {
 
     func absolute(_ path: String) -> String { baseURL + path }
 
+    /// A description's HTML with its relative links and images (`assets/images/map.png`) made
+    /// absolute, for feed readers, which know no `<base href>`. Only attribute values can hold
+    /// `href="` or `src="`: in cmark's text a quote is always `&quot;`.
+    func absoluteURLs(_ html: String) -> String {
+        guard html.contains(" href=\"") || html.contains(" src=\"") else { return html }
+        var out = ""
+        var rest = Substring(html)
+        while let range = rest.firstRange(of: #/ (href|src)="/#) {
+            out += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let value = rest.prefix { $0 != "\"" }
+            if URLCheck.scheme(of: String(value)) == nil && !value.hasPrefix("//") {
+                out += absolute(value.hasPrefix("/") ? String(value.dropFirst()) : String(value))
+                rest = rest[value.endIndex...]
+            }
+        }
+        return out + rest
+    }
+
     func title(_ feed: Feed) -> String { Self.title(feed, settings) }
 
     static func title(_ feed: Feed, _ settings: RenderSettings) -> String {
@@ -58,7 +77,7 @@ struct Syndication {
             let view = settings.images.cardImage(card)
             image = view.placeholder ? nil : (URLCheck.scheme(of: view.src) == nil ? syndication.absolute(view.src) : view.src)
             imageAlt = view.alt
-            var html = description ?? ""
+            var html = description.map(syndication.absoluteURLs) ?? ""
             if let image { html = "<p><img src=\"\(XML.escape(image))\" alt=\"\(XML.escape(imageAlt))\"></p>\n" + html }
             self.html = html
             published = card.created.map { Formatting.moment($0).iso }

@@ -24,7 +24,9 @@ public enum Markdown {
 
     public static func html(_ markdown: String, linkSchemes: Set<String>) -> String {
         withDocument(markdown) { document in
-            _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
+            if markdown.utf8.contains(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
+                _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
+            }
             unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
             guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
             defer { free(rendered) }

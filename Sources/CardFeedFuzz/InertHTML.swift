@@ -9,7 +9,7 @@ enum InertHTML {
     static let tags: Set<String> = [
         "html", "head", "meta", "base", "title", "link", "script", "body", "header", "main", "footer", "nav", "div",
         "p", "a", "span", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "article", "img", "time", "strong",
-        "em", "code", "pre", "blockquote", "hr", "br", "button",
+        "em", "code", "pre", "blockquote", "hr", "br", "button", "b", "i", "u",
     ]
     static let attributes: Set<String> = [
         "class", "id", "href", "src", "srcset", "alt", "width", "height", "loading", "decoding", "title", "lang",

@@ -55,6 +55,43 @@ import Testing
         }
     }
 
+    @Test func aMisspelledKeyGetsADidYouMeanWarning() throws {
+        let loaded = try load(["cards/x.json": "[" + cardJSON([
+            "id": "a", "type": "captioned_image", "created": 1, "titel": "T", "Description": "D", "imgae": "https://x.test/i.png",
+            "hhhh": 1, "Yc": 2, "x": 3, "campaign_name": "autumn",
+        ]) + "]"])
+        #expect(loaded.diagnostics.contains("x.json: card 0 (id \"a\"): field \"titel\": unknown key (did you mean \"title\"?); ignored"))
+        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"Description\": unknown key (did you mean \"description\"?)"))
+        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"imgae\": unknown key (did you mean \"image\"?)"))
+        #expect(!loaded.diagnostics.contains("hhhh") && !loaded.diagnostics.contains("\"Yc\"") && !loaded.diagnostics.contains("\"x\"")
+            && !loaded.diagnostics.contains("campaign_name"), "keys far from every known one are ignored quietly, as the SDKs do")
+        #expect(loaded.diagnostics.contains("field \"title\": missing"))
+    }
+
+    @Test("an object that holds cards under an unknown key is an error", arguments: [
+        ("{\"feeds\": [CARD]}", "feeds", "did you mean {\"feed\": [...]}?"),
+        ("{\"Cards\": [CARD], \"full_sync\": true}", "Cards", "did you mean {\"cards\": [...]}?"),
+        ("{\"items\": [CARD, CARD]}", "items", "so none of them is read: (the envelopes are {\"feed\": [...]}, {\"cards\": [...]}, {\"mFeedCards\": [...]})"),
+    ])
+    func misspelledEnvelope(_ text: String, _ key: String, _ message: String) throws {
+        let card = cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d"])
+        let site = try TempSite(["cards/x.json": text.replacingOccurrences(of: "CARD", with: card)])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(!report.succeeded)
+        #expect(report.diagnostics.errors.count == 1)
+        #expect(report.diagnostics.contains("x.json: field \"\(key)\": a list of cards under a key that is no envelope", message), "\(report.diagnostics.lines)")
+    }
+
+    @Test func strictFailsOnAMisspelledKey() throws {
+        let site = try TempSite(["cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1, "description": "d", "titel": "T"])])
+        defer { site.remove() }
+        #expect(site.build().succeeded)
+        let strict = site.build(strict: true)
+        #expect(!strict.succeeded)
+        #expect(strict.diagnostics.contains("field \"titel\": unknown key (did you mean \"title\"?)"))
+    }
+
     @Test func cardsJsonAndCardsFolderAreReadInPathOrder() throws {
         let loaded = try load([
             "cards.json": cardJSON(["id": "root", "type": "text_announcement", "created": 1, "description": "d"]),
@@ -81,6 +118,44 @@ import Testing
         ])]).cards.first)
         #expect(card.created == 1_790_000_000)
         #expect(card.expiresAt == 1_900_000_000)
+    }
+
+    @Test func fractionalTimestampsAreRoundedDown() throws {
+        let loaded = try load(["cards.json": "[" + [
+            cardJSON(["id": "cc", "tp": "text_announcement", "ca": 1_699_500_000.75, "ea": 1_900_000_000.5, "ds": "d"]),
+            cardJSON(["id": "nf", "type": "text_announcement", "created": 1_699_500_000.25, "updated": 1_699_600_000.99, "expires_at": 1_900_000_000.01, "description": "d"]),
+            cardJSON(["id": "ms", "tp": "text_announcement", "ca": 1_699_500_000_750.5, "ds": "d"]),
+            cardJSON(["id": "text", "tp": "text_announcement", "ca": "1699500000.9", "ds": "d"]),
+        ].joined(separator: ",") + "]"])
+        let cards = Dictionary(uniqueKeysWithValues: loaded.cards.map { ($0.id, $0) })
+        #expect(cards["cc"]?.created == 1_699_500_000 && cards["cc"]?.updated == 1_699_500_000 && cards["cc"]?.expiresAt == 1_900_000_000)
+        #expect(cards["nf"]?.created == 1_699_500_000 && cards["nf"]?.updated == 1_699_600_000 && cards["nf"]?.expiresAt == 1_900_000_000)
+        #expect(cards["ms"]?.created == 1_699_500_000)
+        #expect(cards["text"]?.created == 1_699_500_000)
+        #expect(loaded.diagnostics.all.count == 1)
+        #expect(loaded.diagnostics.contains("cards.json: card 3 (id \"text\"): field \"ca\": number written as text \"1699500000.9\"; read as 1699500000.9"))
+    }
+
+    @Test func aCardWithoutCreatedHasNoDate() throws {
+        let loaded = try load(["cards.json": cardJSON(["id": "a", "tp": "text_announcement", "ds": "d"])])
+        let card = try #require(loaded.cards.first)
+        #expect(card.created == nil && card.updated == 0)
+        #expect(loaded.diagnostics.contains("field \"ca\": missing; the card shows no date"))
+    }
+
+    @Test("a Classic card with an empty or blank image is a text announcement", arguments: ["\"\"", "\"  \"", "null"])
+    func classicWithoutAnImage(_ image: String) throws {
+        for card in ["{\"id\": \"a\", \"tp\": \"short_news\", \"ca\": 1, \"ds\": \"d\", \"i\": \(image)}",
+                     "{\"id\": \"a\", \"type\": \"classic\", \"created\": 1, \"description\": \"d\", \"image\": \(image)}"] {
+            let loaded = try load(["cards.json": card])
+            #expect(loaded.cards.first?.type == .textAnnouncement, "\(card)")
+            #expect(loaded.diagnostics.all.isEmpty, "\(loaded.diagnostics.lines)")
+        }
+    }
+
+    @Test func aBlankRequiredImageIsReportedMissing() throws {
+        let loaded = try load(["cards.json": cardJSON(["id": "a", "type": "banner_image", "created": 1, "image": " "])])
+        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"image\": missing (required for banner_image cards); the placeholder image is shown"))
     }
 
     @Test func minusOneMeansNeverExpires() throws {
@@ -157,6 +232,67 @@ import Testing
         #expect(loaded.cards.isEmpty)
         #expect(loaded.skipped[.removed] == 1)
         #expect(loaded.diagnostics.all.isEmpty)
+    }
+
+    /// Content Cards syncs saved in a folder, read in path order, end with the cards the last one leaves.
+    func sync(_ full: Bool, _ entries: [String: Any]...) -> String {
+        "{\"cards\": [" + entries.map(cardJSON).joined(separator: ",") + "], \"full_sync\": \(full), \"last_full_sync_at\": 1}"
+    }
+    func cc(_ id: String, _ text: String = "d", ca: Int = 1) -> [String: Any] { ["id": id, "tp": "text_announcement", "ca": ca, "ds": text] }
+
+    @Test func aFullSyncReplacesTheCardsOfEarlierSyncs() throws {
+        let loaded = try load([
+            "cards/1.json": sync(true, cc("a"), cc("b")),
+            "cards/2.json": sync(true, cc("c"), cc("b", "again")),
+        ])
+        #expect(loaded.cards.map(\.id) == ["c", "b"])
+        #expect(loaded.cards.last?.description == "again")
+        #expect(loaded.skipped[.replacedBySync] == 2)
+        #expect(loaded.diagnostics.all.isEmpty, "\(loaded.diagnostics.lines)")
+    }
+
+    @Test func anIncrementalSyncAddsAndUpdates() throws {
+        let loaded = try load([
+            "cards/1.json": sync(true, cc("a", "first", ca: 500), cc("b")),
+            "cards/2.json": sync(false, cc("a", "edited", ca: 100), cc("c")),
+        ])
+        #expect(loaded.cards.map(\.id) == ["a", "b", "c"])
+        #expect(loaded.cards.first?.description == "edited", "a later sync's card is the card as it is now, whatever its time")
+        #expect(loaded.diagnostics.all.isEmpty, "\(loaded.diagnostics.lines)")
+    }
+
+    @Test func aCardRemovedByOneSyncAndSentAgainByALaterOneIsShown() throws {
+        let removed = try load([
+            "cards/1.json": sync(true, cc("a"), cc("b")),
+            "cards/2.json": sync(false, ["id": "a", "r": true]),
+        ])
+        #expect(removed.cards.map(\.id) == ["b"])
+        #expect(removed.skipped[.removed] == 1)
+        let back = try load([
+            "cards/1.json": sync(true, cc("a"), cc("b")),
+            "cards/2.json": sync(false, ["id": "a", "r": true]),
+            "cards/3.json": sync(false, cc("a", "back")),
+        ])
+        #expect(back.cards.map(\.id) == ["b", "a"])
+        #expect(back.cards.last?.description == "back")
+    }
+
+    @Test func aSyncLeavesNewsFeedCardsAlone() throws {
+        let loaded = try load([
+            "cards.json": "{\"feed\": [" + cardJSON(["id": "n", "type": "text_announcement", "created": 1, "description": "d"]) + "]}",
+            "cards/1.json": sync(true, cc("a")),
+            "cards/2.json": sync(true, cc("b")),
+        ])
+        #expect(loaded.cards.map(\.id) == ["n", "b"])
+    }
+
+    @Test func aRemovalOutsideASyncStillDeletesItsCardWhereverItWasRead() throws {
+        let loaded = try load([
+            "cards.json": "[{\"id\": \"gone\", \"r\": true}]",
+            "cards/later.json": cardJSON(["id": "gone", "type": "text_announcement", "created": 1, "description": "d"]),
+        ])
+        #expect(loaded.cards.isEmpty)
+        #expect(loaded.skipped[.removed] == 1)
     }
 
     @Test func malformedJSONNamesFileLineAndColumn() throws {

@@ -34,6 +34,61 @@ import Testing
         #expect(page.contains("src=\"https://x.test/a.png?q=%22%3E%3Cscript%3E\""))
     }
 
+    @Test func aCardWithoutADateShowsNone() throws {
+        let (site, report) = try build([
+            ["id": "dateless", "tp": "text_announcement", "ds": "d"],
+            ["id": "app", "type": "cross_promotion_small", "title": "T", "subtitle": "S", "caption": "C", "image": "https://x.test/i.png", "price": 1, "url": "https://x.test"],
+            ["id": "dated", "tp": "text_announcement", "ca": 1_699_500_000.75, "ds": "d"],
+        ], files: ["cardfeed.yml": "base_url: https://example.test/\n"])
+        defer { site.remove() }
+        #expect(report.succeeded)
+        let page = try site.read("index.html")
+        #expect(page.components(separatedBy: "class=\"card__date\"").count == 2, "only the dated card has a date")
+        #expect(page.contains("<time class=\"card__date\" datetime=\"2023-11-09T03:20:00Z\">Nov 9, 2023</time>"))
+        #expect(!page.contains("1970"))
+        let atom = try site.read("feed.xml")
+        #expect(atom.components(separatedBy: "<published>").count == 2)
+        let json = try site.read("feed.json")
+        #expect(json.components(separatedBy: "date_published").count == 2)
+    }
+
+    @Test("cross promotion prices are written for the locale", arguments: [
+        ("en", "$1,234.50", "$0.99"), ("de", "1.234,50\u{A0}$", "0,99\u{A0}$"), ("fr", "1\u{202F}234,50\u{A0}$", "0,99\u{A0}$"),
+    ])
+    func pricesFollowTheLocale(_ locale: String, _ large: String, _ small: String) throws {
+        let strings = StringTable(locale: locale, values: try #require(StringTable.builtin(locale)))
+        #expect(strings.price(1234.5) == large)
+        #expect(strings.price(0.99) == small)
+        func app(_ id: String, _ fields: [String: Any]) -> [String: Any] {
+            ["id": id, "type": "cross_promotion_small", "created": 1, "title": "T", "subtitle": "S", "caption": "C",
+             "image": "https://x.test/i.png", "url": "https://x.test"].merging(fields) { $1 }
+        }
+        let (site, _) = try build([app("priced", ["price": 1234.5]), app("shown", ["price": 1234.5, "display_price": "£3.33"])],
+                                  files: ["cardfeed.yml": "locale: \(locale)\n"])
+        defer { site.remove() }
+        let page = try site.read("index.html")
+        #expect(page.contains("<a class=\"card__cta\" href=\"https://x.test\">\(large)<span"))
+        #expect(page.contains("<a class=\"card__cta\" href=\"https://x.test\">£3.33<span"), "display_price wins")
+    }
+
+    @Test func aRatingOfZeroShowsNeitherStarsNorReviews() throws {
+        let base: [String: Any] = [
+            "type": "cross_promotion_small", "created": 1, "title": "T", "subtitle": "S", "caption": "C",
+            "image": "https://x.test/i.png", "url": "https://x.test", "price": 0, "reviews": 120,
+        ]
+        let (site, report) = try build([
+            base.merging(["id": "album", "rating": 0]) { $1 },
+            base.merging(["id": "app", "rating": 4.5]) { $1 },
+        ])
+        defer { site.remove() }
+        #expect(report.succeeded)
+        let page = try site.read("index.html")
+        let album = try #require(page.components(separatedBy: "data-card-id=\"album\"").last?.components(separatedBy: "</article>").first)
+        #expect(!album.contains("star") && !album.contains("Rated") && !album.contains("review"), "\(album)")
+        let app = try #require(page.components(separatedBy: "data-card-id=\"app\"").last?.components(separatedBy: "</article>").first)
+        #expect(app.contains("Rated 4.5 out of 5") && app.contains("(120 reviews)"))
+    }
+
     @Test func cardRootCarriesTheDataAttributes() throws {
         let (site, _) = try build([
             ["id": "u", "tp": "short_news", "ca": 1, "ds": "d", "i": "https://x.test/i.png", "v": false, "p": true, "db": true, "uw": true, "u": "https://x.test"],

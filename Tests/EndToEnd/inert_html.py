@@ -3,11 +3,12 @@ it the way a browser tokenizes it (Python's html.parser) rather than by searchin
 import re
 from html.parser import HTMLParser
 
-# Elements the built-in templates and cmark's safe mode write; anything else came from a card.
+# Elements the built-in templates, cmark's safe mode and the HTML allowed in descriptions write;
+# anything else came from a card.
 ELEMENTS = {
     "html", "head", "meta", "base", "title", "link", "script", "body", "header", "main", "footer", "nav",
     "div", "p", "a", "span", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "article", "img", "time",
-    "strong", "em", "code", "pre", "blockquote", "hr", "br",
+    "strong", "em", "code", "pre", "blockquote", "hr", "br", "b", "i", "u",
 }
 ATTRIBUTES = {
     "class", "id", "href", "src", "srcset", "alt", "width", "height", "loading", "decoding", "title", "lang",

@@ -34,6 +34,12 @@ MARKDOWN = [
     '<script>alert(1)</script>\n\n<div onclick="alert(1)">x</div> <a href="javascript:alert(1)">raw</a> '
     "<img src=x onerror=alert(1)> <iframe srcdoc='<script>alert(1)</script>'></iframe>",
     '`<script>` **<b>bold</b>** [ok](https://example.test/?q="><script>) [t](https://example.test "a\\" onmouseover=\\"x")',
+    # HTML a description may keep (b, i, em, strong, u, br, p, div, span, a with a checked href)
+    # in places where keeping it would be invalid or unsafe.
+    '<div align="center" onmouseover="alert(1)"><p>x <a href="javascript:alert(1)" onclick="x">y</a></p></div>\n'
+    '<b><div>block in inline</div></b> <p><p>nested</p></p> <a href="https://example.test/"><a href="https://x.test">x</a></a>',
+    '<p>line<br onload=alert(1)>two</p>\n\n<span style="x" class=y>s</span> <u>u</u> <i>i</i> <a href=" &#106;avascript:alert(1)">z</a> '
+    '<a href="https://example.test/&quot;onclick=&quot;alert(1)">q</a> <b>unclosed <i>tags',
 ]
 URLS = [
     "javascript:alert(1)", "JAVASCRIPT:alert(1)", " javascript:alert(1)", "\tjavascript:alert(1)",

@@ -5,6 +5,7 @@ public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case invalid = "invalid"
     case unknownType = "unknown type"
     case duplicate = "duplicate id"
+    case replacedBySync = "replaced by a later sync"
     case removed = "removed"
     case dismissed = "dismissed"
     case expired = "expired"
@@ -62,6 +63,7 @@ struct CardDecoder {
             return .skipped(.invalid)
         }
         reader.cardID = id
+        reader.warnAboutMisspelledKeys()
         if reader.bool(.removed) == true {
             return .removal(id: id)
         }
@@ -80,7 +82,7 @@ struct CardDecoder {
 
         readContent(&card, &reader)
         // An image-less Classic card is a text announcement, as Braze's Android SDK decides.
-        if type == .shortNews && !reader.has(.image) {
+        if type == .shortNews && !reader.hasContent(.image) {
             type = .textAnnouncement
             card.type = type
         }
@@ -94,9 +96,9 @@ struct CardDecoder {
         if let created = reader.timestamp(.created) {
             card.created = created
         } else if card.type != .control {
-            reader.warn(reader.keyName(.created), "missing; the card sorts as the oldest")
+            reader.warn(reader.keyName(.created), "missing; the card shows no date and sorts as the oldest")
         }
-        card.updated = reader.timestamp(.updated) ?? card.created
+        card.updated = reader.timestamp(.updated) ?? card.created ?? 0
         card.expiresAt = reader.timestamp(.expiresAt)
         card.categories = readCategories(&reader)
         card.extras = reader.stringMap(.extras)
@@ -147,6 +149,12 @@ struct CardDecoder {
     private func readContent(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         card.title = reader.string(.title)
         card.description = reader.string(.description)
+        if let description = card.description {
+            let changes = Markdown.markupChanges(description, linkSchemes: linkSchemes)
+            if !changes.isEmpty {
+                reader.warn(reader.lookup(.description)?.key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")
+            }
+        }
         card.domain = reader.string(.domain)
         card.imageAlt = reader.string(.imageAlt)
         if let ratio = reader.number(.aspectRatio), ratio > 0 { card.aspectRatio = ratio }
@@ -156,12 +164,15 @@ struct CardDecoder {
         guard card.type == .crossPromotionSmall else { return }
         card.subtitle = reader.string(.subtitle)
         card.caption = reader.string(.caption)
-        if let rating = reader.number(.rating) {
+        let rating = reader.number(.rating)
+        if let rating, rating != 0 {
             if (0...5).contains(rating) { card.rating = rating } else {
                 reader.warn("rating", "\(FieldReader.format(rating)) is outside 0 to 5; ignored")
             }
         }
-        if let reviews = reader.integer(.reviews) { card.reviews = Int(clamping: max(0, reviews)) }
+        // Braze sends a rating of 0 for anything but an app: such an item has neither stars nor
+        // a review count to show.
+        if let reviews = reader.integer(.reviews), rating != 0 { card.reviews = Int(clamping: max(0, reviews)) }
         if let price = reader.number(.price) { card.price = max(0, price) }
         card.displayPrice = reader.string(.displayPrice)
         card.mediaType = reader.string(.mediaType)
@@ -209,7 +220,7 @@ struct CardDecoder {
     /// nothing left to show.
     private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) -> Bool {
         func require(_ field: Field, _ present: Bool, _ consequence: String) {
-            if !present && !reader.has(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
+            if !present && !reader.hasContent(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
         }
         let placeholder = "the placeholder image is shown"
         switch card.type {

@@ -71,9 +71,12 @@ public struct CardLoader: Sendable {
             readEntries(
                 url, file: file, decoder: decoder, decoderFingerprint: decoderFingerprint, firstOrder: { entriesHandedOver },
                 into: &fileProblems,
-                expect: { count in
+                expect: { count, sync in
                     fileEntries = count
-                    merging.queue.sync { merging.merger.reserve(count, in: &merging.result) }
+                    merging.queue.sync {
+                        merging.merger.reserve(count, in: &merging.result)
+                        merging.merger.beginFile(sync, into: &merging.result)
+                    }
                 }
             ) { decoded in
                 entriesHandedOver += decoded.count
@@ -128,7 +131,7 @@ public struct CardLoader: Sendable {
     /// order, a batch at a time.
     private func readEntries(
         _ url: URL, file: String, decoder: CardDecoder, decoderFingerprint: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
-        expect: (Int) -> Void = { _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
+        expect: (Int, ContentCardsSync?) -> Void = { _, _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
     ) {
         let data: Data
         do {
@@ -157,7 +160,7 @@ public struct CardLoader: Sendable {
             let bytes = raw.bindMemory(to: UInt8.self)
             do throws(JSONSyntaxError) {
                 if let elements = JSONParser.topLevelArrayElements(bytes) {
-                    expect(elements.count)
+                    expect(elements.count, nil)
                     let shared = ReadOnlyBytes(bytes: bytes)
                     // A bare list of cards, the usual shape of a large file: parsed and decoded
                     // on both cores, a batch at a time.
@@ -196,7 +199,7 @@ public struct CardLoader: Sendable {
                 }
                 let document = try JSONParser.parse(bytes)
                 guard let values = Self.entries(of: document, file: file, into: &diagnostics) else { return }
-                expect(values.count)
+                expect(values.count, Self.sync(of: document, file: file, into: &diagnostics))
                 for start in stride(from: 0, to: values.count, by: Self.batchSize) {
                     let batch = Array(values[start..<min(values.count, start + Self.batchSize)])
                     body(try decodeInParallel(batch.count, { offset in batch[offset] }, startIndex: start))
@@ -226,11 +229,21 @@ public struct CardLoader: Sendable {
         switch json {
         case .array(let cards):
             return cards
-        case .object:
-            for key in ["feed", "cards", "mFeedCards"] {
+        case .object(let pairs):
+            for key in envelopeKeys {
                 guard let value = json[key] else { continue }
                 if case .array(let cards) = value { return cards }
                 diagnostics.append(Diagnostic(.error, file: file, field: key, message: "expected a list of cards, found \(value.noun)"))
+                return nil
+            }
+            // An object with no id that holds a list of cards is a misspelled envelope
+            // (`{"feeds": [...]}`), not a card: read as one, every card in it would be lost.
+            if json["id"] == nil, let key = pairs.first(where: { Self.holdsCards($0.value) })?.key {
+                let known = envelopeKeys.map { "{\"\($0)\": [...]}" }.joined(separator: ", ")
+                let meant = Self.meantEnvelope(key).map { "did you mean {\"\($0)\": [...]}? " } ?? ""
+                diagnostics.append(Diagnostic(
+                    .error, file: file, field: key,
+                    message: "a list of cards under a key that is no envelope, so none of them is read: \(meant)(the envelopes are \(known))"))
                 return nil
             }
             return [json]
@@ -243,11 +256,64 @@ public struct CardLoader: Sendable {
     }
 }
 
-/// Joins the cards of all files: a repeated id keeps the more recently updated card (on a tie,
-/// the one read last, as a sync would), and removal entries delete their card wherever it was read.
+/// A file saved from Braze's Content Cards sync (`{"cards": [...], "full_sync": ...}`).
+enum ContentCardsSync {
+    /// `full_sync: true`: the file's cards replace those of earlier syncs.
+    case full
+    /// Adds, updates and removes cards of earlier syncs.
+    case incremental
+}
+
+extension CardLoader {
+    /// Whether a file is a Content Cards sync, and which kind; nil for every other file.
+    static func sync(of document: JSONValue, file: String, into diagnostics: inout Diagnostics) -> ContentCardsSync? {
+        guard case .object = document, document["cards"] != nil else { return nil }
+        switch document["full_sync"] {
+        case .bool(true)?, .number(1, _)?: return .full
+        case nil, .null?, .bool(false)?, .number(0, _)?: return .incremental
+        case let other?:
+            diagnostics.append(Diagnostic(.warning, file: file, field: "full_sync", message: "expected true or false, found \(other.noun); read as an incremental sync"))
+            return .incremental
+        }
+    }
+
+    /// The keys of the envelopes Braze uses: News Feed, Content Cards sync, Unity.
+    static let envelopeKeys = ["feed", "cards", "mFeedCards"]
+
+    /// The envelope key a misspelled one is a small edit away from (any case: `"Cards"`, `"feeds"`).
+    static func meantEnvelope(_ key: String) -> String? {
+        let (distance, meant) = envelopeKeys.map { (TemplateLinter.editDistance(key.lowercased(), $0.lowercased()), $0) }.min { $0.0 < $1.0 }!
+        return distance <= max(1, key.count / 3) ? meant : nil
+    }
+
+    /// A list with at least one object shaped like a card (it has an id or a type).
+    static func holdsCards(_ value: JSONValue) -> Bool {
+        guard case .array(let items) = value else { return false }
+        return items.contains { item in
+            guard case .object(let pairs) = item else { return false }
+            return pairs.contains { ["id", "type", "tp"].contains($0.key) }
+        }
+    }
+}
+
+/// Joins the cards of all files, in path order.
+///
+/// A Content Cards sync file acts as the sync did in the app: a full sync replaces the cards of
+/// earlier syncs, and an incremental one adds, updates (a card of an earlier sync is replaced
+/// without a warning) and removes (`{"id": X, "r": true}` deletes card X as read so far; a later
+/// file may send it again). Every other file keeps the News Feed rules: a repeated id keeps the
+/// more recently updated card (on a tie, the one read last), and a removal entry deletes its card
+/// wherever it was read.
 struct CardMerger {
     private var byID: [String: Int] = [:]
+    /// Ids removed by entries of files that are not syncs, deleted from all files at the end.
     private var removals = Set<String>()
+    /// Positions in `result.cards` of cards deleted by a sync, dropped at the end.
+    private var deleted = Set<Int>()
+    /// Positions of cards read from sync files (which a later full sync replaces).
+    private var fromSyncs = Set<Int>()
+    /// The kind of the file being merged: nil for a file that is not a sync.
+    private var sync: ContentCardsSync?
 
     /// Makes room for `count` more cards: growing a dictionary of 100,000 ids step by step
     /// rehashes it some seventeen times. Room is at least doubled, as appending would: asked for
@@ -260,31 +326,64 @@ struct CardMerger {
         result.cards.reserveCapacity(room)
     }
 
+    /// Called before the entries of each file.
+    mutating func beginFile(_ sync: ContentCardsSync?, into result: inout LoadedCards) {
+        self.sync = sync
+        guard sync == .full else { return }
+        for position in fromSyncs.sorted() { delete(position, as: .replacedBySync, from: &result) }
+        fromSyncs.removeAll()
+    }
+
+    private mutating func delete(_ position: Int, as reason: SkipReason, from result: inout LoadedCards) {
+        let id = result.cards[position].id
+        if byID[id] == position { byID[id] = nil }
+        deleted.insert(position)
+        fromSyncs.remove(position)
+        result.skipped[reason, default: 0] += 1
+    }
+
     mutating func add(_ entry: DecodedEntry, into result: inout LoadedCards) {
         switch entry {
         case .skipped(let reason):
             result.skipped[reason, default: 0] += 1
         case .removal(let id):
-            removals.insert(id)
+            guard sync != nil else {
+                removals.insert(id)
+                return
+            }
+            if let position = byID[id] { delete(position, as: .removed, from: &result) }
         case .card(let card):
             guard let previous = byID[card.id] else {
                 byID[card.id] = result.cards.count
+                if sync != nil { fromSyncs.insert(result.cards.count) }
                 result.cards.append(card)
                 return
             }
             let kept = result.cards[previous]
+            if sync != nil, fromSyncs.contains(previous), kept.source.file != card.source.file {
+                // A later sync's card is the card as it is now.
+                result.cards[previous] = card
+                result.skipped[.replacedBySync, default: 0] += 1
+                return
+            }
             let newer = card.sortTime >= kept.sortTime
             let message =
                 card.sortTime == kept.sortTime ? "same id and update time as \(kept.source); this one, read later, replaces it"
                 : newer ? "same id as \(kept.source); this one is updated more recently and replaces it"
                 : "same id as \(kept.source), which is updated more recently; this one is ignored"
             result.diagnostics.append(Diagnostic(.warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id", message: message))
-            if newer { result.cards[previous] = card }
+            if newer {
+                result.cards[previous] = card
+                if sync != nil { fromSyncs.insert(previous) } else { fromSyncs.remove(previous) }
+            }
             result.skipped[.duplicate, default: 0] += 1
         }
     }
 
     func applyRemovals(to result: inout LoadedCards) {
+        if !deleted.isEmpty {
+            result.cards = result.cards.enumerated().compactMap { deleted.contains($0.offset) ? nil : $0.element }
+        }
         guard !removals.isEmpty else { return }
         let before = result.cards.count
         result.cards.removeAll { removals.contains($0.id) }

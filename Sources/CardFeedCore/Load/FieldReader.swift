@@ -121,9 +121,28 @@ struct FieldReader {
         self.index = index
         values = Array(repeating: nil, count: Field.keys.count)
         for (key, value) in object {
-            if let slot = Field.slots[key] { values[slot] = value }  // a repeated key: the last one counts, as in JavaScript
+            if let slot = Field.slots[key] {
+                values[slot] = value  // a repeated key: the last one counts, as in JavaScript
+            } else {
+                unknownKeys.append(key)
+            }
         }
     }
+
+    /// Keys that are not a card's, in file order. Real payloads have some (`"hhhh"`, `"Yc"`), and
+    /// the SDKs ignore them; but a typo (`"titel"`) would lose a field silently.
+    private var unknownKeys: [String] = []
+
+    /// Warns about each unknown key that is a small edit away from a known one.
+    mutating func warnAboutMisspelledKeys() {
+        for key in unknownKeys where key.count >= 3 {
+            let suggestion = TemplateLinter.suggestion(for: key, among: Self.suggestedKeys)
+            if !suggestion.isEmpty { warn(key, "unknown key\(suggestion); ignored") }
+        }
+    }
+
+    /// Known keys worth suggesting: a one-letter short key is an edit away from any other letter.
+    private static let suggestedKeys = Set(Field.keys.filter { $0.count >= 2 })
 
     /// The value of `key`, when it is one of a card's keys.
     private func value(_ key: String) -> JSONValue? {
@@ -145,6 +164,14 @@ struct FieldReader {
     }
 
     func has(_ field: Field) -> Bool { lookup(field) != nil }
+
+    /// Present and not blank text: a blank `image` is no image, as it is for the SDKs (Android
+    /// re-types a Classic card whose `i` is empty as a text announcement).
+    func hasContent(_ field: Field) -> Bool {
+        guard let (_, value) = lookup(field) else { return false }
+        if case .string(let text) = value { return !text.isBlank }
+        return true
+    }
 
     /// The key to name in a message about a missing field: the one of the card's key style.
     func keyName(_ field: Field) -> String {
@@ -220,10 +247,21 @@ struct FieldReader {
         return Int64(double)
     }
 
-    /// Unix seconds. 13-digit values are milliseconds (some generators write them) and a negative
-    /// value means "never", as `-1` does on the wire.
+    /// Unix seconds. 13-digit values are milliseconds (some generators write them), a fraction
+    /// is rounded down (iOS keeps timestamps as doubles, and exports write `1699500000.75`), and
+    /// a negative value means "never", as `-1` does on the wire.
     mutating func timestamp(_ field: Field) -> Int64? {
-        guard var seconds = integer(field) else { return nil }
+        var seconds: Int64
+        if case .number(_, let integer?)? = lookup(field)?.value {
+            seconds = integer  // the usual case
+        } else {
+            guard let number = number(field) else { return nil }
+            guard abs(number) < 9.0e15 else {
+                warn(lookup(field)?.key, "\(Self.format(number)) is too large for a time; ignored")
+                return nil
+            }
+            seconds = Int64(number.rounded(.down))
+        }
         if seconds >= 1_000_000_000_000 { seconds /= 1000 }
         return seconds < 0 ? nil : seconds
     }

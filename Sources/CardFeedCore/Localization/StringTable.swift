@@ -179,6 +179,16 @@ public struct StringTable: Sendable {
         Self.replacing(".", in: Formatting.decimal(value, places: places), with: self["decimalSeparator"])
     }
 
+    /// A price in dollars for the store's default storefront, written the local way:
+    /// 1234.5 -> "$1,234.50" / "1.234,50 $" / "1 234,50 $".
+    func price(_ value: Double) -> String {
+        let fixed = Formatting.decimal(value, places: 2)  // "1234.50"
+        let parts = fixed.split(separator: ".", maxSplits: 1)
+        let whole = Int(parts[0]).map(number) ?? String(parts[0])
+        let amount = parts.count > 1 ? whole + self["decimalSeparator"] + parts[1] : whole
+        return format("price", ["amount": amount])
+    }
+
     private static func replacing(_ character: Character, in text: String, with replacement: String) -> String {
         String(character) == replacement ? text : text.split(separator: character, omittingEmptySubsequences: false).joined(separator: replacement)
     }

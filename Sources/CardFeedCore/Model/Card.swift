@@ -15,9 +15,10 @@ public struct Card: Sendable, Equatable {
         public var id: String
         public var type: CardType
         public var viewed = false
-        /// Unix seconds.
-        public var created: Int64 = 0
-        /// Unix seconds; equals `created` when the card has no `updated` (Content Cards never do).
+        /// Unix seconds; `nil` when the card has no date (it shows none, and sorts as the oldest).
+        public var created: Int64?
+        /// Unix seconds; equals `created` when the card has no `updated` (Content Cards never do),
+        /// 0 when it has neither.
         public var updated: Int64 = 0
         /// Unix seconds; `nil` means the card never expires.
         public var expiresAt: Int64?
@@ -49,7 +50,8 @@ public struct Card: Sendable, Equatable {
         // Cross promotion (News Feed only).
         public var subtitle: String?
         public var caption: String?
-        /// 0.0 to 5.0.
+        /// Above 0, up to 5.0; `nil` also for Braze's 0, which means the item is not an app
+        /// (and then `reviews` is `nil` too).
         public var rating: Double?
         public var reviews: Int?
         public var price: Double?

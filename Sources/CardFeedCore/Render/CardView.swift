@@ -24,14 +24,14 @@ final class CardView: MustacheObject {
     let permalink: String
 
     /// Every card's template reads `created` twice (`iso` and `text`): formatted once.
-    private let created: Formatting.Moment
+    private let created: Formatting.Moment?
 
     init(card: Card, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
         self.card = card
         self.descriptionHTML = descriptionHTML
         self.settings = settings
         self.permalink = permalink
-        created = settings.strings.moment(card.created)
+        created = card.created.map(settings.strings.moment)
     }
     /// The card's HTML id (see `Formatting.anchor`).
     var anchor: String { Formatting.anchor(for: card.id) }
@@ -56,8 +56,8 @@ final class CardView: MustacheObject {
         case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0)) }
         case .image: return .object(settings.images.cardImage(card))
         case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
-        case .created: return .object(created)
-        case .updated: return card.updated > card.created ? .object(settings.strings.moment(card.updated)) : nil
+        case .created: return created.map { .object($0) }
+        case .updated: return card.updated > card.created ?? 0 ? .object(settings.strings.moment(card.updated)) : nil
         case .expires: return card.expiresAt.map { .object(settings.strings.moment($0)) }
         case .categories: return .objects(card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) })
         case .extras: return card.extras.isEmpty ? nil : .object(ExtrasView(pairs: card.extras))
@@ -203,7 +203,8 @@ final class ReviewsView: MustacheObject {
 }
 
 /// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
-/// for a price of 0, else the price in dollars (the App Store's default storefront).
+/// for a price of 0, else the price in dollars (the App Store's default storefront), written
+/// for the locale (`StringTable.price`).
 final class PriceView: MustacheObject {
     let text: String
     let free: Bool
@@ -221,7 +222,7 @@ final class PriceView: MustacheObject {
         if let display = card.displayPrice {
             text = display
         } else if let price = card.price {
-            text = price == 0 ? strings["free"] : "$" + strings.decimal(price, places: 2)
+            text = price == 0 ? strings["free"] : strings.price(price)
         } else {
             return nil
         }

@@ -8,7 +8,9 @@ import Darwin
 
 /// CommonMark to HTML through Debian's libcmark, in its default (safe) mode: raw HTML is
 /// replaced by a comment and `javascript:`, `vbscript:`, `file:` and non-image `data:` links are
-/// emptied. Card descriptions are untrusted, so this must stay so.
+/// emptied. Card descriptions are untrusted, so this must stay so. Before rendering, the raw
+/// HTML cmark found is turned into a few allowed tags and text (see `AllowedHTML`), so that a
+/// card's words are never dropped, and one newline is a line break, as in Braze's feeds.
 ///
 /// On top of that, links and images follow the same rules as a card's own `url` and `image`:
 /// a link whose scheme the site does not allow, or an image that is not http(s), a relative path
@@ -21,21 +23,60 @@ public enum Markdown {
     public static func html(_ markdown: String) -> String { html(markdown, linkSchemes: URLCheck.linkSchemes) }
 
     public static func html(_ markdown: String, linkSchemes: Set<String>) -> String {
+        withDocument(markdown) { document in
+            if markdown.utf8.contains(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
+                _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
+            }
+            unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+            guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
+            defer { free(rendered) }
+            return String(cString: rendered)
+        } ?? ""
+    }
+
+    /// What rendering changes in a description's HTML (tags shown as text, attributes dropped),
+    /// for the warning `check` gives; empty when nothing. Cheap for text without a `<`.
+    static func markupChanges(_ markdown: String, linkSchemes: Set<String>) -> [String] {
+        guard markdown.utf8.contains(UInt8(ascii: "<")) else { return [] }
+        return withDocument(markdown) { document in
+            AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
+        } ?? []
+    }
+
+    private static func withDocument<Result>(_ markdown: String, _ body: (OpaquePointer) -> Result) -> Result? {
         var source = HTMLText.removingForbiddenCharacters(markdown)
         return source.withUTF8 { bytes in
             let document = bytes.withMemoryRebound(to: CChar.self) { chars in
                 cmark_parse_document(chars.baseAddress, chars.count, CMARK_OPT_DEFAULT)
             }
-            guard let document else { return "" }
+            guard let document else { return nil }
             defer { cmark_node_free(document) }
-            unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
-            guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT) else { return "" }
-            defer { free(rendered) }
-            return String(cString: rendered)
+            return body(document)
         }
     }
 
-    /// Replaces every link and image whose URL is refused by its text (an image's alt text).
+    /// The URL to write for an `href` in a description's HTML, or nil when it is refused.
+    static func checkedLink(_ url: String, linkSchemes: Set<String>) -> String? {
+        switch URLCheck.check(url, allowedSchemes: linkSchemes) {
+        case .absolute(let clean): return clean
+        case .relative(let path): return inAssets(path)
+        case .refused: return nil
+        }
+    }
+
+    /// A relative path in a description names a file of SITE/assets/, as a card's `image` does:
+    /// `images/map.png` is written `assets/images/map.png`, which every page finds through its
+    /// `<base href>`, at any depth. Paths from the host's root (`/x`, `//host/x`) and links
+    /// within the page (`#x`, `?q`) stay as written; nil for a path that leaves assets/.
+    static func inAssets(_ path: String) -> String? {
+        guard let first = path.first, !"/#?".contains(first) else { return path }
+        let end = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
+        guard let file = URLCheck.assetPath(String(path[..<end])) else { return nil }
+        return "assets/" + file + path[end...]
+    }
+
+    /// Replaces every link and image whose URL is refused by its text (an image's alt text), and
+    /// points relative ones into assets/.
     private static func unwrapRefusedLinks(in document: OpaquePointer, linkSchemes: Set<String>) {
         var refused: [OpaquePointer] = []
         guard let iterator = cmark_iter_new(document) else { return }
@@ -44,7 +85,11 @@ public enum Markdown {
             let type = cmark_node_get_type(node)
             guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
             let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-            if !isAllowed(url, image: type == CMARK_NODE_IMAGE, linkSchemes: linkSchemes) { refused.append(node) }
+            if !isAllowed(url, image: type == CMARK_NODE_IMAGE, linkSchemes: linkSchemes) {
+                refused.append(node)
+            } else if case .relative(let path) = URLCheck.check(url, allowedSchemes: []) {
+                if let resolved = inAssets(path) { cmark_node_set_url(node, resolved) } else { refused.append(node) }
+            }
         }
         cmark_iter_free(iterator)
         // Innermost first (an image inside a link is entered after the link), so that each node

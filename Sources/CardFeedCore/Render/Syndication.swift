@@ -28,6 +28,25 @@ struct Syndication {
 
     func absolute(_ path: String) -> String { baseURL + path }
 
+    /// A description's HTML with its relative links and images (`assets/images/map.png`) made
+    /// absolute, for feed readers, which know no `<base href>`. Only attribute values can hold
+    /// `href="` or `src="`: in cmark's text a quote is always `&quot;`.
+    func absoluteURLs(_ html: String) -> String {
+        guard html.contains(" href=\"") || html.contains(" src=\"") else { return html }
+        var out = ""
+        var rest = Substring(html)
+        while let range = rest.firstRange(of: #/ (href|src)="/#) {
+            out += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let value = rest.prefix { $0 != "\"" }
+            if URLCheck.scheme(of: String(value)) == nil && !value.hasPrefix("//") {
+                out += absolute(value.hasPrefix("/") ? String(value.dropFirst()) : String(value))
+                rest = rest[value.endIndex...]
+            }
+        }
+        return out + rest
+    }
+
     func title(_ feed: Feed) -> String { Self.title(feed, settings) }
 
     static func title(_ feed: Feed, _ settings: RenderSettings) -> String {
@@ -43,7 +62,8 @@ struct Syndication {
         var image: String?
         var imageAlt: String
         var html: String
-        var published: String
+        /// Nil for a card without a date.
+        var published: String?
         var updated: String
         var categories: [(term: String, label: String)]
 
@@ -57,10 +77,10 @@ struct Syndication {
             let view = settings.images.cardImage(card)
             image = view.placeholder ? nil : (URLCheck.scheme(of: view.src) == nil ? syndication.absolute(view.src) : view.src)
             imageAlt = view.alt
-            var html = description ?? ""
+            var html = description.map(syndication.absoluteURLs) ?? ""
             if let image { html = "<p><img src=\"\(XML.escape(image))\" alt=\"\(XML.escape(imageAlt))\"></p>\n" + html }
             self.html = html
-            published = Formatting.moment(card.created).iso
+            published = card.created.map { Formatting.moment($0).iso }
             updated = Formatting.moment(card.sortTime).iso
             categories = card.categories.map { ($0.rawValue, settings.strings.feedTitle(.category($0))) }
         }
@@ -107,7 +127,7 @@ struct Syndication {
             xml += "<link rel=\"alternate\" type=\"text/html\" href=\"\(XML.escape(entry.link ?? entry.pageURL))\"/>\n"
             if entry.link != nil { xml += "<link rel=\"via\" type=\"text/html\" href=\"\(XML.escape(entry.pageURL))\"/>\n" }
             if let image = entry.image { xml += "<link rel=\"enclosure\" type=\"\(Self.imageType(image))\" href=\"\(XML.escape(image))\"/>\n" }
-            xml += "<published>\(entry.published)</published>\n"
+            if let published = entry.published { xml += "<published>\(published)</published>\n" }
             xml += "<updated>\(entry.updated)</updated>\n"
             for category in entry.categories {
                 xml += "<category term=\"\(XML.escape(category.term))\" label=\"\(XML.escape(category.label))\"/>\n"
@@ -134,8 +154,9 @@ struct Syndication {
         let items: [[String: Any]] = entries.map { entry in
             var item: [String: Any] = [
                 "id": entry.id, "url": entry.pageURL, "title": entry.title, "content_html": entry.html,
-                "date_published": entry.published, "date_modified": entry.updated,
+                "date_modified": entry.updated,
             ]
+            if let published = entry.published { item["date_published"] = published }
             if let link = entry.link { item["external_url"] = link }
             if let image = entry.image { item["image"] = image }
             if !entry.categories.isEmpty { item["tags"] = entry.categories.map(\.term) }

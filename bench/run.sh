@@ -7,6 +7,8 @@
 #   WARMUP=1     untimed runs of each tool per size before the timed ones (0 for the big run)
 #   SEED=42      seed of the card generator
 #   PAGED=1      also time CardFeed's default paginated build (20 cards a page)
+#   CUSTOM=1     also time a site with its own card frame and page template (the built-ins
+#                copied into SITE/templates/ with an attribute added), one page and paginated
 #   HUGO=0       skip Hugo (CardFeed only)
 #   BENCH_WORK   scratch folder (default /tmp/cardfeed-bench)
 #
@@ -60,6 +62,10 @@ timed() {
 # $hugo_site), timed as LABEL, into OUT-cardfeed, OUT-paged or OUT-hugo.
 cardfeed_one() { sync; timed "$1" "$cardfeed" build "$site" -o "$2-cardfeed" --page-size 0 --now "$now" --quiet; }
 cardfeed_paged() { [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-paged" --now "$now" --quiet; }; }
+custom_one() { [ "${CUSTOM:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$custom_site" -o "$2-custom" --page-size 0 --now "$now" --quiet; }; }
+custom_paged() {
+  [ "${CUSTOM:-1}" = 0 ] || [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$custom_site" -o "$2-custom-paged" --now "$now" --quiet; }
+}
 hugo_build() {
   [ "${HUGO:-1}" != 0 ] || return 0
   rm -rf "$hugo_site/public" "$hugo_site/resources"; sync
@@ -73,24 +79,31 @@ for n in "${sizes[@]}"; do
   site="$work/cardfeed-site-$n"
   mkdir -p "$site"
   ln -sf "$data" "$site/cards.json"
+  # The same cards with the card frame and the page template overridden, as a designer would.
+  custom_site="$work/custom-site-$n"
+  rm -rf "$custom_site"; mkdir -p "$custom_site/templates"
+  ln -sf "$data" "$custom_site/cards.json"
+  sed 's/<article class="card /<article data-site="custom" class="card /' "$repo/templates/card.mustache" > "$custom_site/templates/card.mustache"
+  sed 's/<main class="feed"/<main data-site="custom" class="feed"/' "$repo/templates/page.mustache" > "$custom_site/templates/page.mustache"
   hugo_site="$work/hugo-site-$n"
   rm -rf "$hugo_site"; mkdir -p "$hugo_site/data"
   cp -r "$here/hugo-site/hugo.toml" "$here/hugo-site/layouts" "$here/hugo-site/content-single" "$hugo_site/"
   cp "$data" "$hugo_site/data/cards.json"
-  rm -f "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt
+  rm -f "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt "$work"/custom-$n.txt "$work"/custompaged-$n.txt
 
   # One-page and paginated builds take turns at going first, so that neither always runs right
   # after the other (or after Hugo); warm-up runs are not counted.
   for run in $(seq 1 "$warmup"); do
     out="$outputs/$n-warmup-$run"
-    cardfeed_one warmup "$out"; cardfeed_paged warmup "$out"; hugo_build warmup "$out"
+    cardfeed_one warmup "$out"; cardfeed_paged warmup "$out"; custom_one warmup "$out"; custom_paged warmup "$out"
+    hugo_build warmup "$out"
   done
   for run in $(seq 1 "$runs"); do
     out="$outputs/$n-$run"
     if ((run % 2)); then
-      cardfeed_one "cardfeed-$n" "$out"; cardfeed_paged "paged-$n" "$out"
+      cardfeed_one "cardfeed-$n" "$out"; custom_one "custom-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_paged "custompaged-$n" "$out"
     else
-      cardfeed_paged "paged-$n" "$out"; cardfeed_one "cardfeed-$n" "$out"
+      custom_paged "custompaged-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_one "custom-$n" "$out"; cardfeed_one "cardfeed-$n" "$out"
     fi
     hugo_build "hugo-$n" "$out"
   done
@@ -103,8 +116,16 @@ for n in "${sizes[@]}"; do
   }
   report "cardfeed-$n" "cardfeed"; cf_wall=$wall; cf_peak=$peak; cf_cpu=$cpu
   if [ "${PAGED:-1}" != 0 ]; then
-    report "paged-$n" "cardfeed paged"
+    report "paged-$n" "cardfeed paged"; paged_wall=$wall; paged_cpu=$cpu
     printf '%-9s %-16s paginated / one page a feed: wall %.2f, cpu %.2f\n' "$n" "" "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$cpu / $cf_cpu" | bc -l)"
+  fi
+  if [ "${CUSTOM:-1}" != 0 ]; then
+    report "custom-$n" "own templates"
+    printf '%-9s %-16s own templates / built-in: wall %.2f, cpu %.2f\n' "$n" "" "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$cpu / $cf_cpu" | bc -l)"
+    if [ "${PAGED:-1}" != 0 ]; then
+      report "custompaged-$n" "own, paged"
+      printf '%-9s %-16s own templates / built-in, paginated: wall %.2f, cpu %.2f\n' "$n" "" "$(echo "$wall / $paged_wall" | bc -l)" "$(echo "$cpu / $paged_cpu" | bc -l)"
+    fi
   fi
   if [ "${HUGO:-1}" != 0 ]; then
     report "hugo-$n" "hugo $(hugo version | awk '{print $2}' | cut -d+ -f1)"

@@ -4,7 +4,9 @@ public struct MustacheLibrary: Sendable {
     /// Appends `text` to `out`, escaped for where templates put it.
     public typealias Escape = @Sendable (_ text: String, _ out: inout [UInt8]) -> Void
 
-    private var templates: [Int: MustacheTemplate] = [:]
+    /// By the number of their name (`MustacheName.id`): an array, not a dictionary, since a card
+    /// includes a partial and a parent every time it renders.
+    private var templates: [MustacheTemplate?] = []
     let escape: Escape
 
     /// Partials and parents may include each other this deep, sections within them counted:
@@ -16,12 +18,14 @@ public struct MustacheLibrary: Sendable {
     }
 
     public mutating func register(_ template: MustacheTemplate, named name: String) {
-        templates[MustacheName(name).id] = template
+        let id = MustacheName(name).id
+        if id >= templates.count { templates += [MustacheTemplate?](repeating: nil, count: id + 1 - templates.count) }
+        templates[id] = template
     }
 
-    public func template(named name: String) -> MustacheTemplate? { templates[MustacheName(name).id] }
+    public func template(named name: String) -> MustacheTemplate? { template(MustacheName(name)) }
 
-    func template(_ name: MustacheName) -> MustacheTemplate? { templates[name.id] }
+    func template(_ name: MustacheName) -> MustacheTemplate? { name.id < templates.count ? templates[name.id] : nil }
 
     /// Renders `template` with `context` at the root of the context stack. `name` names it in
     /// errors; `capacity` is a guess at the output's size.
@@ -70,7 +74,7 @@ public struct MustacheHole: Sendable {
     public let count: Int
     let body: [Node]
     let stack: [MustacheValue]
-    let overrides: [[String: Block]]
+    let overrides: [[Block]]
     let indentation: [UInt8]
     let trail: [String]
     let library: MustacheLibrary

@@ -211,7 +211,7 @@ struct MustacheParser {
         var tag: RawTag
         var nodes: [Node] = []
         var text: [UInt8] = []
-        var overrides: [String: Block] = [:]
+        var overrides: [Block] = []
 
         mutating func flush() {
             if !text.isEmpty { nodes.append(.text(text)) }
@@ -289,13 +289,13 @@ struct MustacheParser {
             // here and the parent's block's put on where it is rendered.
             let indentation = tag.standalone ? firstLineIndentation(closed.nodes) : []
             let block = Block(
-                name: tag.name, nodes: Self.strip(indentation, from: closed.nodes), indentation: [],
+                name: MustacheName(tag.name), nodes: Self.strip(indentation, from: closed.nodes), indentation: [],
                 openStandalone: tag.standalone, closeStandalone: closedStandalone)
-            if stack[stack.count - 1].overrides[tag.name] == nil { stack[stack.count - 1].overrides[tag.name] = block }
+            if !stack[stack.count - 1].overrides.contains(where: { $0.name == block.name }) { stack[stack.count - 1].overrides.append(block) }
         case .block:
             let indentation = tag.standalone ? (closed.nodes.isEmpty ? tag.indentation : firstLineIndentation(closed.nodes)) : (tag.lead ?? [])
             stack[stack.count - 1].nodes.append(.block(Block(
-                name: tag.name, nodes: closed.nodes, indentation: indentation, openStandalone: tag.standalone, closeStandalone: closedStandalone)))
+                name: MustacheName(tag.name), nodes: closed.nodes, indentation: indentation, openStandalone: tag.standalone, closeStandalone: closedStandalone)))
         default:
             break
         }

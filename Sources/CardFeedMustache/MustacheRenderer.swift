@@ -5,8 +5,9 @@ struct MustacheRenderer {
     let library: MustacheLibrary
     var out: [UInt8] = []
     var stack: [MustacheValue]
-    /// The blocks each enclosing parent tag passes down, outermost first.
-    var overrides: [[String: Block]] = []
+    /// The blocks each enclosing parent tag passes down, outermost first (a few each: a list
+    /// is searched faster than a dictionary is hashed).
+    var overrides: [[Block]] = []
     /// Put at the start of each line of template text: a standalone partial's indentation, say.
     var indentation: [UInt8] = []
     /// The next template text starts a line (and gets `indentation` first).
@@ -75,7 +76,7 @@ struct MustacheRenderer {
 
     /// A partial, or with `overrides` a parent.
     private mutating func include(
-        _ reference: TemplateReference, indentation standalone: [UInt8]?, overrides: [String: Block]?
+        _ reference: TemplateReference, indentation standalone: [UInt8]?, overrides: [Block]?
     ) throws(MustacheRenderError) {
         let name: String
         let template: MustacheTemplate?
@@ -109,10 +110,10 @@ struct MustacheRenderer {
     private mutating func fill(_ block: Block) throws(MustacheRenderError) {
         if !block.openStandalone { startLine() }
         var replacement: Block?
-        for level in overrides {
-            if let found = level[block.name] {
-                replacement = found
-                break
+        search: for level in overrides {
+            for candidate in level where candidate.name.id == block.name.id {
+                replacement = candidate
+                break search
             }
         }
         if let replacement {

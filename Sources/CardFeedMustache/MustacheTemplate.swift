@@ -69,14 +69,14 @@ enum TemplateReference: Sendable {
 /// A block (`{{$name}}...{{/name}}`): where it stands in a parent, the content that replaces
 /// the parent's; elsewhere, a place a child may fill, with its default content.
 final class Block: Sendable {
-    let name: String
+    let name: MustacheName
     let nodes: [Node]
     /// The indentation the content that replaces a block here gets on each line.
     let indentation: [UInt8]
     let openStandalone: Bool
     let closeStandalone: Bool
 
-    init(name: String, nodes: [Node], indentation: [UInt8], openStandalone: Bool, closeStandalone: Bool) {
+    init(name: MustacheName, nodes: [Node], indentation: [UInt8], openStandalone: Bool, closeStandalone: Bool) {
         self.name = name
         self.nodes = nodes
         self.indentation = indentation
@@ -93,6 +93,6 @@ enum Node: Sendable {
     case section(Path, [Node], inverted: Bool, openStandalone: Bool, closeStandalone: Bool)
     /// `indentation` is nil for a partial that does not stand alone on its line.
     case partial(TemplateReference, indentation: [UInt8]?)
-    case parent(TemplateReference, overrides: [String: Block], indentation: [UInt8]?, closeStandalone: Bool)
+    case parent(TemplateReference, overrides: [Block], indentation: [UInt8]?, closeStandalone: Bool)
     case block(Block)
 }

@@ -13,7 +13,7 @@ struct CardFeedCommand: AsyncParsableCommand {
             an "all" feed to SITE/public.
 
             Examples:
-              cardfeed build                      build ./site into ./site/public
+              cardfeed build                      build the site here (or ./site) into its public/
               cardfeed build my-site -o dist      build my-site into dist
               cardfeed check --strict             fail on any warning (for CI)
               cardfeed serve                      preview ./site at http://127.0.0.1:4000/ as you edit

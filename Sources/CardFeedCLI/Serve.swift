@@ -37,6 +37,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let logger = FlushingHandler.logger(options.logger())
+        let located = options.location.located
+        if let missing = located.missing { throw Console.fail(missing) }
+        if let line = located.announcement { print(line) }
         let address = try ListenAddress(host: host, port: port)
         if address.isEverywhere {
             logger.warning("listening on \(address.host): anyone who can reach this machine can read the site")
@@ -47,7 +50,7 @@ struct Serve: AsyncParsableCommand {
         do {
             try await server.run { url in
                 // Always printed, even with --quiet: it is what the user came for.
-                print("Serving \(SiteFolder.display(URL(fileURLWithPath: options.site))) at \(url) (Ctrl-C to stop)")
+                print("Serving \(located.display) at \(url) (Ctrl-C to stop)")
                 fflush(nil)
                 if open { Browser.open(url) }
             }

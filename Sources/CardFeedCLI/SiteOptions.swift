@@ -3,10 +3,9 @@ import CardFeedCore
 import Foundation
 import Logging
 
-/// Options shared by `build` and `check`.
+/// Options shared by `build`, `check` and `serve`.
 struct SiteOptions: ParsableArguments {
-    @Argument(help: "The site folder.", completion: .directory)
-    var site = "site"
+    @OptionGroup var location: SiteArgument
 
     @Option(name: .customLong("now"), help: ArgumentHelp(
         "Hide cards that expire at or before this time (Unix seconds).",
@@ -40,13 +39,14 @@ struct SiteOptions: ParsableArguments {
     var stats = false
 
     func validate() throws {
+        try location.validate()
         if let pageSize, pageSize < 0 { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
         if let now, now < 0 { throw ValidationError("--now takes Unix seconds (0 or more), not \(now).") }
     }
 
     func buildOptions(output: String?, write: Bool) -> BuildOptions {
         BuildOptions(
-            site: SiteFolder(site),
+            site: location.located.folder,
             output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
             now: now ?? Int64(Date().timeIntervalSince1970),
             pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict, write: write,
@@ -62,6 +62,9 @@ struct SiteOptions: ParsableArguments {
 
     /// Runs a build (or, without `write`, a check) and prints its summary; exit status 1 when it fails.
     func run(output: String?, write: Bool) throws {
+        let located = location.located
+        if let missing = located.missing { throw Console.fail(missing) }
+        if !quiet, let line = located.announcement { print(line) }
         var options = buildOptions(output: output, write: write)
         options.processEndsAfterBuild = true
         if !quiet { options.progress = TerminalProgress.onStandardOutput() }

@@ -20,6 +20,19 @@ public struct SiteFolder: Sendable {
     public var assetsFolder: URL { root.appendingPathComponent("assets", isDirectory: true) }
     public var defaultOutput: URL { root.appendingPathComponent("public", isDirectory: true) }
 
+    /// The names whose presence makes a folder a site: what `cardfeed` looks for in the current
+    /// folder when no site is named, and what commands that write into a site insist on.
+    public static let markers = ["cardfeed.yml", "cards.json", "cards"]
+
+    /// True when the folder has `cardfeed.yml`, `cards.json` or `cards/` (of any kind: a broken
+    /// one is still meant as the site's, and reading it says what is wrong).
+    public var looksLikeSite: Bool {
+        Self.markers.contains { name in
+            var info = stat()
+            return lstat(root.appendingPathComponent(name).path, &info) == 0
+        }
+    }
+
     public var exists: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) && isDirectory.boolValue

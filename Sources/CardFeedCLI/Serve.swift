@@ -44,7 +44,9 @@ struct Serve: AsyncParsableCommand {
         if address.isEverywhere {
             logger.warning("listening on \(address.host): anyone who can reach this machine can read the site")
         }
-        var server = PreviewServer(options: options.buildOptions(output: nil, write: true), address: address, logger: logger)
+        var buildOptions = options.buildOptions(output: nil, write: true)
+        buildOptions.diagnosticHandler = DiagnosticPrinter(format: options.diagnostics).print
+        var server = PreviewServer(options: buildOptions, address: address, logger: logger)
         server.stats = options.stats
         let open = self.open
         do {
@@ -55,7 +57,7 @@ struct Serve: AsyncParsableCommand {
                 if open { Browser.open(url) }
             }
         } catch {
-            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            Console.printError(error.description)
             throw ExitCode.failure
         }
     }

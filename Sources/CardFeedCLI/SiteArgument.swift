@@ -99,7 +99,7 @@ extension Console {
     /// Prints `error: message` on standard error and ends the command with status 1, without the
     /// usage text that a ValidationError would add.
     static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        printError(message)
         return ExitCode.failure
     }
 }

@@ -38,6 +38,12 @@ struct SiteOptions: ParsableArguments {
     @Flag(help: "Print the time each step took, and the peak memory.")
     var stats = false
 
+    @Option(help: ArgumentHelp(
+        "How warnings and errors are printed on standard error: text (default), or json, one object a line.",
+        discussion: "Each JSON object has the keys severity, file, line, column, card (its number in the file, from 1), id, field and message, null when not known. With json, standard error holds nothing else. When the environment has GITHUB_ACTIONS=true (every GitHub Actions job), each warning and error is also printed on standard output as a workflow command (::warning file=...,line=...::...), which shows it on the pull request.",
+        valueName: "format"))
+    var diagnostics: DiagnosticFormat = .text
+
     func validate() throws {
         try location.validate()
         if let pageSize, pageSize < 0 { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
@@ -63,10 +69,16 @@ struct SiteOptions: ParsableArguments {
     /// Runs a build (or, without `write`, a check) and prints its summary; exit status 1 when it fails.
     func run(output: String?, write: Bool) throws {
         let located = location.located
-        if let missing = located.missing { throw Console.fail(missing) }
+        let printer = DiagnosticPrinter(format: diagnostics)
+        if let missing = located.missing {
+            if diagnostics == .text && !printer.github { throw Console.fail(missing) }
+            printer.print(Diagnostic(.error, file: located.display, message: missing))
+            throw ExitCode.failure
+        }
         if !quiet, let line = located.announcement { print(line) }
         var options = buildOptions(output: output, write: write)
         options.processEndsAfterBuild = true
+        options.diagnosticHandler = printer.print
         if !quiet { options.progress = TerminalProgress.onStandardOutput() }
         let builder = SiteBuilder(options: options, logger: logger())
         do {
@@ -74,7 +86,7 @@ struct SiteOptions: ParsableArguments {
             if !quiet { print(Summary(report).text) }
             if stats { print(Summary(report).stats) }
         } catch {
-            Console.printFailure(error.report)
+            if diagnostics == .text { Console.printFailure(error.report, wrote: write, strict: strict) }
             throw ExitCode.failure
         }
     }

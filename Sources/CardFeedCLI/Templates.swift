@@ -33,7 +33,7 @@ struct Templates: ParsableCommand {
         }
         let changed = catalog.entries.filter(\.builtinChanged).count
         if changed > 0 {
-            FileHandle.standardError.write(Data("warning: \(changed) ejected template\(changed == 1 ? "" : "s") may miss changes made to the built-in since it was ejected\n".utf8))
+            Console.printError("\(changed) ejected template\(changed == 1 ? "" : "s") may miss changes made to the built-in since it was ejected", prefix: "warning: ")
         }
     }
 }

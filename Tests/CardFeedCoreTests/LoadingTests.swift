@@ -103,7 +103,7 @@ import Testing
         let card = try #require(loaded.cards.first)
         #expect(card.title == nil)
         #expect(card.extras.map(\.value) == ["3"])
-        #expect(loaded.diagnostics.contains("x.json: card 0 (id \"a\"): field \"created\": expected a number, found text"))
+        #expect(loaded.diagnostics.contains("x.json: card 1 (id \"a\"): field \"created\": expected a number, found text"))
         #expect(loaded.diagnostics.contains("field \"title\": expected text, found a list"))
         #expect(loaded.diagnostics.contains("field \"viewed\": expected true or false, found text"))
         #expect(loaded.diagnostics.contains("field \"extras.n\": expected text, found a number; used as text"))
@@ -114,7 +114,7 @@ import Testing
         let loaded = try load(["cards.json": "[" + cardJSON(["type": "text_announcement", "created": 1, "description": "d"]) + "]"])
         #expect(loaded.cards.isEmpty)
         #expect(loaded.skipped[.invalid] == 1)
-        #expect(loaded.diagnostics.contains("cards.json: card 0: field \"id\": missing"))
+        #expect(loaded.diagnostics.contains("cards.json: card 1: field \"id\": missing"))
     }
 
     @Test func missingRequiredFieldsWarnAndTheCardIsShownWherePossible() throws {
@@ -124,12 +124,12 @@ import Testing
             cardJSON(["id": "promo", "type": "cross_promotion_small", "created": 1, "title": "App"]),
         ].joined(separator: ",") + "]"])
         #expect(loaded.cards.map(\.id) == ["cap", "promo"])
-        #expect(loaded.diagnostics.contains("card 0 (id \"cap\"): field \"image\": missing (required for captioned_image cards); the placeholder image is shown"))
-        #expect(loaded.diagnostics.contains("card 0 (id \"cap\"): field \"description\": missing"))
-        #expect(loaded.diagnostics.contains("card 1 (id \"txt\"): field \"ds\": missing"))
-        #expect(loaded.diagnostics.contains("card 1 (id \"txt\"): has neither title nor description"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"cap\"): field \"image\": missing (required for captioned_image cards); the placeholder image is shown"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"cap\"): field \"description\": missing"))
+        #expect(loaded.diagnostics.contains("card 2 (id \"txt\"): field \"ds\": missing"))
+        #expect(loaded.diagnostics.contains("card 2 (id \"txt\"): has neither title nor description"))
         for field in ["subtitle", "caption", "price", "url", "image"] {
-            #expect(loaded.diagnostics.contains("card 2 (id \"promo\"): field \"\(field)\": missing"))
+            #expect(loaded.diagnostics.contains("card 3 (id \"promo\"): field \"\(field)\": missing"))
         }
     }
 
@@ -146,7 +146,7 @@ import Testing
         ])
         #expect(loaded.cards.map(\.description) == ["newer"])
         #expect(loaded.skipped[.duplicate] == 1)
-        #expect(loaded.diagnostics.contains("2.json: card 0 (id \"dup\"): field \"id\": same id as", "1.json: card 0, which is updated more recently; this one is ignored"))
+        #expect(loaded.diagnostics.contains("2.json: card 1 (id \"dup\"): field \"id\": same id as", "1.json: card 1, which is updated more recently; this one is ignored"))
     }
 
     @Test func removalEntryDeletesTheCardFromAnyFile() throws {

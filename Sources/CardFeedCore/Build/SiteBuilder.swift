@@ -30,6 +30,9 @@ public struct BuildOptions: Sendable {
     /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
     /// line).
     public var progress: (any BuildProgressObserver)?
+    /// Given each warning and error as the build finds it, in order, instead of the logger
+    /// (`--diagnostics json`, `serve`'s report of what changed).
+    public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
 
     public static let defaultPageSize = 20
 
@@ -97,7 +100,7 @@ public struct SiteBuilder: Sendable {
         let site = options.site
         guard site.exists else {
             let diagnostic = Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)")
-            logger.error("\(diagnostic)")
+            emit(diagnostic)
             report.diagnostics.append(diagnostic)
             throw fail(report)
         }
@@ -120,7 +123,7 @@ public struct SiteBuilder: Sendable {
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
             return loader.load()
         } detail: {
-            "\($0.entriesRead) entries from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
+            "\($0.entriesRead) \($0.entriesRead == 1 ? "entry" : "entries") from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
         }
         defer { if options.processEndsAfterBuild { LeftToExit.keep(loaded.cards) } }
         report.filesRead = loaded.files
@@ -130,13 +133,14 @@ public struct SiteBuilder: Sendable {
 
         // 2. Select: the site's rules, then Braze's rules of what is shown, in which order.
         let selector = FeedSelector(now: options.now, pageSize: options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize)
-        let ruled = RuleEngine(rules: config.rules, decoder: loader.decoder()).apply(to: loaded.cards)
+        let ruled = RuleEngine(rules: config.rules, decoder: loader.decoder()).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         defer { if options.processEndsAfterBuild { LeftToExit.keep(ruled.cards) } }  // a new array when the site has rules
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }
         if let templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
 
+        report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
         if options.write {
             let writer = SiteWriter(output: options.outputFolder)
@@ -145,7 +149,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         for diagnostic in report.diagnostics.all {
-            if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
+            emit(diagnostic)
         }
         guard let templates, let strings, !report.diagnostics.hasErrors else { throw fail(report) }
 
@@ -221,7 +225,7 @@ public struct SiteBuilder: Sendable {
         } catch {
             if let fresh { writer.abandon(fresh: fresh) }
             let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
-            logger.error("\(diagnostic)")
+            emit(diagnostic)
             report.diagnostics.append(diagnostic)
             throw fail(report)
         }
@@ -252,7 +256,7 @@ public struct SiteBuilder: Sendable {
             report.output = writer.output
         } catch {
             let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
-            logger.error("\(diagnostic)")
+            emit(diagnostic)
             report.diagnostics.append(diagnostic)
             throw fail(report)
         }
@@ -274,9 +278,11 @@ public struct SiteBuilder: Sendable {
     private func checkCardTemplates(_ cards: [Card], _ templates: TemplateSet, _ diagnostics: inout Diagnostics) {
         for card in cards {
             guard let name = card.templateName, templates.library.getTemplate(named: "cards/\(name)") == nil else { continue }
-            diagnostics.append(Diagnostic(
+            var diagnostic = Diagnostic(
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "extras.template",
-                message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used"))
+                message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used")
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
         }
     }
 
@@ -297,6 +303,12 @@ public struct SiteBuilder: Sendable {
     }
 
     private func fail(_ report: BuildReport) -> BuildFailure { BuildFailure(report: report) }
+
+    /// A warning or error, to the handler the options name, else to the logger.
+    private func emit(_ diagnostic: Diagnostic) {
+        if let handler = options.diagnosticHandler { return handler(diagnostic) }
+        if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
+    }
 
     /// Reports a step's progress: things done, of how many if known, what they are, the share done.
     typealias ProgressReport = @Sendable (_ done: Int, _ total: Int?, _ unit: String, _ fraction: Double) -> Void

@@ -130,7 +130,7 @@ struct BuiltinPageWriter {
         for item in view.nav {
             out += "<li><a class=\"feed-nav__link\" href=\"\(escape(item.href))\"\(item.current ? " aria-current=\"page\"" : "")>"
             out += "<span class=\"feed-nav__name\">\(escape(item.title))</span> <span class=\"feed-nav__count\">\(item.count)"
-            out += "<span class=\"visually-hidden\"> \(escape(strings["navCards"]))</span></span></a></li>\n"
+            out += "<span class=\"visually-hidden\"> \(escape(item.countNoun))</span></span></a></li>\n"
         }
         out += "</ul>\n</nav>\n"
     }

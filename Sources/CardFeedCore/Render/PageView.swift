@@ -117,6 +117,8 @@ struct NavItem: TemplateValue, Sendable {
     var slug: String
     var title: String
     var count: Int
+    /// "card" or "cards" after the count, for screen readers, in the plural form `count` takes.
+    var countNoun: String
     var href: String
     var current: Bool
 
@@ -125,6 +127,7 @@ struct NavItem: TemplateValue, Sendable {
         case "slug": Text(slug)
         case "title": Text(title)
         case "count": count
+        case "countNoun": Text(countNoun)
         case "href": Text(href)
         case "current": current
         default: nil

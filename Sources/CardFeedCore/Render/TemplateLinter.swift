@@ -12,7 +12,7 @@ enum TemplateLinter {
             // nested values (image, link, created, rating, nav items, pagination, ...)
             "src", "srcset", "alt", "width", "height", "placeholder", "href", "text", "iso", "name", "key",
             "value", "stars", "kind", "count", "free", "slug", "current", "total", "previous", "next",
-            "pages", "number", "gap", "countText", "atom", "json",
+            "pages", "number", "gap", "countText", "countNoun", "atom", "json",
             // swift-mustache transforms and sequence helpers
             "first", "last", "index", "even", "odd", "empty", "reversed", "sorted", "uppercased",
             "lowercased", "capitalized", "minusone", "plusone", "equalzero", "enumerated",

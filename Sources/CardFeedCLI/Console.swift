@@ -87,6 +87,11 @@ struct Summary {
         if let output = report.output {
             let unchanged = report.filesUnchanged > 0 ? " (\(report.filesUnchanged) unchanged)" : ""
             lines.append("Wrote \(Console.plural(report.filesWritten, "file"))\(unchanged) in \(timing)\(warnings > 0 ? " with \(Console.plural(warnings, "warning"))" : "").")
+            let removed = report.filesRemoved
+            if !removed.isEmpty {
+                let shown = removed.prefix(5).joined(separator: ", ") + (removed.count > 5 ? ", …" : "")
+                lines.append("Removed \(Console.plural(removed.count, "file")) of the previous build that the site no longer has: \(shown).")
+            }
             lines.append("Open \(output.appendingPathComponent("index.html").path) in a browser.")
         } else {
             lines.append("Checked in \(timing): \(warnings > 0 ? Console.plural(warnings, "warning") : "no problems"); nothing written.")

@@ -9,7 +9,7 @@ struct Serve: AsyncParsableCommand {
         abstract: "Build the site, serve it on this machine and rebuild it as you edit.",
         discussion: """
             Builds SITE into a private temporary folder (SITE/public is not touched) and serves \
-            it at http://127.0.0.1:4000/. Every change to cards.json, cards/, templates/, assets/, \
+            it at http://127.0.0.1:4000/. Every change to cards.json, cards/, templates/, assets/, static/, \
             strings/ or cardfeed.yml rebuilds the site once, and every open page reloads by \
             itself. When a build fails, the last good pages stay served and the open pages show \
             the errors, with file and line, until the file is fixed. Ctrl-C stops the server and \

@@ -70,6 +70,8 @@ public struct BuildReport: Sendable {
     public var filesWritten = 0
     /// Files of the previous output left as they were, the build having produced the same bytes.
     public var filesUnchanged = 0
+    /// Files of the previous output that this build no longer produces, removed.
+    public var filesRemoved: [String] = []
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []
@@ -173,6 +175,16 @@ public struct SiteBuilder: Sendable {
             assets.removeAll { "assets/" + $0.path == path }
             assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
         }
+        // SITE/static/: copied as they are to the output's root, where no generated file may be.
+        let staticFiles = options.site.staticFiles()
+        if !staticFiles.isEmpty {
+            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: baseURL != nil)
+            if !collisions.isEmpty {
+                collisions.forEach { emit($0); report.diagnostics.append($0) }
+                throw fail(report)
+            }
+        }
+        let copiedStatic = staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
         let assetPaths = Set(assets.map(\.path))
         let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
         let settings = RenderSettings(
@@ -240,7 +252,7 @@ public struct SiteBuilder: Sendable {
         }
         do {
             let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> SiteWriter.Counts in
-                let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
+                let files = pages + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic
                 let total = files.count
                 if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
                 if let fresh { return try writer.write(files, intoFresh: fresh, alreadyWritten: pageCount) }
@@ -250,9 +262,11 @@ public struct SiteBuilder: Sendable {
                 return SiteWriter.Counts(written: written)
             } detail: { (counts: SiteWriter.Counts) in
                 "\(counts.written) files written" + (counts.unchanged > 0 ? ", \(counts.unchanged) unchanged" : "")
+                    + (counts.removed.isEmpty ? "" : ", \(counts.removed.count) removed")
             }
             report.filesWritten = counts.written
             report.filesUnchanged = counts.unchanged
+            report.filesRemoved = counts.removed
             report.output = writer.output
         } catch {
             let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
@@ -284,6 +298,39 @@ public struct SiteBuilder: Sendable {
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }
+    }
+
+    /// Errors for files of `static/` that would land where the build writes a file (or a folder
+    /// of files), each naming both.
+    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool) -> [Diagnostic] {
+        var generated: [String: String] = [SiteWriter.markerName: "the marker of cardfeed's output folder"]
+        for feed in selection.feeds {
+            for page in 1...max(feed.pages.count, 1) { generated[PagePaths.file(feed: feed.feed, page: page)] = "page \(page) of the \(feed.feed.slug) feed" }
+            if syndication {
+                generated[Syndication.atomFile(feed.feed)] = "the \(feed.feed.slug) feed's Atom feed"
+                generated[Syndication.jsonFile(feed.feed)] = "the \(feed.feed.slug) feed's JSON Feed"
+            }
+        }
+        if syndication { generated["sitemap.xml"] = "the sitemap" }
+        for path in assets { generated[path] = path.hasPrefix("assets/") ? "an asset (from SITE/assets/ or built in)" : "a generated file" }
+        let folders = Set(generated.keys.flatMap { path in
+            var prefixes: [String] = []
+            var folder = PagePaths.folder(path)
+            while !folder.isEmpty { prefixes.append(folder); folder = PagePaths.folder(folder) }
+            return prefixes
+        })
+        var problems: [Diagnostic] = []
+        for path in files {
+            let file = options.site.display(options.site.staticFolder.appendingPathComponent(path))
+            if let what = generated[path] {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes \(what); rename or remove one of them"))
+            } else if folders.contains(path) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes the folder \(path)/; rename or remove it"))
+            } else if let clash = generated.keys.sorted().first(where: { path.hasPrefix($0 + "/") }) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied into \(clash)/, but the build writes \(clash) as a file (\(generated[clash]!)); move it"))
+            }
+        }
+        return problems
     }
 
     /// The built-in assets, each replaced by the site's file of the same path, plus every other

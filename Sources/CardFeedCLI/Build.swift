@@ -11,8 +11,11 @@ struct Build: ParsableCommand {
             further pages. A failed build leaves the previous output as it was: the first build is \
             written into a fresh folder that then takes OUTPUT's place, and a rebuild writes only \
             the files that changed, beside the old ones, renaming them into place once all are \
-            written (unchanged files keep their modification times). An existing OUTPUT that \
-            cardfeed did not write is never replaced.
+            written (unchanged files keep their modification times), and files the site no longer \
+            has are removed and named in the summary. Hidden files in OUTPUT (.git, .nojekyll) \
+            are always kept. An existing OUTPUT that cardfeed did not write (other than hidden \
+            files) is never replaced. SITE/static/ is copied as it is to OUTPUT's root (robots.txt, \
+            CNAME, .well-known/).
             """)
 
     @OptionGroup var options: SiteOptions

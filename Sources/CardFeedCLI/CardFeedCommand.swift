@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardFeedCore
+import Foundation
 
 @main
 struct CardFeedCommand: AsyncParsableCommand {
@@ -13,7 +14,7 @@ struct CardFeedCommand: AsyncParsableCommand {
             an "all" feed to SITE/public.
 
             Examples:
-              cardfeed build                      build ./site into ./site/public
+              cardfeed build                      build the site here (or ./site) into its public/
               cardfeed build my-site -o dist      build my-site into dist
               cardfeed check --strict             fail on any warning (for CI)
               cardfeed serve                      preview ./site at http://127.0.0.1:4000/ as you edit
@@ -24,4 +25,22 @@ struct CardFeedCommand: AsyncParsableCommand {
         subcommands: [Build.self, Check.self, Serve.self, Init.self, Templates.self, Eject.self],
         defaultSubcommand: nil
     )
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, let message = unknownCommand(first) {
+            Console.printError(message)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await main(arguments)
+    }
+
+    /// A first argument that is neither an option nor a command: `cardfeed biuld`.
+    static func unknownCommand(_ word: String) -> String? {
+        guard !word.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(word) else { return nil }
+        return "unknown command \("\"\(word)\"")\(Diagnostic.suggestion(for: word, among: Set(names))); "
+            + "the commands are \(configuration.subcommands.map { $0._commandName }.joined(separator: ", ")) (see `cardfeed --help`)"
+    }
 }

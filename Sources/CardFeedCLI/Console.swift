@@ -15,12 +15,23 @@ enum Console {
 
     static func bootstrap() { _ = once }
 
-    static func printFailure(_ report: BuildReport) {
+    /// Writes a line to standard error, after what standard output holds: piped (in CI, an
+    /// editor's terminal) standard output is written in blocks, and without the flush the step
+    /// lines would come after the warnings and errors printed between them.
+    static func printError(_ line: String, prefix: String = "error: ") {
+        fflush(nil)
+        FileHandle.standardError.write(Data((prefix + line + "\n").utf8))
+    }
+
+    /// The last line of a failed build, or of a check that found errors.
+    static func printFailure(_ report: BuildReport, wrote: Bool, strict: Bool) {
         let errors = report.diagnostics.errors.count
         let warnings = report.diagnostics.warnings.count
-        var line = "error: build failed with \(plural(errors, "error"))"
+        var line = wrote ? "error: build failed with \(plural(errors, "error"))" : "error: check found \(plural(errors, "error"))"
         if warnings > 0 { line += " and \(plural(warnings, "warning"))" }
-        FileHandle.standardError.write(Data((line + "; nothing was written.\n").utf8))
+        if strict { line += " (--strict counts warnings as errors)" }
+        line += wrote ? "; nothing was written." : "."
+        printError(line, prefix: "")
     }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
@@ -38,9 +49,9 @@ enum Console {
         func log(event: LogEvent) {
             switch event.level {
             case .warning:
-                FileHandle.standardError.write(Data("warning: \(event.message)\n".utf8))
+                Console.printError("\(event.message)", prefix: "warning: ")
             case .error, .critical:
-                FileHandle.standardError.write(Data("error: \(event.message)\n".utf8))
+                Console.printError("\(event.message)")
             default:
                 print(event.message)
             }
@@ -76,6 +87,11 @@ struct Summary {
         if let output = report.output {
             let unchanged = report.filesUnchanged > 0 ? " (\(report.filesUnchanged) unchanged)" : ""
             lines.append("Wrote \(Console.plural(report.filesWritten, "file"))\(unchanged) in \(timing)\(warnings > 0 ? " with \(Console.plural(warnings, "warning"))" : "").")
+            let removed = report.filesRemoved
+            if !removed.isEmpty {
+                let shown = removed.prefix(5).joined(separator: ", ") + (removed.count > 5 ? ", …" : "")
+                lines.append("Removed \(Console.plural(removed.count, "file")) of the previous build that the site no longer has: \(shown).")
+            }
             lines.append("Open \(output.appendingPathComponent("index.html").path) in a browser.")
         } else {
             lines.append("Checked in \(timing): \(warnings > 0 ? Console.plural(warnings, "warning") : "no problems"); nothing written.")

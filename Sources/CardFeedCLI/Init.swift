@@ -5,20 +5,31 @@ import Foundation
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a new site: sample cards, a commented cardfeed.yml, and folders for templates, assets and strings.",
-        discussion: "The folder must not exist yet, or be empty: init never overwrites a file.")
+        discussion: """
+            The folder must not exist yet, or be empty but for hidden files (a .git folder, say): \
+            init never overwrites a file. `cardfeed init .` makes the current folder a site; \
+            without a folder, init creates ./site.
+            """)
 
-    @Argument(help: "The folder of the new site.", completion: .directory)
-    var folder: String
+    @Argument(help: ArgumentHelp("The folder of the new site (default: ./site).", valueName: "site"), completion: .directory)
+    var folder: String?
 
     func run() throws {
-        let url = URL(fileURLWithPath: folder, isDirectory: true)
+        let located = LocatedSite.locate(folder)
+        let url = located.folder.root
         do {
             let files = try SiteScaffold.create(at: url)
-            print("Created the site \(folder) (\(files.count) files):")
-            for file in files { print("  \(folder)/\(file)") }
-            print("Next: cardfeed build \(folder)   (then open \(folder)/public/index.html)")
+            let name = located.display
+            let here = name == "."
+            print("Created the site \(here ? "in the current folder" : name) (\(files.count) files):")
+            for file in files { print("  \(here ? file : name + "/" + file)") }
+            if here {
+                print("Next: cardfeed build   (then open public/index.html)")
+            } else {
+                print("Next: cardfeed build \(name)   (then open \(name)/public/index.html)")
+            }
         } catch let refusal as SiteScaffold.Refusal {
-            throw ValidationError(refusal.description)
+            throw Console.fail(refusal.description)
         }
     }
 }

@@ -9,7 +9,7 @@ struct Serve: AsyncParsableCommand {
         abstract: "Build the site, serve it on this machine and rebuild it as you edit.",
         discussion: """
             Builds SITE into a private temporary folder (SITE/public is not touched) and serves \
-            it at http://127.0.0.1:4000/. Every change to cards.json, cards/, templates/, assets/, \
+            it at http://127.0.0.1:4000/. Every change to cards.json, cards/, templates/, assets/, static/, \
             strings/ or cardfeed.yml rebuilds the site once, and every open page reloads by \
             itself. When a build fails, the last good pages stay served and the open pages show \
             the errors, with file and line, until the file is fixed. Ctrl-C stops the server and \
@@ -37,22 +37,27 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let logger = FlushingHandler.logger(options.logger())
+        let located = options.location.located
+        if let missing = located.missing { throw Console.fail(missing) }
+        if let line = located.announcement { print(line) }
         let address = try ListenAddress(host: host, port: port)
         if address.isEverywhere {
             logger.warning("listening on \(address.host): anyone who can reach this machine can read the site")
         }
-        var server = PreviewServer(options: options.buildOptions(output: nil, write: true), address: address, logger: logger)
+        var buildOptions = options.buildOptions(output: nil, write: true)
+        buildOptions.diagnosticHandler = DiagnosticPrinter(format: options.diagnostics).print
+        var server = PreviewServer(options: buildOptions, address: address, logger: logger)
         server.stats = options.stats
         let open = self.open
         do {
             try await server.run { url in
                 // Always printed, even with --quiet: it is what the user came for.
-                print("Serving \(SiteFolder.display(URL(fileURLWithPath: options.site))) at \(url) (Ctrl-C to stop)")
+                print("Serving \(located.display) at \(url) (Ctrl-C to stop)")
                 fflush(nil)
                 if open { Browser.open(url) }
             }
         } catch {
-            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            Console.printError(error.description)
             throw ExitCode.failure
         }
     }

@@ -3,10 +3,9 @@ import CardFeedCore
 import Foundation
 import Logging
 
-/// Options shared by `build` and `check`.
+/// Options shared by `build`, `check` and `serve`.
 struct SiteOptions: ParsableArguments {
-    @Argument(help: "The site folder.", completion: .directory)
-    var site = "site"
+    @OptionGroup var location: SiteArgument
 
     @Option(name: .customLong("now"), help: ArgumentHelp(
         "Hide cards that expire at or before this time (Unix seconds).",
@@ -39,14 +38,21 @@ struct SiteOptions: ParsableArguments {
     @Flag(help: "Print the time each step took, and the peak memory.")
     var stats = false
 
+    @Option(help: ArgumentHelp(
+        "How warnings and errors are printed on standard error: text (default), or json, one object a line.",
+        discussion: "Each JSON object has the keys severity, file, line, column, card (its number in the file, from 1), id, field and message, null when not known. With json, standard error holds nothing else. When the environment has GITHUB_ACTIONS=true (every GitHub Actions job), each warning and error is also printed on standard output as a workflow command (::warning file=...,line=...::...), which shows it on the pull request.",
+        valueName: "format"))
+    var diagnostics: DiagnosticFormat = .text
+
     func validate() throws {
+        try location.validate()
         if let pageSize, pageSize < 0 { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
         if let now, now < 0 { throw ValidationError("--now takes Unix seconds (0 or more), not \(now).") }
     }
 
     func buildOptions(output: String?, write: Bool) -> BuildOptions {
         BuildOptions(
-            site: SiteFolder(site),
+            site: location.located.folder,
             output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
             now: now ?? Int64(Date().timeIntervalSince1970),
             pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict, write: write,
@@ -62,8 +68,17 @@ struct SiteOptions: ParsableArguments {
 
     /// Runs a build (or, without `write`, a check) and prints its summary; exit status 1 when it fails.
     func run(output: String?, write: Bool) throws {
+        let located = location.located
+        let printer = DiagnosticPrinter(format: diagnostics)
+        if let missing = located.missing {
+            if diagnostics == .text && !printer.github { throw Console.fail(missing) }
+            printer.print(Diagnostic(.error, file: located.display, message: missing))
+            throw ExitCode.failure
+        }
+        if !quiet, let line = located.announcement { print(line) }
         var options = buildOptions(output: output, write: write)
         options.processEndsAfterBuild = true
+        options.diagnosticHandler = printer.print
         if !quiet { options.progress = TerminalProgress.onStandardOutput() }
         let builder = SiteBuilder(options: options, logger: logger())
         do {
@@ -71,7 +86,7 @@ struct SiteOptions: ParsableArguments {
             if !quiet { print(Summary(report).text) }
             if stats { print(Summary(report).stats) }
         } catch {
-            Console.printFailure(error.report)
+            if diagnostics == .text { Console.printFailure(error.report, wrote: write, strict: strict) }
             throw ExitCode.failure
         }
     }

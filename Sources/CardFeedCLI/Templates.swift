@@ -12,11 +12,13 @@ struct Templates: ParsableCommand {
             {{<builtin.cards.short_news}}{{$footer}}...{{/footer}}{{/builtin.cards.short_news}}.
             """)
 
-    @Option(help: "The site folder.", completion: .directory)
-    var site = "site"
+    @OptionGroup var location: SiteArgument
 
     func run() throws {
-        let catalog = TemplateCatalog(site: SiteFolder(site))
+        let located = location.located
+        if let missing = located.missing { throw Console.fail(missing) }
+        if let line = located.announcement { print(line) }
+        let catalog = TemplateCatalog(site: located.folder)
         for entry in catalog.entries {
             let state: String
             switch entry.state {
@@ -24,14 +26,14 @@ struct Templates: ParsableCommand {
             case .overridden:
                 state = "overridden by \(entry.siteFile ?? "")"
                     + (entry.ejectedFrom.map { ", ejected from \($0)" } ?? "")
-                    + (entry.builtinChanged ? "; the built-in has changed since: compare with `cardfeed eject \(entry.name) --site \(site) --force` in a copy" : "")
+                    + (entry.builtinChanged ? "; the built-in has changed since: compare with `cardfeed eject \(entry.name) \(located.display) --force` in a copy" : "")
             case .added: state = "site only: \(entry.siteFile ?? "")"
             }
             print("\(entry.name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(state)")
         }
         let changed = catalog.entries.filter(\.builtinChanged).count
         if changed > 0 {
-            FileHandle.standardError.write(Data("warning: \(changed) ejected template\(changed == 1 ? "" : "s") may miss changes made to the built-in since it was ejected\n".utf8))
+            Console.printError("\(changed) ejected template\(changed == 1 ? "" : "s") may miss changes made to the built-in since it was ejected", prefix: "warning: ")
         }
     }
 }
@@ -42,25 +44,30 @@ struct Eject: ParsableCommand {
         discussion: """
             NAME is a template name as `cardfeed templates` lists it, e.g. cards/short_news, card \
             or page. The copy goes to SITE/templates/NAME.mustache and replaces the built-in from \
-            the next build on. An existing file is kept unless --force is given.
+            the next build on. An existing file is kept unless --force is given. SITE must be a \
+            site (have cardfeed.yml, cards.json or cards/); without it, the current folder is \
+            used when it is one, else ./site.
             """)
 
     @Argument(help: "The template to copy, e.g. cards/short_news.")
     var name: String
 
-    @Option(help: "The site folder.", completion: .directory)
-    var site = "site"
+    @OptionGroup var location: SiteArgument
 
     @Flag(help: "Overwrite the site's file if it exists.")
     var force = false
 
     func run() throws {
-        let catalog = TemplateCatalog(site: SiteFolder(site))
+        let located = location.located
+        // Eject writes into the site: a folder that is not one (a typo, the wrong directory)
+        // would get a stray templates/ that no build reads.
+        if let refusal = located.notASite { throw Console.fail(refusal) }
+        let catalog = TemplateCatalog(site: located.folder)
         do {
             let file = try catalog.eject(name, force: force)
             print("Copied the built-in \(catalog.normalised(name)) to \(file); edit it there.")
         } catch let error as TemplateCatalog.EjectError {
-            throw ValidationError(error.description)
+            throw Console.fail(error.description)
         }
     }
 }

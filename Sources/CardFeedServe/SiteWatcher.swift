@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Notices changes to a site's inputs by polling: the modification time, size and inode of
-/// every file of `cards.json`, `cards/`, `templates/`, `assets/`, `strings/` and `cardfeed.yml`
+/// every file of `cards.json`, `cards/`, `templates/`, `assets/`, `static/`, `strings/` and `cardfeed.yml`
 /// (any of which may appear or vanish). Polling is portable and cheap at this scale (a few
 /// thousand `stat` calls a second for a large site); hidden files and editor backups are left out.
 public final class SiteWatcher: @unchecked Sendable {
@@ -36,7 +36,7 @@ public final class SiteWatcher: @unchecked Sendable {
 
     /// The files and folders that are watched, whether or not they exist yet.
     public var watchedPaths: [URL] {
-        [site.cardsFile, site.cardsFolder, site.templatesFolder, site.assetsFolder,
+        [site.cardsFile, site.cardsFolder, site.templatesFolder, site.assetsFolder, site.staticFolder,
          site.root.appendingPathComponent("strings", isDirectory: true),
          site.root.appendingPathComponent("cardfeed.yml"), site.root.appendingPathComponent("cardfeed.yaml")]
     }

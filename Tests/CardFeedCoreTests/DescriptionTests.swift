@@ -78,7 +78,7 @@ import Testing
         #expect(report.succeeded)
         let warnings = report.diagnostics.lines.filter { $0.contains("HTML changed") }
         #expect(warnings.count == 1, "\(warnings)")
-        #expect(warnings.first?.contains("cards.json: card 0 (id \"changed\"): field \"ds\": HTML changed: the attribute align is dropped; <script> is shown as text; the attribute class is dropped; <img> is shown as text (kept: b, i, em") == true, "\(warnings)")
+        #expect(warnings.first?.contains("card 1 (id \"changed\"): field \"ds\": HTML changed: the attribute align is dropped; <script> is shown as text; the attribute class is dropped; <img> is shown as text (kept: b, i, em") == true, "\(warnings)")
         #expect(!site.build(strict: true, write: false).succeeded)
     }
 

@@ -59,7 +59,7 @@ import Testing
         #expect(card.itunesID == 100_000_000)
         #expect(card.universal)
         for field in ["rating", "reviews", "price", "itunes_id", "universal"] {
-            #expect(loaded.diagnostics.contains("card 0 (id \"xxxx-xxxx-xxxx-xxxx-xxxx\")", "field \"\(field)\"", "written as text"))
+            #expect(loaded.diagnostics.contains("card 1 (id \"xxxx-xxxx-xxxx-xxxx-xxxx\")", "field \"\(field)\"", "written as text"))
         }
     }
 
@@ -83,7 +83,7 @@ import Testing
         let loaded = try load("flutter-contentcard-unknown-type-all-keys.json")
         #expect(loaded.cards.isEmpty)
         #expect(loaded.skipped[.unknownType] == 1)
-        #expect(loaded.diagnostics.contains("flutter-contentcard-unknown-type-all-keys.json: card 0 (id \"some id\"): field \"tp\": unknown type \"some type\""))
+        #expect(loaded.diagnostics.contains("flutter-contentcard-unknown-type-all-keys.json: card 1 (id \"some id\"): field \"tp\": unknown type \"some type\""))
     }
 
     @Test func realWorldCaptureWithNullsAndStrayKeysLoads() throws {

@@ -60,9 +60,9 @@ import Testing
             "id": "a", "type": "captioned_image", "created": 1, "titel": "T", "Description": "D", "imgae": "https://x.test/i.png",
             "hhhh": 1, "Yc": 2, "x": 3, "campaign_name": "autumn",
         ]) + "]"])
-        #expect(loaded.diagnostics.contains("x.json: card 0 (id \"a\"): field \"titel\": unknown key (did you mean \"title\"?); ignored"))
-        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"Description\": unknown key (did you mean \"description\"?)"))
-        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"imgae\": unknown key (did you mean \"image\"?)"))
+        #expect(loaded.diagnostics.contains("x.json: card 1 (id \"a\"): field \"titel\": unknown key (did you mean \"title\"?); ignored"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"a\"): field \"Description\": unknown key (did you mean \"description\"?)"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"a\"): field \"imgae\": unknown key (did you mean \"image\"?)"))
         #expect(!loaded.diagnostics.contains("hhhh") && !loaded.diagnostics.contains("\"Yc\"") && !loaded.diagnostics.contains("\"x\"")
             && !loaded.diagnostics.contains("campaign_name"), "keys far from every known one are ignored quietly, as the SDKs do")
         #expect(loaded.diagnostics.contains("field \"title\": missing"))
@@ -133,7 +133,7 @@ import Testing
         #expect(cards["ms"]?.created == 1_699_500_000)
         #expect(cards["text"]?.created == 1_699_500_000)
         #expect(loaded.diagnostics.all.count == 1)
-        #expect(loaded.diagnostics.contains("cards.json: card 3 (id \"text\"): field \"ca\": number written as text \"1699500000.9\"; read as 1699500000.9"))
+        #expect(loaded.diagnostics.contains("cards.json: card 4 (id \"text\"): field \"ca\": number written as text \"1699500000.9\"; read as 1699500000.9"))
     }
 
     @Test func aCardWithoutCreatedHasNoDate() throws {
@@ -155,7 +155,7 @@ import Testing
 
     @Test func aBlankRequiredImageIsReportedMissing() throws {
         let loaded = try load(["cards.json": cardJSON(["id": "a", "type": "banner_image", "created": 1, "image": " "])])
-        #expect(loaded.diagnostics.contains("card 0 (id \"a\"): field \"image\": missing (required for banner_image cards); the placeholder image is shown"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"a\"): field \"image\": missing (required for banner_image cards); the placeholder image is shown"))
     }
 
     @Test func minusOneMeansNeverExpires() throws {
@@ -178,7 +178,7 @@ import Testing
         let card = try #require(loaded.cards.first)
         #expect(card.title == nil)
         #expect(card.extras.map(\.value) == ["3"])
-        #expect(loaded.diagnostics.contains("x.json: card 0 (id \"a\"): field \"created\": expected a number, found text"))
+        #expect(loaded.diagnostics.contains("x.json: card 1 (id \"a\"): field \"created\": expected a number, found text"))
         #expect(loaded.diagnostics.contains("field \"title\": expected text, found a list"))
         #expect(loaded.diagnostics.contains("field \"viewed\": expected true or false, found text"))
         #expect(loaded.diagnostics.contains("field \"extras.n\": expected text, found a number; used as text"))
@@ -189,7 +189,7 @@ import Testing
         let loaded = try load(["cards.json": "[" + cardJSON(["type": "text_announcement", "created": 1, "description": "d"]) + "]"])
         #expect(loaded.cards.isEmpty)
         #expect(loaded.skipped[.invalid] == 1)
-        #expect(loaded.diagnostics.contains("cards.json: card 0: field \"id\": missing"))
+        #expect(loaded.diagnostics.contains("cards.json: card 1: field \"id\": missing"))
     }
 
     @Test func missingRequiredFieldsWarnAndTheCardIsShownWherePossible() throws {
@@ -199,12 +199,12 @@ import Testing
             cardJSON(["id": "promo", "type": "cross_promotion_small", "created": 1, "title": "App"]),
         ].joined(separator: ",") + "]"])
         #expect(loaded.cards.map(\.id) == ["cap", "promo"])
-        #expect(loaded.diagnostics.contains("card 0 (id \"cap\"): field \"image\": missing (required for captioned_image cards); the placeholder image is shown"))
-        #expect(loaded.diagnostics.contains("card 0 (id \"cap\"): field \"description\": missing"))
-        #expect(loaded.diagnostics.contains("card 1 (id \"txt\"): field \"ds\": missing"))
-        #expect(loaded.diagnostics.contains("card 1 (id \"txt\"): has neither title nor description"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"cap\"): field \"image\": missing (required for captioned_image cards); the placeholder image is shown"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"cap\"): field \"description\": missing"))
+        #expect(loaded.diagnostics.contains("card 2 (id \"txt\"): field \"ds\": missing"))
+        #expect(loaded.diagnostics.contains("card 2 (id \"txt\"): has neither title nor description"))
         for field in ["subtitle", "caption", "price", "url", "image"] {
-            #expect(loaded.diagnostics.contains("card 2 (id \"promo\"): field \"\(field)\": missing"))
+            #expect(loaded.diagnostics.contains("card 3 (id \"promo\"): field \"\(field)\": missing"))
         }
     }
 
@@ -221,7 +221,7 @@ import Testing
         ])
         #expect(loaded.cards.map(\.description) == ["newer"])
         #expect(loaded.skipped[.duplicate] == 1)
-        #expect(loaded.diagnostics.contains("2.json: card 0 (id \"dup\"): field \"id\": same id as", "1.json: card 0, which is updated more recently; this one is ignored"))
+        #expect(loaded.diagnostics.contains("2.json: card 1 (id \"dup\"): field \"id\": same id as", "1.json: card 1, which is updated more recently; this one is ignored"))
     }
 
     @Test func removalEntryDeletesTheCardFromAnyFile() throws {

@@ -158,7 +158,7 @@ import Testing
         let report = site.build()
         #expect(!report.succeeded)
         let error = try #require(report.diagnostics.errors.first)
-        #expect(error.description.contains("card 0 (id \"n1\")"), "\(error)")
+        #expect(error.description.contains("card 1 (id \"n1\")"), "\(error)")
         #expect(error.description.contains("templates include each other without end (… > cards/short_news > cards/short_news"), "\(error)")
         #expect(!site.exists("public"))
     }

@@ -43,3 +43,56 @@ def write_cards(folder: Path, cards) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "cards.json").write_text(json.dumps(cards))
     return folder
+
+
+class Running:
+    """A long-running cardfeed command (`serve`) whose output lines are collected as they come;
+    stopped with SIGINT at the end."""
+
+    def __init__(self, binary, args, cwd, env=None):
+        import threading
+        self.lines, self.errors = [], []
+        self.process = subprocess.Popen([str(binary), *map(str, args)], cwd=cwd, env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for stream, into in [(self.process.stdout, self.lines), (self.process.stderr, self.errors)]:
+            threading.Thread(target=lambda s=stream, i=into: [i.append(line) for line in s], daemon=True).start()
+
+    def wait_for(self, pattern, timeout=30, stream="stdout"):
+        import re
+        import time
+        lines = self.lines if stream == "stdout" else self.errors
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(lines):
+                match = re.search(pattern, line)
+                if match:
+                    return match
+            if self.process.poll() is not None and time.monotonic() > deadline - timeout + 1:
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"no {pattern!r} in {stream}:\n{''.join(self.lines)}\n{''.join(self.errors)}")
+
+    def stop(self):
+        import signal
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+
+@pytest.fixture()
+def running(cardfeed_bin, tmp_path):
+    """Starts a long-running cardfeed command; stops every one at the end of the test."""
+    started = []
+
+    def start(*args, cwd=None, env=None):
+        process = Running(cardfeed_bin, args, cwd or tmp_path, env)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        process.stop()

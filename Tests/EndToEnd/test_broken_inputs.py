@@ -84,18 +84,18 @@ def test_wrong_types_in_every_field_are_warnings_naming_each_field(run, tmp_path
     site = write_cards(tmp_path / "site", entries)
     result = build(run, site)
     assert result.returncode == 0, result.stderr
-    for entry, index in [(long_keys, 0), (short_keys, 1), (cross, 2)]:
+    for entry, index in [(long_keys, 1), (short_keys, 2), (cross, 3)]:
         for key in entry:
             if key in ("id", "type", "tp", "title", "image", "url", "created") and entry is cross:
                 continue
             if key in ("id", "type", "tp"):
                 continue
             assert f'card {index} (id "{entry["id"]}"): field "{key}"' in result.stderr, key
-    assert 'card 3 (id "d"): field "extras.deep": expected text, found an object; ignored' in result.stderr
-    assert 'card 4: field "id": expected text, found an object; ignored' in result.stderr
-    assert 'card 5: field "id": expected text, found a number; used as text' in result.stderr
-    assert 'card 6 (id "e"): field "type": unknown type "7"' in result.stderr
-    for index, noun in [(8, "a number"), (9, "text"), (10, "null"), (11, "a list"), (12, "a boolean")]:
+    assert 'card 4 (id "d"): field "extras.deep": expected text, found an object; ignored' in result.stderr
+    assert 'card 5: field "id": expected text, found an object; ignored' in result.stderr
+    assert 'card 6: field "id": expected text, found a number; used as text' in result.stderr
+    assert 'card 7 (id "e"): field "type": unknown type "7"' in result.stderr
+    for index, noun in [(9, "a number"), (10, "text"), (11, "null"), (12, "a list"), (13, "a boolean")]:
         assert f"card {index}: expected a card object, found {noun}; skipped" in result.stderr
     page = (site / "public" / "index.html").read_text()
     assert 'data-card-id="12345"' in page and 'data-card-id="d"' in page

@@ -16,7 +16,7 @@ def test_builds_the_example_site_from_another_directory_and_says_where(run, exam
     assert "26 shown, 4 not shown (1 removed, 1 dismissed, 1 expired, 1 control)" in result.stdout
     # One card of the example deliberately has no image, to show the placeholder and the warning.
     assert result.stderr.splitlines() == [
-        'warning: site/cards/promotions.json: card 1 (id "promo-latte-art-throwdown"): field "image": '
+        'warning: site/cards/promotions.json:17:3: card 2 (id "promo-latte-art-throwdown"): field "image": '
         "missing (required for captioned_image cards); the placeholder image is shown"
     ]
     for feed in ["news", "advertising", "announcements", "social", "uncategorized"]:
@@ -60,10 +60,10 @@ def test_warnings_name_file_card_and_field_and_strict_fails(run, tmp_path):
     site = write_cards(tmp_path / "w", [{"id": "x1", "type": "captioned_image", "created": 1, "title": "t", "description": "d"}])
     result = run("build", site)
     assert result.returncode == 0
-    assert 'warning: w/cards.json: card 0 (id "x1"): field "image": missing (required for captioned_image cards); the placeholder image is shown' in result.stderr
+    assert 'warning: w/cards.json:1:2: card 1 (id "x1"): field "image": missing (required for captioned_image cards); the placeholder image is shown' in result.stderr
     strict = run("check", site, "--strict")
     assert strict.returncode == 1
-    assert 'error: w/cards.json: card 0 (id "x1"): field "image"' in strict.stderr
+    assert 'error: w/cards.json:1:2: card 1 (id "x1"): field "image"' in strict.stderr
 
 
 def test_check_writes_nothing_and_exits_zero_on_a_good_site(run, example_site):

@@ -30,6 +30,9 @@ public struct BuildOptions: Sendable {
     /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
     /// line).
     public var progress: (any BuildProgressObserver)?
+    /// Given each warning and error as the build finds it, in order, instead of the logger
+    /// (`--diagnostics json`, `serve`'s report of what changed).
+    public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
 
     public static let defaultPageSize = 20
 
@@ -67,6 +70,8 @@ public struct BuildReport: Sendable {
     public var filesWritten = 0
     /// Files of the previous output left as they were, the build having produced the same bytes.
     public var filesUnchanged = 0
+    /// Files of the previous output that this build no longer produces, removed.
+    public var filesRemoved: [String] = []
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []
@@ -97,7 +102,7 @@ public struct SiteBuilder: Sendable {
         let site = options.site
         guard site.exists else {
             let diagnostic = Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)")
-            logger.error("\(diagnostic)")
+            emit(diagnostic)
             report.diagnostics.append(diagnostic)
             throw fail(report)
         }
@@ -120,7 +125,7 @@ public struct SiteBuilder: Sendable {
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
             return loader.load()
         } detail: {
-            "\($0.entriesRead) entries from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
+            "\($0.entriesRead) \($0.entriesRead == 1 ? "entry" : "entries") from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
         }
         defer { if options.processEndsAfterBuild { LeftToExit.keep(loaded.cards) } }
         report.filesRead = loaded.files
@@ -130,13 +135,14 @@ public struct SiteBuilder: Sendable {
 
         // 2. Select: the site's rules, then Braze's rules of what is shown, in which order.
         let selector = FeedSelector(now: options.now, pageSize: options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize)
-        let ruled = RuleEngine(rules: config.rules, decoder: loader.decoder()).apply(to: loaded.cards)
+        let ruled = RuleEngine(rules: config.rules, decoder: loader.decoder()).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         defer { if options.processEndsAfterBuild { LeftToExit.keep(ruled.cards) } }  // a new array when the site has rules
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }
         if let templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
 
+        report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
         if options.write {
             let writer = SiteWriter(output: options.outputFolder)
@@ -145,7 +151,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         for diagnostic in report.diagnostics.all {
-            if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
+            emit(diagnostic)
         }
         guard let templates, let strings, !report.diagnostics.hasErrors else { throw fail(report) }
 
@@ -169,6 +175,16 @@ public struct SiteBuilder: Sendable {
             assets.removeAll { "assets/" + $0.path == path }
             assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
         }
+        // SITE/static/: copied as they are to the output's root, where no generated file may be.
+        let staticFiles = options.site.staticFiles()
+        if !staticFiles.isEmpty {
+            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: baseURL != nil)
+            if !collisions.isEmpty {
+                collisions.forEach { emit($0); report.diagnostics.append($0) }
+                throw fail(report)
+            }
+        }
+        let copiedStatic = staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
         let assetPaths = Set(assets.map(\.path))
         let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
         let settings = RenderSettings(
@@ -220,9 +236,13 @@ public struct SiteBuilder: Sendable {
         } catch {
             if let fresh { writer.abandon(fresh: fresh) }
             let diagnostic = (error as? TemplateFailure).map { failure in
-                Diagnostic(.error, file: failure.card?.source.file ?? "templates", cardIndex: failure.card?.source.index, cardID: failure.card?.id, message: failure.message)
+                var diagnostic = Diagnostic(
+                    .error, file: failure.card?.source.file ?? "templates", cardIndex: failure.card?.source.index, cardID: failure.card?.id,
+                    message: failure.message)
+                diagnostic.cardOffset = failure.card?.source.offset
+                return diagnostic
             } ?? Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
-            logger.error("\(diagnostic)")
+            emit(diagnostic)
             report.diagnostics.append(diagnostic)
             throw fail(report)
         }
@@ -237,7 +257,7 @@ public struct SiteBuilder: Sendable {
         }
         do {
             let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> SiteWriter.Counts in
-                let files = pages + assets.sorted { $0.path < $1.path }.map(\.file)
+                let files = pages + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic
                 let total = files.count
                 if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
                 if let fresh { return try writer.write(files, intoFresh: fresh, alreadyWritten: pageCount) }
@@ -247,13 +267,15 @@ public struct SiteBuilder: Sendable {
                 return SiteWriter.Counts(written: written)
             } detail: { (counts: SiteWriter.Counts) in
                 "\(counts.written) files written" + (counts.unchanged > 0 ? ", \(counts.unchanged) unchanged" : "")
+                    + (counts.removed.isEmpty ? "" : ", \(counts.removed.count) removed")
             }
             report.filesWritten = counts.written
             report.filesUnchanged = counts.unchanged
+            report.filesRemoved = counts.removed
             report.output = writer.output
         } catch {
             let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
-            logger.error("\(diagnostic)")
+            emit(diagnostic)
             report.diagnostics.append(diagnostic)
             throw fail(report)
         }
@@ -275,10 +297,45 @@ public struct SiteBuilder: Sendable {
     private func checkCardTemplates(_ cards: [Card], _ templates: TemplateSet, _ diagnostics: inout Diagnostics) {
         for card in cards {
             guard let name = card.templateName, !templates.hasCardTemplate(name) else { continue }
-            diagnostics.append(Diagnostic(
+            var diagnostic = Diagnostic(
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "extras.template",
-                message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used"))
+                message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used")
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
         }
+    }
+
+    /// Errors for files of `static/` that would land where the build writes a file (or a folder
+    /// of files), each naming both.
+    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool) -> [Diagnostic] {
+        var generated: [String: String] = [SiteWriter.markerName: "the marker of cardfeed's output folder"]
+        for feed in selection.feeds {
+            for page in 1...max(feed.pages.count, 1) { generated[PagePaths.file(feed: feed.feed, page: page)] = "page \(page) of the \(feed.feed.slug) feed" }
+            if syndication {
+                generated[Syndication.atomFile(feed.feed)] = "the \(feed.feed.slug) feed's Atom feed"
+                generated[Syndication.jsonFile(feed.feed)] = "the \(feed.feed.slug) feed's JSON Feed"
+            }
+        }
+        if syndication { generated["sitemap.xml"] = "the sitemap" }
+        for path in assets { generated[path] = path.hasPrefix("assets/") ? "an asset (from SITE/assets/ or built in)" : "a generated file" }
+        let folders = Set(generated.keys.flatMap { path in
+            var prefixes: [String] = []
+            var folder = PagePaths.folder(path)
+            while !folder.isEmpty { prefixes.append(folder); folder = PagePaths.folder(folder) }
+            return prefixes
+        })
+        var problems: [Diagnostic] = []
+        for path in files {
+            let file = options.site.display(options.site.staticFolder.appendingPathComponent(path))
+            if let what = generated[path] {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes \(what); rename or remove one of them"))
+            } else if folders.contains(path) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes the folder \(path)/; rename or remove it"))
+            } else if let clash = generated.keys.sorted().first(where: { path.hasPrefix($0 + "/") }) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied into \(clash)/, but the build writes \(clash) as a file (\(generated[clash]!)); move it"))
+            }
+        }
+        return problems
     }
 
     /// The built-in assets, each replaced by the site's file of the same path, plus every other
@@ -298,6 +355,12 @@ public struct SiteBuilder: Sendable {
     }
 
     private func fail(_ report: BuildReport) -> BuildFailure { BuildFailure(report: report) }
+
+    /// A warning or error, to the handler the options name, else to the logger.
+    private func emit(_ diagnostic: Diagnostic) {
+        if let handler = options.diagnosticHandler { return handler(diagnostic) }
+        if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
+    }
 
     /// Reports a step's progress: things done, of how many if known, what they are, the share done.
     typealias ProgressReport = @Sendable (_ done: Int, _ total: Int?, _ unit: String, _ fraction: Double) -> Void

@@ -13,7 +13,8 @@ public enum SiteScaffold {
         }
     }
 
-    /// Writes the scaffold into `folder`, which must be missing or empty; returns the files written.
+    /// Writes the scaffold into `folder`, which must be missing, empty, or hold only hidden files
+    /// (`.git`, `.gitignore`: a repository made first); returns the files written.
     @discardableResult
     public static func create(at folder: URL) throws -> [String] {
         let manager = FileManager.default
@@ -21,8 +22,13 @@ public enum SiteScaffold {
         if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw Refusal(description: "\(SiteFolder.display(folder)) exists and is not a folder") }
             let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
-            guard entries.isEmpty else {
-                throw Refusal(description: "\(SiteFolder.display(folder)) is not empty; choose a new folder so that nothing in it is overwritten")
+            if SiteFolder(folder.path).looksLikeSite {
+                throw Refusal(description: "\(SiteFolder.display(folder)) is a site already (it has \(SiteFolder.markers.filter { entries.contains($0) }.joined(separator: ", "))); init never overwrites a file")
+            }
+            let visible = entries.filter { !$0.hasPrefix(".") }.sorted()
+            guard visible.isEmpty else {
+                let shown = visible.prefix(3).joined(separator: ", ") + (visible.count > 3 ? ", …" : "")
+                throw Refusal(description: "\(SiteFolder.display(folder)) is not empty (it holds \(shown)); choose a new folder, or an empty one, so that nothing in it is overwritten")
             }
         }
         do {

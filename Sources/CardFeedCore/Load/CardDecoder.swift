@@ -46,14 +46,16 @@ struct CardDecoder {
 
     func decode(_ value: JSONValue, source: CardSource) -> (DecodedEntry, [Diagnostic]) {
         guard case .object(let object) = value else {
-            let diagnostic = Diagnostic(
+            var diagnostic = Diagnostic(
                 .warning, file: source.file, cardIndex: source.index,
                 message: "expected a card object, found \(value.noun); skipped")
+            diagnostic.cardOffset = source.offset
             return (.skipped(.invalid), [diagnostic])
         }
         var reader = FieldReader(object: object, file: source.file, index: source.index)
         let entry = decode(&reader, source: source)
-        return (entry, reader.diagnostics)
+        guard source.offset != nil else { return (entry, reader.diagnostics) }
+        return (entry, reader.diagnostics.map { var diagnostic = $0; diagnostic.cardOffset = source.offset; return diagnostic })
     }
 
     private func decode(_ reader: inout FieldReader, source: CardSource) -> DecodedEntry {

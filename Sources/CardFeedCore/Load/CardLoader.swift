@@ -144,12 +144,12 @@ public struct CardLoader: Sendable {
             diagnostics.append(Diagnostic(.error, file: file, message: "the file is empty; expected a card, a list of cards or an envelope such as {\"cards\": [...]}"))
             return
         }
-        func decodeInParallel(_ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
+        func decodeInParallel(_ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
             let order = firstOrder()
             let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: count)
             DispatchQueue.concurrentPerform(iterations: (count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                 for offset in chunk * Self.chunkSize..<min(count, (chunk + 1) * Self.chunkSize) {
-                    let source = CardSource(file: file, index: startIndex + offset, order: order + offset)
+                    let source = CardSource(file: file, index: startIndex + offset, order: order + offset, offset: place(offset))
                     decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source) })
                 }
             }
@@ -168,7 +168,7 @@ public struct CardLoader: Sendable {
                     for start in stride(from: 0, to: elements.count, by: Self.batchSize) {
                         let batch = Array(elements[start..<min(elements.count, start + Self.batchSize)])
                         guard let incremental else {
-                            body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(shared.bytes, batch[offset]) }, startIndex: start))
+                            body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(shared.bytes, batch[offset]) }, startIndex: start, offset: { batch[$0].lowerBound }))
                             continue
                         }
                         // serve: a card whose bytes did not change is not parsed or decoded again.
@@ -176,7 +176,7 @@ public struct CardLoader: Sendable {
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
                         DispatchQueue.concurrentPerform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                             for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {
-                                let source = CardSource(file: file, index: start + offset, order: order + offset)
+                                let source = CardSource(file: file, index: start + offset, order: order + offset, offset: batch[offset].lowerBound)
                                 var hasher = Hasher()
                                 hasher.combine(file)
                                 hasher.combine(decoderFingerprint)
@@ -197,12 +197,21 @@ public struct CardLoader: Sendable {
                     }
                     return
                 }
-                let document = try JSONParser.parse(bytes)
+                let (document, starts, documentStart) = try JSONParser.parseRecordingEntries(bytes)
                 guard let values = Self.entries(of: document, file: file, into: &diagnostics) else { return }
                 expect(values.count, Self.sync(of: document, file: file, into: &diagnostics))
+                // Where each entry begins: in the list the entries came from, or the document.
+                let places: [Int]
+                if case .object = document, let key = Self.envelopeKeys.first(where: { document[$0] != nil }) {
+                    places = starts[key] ?? []
+                } else if case .array = document {
+                    places = starts[""] ?? []
+                } else {
+                    places = [documentStart]
+                }
                 for start in stride(from: 0, to: values.count, by: Self.batchSize) {
                     let batch = Array(values[start..<min(values.count, start + Self.batchSize)])
-                    body(try decodeInParallel(batch.count, { offset in batch[offset] }, startIndex: start))
+                    body(try decodeInParallel(batch.count, { offset in batch[offset] }, startIndex: start, offset: { start + $0 < places.count ? places[start + $0] : nil }))
                 }
             } catch {
                 diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))
@@ -219,9 +228,11 @@ public struct CardLoader: Sendable {
         }
         for index in diagnostics.indices where diagnostics[index].cardIndex != nil {
             diagnostics[index].cardIndex = source.index
+            diagnostics[index].cardOffset = source.offset
         }
         return (entry, diagnostics)
     }
+
 
     /// Envelopes seen in the wild: a bare array, `{"feed": [...]}` (News Feed),
     /// `{"cards": [...], ...}` (Content Cards sync), `{"mFeedCards": [...]}` (Unity), or one card.
@@ -371,7 +382,9 @@ struct CardMerger {
                 card.sortTime == kept.sortTime ? "same id and update time as \(kept.source); this one, read later, replaces it"
                 : newer ? "same id as \(kept.source); this one is updated more recently and replaces it"
                 : "same id as \(kept.source), which is updated more recently; this one is ignored"
-            result.diagnostics.append(Diagnostic(.warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id", message: message))
+            var diagnostic = Diagnostic(.warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id", message: message)
+            diagnostic.cardOffset = card.source.offset
+            result.diagnostics.append(diagnostic)
             if newer {
                 result.cards[previous] = card
                 if sync != nil { fromSyncs.insert(previous) } else { fromSyncs.remove(previous) }

@@ -58,6 +58,11 @@ struct JSONParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
+    /// When set, where each element of the top-level list, or of each list that is a value of
+    /// the top-level object, begins (by the object's key; "" for the top-level list): where
+    /// the cards of an envelope such as `{"cards": [...]}` are, for messages about them.
+    private var entryStarts: [String: [Int]]?
+    private var topLevelKey: String?
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -72,6 +77,40 @@ struct JSONParser {
         parser.skipWhitespace()
         guard parser.position == bytes.count else { throw parser.error("unexpected text after the JSON value") }
         return value
+    }
+
+    /// Parses a whole document, and finds where the entries of its lists begin (see `entryStarts`).
+    static func parseRecordingEntries(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> (value: JSONValue, starts: [String: [Int]], start: Int) {
+        var parser = JSONParser(bytes)
+        parser.entryStarts = [:]
+        parser.skipByteOrderMark()
+        parser.skipWhitespace()
+        let start = parser.position
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return (value, parser.entryStarts ?? [:], start)
+    }
+
+    /// Line and column (from 1; columns count characters) of each byte offset, in one pass over
+    /// the bytes up to the last of them.
+    static func positions(of offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int: (line: Int, column: Int)] {
+        var result: [Int: (line: Int, column: Int)] = [:]
+        var line = 1, column = 1, index = 0
+        for offset in Set(offsets).sorted() where offset <= bytes.count {
+            while index < offset {
+                let byte = bytes[index]
+                if byte == 0x0A {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+                index += 1
+            }
+            result[offset] = (line, column)
+        }
+        return result
     }
 
     /// Parses a whole document held in `data`.
@@ -199,7 +238,9 @@ struct JSONParser {
             guard peek == UInt8(ascii: ":") else { throw error("expected \":\" after the key \"\(key.prefix(40))\"") }
             position += 1
             skipWhitespace()
+            if depth == 1, entryStarts != nil { topLevelKey = key }
             pairs.append((key, try parseValue(depth: depth)))
+            if depth == 1 { topLevelKey = nil }
             skipWhitespace()
             guard let byte = peek else { throw error("the file ends inside an object") }
             position += 1
@@ -217,8 +258,11 @@ struct JSONParser {
             position += 1
             return .array(items)
         }
+        // The entries of a card file's list: the top-level one, or one in the top-level object.
+        let recordAs: String? = entryStarts == nil ? nil : depth == 1 ? "" : depth == 2 ? topLevelKey : nil
         while true {
             skipWhitespace()
+            if let recordAs { entryStarts?[recordAs, default: []].append(position) }
             items.append(try parseValue(depth: depth))
             skipWhitespace()
             guard let byte = peek else { throw error("the file ends inside a list") }

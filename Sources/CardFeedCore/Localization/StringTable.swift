@@ -60,11 +60,19 @@ public struct StringTable: Sendable {
 
     /// The table for `locale`: the built-in one (English for a locale that is not built in),
     /// overridden by the site's file. Problems are added to `diagnostics`; nil when unusable.
-    public static func load(locale: String, site: SiteFolder, diagnostics: inout Diagnostics) -> StringTable? {
-        let file = site.root.appendingPathComponent("strings/\(locale).json")
+    /// Locale names are case-insensitive (`--locale DE`, `locale: pt-br`), for the built-in
+    /// tables and the site's files alike.
+    public static func load(locale given: String, site: SiteFolder, diagnostics: inout Diagnostics) -> StringTable? {
+        let locale = canonical(given)
+        var file = site.root.appendingPathComponent("strings/\(locale).json")
+        if !FileManager.default.fileExists(atPath: file.path),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: site.root.appendingPathComponent("strings").path),
+            let match = names.sorted().first(where: { $0.lowercased() == "\(locale).json".lowercased() }) {
+            file = site.root.appendingPathComponent("strings/" + match)
+        }
         let name = site.display(file)
         guard locale.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"#, options: .regularExpression) != nil else {
-            diagnostics.append(Diagnostic(.error, file: name, field: "locale", message: "\(Diagnostic.quoted(locale)) is not a language tag such as en, de or pt-BR"))
+            diagnostics.append(Diagnostic(.error, file: name, field: "locale", message: "\(Diagnostic.quoted(given)) is not a language tag such as en, de or pt-BR"))
             return nil
         }
         let builtin = builtin(locale) ?? builtin(locale.split(separator: "-").first.map(String.init) ?? locale)
@@ -108,7 +116,7 @@ public struct StringTable: Sendable {
         }
         var strings: [String: String] = [:]
         for (key, value) in pairs {
-            guard english[key] != nil else {
+            guard isKnownKey(key) else {
                 diagnostics.append(Diagnostic(
                     .warning, file: name, field: key,
                     message: "unknown string\(TemplateLinter.suggestion(for: key, among: Set(english.keys))); ignored"))
@@ -163,11 +171,51 @@ public struct StringTable: Sendable {
     }
 
     func cardCount(_ count: Int) -> String {
-        count == 1 ? self["cardCountOne"] : format("cardCountOther", ["count": number(count)])
+        format(pluralKey("cardCount", count), ["count": number(count)])
     }
 
     func reviews(_ count: Int) -> String {
-        count == 1 ? self["reviewsOne"] : format("reviewsOther", ["count": number(count)])
+        format(pluralKey("reviews", count), ["count": number(count)])
+    }
+
+    /// The form of a counted string that `count` takes in this language: `cardCountFew` for 3
+    /// in Polish, `cardCountOne` for 0 in French. A form the table lacks falls back to the
+    /// `Other` form, then to the bare key (`navCards`, the name it had before it had forms).
+    func plural(_ base: String, _ count: Int) -> String { self[pluralKey(base, count)] }
+
+    func pluralKey(_ base: String, _ count: Int) -> String {
+        let category = PluralCategory.of(count, locale: locale)
+        for key in [base + category.keySuffix, base + PluralCategory.other.keySuffix, base] where values[key] != nil || Self.english[key] != nil {
+            return key
+        }
+        return base
+    }
+
+    /// Strings with a form per plural category (`cardCount`: `cardCountOne`, `cardCountOther`):
+    /// a site's table may add any of CLDR's forms (`cardCountFew`, `cardCountMany`).
+    static let pluralBases: Set<String> = Set(english.keys.compactMap { key in
+        for suffix in ["One", "Other"] where key.hasSuffix(suffix) { return String(key.dropLast(suffix.count)) }
+        return nil
+    })
+
+    /// True for a key a site's table may set: English's keys and the plural forms of its counted strings.
+    static func isKnownKey(_ key: String) -> Bool {
+        english[key] != nil || pluralBases.contains { base in
+            PluralCategory.allCases.contains { key == base + $0.keySuffix }
+        }
+    }
+
+    /// A language tag as written in the built-in tables and file names, whatever case it was
+    /// given in: `DE` -> `de`, `pt-br` -> `pt-BR`, `zh-hant` -> `zh-Hant`.
+    public static func canonical(_ locale: String) -> String {
+        locale.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { index, part in
+            if index == 0 { return part.lowercased() }
+            switch part.count {
+            case 2: return part.uppercased()
+            case 4: return part.prefix(1).uppercased() + part.dropFirst().lowercased()
+            default: return part.lowercased()
+            }
+        }.joined(separator: "-")
     }
 
     /// 10000 -> "10,000" / "10.000" / "10 000".

@@ -199,12 +199,17 @@ public struct CardSource: Sendable, Hashable, CustomStringConvertible {
     public var index: Int
     /// Position among all cards read, for deterministic tie breaks.
     public var order: Int
+    /// The byte offset in the file where the card's JSON begins, when known: turned into a line
+    /// and column only for the cards a message is about (see `Diagnostics.locateCards`).
+    public var offset: Int?
 
-    public init(file: String, index: Int, order: Int) {
+    public init(file: String, index: Int, order: Int, offset: Int? = nil) {
         self.file = file
         self.index = index
         self.order = order
+        self.offset = offset
     }
 
-    public var description: String { "\(file): card \(index)" }
+    /// `site/cards.json: card 4`: cards are counted from 1 in messages, as people count.
+    public var description: String { "\(file): card \(index + 1)" }
 }

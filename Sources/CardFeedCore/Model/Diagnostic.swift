@@ -1,3 +1,5 @@
+import Foundation
+
 /// A problem found in the user's input, precise enough to find and fix it: the file, the card
 /// (index and id) and the field, or the line and column of a template or JSON file.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
@@ -11,11 +13,14 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Line and column in `file`, from 1, when the problem is at a place in a text file.
     public var line: Int?
     public var column: Int?
-    /// The card's index in its file, and its id when it has one.
+    /// The card's index in its file (from 0; messages count from 1), and its id when it has one.
     public var cardIndex: Int?
     public var cardID: String?
     public var field: String?
     public var message: String
+    /// Where the card begins in `file`, in bytes, until `Diagnostics.locateCards` makes it a
+    /// line and column.
+    var cardOffset: Int?
 
     public init(
         _ severity: Severity, file: String, line: Int? = nil, column: Int? = nil,
@@ -31,7 +36,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `site/cards/a.json: card 2 (id "x"): field "image": message`, or `file:3:7: message`.
+    /// `site/cards/a.json:9:3: card 2 (id "x"): field "image": message` (the card's place, and
+    /// its number in the file counted from 1), or `file:3:7: message`.
     public var description: String {
         var text = file
         if let line {
@@ -39,11 +45,16 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             if let column { text += ":\(column)" }
         }
         if let cardIndex {
-            text += ": card \(cardIndex)"
+            text += ": card \(cardIndex + 1)"
             if let cardID { text += " (id \(Self.quoted(cardID)))" }
         }
         if let field { text += ": field \(Self.quoted(field))" }
         return text + ": " + message
+    }
+
+    /// ` (did you mean "build"?)` for a name close to one of `candidates`, else "".
+    public static func suggestion(for name: String, among candidates: Set<String>) -> String {
+        TemplateLinter.suggestion(for: name, among: candidates)
     }
 
     /// Quotes untrusted text for a terminal: control characters escaped, long values cut.
@@ -73,6 +84,28 @@ public struct Diagnostics: Sendable {
     public var errors: [Diagnostic] { all.filter { $0.severity == .error } }
     public var warnings: [Diagnostic] { all.filter { $0.severity == .warning } }
     public var hasErrors: Bool { all.contains { $0.severity == .error } }
+
+    /// Gives each message about a card the line and column where the card begins in its file,
+    /// reading each file concerned once, up to its last such card.
+    public mutating func locateCards() {
+        var wanted: [String: [Int]] = [:]
+        for diagnostic in all where diagnostic.line == nil {
+            if let offset = diagnostic.cardOffset { wanted[diagnostic.file, default: []].append(offset) }
+        }
+        guard !wanted.isEmpty else { return }
+        var positions: [String: [Int: (line: Int, column: Int)]] = [:]
+        for (file, offsets) in wanted {
+            guard let data = try? InputFile.read(URL(fileURLWithPath: file), mapped: true) else { continue }
+            positions[file] = data.withUnsafeBytes { raw in
+                JSONParser.positions(of: offsets, in: raw.bindMemory(to: UInt8.self))
+            }
+        }
+        for index in all.indices where all[index].line == nil {
+            guard let offset = all[index].cardOffset, let place = positions[all[index].file]?[offset] else { continue }
+            all[index].line = place.line
+            all[index].column = place.column
+        }
+    }
 
     /// With `--strict`, every warning counts as an error.
     public func escalated(strict: Bool) -> Diagnostics {

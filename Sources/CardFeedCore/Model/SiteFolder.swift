@@ -19,6 +19,25 @@ public struct SiteFolder: Sendable {
     public var templatesFolder: URL { root.appendingPathComponent("templates", isDirectory: true) }
     public var assetsFolder: URL { root.appendingPathComponent("assets", isDirectory: true) }
     public var defaultOutput: URL { root.appendingPathComponent("public", isDirectory: true) }
+    /// Files copied as they are to the output's root: robots.txt, CNAME, favicon.ico, _headers,
+    /// .well-known/ (hidden files included).
+    public var staticFolder: URL { root.appendingPathComponent("static", isDirectory: true) }
+
+    /// Paths relative to `static/` of its files, hidden ones included.
+    public func staticFiles() -> [String] { Self.scan(staticFolder, includeHidden: true).files }
+
+    /// The names whose presence makes a folder a site: what `cardfeed` looks for in the current
+    /// folder when no site is named, and what commands that write into a site insist on.
+    public static let markers = ["cardfeed.yml", "cards.json", "cards"]
+
+    /// True when the folder has `cardfeed.yml`, `cards.json` or `cards/` (of any kind: a broken
+    /// one is still meant as the site's, and reading it says what is wrong).
+    public var looksLikeSite: Bool {
+        Self.markers.contains { name in
+            var info = stat()
+            return lstat(root.appendingPathComponent(name).path, &info) == 0
+        }
+    }
 
     public var exists: Bool {
         var isDirectory: ObjCBool = false
@@ -44,8 +63,8 @@ public struct SiteFolder: Sendable {
     /// `.mustache` under templates/), besides folders that are not read.
     public func skippedEntries() -> [(path: String, reason: String)] {
         var skipped: [(path: String, reason: String)] = []
-        for (folder, wanted) in [(cardsFolder, Self.isCardFile), (templatesFolder, Self.isTemplateFile), (assetsFolder, { (_: String) in true })] {
-            for entry in Self.scan(folder).skipped where wanted(entry.path) || entry.always {
+        for (folder, wanted) in [(cardsFolder, Self.isCardFile), (templatesFolder, Self.isTemplateFile), (assetsFolder, { (_: String) in true }), (staticFolder, { (_: String) in true })] {
+            for entry in Self.scan(folder, includeHidden: folder == staticFolder).skipped where wanted(entry.path) || entry.always {
                 skipped.append((display(entry.path.isEmpty ? folder : folder.appendingPathComponent(entry.path)), entry.reason))
             }
         }
@@ -71,7 +90,7 @@ public struct SiteFolder: Sendable {
     /// outside it (which could copy any file of the machine into the site), to a folder (which
     /// could loop), nowhere, or round in a loop are left out, and so are named pipes, devices
     /// and sockets, which a read could block on or never finish.
-    static func scan(_ folder: URL) -> (files: [String], skipped: [(path: String, reason: String, always: Bool)]) {
+    static func scan(_ folder: URL, includeHidden: Bool = false) -> (files: [String], skipped: [(path: String, reason: String, always: Bool)]) {
         var files: [String] = []
         var skipped: [(path: String, reason: String, always: Bool)] = []
         let manager = FileManager.default
@@ -88,7 +107,7 @@ public struct SiteFolder: Sendable {
                 skipped.append((relative, "is a folder that cannot be read (check its permissions); its files are not read", true))
                 return
             }
-            for name in names.sorted() where !name.hasPrefix(".") {
+            for name in names.sorted() where includeHidden || !name.hasPrefix(".") {
                 let path = relative.isEmpty ? name : relative + "/" + name
                 let full = base + "/" + path
                 var info = stat()

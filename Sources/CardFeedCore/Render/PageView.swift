@@ -141,13 +141,16 @@ final class NavItem: MustacheObject {
     let slug: String
     let title: String
     let count: Int
+    /// "card" or "cards" after the count, for screen readers, in the plural form `count` takes.
+    let countNoun: String
     let href: String
     let current: Bool
 
-    init(slug: String, title: String, count: Int, href: String, current: Bool) {
+    init(slug: String, title: String, count: Int, countNoun: String, href: String, current: Bool) {
         self.slug = slug
         self.title = title
         self.count = count
+        self.countNoun = countNoun
         self.href = href
         self.current = current
     }
@@ -157,6 +160,7 @@ final class NavItem: MustacheObject {
         case "slug": .text(slug)
         case "title": .text(title)
         case "count": .int(count)
+        case "countNoun": .text(countNoun)
         case "href": .text(href)
         case "current": .bool(current)
         default: nil

@@ -191,6 +191,7 @@ struct SiteRenderer {
         selection.feeds.map { other in
             NavItem(
                 slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), count: other.cards.count,
+                countNoun: settings.strings.plural("navCards", other.cards.count),
                 href: PagePaths.href(feed: other.feed, page: 1), current: other.feed == current.feed)
         }
     }

@@ -28,7 +28,7 @@ struct TemplateLinter {
             "reviews": ["count", "text"],
             "price": ["text", "free"],
             "feed": ["slug", "title", "count", "countText", "href"],
-            "nav": ["slug", "title", "count", "href", "current"],
+            "nav": ["slug", "title", "count", "countNoun", "href", "current"],
             "pagination": ["current", "total", "previous", "next", "pages"],
             "pages": ["number", "href", "current", "gap"],
             "alternates": ["atom", "json", "title"],

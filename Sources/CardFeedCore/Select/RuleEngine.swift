@@ -12,22 +12,40 @@ struct RuleEngine {
         var diagnostics: [Diagnostic] = []
     }
 
-    func apply(to cards: [Card]) -> Outcome {
+    /// Card ids a grouped warning names before "…".
+    static let idsShown = 5
+
+    /// Applies the rules in order. A problem with what a rule sets is one warning for the rule,
+    /// with the number of cards and the first ids, not one per card. `cardsComplete` false (a
+    /// card file could not be read) leaves out "matches no card", which would then be wrong.
+    func apply(to cards: [Card], cardsComplete: Bool = true) -> Outcome {
         guard !rules.isEmpty else { return Outcome(cards: cards) }
         var outcome = Outcome(cards: [])
         var visible = Array(repeating: true, count: cards.count)
         var cards = cards
         for rule in rules {
             var ids: [String] = []
+            var problems: [(field: String, message: String, ids: [String])] = []
             for index in cards.indices where visible[index] && rule.matches(cards[index]) {
                 ids.append(cards[index].id)
                 if rule.hide {
                     visible[index] = false
                     continue
                 }
-                apply(rule, to: &cards[index], diagnostics: &outcome.diagnostics)
+                for (field, message) in apply(rule, to: &cards[index]) {
+                    if let known = problems.firstIndex(where: { $0.field == field && $0.message == message }) {
+                        problems[known].ids.append(cards[index].id)
+                    } else {
+                        problems.append((field, message, [cards[index].id]))
+                    }
+                }
             }
-            if ids.isEmpty {
+            for problem in problems {
+                let shown = problem.ids.prefix(Self.idsShown).map(Diagnostic.quoted).joined(separator: ", ") + (problem.ids.count > Self.idsShown ? ", …" : "")
+                let cards = problem.ids.count == 1 ? "1 card" : "\(problem.ids.count) cards"
+                outcome.diagnostics.append(warning(rule, problem.field, "\(problem.message) (for \(cards): \(shown))"))
+            }
+            if ids.isEmpty && cardsComplete {
                 outcome.diagnostics.append(Diagnostic(.warning, file: rule.location, field: rule.name, message: "the rule matches no card"))
             }
             outcome.matches.append((rule, ids))
@@ -37,7 +55,9 @@ struct RuleEngine {
         return outcome
     }
 
-    private func apply(_ rule: CardRule, to card: inout Card, diagnostics: inout [Diagnostic]) {
+    /// Changes the card; returns the problems with the values set, by field.
+    private func apply(_ rule: CardRule, to card: inout Card) -> [(field: String, message: String)] {
+        var problems: [(field: String, message: String)] = []
         if let pin = rule.pin { card.pinned = pin }
         if let categories = rule.moveTo { card.categories = Array(Set(categories)).sorted() }
         for (field, value) in rule.set {
@@ -52,11 +72,11 @@ struct RuleEngine {
             case ("url", .text(let text)):
                 let (link, problem) = decoder.checkLink(text)
                 card.url = link
-                if let problem { diagnostics.append(warning(rule, field, problem)) }
+                if let problem { problems.append((field, problem)) }
             case ("image", .text(let text)):
                 let (image, problem) = decoder.checkImage(text)
                 card.image = image
-                if let problem { diagnostics.append(warning(rule, field, problem)) }
+                if let problem { problems.append((field, problem)) }
             case ("viewed", .flag(let flag)): card.viewed = flag
             case ("pinned", .flag(let flag)): card.pinned = flag
             case ("dismissible", .flag(let flag)): card.dismissible = flag
@@ -66,6 +86,7 @@ struct RuleEngine {
             default: break  // the loader accepts only the fields and kinds above
             }
         }
+        return problems
     }
 
     private func warning(_ rule: CardRule, _ field: String, _ message: String) -> Diagnostic {

@@ -31,7 +31,7 @@ public struct SiteWriter: Sendable {
         if out == root || root.hasPrefix(out + "/") || out == "/" {
             throw Refusal(description: "the output folder \(SiteFolder.display(output)) contains the site itself; choose another --output")
         }
-        for input in [site.cardsFolder, site.templatesFolder, site.assetsFolder] {
+        for input in [site.cardsFolder, site.templatesFolder, site.assetsFolder, site.staticFolder] {
             let folder = input.resolvingSymlinksInPath().path
             if out == folder || out.hasPrefix(folder + "/") {
                 throw Refusal(description: "the output folder \(SiteFolder.display(output)) is inside the site's \(input.lastPathComponent)/ folder; choose another --output")
@@ -44,9 +44,12 @@ public struct SiteWriter: Sendable {
             throw Refusal(description: "\(SiteFolder.display(output)) exists and is not a folder; choose another --output")
         }
         let marked = manager.fileExists(atPath: output.appendingPathComponent(Self.markerName).path)
-        let entries = (try? manager.contentsOfDirectory(atPath: output.path)) ?? []
+        // Hidden files (.git of a deployment branch, .nojekyll) are kept by every build, so a
+        // folder holding only those is as good as an empty one.
+        let entries = ((try? manager.contentsOfDirectory(atPath: output.path)) ?? []).filter { !Self.isKept($0) }.sorted()
         if !marked && !entries.isEmpty {
-            throw Refusal(description: "\(SiteFolder.display(output)) holds files that cardfeed did not write, so it will not replace them; choose an empty or new --output folder")
+            let shown = entries.prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", …" : "")
+            throw Refusal(description: "\(SiteFolder.display(output)) holds files that cardfeed did not write (\(shown)), so it will not replace them; choose an empty or new --output folder, or put such files in the site's static/ folder")
         }
     }
 
@@ -57,11 +60,21 @@ public struct SiteWriter: Sendable {
         return parent
     }
 
+    /// True for a name in the output that every build keeps: hidden files and folders (`.git`,
+    /// `.nojekyll`, `.well-known`), as Zola's `preserve_dotfiles_in_output` does, but not the
+    /// marker or the staging files an interrupted build left.
+    static func isKept(_ name: String) -> Bool {
+        name.hasPrefix(".") && name != markerName && !name.contains(".cardfeed-new-")
+    }
+
     /// What a build did to the output folder.
     public struct Counts: Sendable, Equatable {
         public var written = 0
         /// Files left as they were, being byte for byte what the build produced.
         public var unchanged = 0
+        /// Files of the previous output that this build no longer produces, removed; relative
+        /// paths, sorted.
+        public var removed: [String] = []
     }
 
     /// Writes `files`: into a fresh folder that takes the output's place, or, over an output of
@@ -114,8 +127,8 @@ public struct SiteWriter: Sendable {
             abandon(fresh: fresh)
             throw error
         }
-        try swap(fresh, old: old)
-        return Counts(written: files.count + alreadyWritten)
+        let removed = try swap(fresh, old: old)
+        return Counts(written: files.count + alreadyWritten, removed: removed)
     }
 
     /// Rebuilds over the previous output in two phases. First every file is compared with the
@@ -183,10 +196,11 @@ public struct SiteWriter: Sendable {
             removeStaged(staged[done...].map { staging(files[$0]) })
             throw Refusal(description: "cannot replace \(files[index].path): \(reason); the output now mixes old and new pages")
         }
-        removeStale(in: "", keeping: Set(files.map(\.path)), folders: folders)
+        var removed: [String] = []
+        removeStale(in: "", keeping: Set(files.map(\.path)), folders: folders, removed: &removed)
         let marker = output.appendingPathComponent(Self.markerName)
         if !manager.fileExists(atPath: marker.path) { try Data(Self.markerText.utf8).write(to: marker) }
-        return Counts(written: staged.count, unchanged: files.count - staged.count)
+        return Counts(written: staged.count, unchanged: files.count - staged.count, removed: removed.sorted())
     }
 
     private static let processID = ProcessInfo.processInfo.processIdentifier
@@ -217,20 +231,31 @@ public struct SiteWriter: Sendable {
         return output.path + "/" + (folder.isEmpty ? name : folder + "/" + name)
     }
 
-    /// Removes what the output holds besides `files`, the folders they are in and the marker:
-    /// pages of a longer feed, a feed with no cards left, staging files of an interrupted build.
-    private func removeStale(in folder: String, keeping files: Set<String>, folders: Set<String>) {
+    /// Removes what the output holds besides `files`, the folders they are in, the marker and
+    /// hidden files (see `isKept`): pages of a longer feed, a feed with no cards left, staging
+    /// files of an interrupted build. The files removed are added to `removed`.
+    private func removeStale(in folder: String, keeping files: Set<String>, folders: Set<String>, removed: inout [String]) {
         let manager = FileManager.default
         let url = folder.isEmpty ? output : output.appendingPathComponent(folder)
         for name in (try? manager.contentsOfDirectory(atPath: url.path)) ?? [] {
             let path = folder.isEmpty ? name : folder + "/" + name
-            if files.contains(path) || path == Self.markerName { continue }
+            if files.contains(path) || path == Self.markerName || Self.isKept(name) { continue }
             if folders.contains(path) {
-                removeStale(in: path, keeping: files, folders: folders)
+                removeStale(in: path, keeping: files, folders: folders, removed: &removed)
                 continue
             }
-            try? manager.removeItem(at: output.appendingPathComponent(path))
+            let target = output.appendingPathComponent(path)
+            let inside = Self.filesBelow(target, as: path)
+            if (try? manager.removeItem(at: target)) != nil, !name.contains(".cardfeed-new-") { removed += inside }
         }
+    }
+
+    /// The files at or below `url` (named as below `path`), or `[path]` for a file.
+    private static func filesBelow(_ url: URL, as path: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.sorted().flatMap { filesBelow(url.appendingPathComponent($0), as: path + "/" + $0) }
     }
 
     private func writeAll(_ files: [OutputFile], into folder: URL) throws {
@@ -306,22 +331,42 @@ public struct SiteWriter: Sendable {
     }
 
     /// Puts `fresh` in the output's place; the previous output is removed only once the new one
-    /// stands, and restored if the swap fails half way.
-    private func swap(_ fresh: URL, old: URL) throws {
+    /// stands, and restored if the swap fails half way. Hidden files of the previous output
+    /// (`.git`, `.nojekyll`) are moved into the new one first, unless the build wrote its own.
+    /// Returns the files of the previous output that the new one does not have.
+    private func swap(_ fresh: URL, old: URL) throws -> [String] {
         let manager = FileManager.default
         guard manager.fileExists(atPath: output.path) else {
             try manager.moveItem(at: fresh, to: output)
-            return
+            return []
         }
+        var carried: [String] = []
+        for name in ((try? manager.contentsOfDirectory(atPath: output.path)) ?? []).sorted() where Self.isKept(name) {
+            let target = fresh.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(target.path, &info) != 0 else { continue }
+            do {
+                try manager.moveItem(at: output.appendingPathComponent(name), to: target)
+                carried.append(name)
+            } catch {
+                for name in carried { try? manager.moveItem(at: fresh.appendingPathComponent(name), to: output.appendingPathComponent(name)) }
+                abandon(fresh: fresh)
+                throw Refusal(description: "cannot keep \(name) of the output folder: \(error.localizedDescription)")
+            }
+        }
+        let previous = Set(Self.filesBelow(output, as: "").map { String($0.dropFirst()) })
         try? manager.removeItem(at: old)
         try manager.moveItem(at: output, to: old)
         do {
             try manager.moveItem(at: fresh, to: output)
         } catch {
             try? manager.moveItem(at: old, to: output)
+            for name in carried { try? manager.moveItem(at: fresh.appendingPathComponent(name), to: output.appendingPathComponent(name)) }
             try? manager.removeItem(at: fresh)
             throw error
         }
         try? manager.removeItem(at: old)
+        let now = Set(Self.filesBelow(output, as: "").map { String($0.dropFirst()) })
+        return previous.subtracting(now).filter { $0 != Self.markerName && !$0.contains(".cardfeed-new-") }.sorted()
     }
 }

@@ -1,0 +1,167 @@
+"""Messages as a user reads them: cards counted from 1 with their line and column, step lines
+and diagnostics in the order they happen when piped, wording that fits the command, did-you-mean
+for a command, case-insensitive locales, plural forms, and rule warnings once per rule."""
+import json
+import re
+import subprocess
+
+from conftest import write_cards
+
+
+def card(i, **extra):
+    return {"id": f"c{i}", "type": "text_announcement", "created": i + 1, "description": "d", **extra}
+
+
+def test_card_warnings_count_from_1_and_give_line_and_column(run, tmp_path):
+    site = tmp_path / "w"
+    site.mkdir()
+    (site / "cards.json").write_text(
+        '[\n  {"id": "ok", "type": "text_announcement", "created": 1, "description": "d"},\n'
+        '  {"id": "x1", "type": "captioned_image", "created": 1,\n   "title": "t", "description": "d"}\n]\n')
+    (site / "cards").mkdir()
+    (site / "cards" / "sync.json").write_text('{"full_sync": true,\n "cards": [\n    {"id": "y", "tp": "zzz"}]}')
+    result = run("check", site)
+    assert result.returncode == 0, result.stderr
+    assert ('warning: w/cards.json:3:3: card 2 (id "x1"): field "image": missing (required for captioned_image cards); '
+            "the placeholder image is shown") in result.stderr.splitlines()
+    assert re.search(r'^warning: w/cards/sync\.json:3:5: card 1 \(id "y"\): field "tp": unknown type', result.stderr, re.M), result.stderr
+
+
+def test_piped_output_keeps_the_order_things_happen_in(cardfeed_bin, tmp_path):
+    site = tmp_path / "p"
+    (site / "cards").mkdir(parents=True)
+    (site / "cards" / "a.json").write_text(json.dumps([card(0, type="captioned_image", title="t")]))
+    (site / "cards" / "b.json").write_text("[{")
+    # One pipe for both streams, as a CI log has it.
+    result = subprocess.run([str(cardfeed_bin), "build", site], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, timeout=60)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 1
+    assert lines[0].startswith("[1/4] Load cards: 1 entry from 2 files"), lines
+    # In file order: a.json's warning, then b.json's error.
+    assert lines[1].startswith('warning: p/cards/a.json:1:2: card 1 (id "c0")'), lines
+    assert lines[2].startswith("error: p/cards/b.json:1:3: invalid JSON"), lines
+    assert lines[-1] == "error: build failed with 1 error and 1 warning; nothing was written.", lines
+
+
+def test_check_strict_says_check_not_build(run, tmp_path):
+    site = write_cards(tmp_path / "s", [card(0, type="captioned_image", title="t")])
+    result = run("check", site, "--strict")
+    assert result.returncode == 1
+    assert "build failed" not in result.stderr
+    assert result.stderr.splitlines()[-1] == "error: check found 1 error (--strict counts warnings as errors)."
+
+
+def test_misspelled_command_gets_a_did_you_mean(run):
+    result = run("biuld")
+    assert result.returncode == 64
+    assert 'unknown command "biuld" (did you mean "build"?)' in result.stderr
+    assert "the commands are build, check, serve, init, templates, eject" in result.stderr
+    assert 'did you mean "check"' in run("chekc").stderr
+
+
+def test_locale_names_are_case_insensitive(run, tmp_path):
+    site = write_cards(tmp_path / "l", [card(0, categories=["news"])])
+    result = run("build", site, "--locale", "DE", "-q")
+    assert result.returncode == 0, result.stderr
+    assert '<html lang="de"' in (site / "public" / "index.html").read_text()
+    (site / "strings").mkdir()
+    (site / "strings" / "nl.json").write_text('{"feedAll": "Alles"}')
+    (site / "cardfeed.yml").write_text("locale: NL\n")
+    mixed = run("build", site, "-q")
+    assert mixed.returncode == 0, mixed.stderr
+    page = (site / "public" / "index.html").read_text()
+    assert '<html lang="nl"' in page and "Alles" in page
+
+
+def nav_counts(page):
+    return re.findall(r'feed-nav__count">(\d+)<span class="visually-hidden"> ([^<]+)</span>', page)
+
+
+def test_plural_forms_follow_the_language(run, tmp_path):
+    site = write_cards(tmp_path / "n", [card(0, categories=["news"])])
+    assert run("build", site, "-q").returncode == 0
+    page = (site / "public" / "index.html").read_text()
+    counts = dict(nav_counts(page)[:3])
+    assert nav_counts(page)[0] == ("1", "card")       # all: not "1 cards"
+    assert ("0", "cards") in nav_counts(page)
+    # French: 0 and 1 are singular ("0 carte"); German: 0 is plural ("0 Karten").
+    assert run("build", site, "--locale", "fr", "-q").returncode == 0
+    fr = (site / "public" / "index.html").read_text()
+    assert ("0", "carte") in nav_counts(fr) and ("1", "carte") in nav_counts(fr)
+    assert "0 carte" in (site / "public" / "social" / "index.html").read_text()
+    assert run("build", site, "--locale", "de", "-q").returncode == 0
+    de = (site / "public" / "index.html").read_text()
+    assert ("0", "Karten") in nav_counts(de) and ("1", "Karte") in nav_counts(de)
+    # A site's own language with CLDR's few and many forms (Polish).
+    (site / "strings").mkdir()
+    (site / "strings" / "pl.json").write_text(json.dumps({
+        "cardCountOne": "{count} karta", "cardCountFew": "{count} karty", "cardCountMany": "{count} kart",
+        "navCardsOne": "karta", "navCardsFew": "karty", "navCardsMany": "kart"}))
+    write_cards(site, [card(i, categories=["news"] if i < 2 else ["social"]) for i in range(7)])
+    result = run("build", site, "--locale", "pl", "-q")
+    assert result.returncode == 0
+    assert "unknown string" not in result.stderr
+    pl = (site / "public" / "index.html").read_text()
+    assert ("7", "kart") in nav_counts(pl) and ("2", "karty") in nav_counts(pl) and ("0", "kart") in nav_counts(pl)
+    assert "2 karty" in (site / "public" / "news" / "index.html").read_text()
+
+
+def test_a_rule_warns_once_with_a_count_and_the_first_ids(run, tmp_path):
+    site = write_cards(tmp_path / "r", [card(i) for i in range(8)])
+    (site / "cardfeed.yml").write_text(
+        'rules:\n  - name: Bad link\n    match:\n      type: text_announcement\n    set:\n      url: "javascript:x"\n'
+        '  - name: Nothing\n    match:\n      id: nope\n    pin: true\n')
+    result = run("check", site)
+    warnings = [line for line in result.stderr.splitlines() if "Bad link" in line]
+    assert len(warnings) == 1, result.stderr
+    assert '(for 8 cards: "c0", "c1", "c2", "c3", "c4", …)' in warnings[0]
+    assert "the rule matches no card" in result.stderr
+    # With a card file that cannot be read, "matches no card" would be wrong: left out.
+    (site / "cards").mkdir()
+    (site / "cards" / "broken.json").write_text("[")
+    broken = run("check", site)
+    assert broken.returncode == 1
+    assert "matches no card" not in broken.stderr
+
+
+def test_diagnostics_json_one_object_a_line(run, tmp_path):
+    site = tmp_path / "j"
+    site.mkdir()
+    (site / "cards.json").write_text('[\n  {"id": "x\\"1", "type": "captioned_image", "created": 1, "title": "t", "description": "d"}\n]')
+    result = run("check", site, "--diagnostics", "json")
+    assert result.returncode == 0
+    objects = [json.loads(line) for line in result.stderr.splitlines()]
+    assert objects == [{
+        "severity": "warning", "file": "j/cards.json", "line": 2, "column": 3, "card": 1, "id": 'x"1',
+        "field": "image", "message": "missing (required for captioned_image cards); the placeholder image is shown"}]
+    strict = run("check", site, "--diagnostics", "json", "--strict")
+    assert strict.returncode == 1
+    assert [json.loads(line)["severity"] for line in strict.stderr.splitlines()] == ["error"]
+    (site / "cards.json").write_text("[\n  {")
+    broken = run("build", site, "--diagnostics", "json")
+    assert broken.returncode == 1
+    [error] = [json.loads(line) for line in broken.stderr.splitlines()]
+    assert (error["severity"], error["file"], error["line"], error["card"]) == ("error", "j/cards.json", 2, None)
+    missing = run("build", tmp_path / "nowhere", "--diagnostics", "json")
+    assert missing.returncode == 1
+    assert json.loads(missing.stderr)["message"].startswith("no site folder")
+
+
+def test_github_actions_gets_workflow_commands(cardfeed_bin, tmp_path):
+    import os
+    site = tmp_path / "g"
+    site.mkdir()
+    (site / "cards.json").write_text('[\n  {"id": "a,b", "type": "captioned_image", "created": 1, "title": "t", "description": "50%\\nx"}\n]')
+    env = dict(os.environ, GITHUB_ACTIONS="true")
+    result = subprocess.run([str(cardfeed_bin), "check", "g", "--strict", "-q"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        '::error file=g/cards.json,line=2,col=3,title=cardfeed::card 1 (id "a,b"): field "image": '
+        "missing (required for captioned_image cards); the placeholder image is shown"]
+    plain = subprocess.run([str(cardfeed_bin), "check", "g", "-q"], cwd=tmp_path, capture_output=True, text=True,
+                           env={k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}, timeout=60)
+    assert "::" not in plain.stdout
+    assert subprocess.run([str(cardfeed_bin), "check", "g", "-q"], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(os.environ, GITHUB_ACTIONS="true"), timeout=60).stdout.startswith("::warning file=g/cards.json,line=2")

@@ -1,0 +1,108 @@
+"""The output folder as a deployment uses it: hidden files kept across builds, a folder holding
+only those accepted, removed files counted and named, and SITE/static/ copied to the root."""
+import json
+
+from conftest import write_cards
+
+
+def cards(n, category="news"):
+    return [{"id": f"c{i}", "type": "text_announcement", "created": i + 1, "description": "d",
+             "categories": [category]} for i in range(n)]
+
+
+def test_hidden_files_in_the_output_survive_rebuilds(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards(3))
+    out = site / "public"
+    (out / ".git").mkdir(parents=True)
+    (out / ".git" / "HEAD").write_text("ref: refs/heads/gh-pages\n")
+    (out / ".nojekyll").write_text("")
+    first = run("build", site, "--page-size", "1", "-q")   # a folder of only dotfiles is a valid target
+    assert first.returncode == 0, first.stderr
+    assert (out / "index.html").is_file() and (out / "page-3.html").is_file()
+    assert (out / ".git" / "HEAD").read_text() == "ref: refs/heads/gh-pages\n"
+    (site / "cards.json").write_text(json.dumps(cards(1)))
+    second = run("build", site, "--page-size", "1")
+    assert second.returncode == 0, second.stderr
+    assert (out / ".git" / "HEAD").is_file() and (out / ".nojekyll").is_file()
+    assert not (out / "page-3.html").exists()
+    assert ("Removed 4 files of the previous build that the site no longer has: "
+            "news/page-2.html, news/page-3.html, page-2.html, page-3.html.") in second.stdout
+    assert "4 removed" in second.stdout
+
+
+def test_hidden_files_survive_a_fresh_swap(run, tmp_path):
+    # A folder where a page goes (put there by hand) makes the build replace the whole output.
+    site = write_cards(tmp_path / "s", cards(1))
+    out = site / "public"
+    assert run("build", site, "-q").returncode == 0
+    (out / ".git").mkdir()
+    (out / ".git" / "config").write_text("x")
+    (out / "news" / "index.html").unlink()
+    (out / "news" / "index.html").mkdir()
+    again = run("build", site, "-q")
+    assert again.returncode == 0, again.stderr
+    assert (out / ".git" / "config").read_text() == "x"
+    assert (out / "news" / "index.html").is_file()
+
+
+def test_visible_files_the_build_did_not_write_are_still_refused(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards(1))
+    out = tmp_path / "out"
+    (out / ".git").mkdir(parents=True)
+    (out / "thesis.txt").write_text("keep")
+    result = run("build", site, "-o", out)
+    assert result.returncode == 1
+    assert "did not write (thesis.txt)" in result.stderr and "static/" in result.stderr
+    assert (out / "thesis.txt").read_text() == "keep"
+
+
+def test_static_files_are_copied_to_the_output_root_as_they_are(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards(1))
+    static = site / "static"
+    (static / ".well-known").mkdir(parents=True)
+    (static / ".well-known" / "security.txt").write_text("Contact: mailto:a@example.com\n")
+    (static / "robots.txt").write_text("User-agent: *\n")
+    (static / "CNAME").write_text("news.example.com\n")
+    (static / "_headers").write_text("/*\n  X-Content-Type-Options: nosniff\n")
+    (static / ".nojekyll").write_text("")
+    (static / "news").mkdir()
+    (static / "news" / "extra.txt").write_text("more")
+    result = run("build", site, "-q")
+    assert result.returncode == 0, result.stderr
+    out = site / "public"
+    for path in [".well-known/security.txt", "robots.txt", "CNAME", "_headers", ".nojekyll", "news/extra.txt"]:
+        assert (out / path).read_bytes() == (static / path).read_bytes(), path
+    (static / "CNAME").unlink()
+    rebuilt = run("build", site)
+    assert rebuilt.returncode == 0
+    assert not (out / "CNAME").exists()
+    assert "that the site no longer has: CNAME." in rebuilt.stdout
+
+
+def test_a_static_file_colliding_with_a_generated_one_is_an_error_naming_both(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards(1))
+    (site / "static" / "news").mkdir(parents=True)
+    (site / "static" / "news" / "index.html").write_text("mine")
+    (site / "static" / "assets").mkdir()
+    (site / "static" / "assets" / "cardfeed.css").write_text("mine")
+    result = run("build", site)
+    assert result.returncode == 1
+    assert ("error: s/static/news/index.html: would be copied to news/index.html, where the build writes "
+            "page 1 of the news feed; rename or remove one of them") in result.stderr
+    assert "s/static/assets/cardfeed.css: would be copied to assets/cardfeed.css" in result.stderr
+    assert not (site / "public").exists()
+    (site / "static" / "news" / "index.html").unlink()
+    (site / "static" / "assets" / "cardfeed.css").unlink()
+    (site / "static" / "news" / "index.html").mkdir()
+    (site / "static" / "news" / "index.html" / "x").write_text("x")
+    inside = run("build", site)
+    assert inside.returncode == 1
+    assert "would be copied into news/index.html/" in inside.stderr
+
+
+def test_output_inside_static_is_refused(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards(1))
+    (site / "static").mkdir()
+    result = run("build", site, "-o", site / "static" / "out")
+    assert result.returncode == 1
+    assert "inside the site's static/ folder" in result.stderr

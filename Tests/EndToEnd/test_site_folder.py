@@ -1,0 +1,133 @@
+"""How every command finds its site: an optional positional argument, else the current folder
+when it looks like a site (cardfeed.yml, cards.json or cards/), else ./site."""
+import re
+
+from conftest import write_cards
+
+CARD = {"id": "a", "type": "text_announcement", "created": 1, "description": "Hello"}
+
+
+def test_build_inside_a_site_builds_the_current_folder_and_says_so(run, tmp_path):
+    site = write_cards(tmp_path / "my-site", [CARD])
+    result = run("build", "--now", "2", cwd=site)
+    assert result.returncode == 0, result.stderr
+    assert (site / "public" / "index.html").is_file()
+    assert not (site / "site").exists()
+    assert result.stdout.splitlines()[0] == "Site: the current folder (it has cards.json)."
+    checked = run("check", cwd=site)
+    assert checked.returncode == 0, checked.stderr
+    assert "Site: the current folder" in checked.stdout
+
+
+def test_each_marker_makes_the_current_folder_a_site(run, tmp_path):
+    for marker in ["cardfeed.yml", "cards.json", "cards"]:
+        folder = tmp_path / marker.replace(".", "-")
+        folder.mkdir()
+        if marker == "cards":
+            write_cards(folder / "cards", [CARD])
+        elif marker == "cards.json":
+            write_cards(folder, [CARD])
+        else:
+            (folder / "cardfeed.yml").write_text("title: T\n")
+        result = run("check", cwd=folder)
+        assert "Site: the current folder" in result.stdout, (marker, result.stdout, result.stderr)
+
+
+def test_without_a_site_here_the_default_is_site_and_the_message_says_where_it_looked(run, tmp_path):
+    write_cards(tmp_path / "site", [CARD])
+    result = run("build", "-q")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "site" / "public" / "index.html").is_file()
+    named = run("check")
+    assert named.stdout.splitlines()[0] == "Site: site/ (the current folder has no cardfeed.yml, cards.json or cards/)."
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    missing = run("build", cwd=empty)
+    assert missing.returncode == 1
+    assert "no site here" in missing.stderr and "cardfeed init ." in missing.stderr
+    assert "cardfeed init site" not in missing.stderr  # would not nest a site in a site
+    assert not list(empty.iterdir())
+
+
+def test_init_dot_in_an_empty_folder_or_one_with_only_dotfiles_then_build(run, tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".gitignore").write_text("public/\n")
+    made = run("init", ".", cwd=repo)
+    assert made.returncode == 0, made.stderr
+    assert "Next: cardfeed build " in made.stdout
+    assert (repo / "cardfeed.yml").is_file()
+    assert (repo / ".gitignore").read_text() == "public/\n"
+    built = run("build", "-q", cwd=repo)
+    assert built.returncode == 0, built.stderr
+    assert (repo / "public" / "index.html").is_file()
+    again = run("init", ".", cwd=repo)
+    assert again.returncode == 1
+    assert "is a site already" in again.stderr
+    assert "Usage" not in again.stderr
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    refused = run("init", busy)
+    assert refused.returncode == 1 and "notes.txt" in refused.stderr
+    assert sorted(p.name for p in busy.iterdir()) == ["notes.txt"]
+
+
+def test_init_without_a_folder_creates_site(run, tmp_path):
+    made = run("init")
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / "site" / "cardfeed.yml").is_file()
+    assert "Next: cardfeed build site" in made.stdout
+
+
+def test_templates_and_eject_take_the_site_as_an_argument_and_inside_a_site(run, example_site):
+    listing = run("templates", example_site)
+    assert listing.returncode == 0, listing.stderr
+    assert re.search(r"^cards/short_news\s+built-in$", listing.stdout, re.M)
+    inside = run("eject", "cards/short_news", cwd=example_site)
+    assert inside.returncode == 0, inside.stderr
+    assert (example_site / "templates" / "cards" / "short_news.mustache").is_file()
+    assert not (example_site / "site").exists()
+    assert re.search(r"^cards/short_news\s+overridden by ", run("templates", cwd=example_site).stdout, re.M)
+    positional = run("eject", "card", example_site)
+    assert positional.returncode == 0, positional.stderr
+    assert (example_site / "templates" / "card.mustache").is_file()
+
+
+def test_deprecated_site_option_still_works_but_not_with_the_argument(run, example_site):
+    assert run("templates", "--site", example_site).returncode == 0
+    both = run("templates", example_site, "--site", example_site)
+    assert both.returncode != 0 and "give the site once" in both.stderr
+
+
+def test_eject_refuses_a_folder_that_is_not_a_site_and_creates_nothing(run, tmp_path):
+    missing = run("eject", "card", tmp_path / "nonexistent")
+    assert missing.returncode == 1
+    assert "no site folder" in missing.stderr and "nonexistent" in missing.stderr
+    assert not (tmp_path / "nonexistent").exists()
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    refused = run("eject", "card", plain)
+    assert refused.returncode == 1
+    assert "is not a site" in refused.stderr
+    assert not list(plain.iterdir())
+    stray = run("eject", "card", cwd=plain)
+    assert stray.returncode == 1 and not list(plain.iterdir())
+    assert not (tmp_path / "site").exists()
+
+
+def test_eject_errors_exit_1_without_usage_text(run, example_site):
+    unknown = run("eject", "cards/shortnews", example_site)
+    assert unknown.returncode == 1
+    assert 'did you mean "cards/short_news"' in unknown.stderr
+    assert "Usage" not in unknown.stderr and "--help" not in unknown.stderr
+    assert run("eject", "card", example_site).returncode == 0
+    twice = run("eject", "card", example_site)
+    assert twice.returncode == 1 and "--force" in twice.stderr and "Usage" not in twice.stderr
+
+
+def test_serve_inside_a_site_serves_the_current_folder_and_says_so(running, tmp_path):
+    site = write_cards(tmp_path / "s", [CARD])
+    serve = running("serve", "--port", "0", "-q", cwd=site)
+    serve.wait_for(r"^Serving \. at http://127\.0\.0\.1:\d+/")
+    assert serve.lines[0].strip() == "Site: the current folder (it has cards.json)."

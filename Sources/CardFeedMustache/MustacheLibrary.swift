@@ -32,7 +32,7 @@ public struct MustacheLibrary: Sendable {
     public func render(
         _ template: MustacheTemplate, _ context: MustacheValue, name: String, capacity: Int = 0
     ) throws(MustacheRenderError) -> MustacheOutput {
-        var renderer = MustacheRenderer(library: self, stack: [context], trail: [name])
+        var renderer = MustacheRenderer(library: self, stack: [context], trail: [name], root: template.arena)
         renderer.out.reserveCapacity(capacity)
         try renderer.render(template.nodes)
         return MustacheOutput(bytes: renderer.out, holes: renderer.holes)
@@ -78,21 +78,24 @@ public struct MustacheHole: Sendable {
     let indentation: [UInt8]
     let trail: [String]
     let library: MustacheLibrary
+    /// The text of the template rendered, which `body` may point into (the library keeps the
+    /// others').
+    let root: TextArena
 
     /// The text after each item when the section writes each item as it is and then fixed text
     /// (`{{#cards}}{{{.}}}\n{{/cards}}`): the caller can then copy items without rendering.
     public var rawItemSuffix: [UInt8]? {
-        guard indentation.isEmpty, case .variable(let path, escaped: false) = body.first, path.names.isEmpty else { return nil }
+        guard indentation.isEmpty, case .variable(.dot, escaped: false) = body.first else { return nil }
         switch body.count {
         case 1: return []
-        case 2: if case .text(let text) = body[1] { return text } else { return nil }
+        case 2: if case .text(let text) = body[1] { return Array(text.bytes) } else { return nil }
         default: return nil
         }
     }
 
     /// Appends the section's content for one item to `out`.
     public func render(item: MustacheValue, into out: inout [UInt8]) throws(MustacheRenderError) {
-        var renderer = MustacheRenderer(library: library, stack: stack + [item], trail: trail)
+        var renderer = MustacheRenderer(library: library, stack: stack + [item], trail: trail, root: root)
         renderer.overrides = overrides
         renderer.indentation = indentation
         swap(&renderer.out, &out)

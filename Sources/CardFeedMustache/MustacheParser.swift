@@ -3,6 +3,8 @@
 /// built with an explicit stack (no recursion, so that deep nesting is an error, not a crash).
 struct MustacheParser {
     private let bytes: [UInt8]
+    /// Where the template's literal text goes.
+    let arena = TextArena()
     private var open: [UInt8] = Array("{{".utf8)
     private var close: [UInt8] = Array("}}".utf8)
     private var tokens: [Token] = []
@@ -213,8 +215,8 @@ struct MustacheParser {
         var text: [UInt8] = []
         var overrides: [Block] = []
 
-        mutating func flush() {
-            if !text.isEmpty { nodes.append(.text(text)) }
+        mutating func flush(into arena: TextArena) {
+            if !text.isEmpty { nodes.append(.text(arena.store(text))) }
             text = []
         }
     }
@@ -239,7 +241,7 @@ struct MustacheParser {
                 guard closed.tag.name == tag.name else {
                     throw error(tag.line, tag.column, "{{/\(tag.name)}} closes {{\(sigil(closed.tag.kind))\(closed.tag.name)}} of line \(closed.tag.line)")
                 }
-                closed.flush()
+                closed.flush(into: arena)
                 add(closed, closedStandalone: tag.standalone, to: &stack)
                 continue
             default:
@@ -252,7 +254,7 @@ struct MustacheParser {
                 kind: publicKind(tag.kind), name: tag.name, line: tag.line, column: tag.column,
                 parent: inParent ? stack[stack.count - 1].tag.name : nil,
                 conditional: stack.dropFirst().contains { $0.tag.kind == .section || $0.tag.kind == .inverted }))
-            stack[stack.count - 1].flush()
+            stack[stack.count - 1].flush(into: arena)
             switch tag.kind {
             case .variable, .raw:
                 stack[stack.count - 1].nodes.append(.variable(Path(tag.name), escaped: tag.kind == .variable))
@@ -271,7 +273,7 @@ struct MustacheParser {
             let tag = stack[stack.count - 1].tag
             throw error(tag.line, tag.column, "{{\(sigil(tag.kind))\(tag.name)}} is never closed")
         }
-        stack[0].flush()
+        stack[0].flush(into: arena)
         return (stack[0].nodes, tags)
     }
 
@@ -289,7 +291,7 @@ struct MustacheParser {
             // here and the parent's block's put on where it is rendered.
             let indentation = tag.standalone ? firstLineIndentation(closed.nodes) : []
             let block = Block(
-                name: MustacheName(tag.name), nodes: Self.strip(indentation, from: closed.nodes), indentation: [],
+                name: MustacheName(tag.name), nodes: Self.strip(indentation, from: closed.nodes, arena: arena), indentation: [],
                 openStandalone: tag.standalone, closeStandalone: closedStandalone)
             if !stack[stack.count - 1].overrides.contains(where: { $0.name == block.name }) { stack[stack.count - 1].overrides.append(block) }
         case .block:
@@ -304,7 +306,7 @@ struct MustacheParser {
     /// The whitespace the first line of `nodes` begins with.
     private func firstLineIndentation(_ nodes: [Node]) -> [UInt8] {
         switch nodes.first {
-        case .text(let text): Array(text.prefix { $0 == 32 || $0 == 9 })
+        case .text(let text): Array(text.bytes.prefix { $0 == 32 || $0 == 9 })
         case .partial(_, let indentation?): indentation
         case .parent(_, _, let indentation?, _): indentation
         case .block(let block) where block.openStandalone: block.indentation
@@ -313,7 +315,7 @@ struct MustacheParser {
     }
 
     /// `nodes` with `prefix` taken off the start of each line.
-    private static func strip(_ prefix: [UInt8], from nodes: [Node]) -> [Node] {
+    private static func strip(_ prefix: [UInt8], from nodes: [Node], arena: TextArena) -> [Node] {
         guard !prefix.isEmpty else { return nodes }
         var atLineStart = true
         func stripped(_ indentation: [UInt8]) -> [UInt8] {
@@ -322,7 +324,8 @@ struct MustacheParser {
         func walk(_ nodes: [Node]) -> [Node] {
             nodes.map { node in
                 switch node {
-                case .text(let text):
+                case .text(let literal):
+                    let text = Array(literal.bytes)
                     var out: [UInt8] = []
                     var index = 0
                     while index < text.count {
@@ -331,7 +334,7 @@ struct MustacheParser {
                         out.append(text[index])
                         index += 1
                     }
-                    return .text(out)
+                    return .text(arena.store(out))
                 case .partial(let reference, let indentation?):
                     atLineStart = true
                     return .partial(reference, indentation: stripped(indentation))

@@ -18,7 +18,11 @@ struct MustacheRenderer {
     /// Sections, partials, parents and blocks entered and not yet left.
     private var depth = 0
 
-    init(library: MustacheLibrary, stack: [MustacheValue], trail: [String]) {
+    /// The text of the template rendered (see `MustacheHole.root`).
+    let root: TextArena
+
+    init(library: MustacheLibrary, stack: [MustacheValue], trail: [String], root: TextArena) {
+        self.root = root
         self.library = library
         self.stack = stack
         self.trail = trail
@@ -28,7 +32,7 @@ struct MustacheRenderer {
         for index in nodes.indices {
             switch nodes[index] {
             case .text(let text):
-                emit(text)
+                emit(text.bytes)
             case .variable(let path, let escaped):
                 startLine()
                 write(resolve(path), escaped: escaped)
@@ -65,7 +69,7 @@ struct MustacheRenderer {
         case .deferredList(let count):
             holes.append(MustacheHole(
                 offset: out.count, count: count, body: body, stack: stack, overrides: overrides, indentation: indentation,
-                trail: trail, library: library))
+                trail: trail, library: library, root: root))
         default:
             guard value.isTruthy else { return }
             stack.append(value)
@@ -141,7 +145,7 @@ struct MustacheRenderer {
 
     // MARK: Output
 
-    private mutating func emit(_ text: [UInt8]) {
+    private mutating func emit(_ text: UnsafeBufferPointer<UInt8>) {
         if indentation.isEmpty {
             out += text
             return
@@ -153,10 +157,10 @@ struct MustacheRenderer {
                 pending = false
             }
             guard let newline = text[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                out += text[start...]
+                out += UnsafeBufferPointer(rebasing: text[start...])
                 return
             }
-            out += text[start...newline]
+            out += UnsafeBufferPointer(rebasing: text[start...newline])
             start = newline + 1
             pending = true
         }
@@ -184,23 +188,30 @@ struct MustacheRenderer {
     // MARK: Names
 
     private func resolve(_ path: Path) -> MustacheValue {
-        guard !path.names.isEmpty else { return stack.last ?? .null }
-        var found: MustacheValue?
+        switch path {
+        case .dot:
+            return stack.last ?? .null
+        case .one(let name):
+            return lookUp(name) ?? .null
+        case .dotted(let names):
+            guard var value = lookUp(names[0]) else { return .null }
+            var part = 1
+            while part < names.count {
+                guard let next = value.field(names[part]) else { return .null }
+                value = next
+                part += 1
+            }
+            return value
+        }
+    }
+
+    /// The first frame of the context stack, innermost first, that has `name`.
+    private func lookUp(_ name: MustacheName) -> MustacheValue? {
         var frame = stack.count - 1
         while frame >= 0 {
-            if case .object(let object) = stack[frame], let value = object.value(for: path.names[0]) {
-                found = value
-                break
-            }
+            if case .object(let object) = stack[frame], let value = object.value(for: name) { return value }
             frame -= 1
         }
-        guard var value = found else { return .null }
-        var part = 1
-        while part < path.names.count {
-            guard let next = value.field(path.names[part]) else { return .null }
-            value = next
-            part += 1
-        }
-        return value
+        return nil
     }
 }

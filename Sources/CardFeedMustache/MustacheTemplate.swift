@@ -1,6 +1,8 @@
 /// A parsed template: a tree of nodes, parsed once when it is loaded and rendered many times.
 public struct MustacheTemplate: Sendable {
     let nodes: [Node]
+    /// Where the nodes' literal text is.
+    let arena: TextArena
     /// Every tag with its place, for checking templates (`TemplateLinter`).
     public let tags: [MustacheTag]
 
@@ -9,6 +11,7 @@ public struct MustacheTemplate: Sendable {
     public init(_ source: String) throws(MustacheParseError) {
         var parser = MustacheParser(source)
         (nodes, tags) = try parser.parse()
+        arena = parser.arena
     }
 
     public static let maximumDepth = 100
@@ -49,13 +52,38 @@ public struct MustacheRenderError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A name as a tag looks it up: `.`, or its dotted parts.
-struct Path: Sendable {
-    /// Empty for `.`, the current item.
-    let names: [MustacheName]
+/// A name as a tag looks it up: `.` (the current item), one name, or dotted parts. One name,
+/// the usual case, is kept apart so that rendering it copies no array.
+enum Path: Sendable {
+    case dot
+    case one(MustacheName)
+    case dotted([MustacheName])
 
     init(_ text: String) {
-        names = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map { MustacheName(String($0)) }
+        let names = text.split(separator: ".", omittingEmptySubsequences: false).map { MustacheName(String($0)) }
+        self = text == "." ? .dot : names.count == 1 ? .one(names[0]) : .dotted(names)
+    }
+}
+
+/// A piece of a template's literal text, in memory its template owns (`TextArena`): nodes hold
+/// it without reference counting, and a card renders some twenty of them.
+struct Literal: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
+}
+
+/// The literal text of one template, freed with it. Written only while the template is parsed.
+final class TextArena: @unchecked Sendable {
+    private var pieces: [UnsafeMutableBufferPointer<UInt8>] = []
+
+    func store(_ bytes: [UInt8]) -> Literal {
+        let piece = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = piece.initialize(from: bytes)
+        pieces.append(piece)
+        return Literal(bytes: UnsafeBufferPointer(piece))
+    }
+
+    deinit {
+        for piece in pieces { piece.deallocate() }
     }
 }
 
@@ -88,7 +116,7 @@ final class Block: Sendable {
 /// One piece of a parsed template. "Standalone" tags stood alone on their line, which the
 /// parser removed; what follows them starts a line (see `MustacheRenderer.startLine`).
 enum Node: Sendable {
-    case text([UInt8])
+    case text(Literal)
     case variable(Path, escaped: Bool)
     case section(Path, [Node], inverted: Bool, openStandalone: Bool, closeStandalone: Bool)
     /// `indentation` is nil for a partial that does not stand alone on its line.

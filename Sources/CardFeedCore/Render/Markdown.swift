@@ -24,7 +24,7 @@ public enum Markdown {
 
     public static func html(_ markdown: String, linkSchemes: Set<String>) -> String {
         withDocument(markdown) { document in
-            if markdown.utf8.contains(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
+            if markdown.containsByte(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
                 _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
             }
             unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
@@ -37,7 +37,7 @@ public enum Markdown {
     /// What rendering changes in a description's HTML (tags shown as text, attributes dropped),
     /// for the warning `check` gives; empty when nothing. Cheap for text without a `<`.
     static func markupChanges(_ markdown: String, linkSchemes: Set<String>) -> [String] {
-        guard markdown.utf8.contains(UInt8(ascii: "<")) else { return [] }
+        guard markdown.containsByte(UInt8(ascii: "<")) else { return [] }
         return withDocument(markdown) { document in
             AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
         } ?? []
@@ -111,5 +111,14 @@ public enum Markdown {
         case .absolute, .relative: return true
         case .refused: return false
         }
+    }
+}
+
+extension String {
+    /// Whether the text's UTF-8 holds `byte`: `memchr` over the bytes in place (a description is
+    /// scanned for "<" twice per card, and `utf8.contains` went byte by byte through an iterator).
+    func containsByte(_ byte: UInt8) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.isEmpty ? false : memchr($0.baseAddress!, Int32(byte), $0.count) != nil }
+            ?? utf8.contains(byte)
     }
 }

@@ -6,6 +6,7 @@ import socket
 import urllib.error
 import urllib.request
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -85,8 +86,8 @@ def test_build_errors_show_over_the_page_until_fixed(serve, driver):
     good_title = driver.find_element(By.CSS_SELECTOR, "h1.feed__title").text
     broken = site / "cards" / "broken.json"
     broken.write_text('[\n  {"id": "x",\n   "type": tru}\n]\n')
-    overlay = WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.ID, "cardfeed-live-overlay"))[0]
-    text = overlay.text
+    text = WebDriverWait(driver, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: [overlay.text for overlay in d.find_elements(By.ID, "cardfeed-live-overlay")])[0]
     assert re.search(r"cards/broken\.json:3:\d+", text), text
     assert "invalid JSON" in text
     # The last good pages are still served, to this page and to new ones.
@@ -101,7 +102,9 @@ def test_build_errors_show_over_the_page_until_fixed(serve, driver):
     broken.unlink()
     template = site / "templates" / "cards" / "text_announcement.mustache"
     template.write_text("{{<builtin.cards.text_announcement}}\n{{$footer}}{{#title}}x{{/titel}}{{/footer}}\n{{/builtin.cards.text_announcement}}\n")
-    WebDriverWait(driver, WAIT).until(lambda d: re.search(r"text_announcement\.mustache:2:\d+", d.find_element(By.ID, "cardfeed-live-overlay").text))
+    # Each rebuild with errors replaces the overlay, so the one found may be gone when read.
+    WebDriverWait(driver, WAIT, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
+        lambda d: re.search(r"text_announcement\.mustache:2:\d+", d.find_element(By.ID, "cardfeed-live-overlay").text))
     # Fixing it clears the overlay, and the page is updated in place.
     driver.execute_script("window.__notReloaded = true")
     template.unlink()

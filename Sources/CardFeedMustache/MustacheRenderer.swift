@@ -193,6 +193,8 @@ struct MustacheRenderer {
             return stack.last ?? .null
         case .one(let name):
             return lookUp(name) ?? .null
+        case .two(let first, let second):
+            return lookUp(first)?.field(second) ?? .null
         case .dotted(let names):
             guard var value = lookUp(names[0]) else { return .null }
             var part = 1

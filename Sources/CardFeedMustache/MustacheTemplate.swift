@@ -57,11 +57,18 @@ public struct MustacheRenderError: Error, Sendable, CustomStringConvertible {
 enum Path: Sendable {
     case dot
     case one(MustacheName)
+    /// `created.iso`, `strings.unread`: common enough to keep out of an array too.
+    case two(MustacheName, MustacheName)
     case dotted([MustacheName])
 
     init(_ text: String) {
         let names = text.split(separator: ".", omittingEmptySubsequences: false).map { MustacheName(String($0)) }
-        self = text == "." ? .dot : names.count == 1 ? .one(names[0]) : .dotted(names)
+        switch names.count {
+        case _ where text == ".": self = .dot
+        case 1: self = .one(names[0])
+        case 2: self = .two(names[0], names[1])
+        default: self = .dotted(names)
+        }
     }
 }
 

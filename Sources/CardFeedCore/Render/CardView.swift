@@ -23,8 +23,10 @@ final class CardView: MustacheObject {
     /// the page can change when newer cards arrive.
     let permalink: String
 
-    /// Every card's template reads `created` twice (`iso` and `text`): formatted once.
+    /// Every card's template reads `created` twice (`iso` and `text`) and `newTab` three times:
+    /// worked out once.
     private let created: Formatting.Moment?
+    private let newTab: Bool
 
     init(card: Card, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
         self.card = card
@@ -32,6 +34,7 @@ final class CardView: MustacheObject {
         self.settings = settings
         self.permalink = permalink
         created = card.created.map(settings.strings.moment)
+        newTab = card.url.map(settings.links.opensInNewTab) ?? false
     }
     /// The card's HTML id (see `Formatting.anchor`).
     var anchor: String { Formatting.anchor(for: card.id) }
@@ -70,7 +73,7 @@ final class CardView: MustacheObject {
         case .mediaType: return card.mediaType.mustache
         case .itunesID: return card.itunesID.map { .text(String($0)) }
         case .universal: return .bool(card.universal)
-        case .newTab: return .bool(card.url.map(settings.links.opensInNewTab) ?? false)
+        case .newTab: return .bool(newTab)
         case .strings: return .object(settings.stringsView)
         case .permalink: return .text(permalink)
         }

@@ -16,11 +16,22 @@ enum HTMLEscaping {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Bytes that need a look: the five HTML escapes, and those that may start a character HTML
+    /// forbids. Most text has none, and a table lookup per byte is cheaper than the switch.
+    private static let special: [Bool] = (0...255).map { byte in
+        "<>&\"'".utf8.contains(UInt8(byte)) || HTMLText.mayStartForbidden(UInt8(byte))
+    }
+
     private static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let special = Self.special
         var run = 0
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
+            if !special[Int(byte)] {
+                index += 1
+                continue
+            }
             let replacement: StaticString
             switch byte {
             case UInt8(ascii: "<"): replacement = "&lt;"

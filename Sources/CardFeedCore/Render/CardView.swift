@@ -28,8 +28,9 @@ final class CardView: MustacheObject {
     private let created: Formatting.Moment?
     private let newTab: Bool
 
-    init(card: Card, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
+    init(card: Card, anchor: String? = nil, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
         self.card = card
+        self.anchor = anchor ?? Formatting.anchor(for: card.id)
         self.descriptionHTML = descriptionHTML
         self.settings = settings
         self.permalink = permalink
@@ -37,7 +38,7 @@ final class CardView: MustacheObject {
         newTab = card.url.map(settings.links.opensInNewTab) ?? false
     }
     /// The card's HTML id (see `Formatting.anchor`).
-    var anchor: String { Formatting.anchor(for: card.id) }
+    let anchor: String
 
     static let fields = MustacheFields(Key.self)
 
@@ -284,6 +285,11 @@ final class RenderSettings: Sendable {
     func allFeedPage(_ position: Int) -> Int { pageSize > 0 ? position / pageSize + 1 : 1 }
 
     func permalink(position: Int, card: Card) -> String {
-        PagePaths.file(feed: .all, page: allFeedPage(position)) + "#" + Formatting.anchor(for: card.id)
+        permalink(position: position, anchor: Formatting.anchor(for: card.id))
+    }
+
+    /// The same, for a card whose anchor is known.
+    func permalink(position: Int, anchor: String) -> String {
+        PagePaths.file(feed: .all, page: allFeedPage(position)) + "#" + anchor
     }
 }

@@ -56,6 +56,8 @@ struct SiteRenderer {
         let waiting = DispatchSemaphore(value: 2)
         let outputFailure = ConcurrentResults<Error?>(count: 1)
         outputFailure.set(0, nil)
+        // Without feed files no description is kept, and asking an empty set hashes all the same.
+        let keepsAny = !keepDescriptions.isEmpty
         for batchStart in stride(from: 0, to: cards.count, by: batchSize) {
             let batch = batchStart..<min(cards.count, batchStart + batchSize)
             let html = ConcurrentResults<String>(count: batch.count)
@@ -71,7 +73,7 @@ struct SiteRenderer {
                     if let key { keys.set(position, key) }
                     if let key, let cached = incremental?.cachedCard(key) {
                         html.set(offset, cached.html)
-                        kept.set(offset, keepDescriptions.contains(position) ? cached.description : nil)
+                        kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
                         continue
                     }
                     let description = card.description.map { Markdown.html($0, linkSchemes: settings.links.linkSchemes) }
@@ -82,7 +84,7 @@ struct SiteRenderer {
                     }
                     if let key { incremental?.storeCard(key, (rendered, description)) }
                     html.set(offset, rendered)
-                    kept.set(offset, keepDescriptions.contains(position) ? description : nil)
+                    kept.set(offset, keepsAny && keepDescriptions.contains(position) ? description : nil)
                 }
             }
             if let failure = failures.values.lazy.compactMap({ $0 }).first {
@@ -121,7 +123,10 @@ struct SiteRenderer {
     }
 
     func renderCard(_ card: Card, description: String?, position: Int) throws(TemplateFailure) -> String {
-        try templates.render(CardView(card: card, descriptionHTML: description, settings: settings, permalink: settings.permalink(position: position, card: card)))
+        let anchor = Formatting.anchor(for: card.id)
+        return try templates.render(CardView(
+            card: card, anchor: anchor, descriptionHTML: description, settings: settings,
+            permalink: settings.permalink(position: position, anchor: anchor)))
     }
 
     /// Every page of every feed, each written when the writer gets to it: the page's frame with

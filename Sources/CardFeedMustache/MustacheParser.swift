@@ -160,11 +160,14 @@ struct MustacheParser {
             }
         }
         // A block opened and closed on one line is filled in on that line ("  {{$b}}{{/b}}\n").
-        let blockPair = tags.contains { open in
-            guard case .tag(let tag) = tokens[open], tag.kind == .block else { return false }
-            return tags.contains { close in
-                guard close > open, case .tag(let other) = tokens[close] else { return false }
-                return other.kind == .close && other.name == tag.name
+        // One pass with the names of the blocks opened so far, so a line of many tags stays linear.
+        var blockPair = false
+        if eligible {
+            var opened = Set<String>()
+            for index in tags {
+                guard case .tag(let tag) = tokens[index] else { continue }
+                if tag.kind == .block { opened.insert(tag.name) }
+                if tag.kind == .close, opened.contains(tag.name) { blockPair = true }
             }
         }
         guard eligible, !tags.isEmpty, !blockPair else {
@@ -329,7 +332,11 @@ struct MustacheParser {
                     var out: [UInt8] = []
                     var index = 0
                     while index < text.count {
-                        if atLineStart, text[index...].starts(with: prefix) { index += prefix.count }
+                        if atLineStart, text[index...].starts(with: prefix) {
+                            index += prefix.count
+                            atLineStart = false
+                            if index == text.count { break }  // the indentation of a tag on the line
+                        }
                         atLineStart = text[index] == UInt8(ascii: "\n")
                         out.append(text[index])
                         index += 1

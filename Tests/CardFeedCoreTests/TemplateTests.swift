@@ -170,4 +170,23 @@ import Testing
         let report = site.build()
         #expect(report.diagnostics.contains("short_news.mustache:1:1001: template syntax: sections nest more than 100 deep"))
     }
+
+    /// An override whose lines start with indentation and then a tag (a site template written
+    /// the way people indent HTML) loses the indentation as the spec says, and does not crash.
+    @Test func anIndentedTagInAnOverride() throws {
+        let site = try TempSite([
+            "cards.json": Self.card,
+            "templates/cards/short_news.mustache": "{{<card}}\n{{$content}}\n  {{title}}\n  <p>{{id}}</p>\n{{/content}}\n{{/card}}\n",
+        ])
+        defer { site.remove() }
+        #expect(site.build().succeeded)
+        #expect(try site.read("index.html").contains("<div class=\"card__body\">\nHello\n<p>n1</p>\n"))
+    }
+
+    @Test func aLineOfManyBlocksParsesInLinearTime() throws {
+        let template = String(repeating: "{{$a}}x{{/a}}", count: 50_000)
+        let site = try TempSite(["cards.json": Self.card, "templates/partials/many.mustache": template])
+        defer { site.remove() }
+        #expect(site.build().succeeded)
+    }
 }

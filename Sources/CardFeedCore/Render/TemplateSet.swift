@@ -88,11 +88,16 @@ public struct TemplateSet: Sendable {
                 failed = true
             }
         }
-        for (name, entry) in parsed {
-            library.register(entry.template, named: name)
+        // The dotted names first, then the paths: a site's `cards.short_news.mustache` and the
+        // built-in `cards/short_news` both answer to "cards.short_news", and the path wins, the
+        // same in every run.
+        for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
             library.register(entry.template, named: dotted(name))
-            names[name] = entry.source.file
             names[dotted(name)] = entry.source.file
+        }
+        for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
+            library.register(entry.template, named: name)
+            names[name] = entry.source.file
         }
         if failed { return nil }
 

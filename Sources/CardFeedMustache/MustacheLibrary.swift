@@ -23,7 +23,10 @@ public struct MustacheLibrary: Sendable {
         templates[id] = template
     }
 
-    public func template(named name: String) -> MustacheTemplate? { template(MustacheName(name)) }
+    public func template(named name: String) -> MustacheTemplate? {
+        guard let id = Interner.shared.existingID(name), id < templates.count else { return nil }
+        return templates[id]
+    }
 
     func template(_ name: MustacheName) -> MustacheTemplate? { name.id < templates.count ? templates[name.id] : nil }
 

@@ -102,4 +102,13 @@ final class Interner: @unchecked Sendable {
         ids[string] = id
         return id
     }
+
+    /// The number of a name some template or view already has, without giving a new one: names
+    /// that come from data (a card's `template` extra, a dynamic partial's value) must not grow
+    /// the table for the life of the process.
+    func existingID(_ string: String) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return ids[string]
+    }
 }

@@ -1,4 +1,4 @@
-import CardFeedMustache
+@testable import CardFeedMustache
 import Foundation
 import Testing
 
@@ -76,5 +76,18 @@ enum JSON: Decodable, Sendable {
         let fields: [String: JSON]
         init(_ fields: [String: JSON]) { self.fields = fields }
         func value(for name: MustacheName) -> MustacheValue? { fields[name.string]?.value }
+    }
+}
+
+@Suite struct LibraryTests {
+    /// Looking a template up by a name that comes from data (a card's `template` extra) finds
+    /// registered templates and gives no number to the others.
+    @Test func lookingUpAnUnknownNameFindsNothing() throws {
+        var library = MustacheLibrary()
+        library.register(try MustacheTemplate("x"), named: "cards/promo")
+        #expect(library.template(named: "cards/promo") != nil)
+        let unknown = "cards/never-registered-\(UUID().uuidString)"
+        #expect(library.template(named: unknown) == nil)
+        #expect(Interner.shared.existingID(unknown) == nil, "the name was given a number")
     }
 }

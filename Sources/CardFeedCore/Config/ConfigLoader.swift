@@ -333,6 +333,6 @@ struct YAMLReader {
         let leaf = String(key.split(separator: ".").last ?? Substring(key))
         diagnostics.append(Diagnostic(
             .error, file: file, line: node.mark?.line, column: node.mark?.column, field: key,
-            message: "unknown key\(TemplateLinter.suggestion(for: leaf, among: Set(known))); known keys here: \(known.joined(separator: ", "))"))
+            message: "unknown key\(Diagnostic.suggestion(for: leaf, among: Set(known))); known keys here: \(known.joined(separator: ", "))"))
     }
 }

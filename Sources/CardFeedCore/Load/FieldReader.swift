@@ -136,7 +136,7 @@ struct FieldReader {
     /// Warns about each unknown key that is a small edit away from a known one.
     mutating func warnAboutMisspelledKeys() {
         for key in unknownKeys where key.count >= 3 {
-            let suggestion = TemplateLinter.suggestion(for: key, among: Self.suggestedKeys)
+            let suggestion = Diagnostic.suggestion(for: key, among: Self.suggestedKeys)
             if !suggestion.isEmpty { warn(key, "unknown key\(suggestion); ignored") }
         }
     }

@@ -119,7 +119,7 @@ public struct StringTable: Sendable {
             guard isKnownKey(key) else {
                 diagnostics.append(Diagnostic(
                     .warning, file: name, field: key,
-                    message: "unknown string\(TemplateLinter.suggestion(for: key, among: Set(english.keys))); ignored"))
+                    message: "unknown string\(Diagnostic.suggestion(for: key, among: Set(english.keys))); ignored"))
                 continue
             }
             guard case .string(let text) = value else {

@@ -85,7 +85,7 @@ public struct TemplateCatalog: Sendable {
         let name = normalised(requested)
         guard let text = BuiltinFiles.templates[name] else {
             let names = BuiltinFiles.templates.keys.sorted().joined(separator: ", ")
-            throw EjectError(description: "no built-in template named \(Diagnostic.quoted(requested))\(TemplateLinter.suggestion(for: name, among: Set(BuiltinFiles.templates.keys))); the built-ins are: \(names)")
+            throw EjectError(description: "no built-in template named \(Diagnostic.quoted(requested))\(Diagnostic.suggestion(for: name, among: Set(BuiltinFiles.templates.keys))); the built-ins are: \(names)")
         }
         let url = site.templatesFolder.appendingPathComponent(name + ".mustache")
         if FileManager.default.fileExists(atPath: url.path) && !force {

@@ -56,14 +56,14 @@ struct TemplateLinter {
                     guard !tag.name.hasPrefix("*"), names[tag.name] == nil else { continue }  // dynamic: resolved when rendered
                     problems.append(Diagnostic(
                         .error, file: file, line: tag.line, column: tag.column,
-                        message: "no template named \(Diagnostic.quoted(tag.name))\(Self.suggestion(for: tag.name, among: Set(names.keys)))"))
+                        message: "no template named \(Diagnostic.quoted(tag.name))\(Diagnostic.suggestion(for: tag.name, among: Set(names.keys)))"))
                 case .block:
                     guard let parent = tag.parent, let parentFile = names[parent] else { continue }
                     let blocks = self.blocks(of: parentFile)
                     guard !blocks.contains(tag.name) else { continue }
                     problems.append(Diagnostic(
                         .warning, file: file, line: tag.line, column: tag.column,
-                        message: "{{$\(tag.name)}} names no block of \(Diagnostic.quoted(parent)), so it replaces nothing; its blocks are \(blocks.sorted().joined(separator: ", "))\(Self.suggestion(for: tag.name, among: blocks))"))
+                        message: "{{$\(tag.name)}} names no block of \(Diagnostic.quoted(parent)), so it replaces nothing; its blocks are \(blocks.sorted().joined(separator: ", "))\(Diagnostic.suggestion(for: tag.name, among: blocks))"))
                 case .variable, .raw, .section, .inverted:
                     guard unknownNames <= Self.namesReported, let problem = Self.unknownName(tag) else { continue }
                     unknownNames += 1
@@ -81,7 +81,7 @@ struct TemplateLinter {
         let sigil = tag.kind == .section ? "#" : tag.kind == .inverted ? "^" : tag.kind == .raw ? "&" : ""
         let parts = tag.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard vocabulary.contains(parts[0]) else {
-            return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(parts[0])), which no card or page has, so it renders as nothing\(suggestion(for: parts[0], among: vocabulary))"
+            return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(parts[0])), which no card or page has, so it renders as nothing\(Diagnostic.suggestion(for: parts[0], among: vocabulary))"
         }
         var owner = parts[0]
         for part in parts.dropFirst() {
@@ -90,7 +90,7 @@ struct TemplateLinter {
                 return "{{\(sigil)\(tag.name)}}: \(Diagnostic.quoted(owner)) has no fields, so it renders as nothing"
             }
             guard known.contains(part) else {
-                return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(part)) of \(Diagnostic.quoted(owner)), which has only \(known.sorted().joined(separator: ", ")), so it renders as nothing\(suggestion(for: part, among: known))"
+                return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(part)) of \(Diagnostic.quoted(owner)), which has only \(known.sorted().joined(separator: ", ")), so it renders as nothing\(Diagnostic.suggestion(for: part, among: known))"
             }
             owner = part
         }
@@ -147,34 +147,5 @@ struct TemplateLinter {
                 message: "this template includes itself whatever the data (\(chain)), so rendering it would never end; put the inclusion inside a section that ends"))
         }
         return problems
-    }
-
-    static func suggestion(for name: String, among candidates: Set<String>) -> String {
-        let limit = max(1, name.count / 3)
-        var best: (name: String, distance: Int)?
-        for candidate in candidates.sorted() {
-            let distance = editDistance(name.lowercased(), candidate.lowercased())
-            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
-        }
-        return best.map { " (did you mean \(Diagnostic.quoted($0.name))?)" } ?? ""
-    }
-
-    /// Edit distance counting a swap of two neighbouring letters as one edit ("titel" -> "title").
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return d[a.count][b.count]
     }
 }

@@ -75,11 +75,14 @@ import Testing
         #expect(PaginationView(feed: .all, page: 1, total: 1) == nil)
     }
 
-    @Test func formatting() {
-        #expect(Formatting.moment(0).iso == "1970-01-01T00:00:00Z")
-        #expect(Formatting.moment(1_700_000_000).iso == "2023-11-14T22:13:20Z")
-        #expect(Formatting.moment(1_700_000_000).text == "Nov 14, 2023")
-        #expect(Formatting.moment(951_782_400).text == "Feb 29, 2000")
+    @Test func formatting() throws {
+        #expect(Formatting.iso(0) == "1970-01-01T00:00:00Z")
+        #expect(Formatting.iso(1_700_000_000) == "2023-11-14T22:13:20Z")
+        var diagnostics = Diagnostics()
+        let english = try #require(StringTable.load(locale: "en", site: SiteFolder("/nonexistent"), diagnostics: &diagnostics))
+        #expect(english.moment(1_700_000_000).text == "Nov 14, 2023")
+        #expect(english.moment(1_700_000_000).iso == "2023-11-14T22:13:20Z")
+        #expect(english.moment(951_782_400).text == "Feb 29, 2000")
         #expect(Formatting.grouped(10000) == "10,000")
         #expect(Formatting.grouped(999) == "999")
         #expect(Formatting.anchor(for: "plain-id_1") == "card-plain-id_1")

@@ -243,7 +243,7 @@ public struct StringTable: Sendable {
 
     /// A moment as `datetime` text and as text for people in this language, in UTC.
     func moment(_ seconds: Int64) -> Formatting.Moment {
-        let iso = Formatting.moment(seconds).iso
+        let iso = Formatting.iso(seconds)
         let (year, month, day) = Formatting.civilDate(daysSince1970: Formatting.days(seconds))
         var text = ""
         for part in datePattern {

@@ -3,9 +3,9 @@ import Foundation
 
 /// Locale-independent formatting, so that output is the same on every machine.
 enum Formatting {
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC.
+    /// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC
+    /// (`StringTable.moment` makes one in the page's language).
     final class Moment: MustacheObject {
         init(iso: String, text: String) {
             self.iso = iso
@@ -27,14 +27,15 @@ enum Formatting {
     /// Whole days since 1970-01-01 (rounded down, also before 1970).
     static func days(_ seconds: Int64) -> Int64 { seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400 }
 
-    static func moment(_ seconds: Int64) -> Moment {
+    /// The RFC 3339 time of a moment, in UTC: `datetime` attributes and feeds (the text for
+    /// people is the string table's, `StringTable.moment`).
+    static func iso(_ seconds: Int64) -> String {
         let days = days(seconds)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(daysSince1970: days)
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : String(n) }
         let paddedYear = year >= 1000 ? String(year) : String(repeating: "0", count: 4 - String(year).count) + String(year)
-        let iso = "\(paddedYear)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
-        return Moment(iso: iso, text: "\(months[Int(month) - 1]) \(day), \(year)")
+        return "\(paddedYear)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
     }
 
     /// Gregorian year, month and day of a day count since 1970-01-01 (Howard Hinnant's

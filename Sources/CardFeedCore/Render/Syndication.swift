@@ -80,8 +80,8 @@ struct Syndication {
             var html = description.map(syndication.absoluteURLs) ?? ""
             if let image { html = "<p><img src=\"\(XML.escape(image))\" alt=\"\(XML.escape(imageAlt))\"></p>\n" + html }
             self.html = html
-            published = card.created.map { Formatting.moment($0).iso }
-            updated = Formatting.moment(card.sortTime).iso
+            published = card.created.map(Formatting.iso)
+            updated = Formatting.iso(card.sortTime)
             categories = card.categories.map { ($0.rawValue, settings.strings.feedTitle(.category($0))) }
         }
 
@@ -113,7 +113,7 @@ struct Syndication {
             <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="\(XML.escape(settings.strings.locale))" xml:base="\(XML.escape(baseURL))">
             <title>\(XML.escape(title(feed)))</title>
             <id>\(XML.escape(absolute(PagePaths.file(feed: feed, page: 1))))</id>
-            <updated>\(Formatting.moment(updated).iso)</updated>
+            <updated>\(Formatting.iso(updated))</updated>
             <link rel="self" type="application/atom+xml" href="\(XML.escape(absolute(Self.atomFile(feed))))"/>
             <link rel="alternate" type="text/html" href="\(XML.escape(absolute(PagePaths.file(feed: feed, page: 1))))"/>
             <author><name>\(XML.escape(settings.siteTitle))</name></author>
@@ -183,7 +183,7 @@ struct Syndication {
             for (number, range) in feed.pages.enumerated() {
                 xml += "<url><loc>\(XML.escape(absolute(PagePaths.file(feed: feed.feed, page: number + 1))))</loc>"
                 if let newest = feed.cards[range].map({ selection.cards[$0].sortTime }).max() {
-                    xml += "<lastmod>\(Formatting.moment(newest).iso)</lastmod>"
+                    xml += "<lastmod>\(Formatting.iso(newest))</lastmod>"
                 }
                 xml += "</url>\n"
             }

@@ -38,6 +38,8 @@ let package = Package(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]
         ),
+        // Exchanging two folders in one rename (renameat2 is not in Swift's Glibc module).
+        .target(name: "CFileSwap"),
         // The Mustache template engine: templates parsed once, rendered by appending bytes, with
         // names looked up through typed views (MustacheObject) rather than reflection.
         .target(name: "CardFeedMustache"),
@@ -46,6 +48,7 @@ let package = Package(
             name: "CardFeedCore",
             dependencies: [
                 "CCmark",
+                "CFileSwap",
                 "CardFeedMustache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),

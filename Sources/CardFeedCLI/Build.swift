@@ -8,12 +8,12 @@ struct Build: ParsableCommand {
         discussion: """
             Pages: OUTPUT/index.html (all cards), OUTPUT/<feed>/index.html for news, advertising, \
             announcements, social and uncategorized, and OUTPUT/page-<n>.html and OUTPUT/<feed>/page-<n>.html for \
-            further pages. A failed build leaves the previous output as it was: the first build is \
-            written into a fresh folder that then takes OUTPUT's place, and a rebuild writes only \
-            the files that changed, beside the old ones, renaming them into place once all are \
-            written (unchanged files keep their modification times), and files the site no longer \
-            has are removed and named in the summary. Hidden files in OUTPUT (.git, .nojekyll) \
-            are always kept. An existing OUTPUT that cardfeed did not write (other than hidden \
+            further pages. The output is replaced as a whole or not at all: the site is built in a \
+            folder beside OUTPUT, which then takes its place in one rename, so a failed or killed \
+            build leaves the previous output as it was. Files that come out the same are linked \
+            from the previous output (they keep their modification times); files the site no \
+            longer has are named in the summary. Two builds into one OUTPUT at once: the second \
+            is refused. Hidden files in OUTPUT (.git, .nojekyll) are always kept. An existing OUTPUT that cardfeed did not write (other than hidden \
             files) is never replaced. SITE/static/ is copied as it is to OUTPUT's root (robots.txt, \
             CNAME, .well-known/).
             """)

@@ -40,6 +40,66 @@ import Testing
         #expect(!(try site.read("index.html").contains("first")))
     }
 
+    @Test func aSecondBuildIntoTheSameOutputIsRefusedNamingTheFirst() throws {
+        let site = try TempSite(["cards.json": Self.good])
+        defer { site.remove() }
+        #expect(site.build().succeeded)
+        let before = try Self.tree(site.output)
+        let first = try OutputTransaction(output: site.output)  // a build under way
+        let second = site.build()
+        #expect(!second.succeeded)
+        #expect(second.diagnostics.contains("another cardfeed (process \(getpid())) is writing"))
+        first.abandon()
+        #expect(try Self.tree(site.output) == before)
+        #expect(site.build().succeeded, "the lock went with the first build")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == ["cards.json", "public"])
+    }
+
+    @Test func whatAKilledBuildLeftBesideTheOutputIsRemoved() throws {
+        let site = try TempSite([
+            "cards.json": Self.good,
+            // Today's staging folder, and the names earlier versions staged under, whatever the PID.
+            ".public.cardfeed-staging/index.html": "half a site",
+            ".public.cardfeed-new-4242/index.html": "half a site",
+            ".public.cardfeed-old-99/index.html": "an old site",
+        ])
+        defer { site.remove() }
+        #expect(site.build().succeeded)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == ["cards.json", "public"])
+    }
+
+    @Test func aSymbolicLinkInsideTheOutputIsNeverFollowed() throws {
+        let site = try TempSite(["cards.json": Self.good, "elsewhere/keep.txt": "not the site's"])
+        defer { site.remove() }
+        #expect(site.build().succeeded)
+        // public/uncategorized replaced by a link to a folder outside the output, holding a copy
+        // of the page the build writes there (a rebuild would link an unchanged page from it).
+        let feed = site.output.appendingPathComponent("uncategorized")
+        let elsewhere = site.root.appendingPathComponent("elsewhere")
+        try FileManager.default.copyItem(at: feed.appendingPathComponent("index.html"), to: elsewhere.appendingPathComponent("index.html"))
+        try FileManager.default.removeItem(at: feed)
+        try FileManager.default.createSymbolicLink(at: feed, withDestinationURL: elsewhere)
+        let outside = try Self.tree(elsewhere)
+        let inode = try Self.inode(elsewhere.appendingPathComponent("index.html"))
+        #expect(site.build().succeeded)
+        #expect(try Self.tree(elsewhere) == outside)
+        #expect(try FileManager.default.attributesOfItem(atPath: feed.path)[.type] as? FileAttributeType == .typeDirectory)
+        #expect(try Self.inode(feed.appendingPathComponent("index.html")) != inode, "written anew, not linked from outside")
+    }
+
+    @Test func hiddenFilesOfTheOutputAreKeptAcrossRebuilds() throws {
+        let site = try TempSite(["cards.json": Self.good])
+        defer { site.remove() }
+        #expect(site.build().succeeded)
+        try site.write("public/.git/HEAD", "ref: refs/heads/gh-pages\n")
+        try site.write("public/.nojekyll", "")
+        try FileManager.default.createSymbolicLink(atPath: site.output.path + "/.git/link", withDestinationPath: "/etc")
+        #expect(site.build().succeeded)
+        #expect(try site.read(".git/HEAD") == "ref: refs/heads/gh-pages\n")
+        #expect(site.exists("public/.nojekyll"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: site.output.path + "/.git/link") == "/etc", "kept as a link")
+    }
+
     /// Every file of the output, by path, with its bytes.
     static func tree(_ folder: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
@@ -113,7 +173,9 @@ import Testing
                 throw DiskFull()
             }),
         ]
-        #expect(throws: SiteWriter.Refusal.self) { try SiteWriter(output: site.output).write(files) }
+        let output = try OutputTransaction(output: site.output)
+        #expect(throws: SiteWriter.Refusal.self) { try SiteWriter(output: site.output).write(files, to: output) }
+        output.abandon()
         #expect(try Self.tree(site.output) == before)
         #expect(!site.exists("public/extra"))
     }
@@ -162,27 +224,24 @@ import Testing
     }
 }
 
-/// A sink replacing a file writes only when what it is given differs, and then the whole new file.
+/// A sink compared with an old file writes only when what it is given differs, and then the whole new file.
 @Suite struct ReplacingSinkTests {
-    /// Writes `new` through a sink replacing a file holding `old`, half as text and half copied
-    /// from another file (the way pages copy cards from the spool); returns what was written.
+    /// Writes `new` through a sink compared with a file holding `old`, in two writes (the second
+    /// past the first window of the old file); returns what was written.
     func replace(_ old: [UInt8], with new: [UInt8]) throws -> (OutputSink.Outcome, [UInt8]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-sink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("page.html")
-        let staging = folder.appendingPathComponent(".page.html.cardfeed-new")
-        let source = folder.appendingPathComponent("source")
+        let staging = folder.appendingPathComponent("new-page.html")
         try Data(old).write(to: target)
-        try Data(new).write(to: source)
-        let sink = try OutputSink(replacing: target.path, stagingPath: staging.path)
+        let sink = try OutputSink(path: staging.path, comparingWith: target.path)
         let half = new.count / 2
         try new[..<half].withUnsafeBufferPointer { try sink.write($0) }
-        let descriptor = open(source.path, O_RDONLY)
-        defer { close(descriptor) }
-        try sink.copy(from: descriptor, offset: half, count: new.count - half, path: source.path)
+        try new[half...].withUnsafeBufferPointer { try sink.write($0) }
         let outcome = try sink.finish()
-        #expect(try Data(contentsOf: target) == Data(old), "the file being replaced is never touched")
+        #expect(try Data(contentsOf: target) == Data(old), "the file compared with is never touched")
+        #expect(FileManager.default.fileExists(atPath: staging.path) == (outcome == .written))
         let written = outcome == .written ? [UInt8](try Data(contentsOf: staging)) : old
         return (outcome, written)
     }

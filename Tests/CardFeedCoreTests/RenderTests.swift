@@ -125,8 +125,8 @@ import Testing
         #expect(try site.read("index.html").contains("We have no updates. Please check again later."))
     }
 
-    /// A feed's page copies its cards from the spool of rendered cards; a category's cards are
-    /// scattered there and read a window at a time. Several megabytes of cards, one page a feed:
+    /// Every feed's page takes its cards from batches of rendered cards, where a category's cards
+    /// are scattered. Several megabytes of cards, one page a feed:
     /// each category page must hold exactly its cards, byte for byte as the "all" page has them.
     @Test func categoryPagesCopyTheirScatteredCardsExactly() throws {
         let filler = String(repeating: "Lorem ipsum dolor sit amet. ", count: 30)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything a build does with the bytes of one card file, in memory and without touching the
 /// disk: parse (both the streaming and the whole-document reader), decode every entry, merge,
-/// select, render every card and every page as a build does (into an in-memory spool), and
+/// select, render every card and every page as a build does (into memory), and
 /// write the card styles and the feeds. The fuzz target
 /// (`Sources/CardFeedFuzz`) feeds it arbitrary bytes; tests replay what it found.
 ///
@@ -76,16 +76,14 @@ import Foundation
 
         let selection = FeedSelector(now: now, pageSize: settings.pageSize).select(loaded.cards)
         let renderer = SiteRenderer(templates: templates, settings: settings)
-        let spool = CardSpool()
+        let pages = MemoryOutput()
         var descriptions: [String?] = []
         do {
-            descriptions = try renderer.renderCards(selection.cards, into: spool, keepDescriptions: Set(selection.cards.indices))
-            for (position, card) in selection.cards.enumerated() { output.cards.append((card.id, try spool.html(at: position))) }
-            for file in renderer.renderPages(selection, spool: spool) {
-                let sink = OutputSink(inMemoryFor: file.path)
-                try file.write(to: sink)
-                output.pages.append((file.path, String(decoding: sink.bytes, as: UTF8.self)))
-            }
+            let cards = try CardCollector(into: PageStreams(renderer.pageStreams(selection), into: pages))
+            descriptions = try renderer.renderCards(selection.cards, into: cards, keepDescriptions: Set(selection.cards.indices))
+            try cards.pages.finish()
+            output.cards = zip(selection.cards, cards.html).map { ($0.id, $1) }
+            output.pages = pages.files.sorted { $0.key < $1.key }.map { ($0.key, String(decoding: $0.value, as: UTF8.self)) }
         } catch {
             output.diagnostics.append("\(error)")
         }
@@ -98,5 +96,18 @@ import Foundation
             }
         }
         return output
+    }
+}
+
+/// Keeps every card's HTML on its way to the pages.
+private final class CardCollector: RenderedCards, @unchecked Sendable {
+    let pages: PageStreams
+    private(set) var html: [String] = []
+
+    init(into pages: PageStreams) { self.pages = pages }
+
+    func append(_ html: [String], at positions: Range<Int>) throws {
+        self.html += html
+        try pages.append(html, at: positions)
     }
 }

@@ -11,18 +11,8 @@ public final class IncrementalState: @unchecked Sendable {
     /// Cards decoded by the last build, by a hash of their file, bytes and decoder settings.
     private var entries: [Int: (DecodedEntry, [Diagnostic])] = [:]
     private var nextEntries: [Int: (DecodedEntry, [Diagnostic])] = [:]
-    /// A hash of each file written, by path relative to the output.
-    var files: [String: Int] = [:]
-    /// The size of the last build's (in-memory) card spool, to reserve as much the next time.
-    var spoolSize = 0
-    /// The render key of each card of this build, by position in display order.
-    var cardKeys: [Int] = []
-    /// A hash of what each page of the last build was made of (see `SiteRenderer.renderPages`).
-    private var pages: [String: Int] = [:]
-    private var nextPages: [String: Int] = [:]
-    /// Pages of this build made of exactly what they were made of last time: not rendered again,
-    /// and their files stay as they are.
-    private(set) var unchangedPages: Set<String> = []
+    /// The output folder, updated in place, file by file.
+    private var preview: PreviewOutput?
     /// Counts for the last build, for the log and for tests.
     public private(set) var cardsRendered = 0
     public private(set) var filesWritten = 0
@@ -44,14 +34,14 @@ public final class IncrementalState: @unchecked Sendable {
         cardsRendered += 1
     }
 
-    /// Records what the page at `path` is made of; true if the last build wrote it from the same.
-    func pageIsUnchanged(_ path: String, key: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        nextPages[path] = key
-        guard pages[path] == key, files[path] != nil else { return false }
-        unchangedPages.insert(path)
-        return true
+    /// The output at `folder`, which keeps what it wrote from one build to the next.
+    func output(_ folder: URL) -> PreviewOutput {
+        lock.withLock {
+            if let preview, preview.folder == folder { return preview }
+            let output = PreviewOutput(folder: folder)
+            preview = output
+            return output
+        }
     }
 
     func cachedEntry(_ key: Int) -> (DecodedEntry, [Diagnostic])? {
@@ -74,9 +64,6 @@ public final class IncrementalState: @unchecked Sendable {
         defer { lock.unlock() }
         nextCards = [:]
         nextEntries = [:]
-        nextPages = [:]
-        unchangedPages = []
-        cardKeys = []
         cardsRendered = 0
         filesWritten = 0
     }
@@ -88,8 +75,6 @@ public final class IncrementalState: @unchecked Sendable {
         nextCards = [:]
         entries = nextEntries
         nextEntries = [:]
-        pages = nextPages
-        nextPages = [:]
         self.filesWritten = filesWritten
     }
 }

@@ -145,8 +145,7 @@ public struct SiteBuilder: Sendable {
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
         if options.write {
-            let writer = SiteWriter(output: options.outputFolder)
-            do { try writer.checkOutput(site: site) } catch {
+            do { try SiteWriter(output: options.outputFolder).checkOutput(site: site) } catch {
                 report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: error.description))
             }
         }
@@ -197,44 +196,31 @@ public struct SiteBuilder: Sendable {
         renderer.batchSize = options.renderBatchSize
         var writer = SiteWriter(output: options.outputFolder)
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
-        let rendered: [OutputFile]
-        // A first build writes every page as the cards render, into the fresh output folder.
-        var fresh: URL?
+        // The output the pages stream into as the cards render; nothing reaches the output
+        // folder before the write step commits it.
+        var target: (any OutputTarget)?
         var syndicationFiles = 0
+        let rendered: [OutputFile]
         do {
             rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> [OutputFile] in
                 let total = selection.cards.count
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
-                // Each card is rendered once: into the pages themselves, or into a spool (a
-                // file beside the output, or memory) that the pages copy from.
-                let output: RenderedCards?
-                if !options.write {
-                    output = nil
-                } else if let incremental = options.incremental {
-                    output = CardSpool(capacity: incremental.spoolSize)  // a preview: in memory
-                } else if writer.writesFresh {
-                    let folder = try writer.beginFresh()
-                    fresh = folder
-                    output = try PageStreams(renderer.pageStreams(selection), in: folder.path)
-                } else {
-                    output = try CardSpool(folder: writer.workFolder())
+                if options.write {
+                    target = try options.incremental.map { $0.output(writer.output) } ?? OutputTransaction(output: writer.output)
                 }
+                let pages = try target.map { try PageStreams(renderer.pageStreams(selection), into: $0) }
                 let feedCards = baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
-                let descriptions = try renderer.renderCards(selection.cards, into: output, keepDescriptions: feedCards)
-                try (output as? PageStreams)?.finish()
-                let spool = output as? CardSpool
-                if let spool { options.incremental?.spoolSize = spool.size }
-                guard output != nil else { return [] }
-                let pages = spool.map { renderer.renderPages(selection, spool: $0) } ?? []
-                guard let baseURL else { return pages }
+                let descriptions = try renderer.renderCards(selection.cards, into: pages, keepDescriptions: feedCards)
+                try pages?.finish()
+                guard let baseURL, pages != nil else { return [] }
                 let syndication = Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
                 syndicationFiles = syndication.count
-                return pages + syndication
+                return syndication
             } detail: { (_: [OutputFile]) in
                 "\(selection.cards.count) cards, \(pageCount) pages" + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
             }
         } catch {
-            if let fresh { writer.abandon(fresh: fresh) }
+            target?.abandon()
             let diagnostic = (error as? TemplateFailure).map { failure in
                 var diagnostic = Diagnostic(
                     .error, file: failure.card?.source.file ?? "templates", cardIndex: failure.card?.source.index, cardID: failure.card?.id,
@@ -248,24 +234,24 @@ public struct SiteBuilder: Sendable {
         }
         report.pagesRendered = pageCount
         report.syndicatedFor = baseURL
-        let pages = rendered
 
         // 4. Write
-        guard options.write else {
-            if let fresh { writer.abandon(fresh: fresh) }
-            return report
-        }
+        guard let target else { return report }
         do {
-            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> SiteWriter.Counts in
-                let files = pages + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic
+            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> OutputCounts in
+                let files = rendered + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic
                 let total = files.count
                 if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
-                if let fresh { return try writer.write(files, intoFresh: fresh, alreadyWritten: pageCount) }
-                guard let state = options.incremental else { return try writer.write(files) }
-                let written = try writer.update(files, state: state)
-                state.endBuild(filesWritten: written)
-                return SiteWriter.Counts(written: written)
-            } detail: { (counts: SiteWriter.Counts) in
+                do {
+                    try writer.write(files, to: target)
+                    let counts = try target.commit()
+                    options.incremental?.endBuild(filesWritten: counts.written)
+                    return counts
+                } catch {
+                    target.abandon()
+                    throw error
+                }
+            } detail: { (counts: OutputCounts) in
                 "\(counts.written) files written" + (counts.unchanged > 0 ? ", \(counts.unchanged) unchanged" : "")
                     + (counts.removed.isEmpty ? "" : ", \(counts.removed.count) removed")
             }

@@ -111,6 +111,16 @@ enum PagePaths {
         return String(path[..<slash])
     }
 
+    /// Every folder that `paths` are in, and the folders those are in ("" left out).
+    static func folders(containing paths: some Sequence<String>) -> Set<String> {
+        var folders: Set<String> = []
+        for path in paths {
+            var folder = self.folder(path)
+            while !folder.isEmpty, folders.insert(folder).inserted { folder = self.folder(folder) }
+        }
+        return folders
+    }
+
     /// Links name the file, so that the site also works opened from disk (file://).
     static func href(feed: Feed, page: Int) -> String { file(feed: feed, page: page) }
 

@@ -2,8 +2,7 @@ import CardFeedMustache
 
 /// A page as the page template renders it around its cards: the page's bytes, with a hole where
 /// `{{#cards}}` stands (a template may have several, or none), which the page's writer fills
-/// with the cards' HTML. Every page is made this way: the first build's (`PageStreams`), a
-/// rebuild's and `serve`'s (`SiteRenderer.renderPages`).
+/// with the cards' HTML as they render (`PageStreams`).
 struct PageFrame: Sendable {
     let bytes: [UInt8]
     let holes: [MustacheHole]

@@ -16,8 +16,7 @@ public struct OutputFile: Sendable {
     public var path: String
     public var content: Content
 
-    /// Writes the file's bytes to `sink`, which the caller finishes: a fresh build's file, a
-    /// rebuild's comparing sink, or `serve`'s in-memory one.
+    /// Writes the file's bytes to `sink`, which the caller finishes (see `OutputTarget`).
     func write(to sink: OutputSink) throws {
         switch content {
         case .text(let text): try sink.write(text)
@@ -30,7 +29,7 @@ public struct OutputFile: Sendable {
     }
 }
 
-/// Step 3 of a build: every card rendered once, then every page of every feed.
+/// Step 3 of a build: every card rendered once, into the pages of every feed that shows it.
 struct SiteRenderer {
     let templates: TemplateSet
     let settings: RenderSettings
@@ -43,13 +42,12 @@ struct SiteRenderer {
     /// Told, after each batch, how many cards have been rendered.
     var progress: (@Sendable (_ cards: Int) -> Void)?
 
-    /// Renders every card once, in display order, into `output` (the pages themselves, or a
-    /// spool they copy from; nil: render and discard, for `cardfeed check`). Returns the
+    /// Renders every card once, in display order, into `output` (the pages, as they stream;
+    /// nil: render and discard, for `cardfeed check`). Returns the
     /// descriptions, as HTML, of the cards at `keepDescriptions` (the feed files need them), nil
     /// elsewhere.
     func renderCards(_ cards: ShownCards, into output: RenderedCards?, keepDescriptions: Set<Int>) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
-        let keys = ConcurrentResults<Int>(count: incremental == nil ? 0 : cards.count)
         // A batch goes to the output on another thread while the next one renders; at most two
         // wait there, so that rendered cards do not pile up in memory if writing falls behind.
         let outputQueue = DispatchQueue(label: "cardfeed.rendered")
@@ -70,7 +68,6 @@ struct SiteRenderer {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
                     let key = incremental.map { _ in renderKey(card, position: position) }
-                    if let key { keys.set(position, key) }
                     if let key, let cached = incremental?.cachedCard(key) {
                         html.set(offset, cached.html)
                         kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
@@ -107,7 +104,6 @@ struct SiteRenderer {
         }
         outputQueue.sync {}
         if let failure = outputFailure.values[0] { throw failure }
-        incremental?.cardKeys = keys.values
         return descriptions
     }
 
@@ -127,52 +123,6 @@ struct SiteRenderer {
         return try templates.render(CardView(
             card: card, anchor: anchor, descriptionHTML: description, settings: settings,
             permalink: settings.permalink(position: position, anchor: anchor)))
-    }
-
-    /// Every page of every feed, each written when the writer gets to it: the page's frame with
-    /// its cards, whose HTML is copied from `spool`. With `serve`, a page made of the same cards,
-    /// frame and settings as last time is left out (see `IncrementalState`).
-    func renderPages(_ selection: Selection, spool: CardSpool) -> [OutputFile] {
-        var files: [OutputFile] = []
-        // What every page's frame depends on besides its own place: the templates, the
-        // settings, and every feed's counts (the navigation shows them).
-        var frameHasher = Hasher()
-        frameHasher.combine(templates.fingerprint)
-        frameHasher.combine(settings.fingerprint)
-        for feed in selection.feeds {
-            frameHasher.combine(feed.feed.slug)
-            frameHasher.combine(feed.cards.count)
-            frameHasher.combine(feed.pages.count)
-        }
-        let frameKey = frameHasher.finalize()
-        for feed in selection.feeds {
-            let frames = pageFrames(selection, feed)
-            for (number, range) in feed.pages.enumerated() {
-                let positions = feed.cards[range]
-                let path = PagePaths.file(feed: feed.feed, page: number + 1)
-                if let incremental {
-                    var hasher = Hasher()
-                    hasher.combine(frameKey)
-                    hasher.combine(path)
-                    for position in positions { hasher.combine(incremental.cardKeys[position]) }
-                    if incremental.pageIsUnchanged(path, key: hasher.finalize()) { continue }
-                }
-                // The page's frame is made when the page is written, on the writer's threads.
-                files.append(OutputFile(path: path, content: .stream { sink in
-                    let frame = try frames(number)
-                    for hole in frame.holes.indices {
-                        try frame.writeText(before: hole, to: sink)
-                        if frame.suffixes[hole] == [UInt8(ascii: "\n")] {
-                            try spool.copyEachWithNewline(positions, to: sink)  // the built-in page: copied by the kernel
-                        } else {
-                            for position in positions { try frame.writeCard(spool.html(at: position), hole: hole, to: sink) }
-                        }
-                    }
-                    try frame.writeText(before: frame.holes.count, to: sink)
-                }))
-            }
-        }
-        return files
     }
 
     /// Every feed's pages, for `PageStreams` to write as the cards render.

@@ -9,11 +9,10 @@ import Darwin
 /// A file being written, through a buffer: pages of tens of thousands of cards are streamed to
 /// disk instead of being assembled in memory.
 ///
-/// A sink can also replace a file of a previous build: it first compares what it is given with
+/// A sink can also stand for a file of a previous build: it first compares what it is given with
 /// that file, a window at a time, and writes nothing while the two agree. Only when they differ
-/// does it write, into a staging file beside the old one (starting with the bytes the two had in
-/// common), which the writer later renames over it. A rebuild that changes one card leaves every
-/// other page alone.
+/// does it write its own file (starting with the bytes the two had in common). A rebuild that
+/// changes one card writes no other page (see `OutputTransaction`).
 ///
 /// A sink without a file collects the bytes instead (for `serve`, which compares a page with the
 /// one it wrote before).
@@ -38,8 +37,10 @@ public final class OutputSink {
     private var descriptor: Int32 = -1
     /// Bytes waiting to be written; in comparing mode, a window of the file being replaced.
     private var buffer: [UInt8] = []
-    /// Where the bytes are written (when replacing a file: the staging file).
+    /// Where the bytes are written.
     private let path: String
+    /// Whether the file must be new (`O_EXCL`).
+    private var exclusive = false
     /// The file being replaced, its size, where `buffer` starts in it, and how much of it the
     /// new file has matched.
     private var previous: (descriptor: Int32, size: Int, path: String)?
@@ -52,32 +53,30 @@ public final class OutputSink {
     init(path: String, exclusive: Bool = false) throws {
         self.path = path
         mode = .writing
-        try openFile(exclusive: exclusive)
+        self.exclusive = exclusive
+        try openFile()
     }
 
-    /// A sink that writes to `stagingPath` only if what it is given differs from the file at
-    /// `target`. Throws `PathInTheWay` when `target` is a folder.
-    init(replacing target: String, stagingPath: String) throws {
-        path = stagingPath
+    /// A sink that writes a new file at `path` (an error if one exists, which is left as it is),
+    /// unless what it is given is byte for byte the regular file at `previous`: then it writes
+    /// nothing, and `finish` says the file is unchanged. A symbolic link or a folder at
+    /// `previous` is not looked into.
+    init(path: String, comparingWith previous: String?) throws {
+        self.path = path
         mode = .writing
-        let existing = open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard existing >= 0 else {
-            // Nothing there (or a symbolic link, which is replaced rather than followed).
+        exclusive = true
+        let existing = previous.map { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } ?? -1
+        guard let previous, existing >= 0 else {
             try openFile()
             return
         }
         var status = stat()
-        guard fstat(existing, &status) == 0 else {
+        guard fstat(existing, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             close(existing)
-            throw OutputError(path: target, code: errno)
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            close(existing)
-            if (status.st_mode & S_IFMT) == S_IFDIR { throw PathInTheWay(path: target) }
             try openFile()
             return
         }
-        previous = (existing, Int(status.st_size), target)
+        self.previous = (existing, Int(status.st_size), previous)
         mode = .comparing
     }
 
@@ -87,7 +86,7 @@ public final class OutputSink {
         mode = .inMemory
     }
 
-    private func openFile(exclusive: Bool = false) throws {
+    private func openFile() throws {
         descriptor = open(path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC) | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
         buffer.removeAll(keepingCapacity: true)
@@ -158,27 +157,6 @@ public final class OutputSink {
         self.previous = nil
     }
 
-    /// True when `copy(from:...)` has the kernel copy the bytes; otherwise they pass through
-    /// this process anyway, and are better handed over from memory if they are there.
-    var copiesInKernel: Bool { mode == .writing }
-
-    /// Copies `count` bytes of another file, from `offset`, after what was written so far.
-    func copy(from source: Int32, offset: Int, count: Int, path sourcePath: String) throws {
-        var done = 0
-        if mode != .writing {
-            // Through memory: to be kept, or compared with the file being replaced.
-            var chunk = [UInt8](repeating: 0, count: min(count, Self.bufferSize))
-            while done < count, mode != .writing {
-                let length = min(chunk.count, count - done)
-                try chunk.withUnsafeMutableBytes { try Self.read(source, into: $0.baseAddress!, count: length, offset: offset + done, path: sourcePath) }
-                try chunk.withUnsafeBufferPointer { try write(UnsafeBufferPointer(rebasing: $0[..<length])) }
-                done += length
-            }
-        }
-        try flush()
-        try copyInKernel(from: source, offset: offset + done, count: count - done, path: sourcePath)
-    }
-
     private func copyInKernel(from source: Int32, offset: Int, count: Int, path sourcePath: String) throws {
         var position = off_t(offset)
         var remaining = count
@@ -222,7 +200,7 @@ public final class OutputSink {
         }
     }
 
-    /// Flushes and closes the file; when replacing one, says whether anything was written.
+    /// Flushes and closes the file; when comparing with one, says whether anything was written.
     @discardableResult
     func finish() throws -> Outcome {
         switch mode {
@@ -256,11 +234,6 @@ let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 let systemWrite = Darwin.write
 #endif
-
-/// A folder stands where the build puts a file, or a file where it needs a folder.
-struct PathInTheWay: Error {
-    var path: String
-}
 
 struct OutputError: Error, CustomStringConvertible {
     var path: String

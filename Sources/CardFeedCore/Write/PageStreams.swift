@@ -7,7 +7,7 @@ protocol RenderedCards: AnyObject, Sendable {
     func append(_ html: [String], at positions: Range<Int>) throws
 }
 
-/// Every page of every feed, written while the cards render: a first build's way.
+/// Every page of every feed, written while the cards render: the one way a page is assembled.
 ///
 /// A feed shows its cards in display order, the order they render in, so each feed puts a card
 /// into its current page as soon as the card's batch is rendered, and begins its next page when
@@ -30,22 +30,14 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
     /// The display position the next batch begins at.
     private var next = 0
 
-    /// Pages in `folder`, whose subfolders are created here. Every page is a new file: one that
-    /// exists already is an error, and is left as it is.
-    init(_ feeds: [FeedPages], in folder: String) throws {
+    /// Pages written into `target`, which is given the folders they go in.
+    init(_ feeds: [FeedPages], into target: any OutputTarget) throws {
         for feed in feeds {
             precondition(feed.paths.count == feed.feed.pages.count, "a path for each page")
             precondition(zip(feed.feed.cards, feed.feed.cards.dropFirst()).allSatisfy { $0 < $1 }, "a feed's cards in display order")
         }
-        let subfolders = Set(feeds.flatMap { $0.paths.map(PagePaths.folder) }).subtracting([""])
-        for subfolder in subfolders.sorted() {
-            do {
-                try FileManager.default.createDirectory(atPath: folder + "/" + subfolder, withIntermediateDirectories: true)
-            } catch {
-                throw SiteWriter.Refusal(description: "cannot create the folder \(subfolder): \(error.localizedDescription)")
-            }
-        }
-        self.feeds = feeds.map { FeedWriter($0, in: folder) }
+        try target.createFolders(PagePaths.folders(containing: feeds.flatMap(\.paths)))
+        self.feeds = feeds.map { FeedWriter($0, into: target) }
     }
 
     func append(_ html: [String], at positions: Range<Int>) throws {
@@ -71,7 +63,7 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
 
     private final class FeedWriter {
         let pages: FeedPages
-        let folder: String
+        let target: any OutputTarget
         /// The next of the feed's cards to write, as an index into `pages.feed.cards`.
         var next = 0
         /// The page being written (-1 before the first), its file and its frame.
@@ -82,9 +74,9 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         /// first hole is filled as they come, the others when the page ends.
         var kept: [String] = []
 
-        init(_ pages: FeedPages, in folder: String) {
+        init(_ pages: FeedPages, into target: any OutputTarget) {
             self.pages = pages
-            self.folder = folder
+            self.target = target
         }
 
         func write(_ html: [String], at positions: Range<Int>) throws {
@@ -109,7 +101,7 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         private func beginNextPage() throws {
             try endPage()
             page += 1
-            let sink = try naming { try OutputSink(path: folder + "/" + pages.paths[page], exclusive: true) }
+            let sink = try naming { try target.open(pages.paths[page]) }
             let frame = try pages.frame(page)
             try naming { try frame.writeText(before: 0, to: sink) }
             self.frame = frame
@@ -126,7 +118,7 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
                     }
                     try frame.writeText(before: frame.holes.count, to: sink)
                 }
-                try sink.finish()
+                try target.close(sink, path: pages.paths[page])
             }
             self.sink = nil
             self.frame = nil

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where a build's files go. The write step makes one and owns it: the render step streams the
+/// pages into it as the cards render (`PageStreams`), the write step adds the other files
+/// (`SiteWriter`) and then commits it, or abandons it when the build fails. Nothing a build
+/// writes reaches the output before the commit.
+///
+/// `open` and `close` are called from both cores at once, for different paths.
+protocol OutputTarget: AnyObject, Sendable {
+    /// Creates the folders (relative, "/"-separated) that files go in, and the folders they are in.
+    func createFolders(_ folders: Set<String>) throws
+    /// A sink for the file at `path`, relative to the output; the file is done when `close` returns.
+    func open(_ path: String) throws -> OutputSink
+    func close(_ sink: OutputSink, path: String) throws
+    /// Puts every file in place at once.
+    func commit() throws -> OutputCounts
+    /// Forgets every file: the output stays as it was.
+    func abandon()
+}
+
+/// What a build did to the output folder.
+public struct OutputCounts: Sendable, Equatable {
+    public var written = 0
+    /// Files left as they were, being byte for byte what the build produced.
+    public var unchanged = 0
+    /// Files of the previous output that this build no longer produces, removed; relative
+    /// paths, sorted.
+    public var removed: [String] = []
+}
+
+/// Every file kept in memory, by path: what the fuzz probe and the tests look at.
+final class MemoryOutput: OutputTarget, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var files: [String: [UInt8]] = [:]
+
+    func createFolders(_ folders: Set<String>) {}
+
+    func open(_ path: String) -> OutputSink { OutputSink(inMemoryFor: path) }
+
+    func close(_ sink: OutputSink, path: String) throws {
+        try sink.finish()
+        lock.withLock { files[path] = sink.bytes }
+    }
+
+    func commit() -> OutputCounts { OutputCounts(written: files.count) }
+
+    func abandon() { lock.withLock { files = [:] } }
+}

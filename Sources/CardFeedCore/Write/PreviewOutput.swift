@@ -1,0 +1,68 @@
+import Foundation
+
+/// `serve`'s output: one private folder, updated in place from one build to the next. Each file
+/// is collected in memory and compared, by a hash, with what the last build wrote at its path;
+/// only the files that differ are written, when the build commits (each by an atomic rename),
+/// and the files the site no longer has are removed. A build that fails writes nothing, so the
+/// last good pages stay served.
+public final class PreviewOutput: OutputTarget, @unchecked Sendable {
+    public let folder: URL
+    private let lock = NSLock()
+    /// A hash of each file in the folder, by path relative to it.
+    private var written: [String: Int] = [:]
+    /// The build in progress: a hash of each of its files, and the bytes of those that changed.
+    private var hashes: [String: Int] = [:]
+    private var changed: [(path: String, bytes: [UInt8])] = []
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    func createFolders(_ folders: Set<String>) {}
+
+    func open(_ path: String) -> OutputSink { OutputSink(inMemoryFor: path) }
+
+    func close(_ sink: OutputSink, path: String) throws {
+        try sink.finish()
+        let bytes = sink.bytes
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }  // not `combine(bytes)`, which hashes byte by byte
+        let hash = hasher.finalize()
+        lock.withLock {
+            hashes[path] = hash
+            if written[path] != hash { changed.append((path, bytes)) }
+        }
+    }
+
+    func commit() throws -> OutputCounts {
+        try lock.withLock {
+            defer {
+                hashes = [:]
+                changed = []
+            }
+            let manager = FileManager.default
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            let marker = folder.appendingPathComponent(SiteWriter.markerName)
+            if !manager.fileExists(atPath: marker.path) { try Data(SiteWriter.markerText.utf8).write(to: marker) }
+            for file in changed {
+                let target = folder.appendingPathComponent(file.path, isDirectory: false)
+                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.bytes).write(to: target, options: .atomic)
+                written[file.path] = hashes[file.path]
+            }
+            let removed = written.keys.filter { hashes[$0] == nil }.sorted()
+            for path in removed {
+                try? manager.removeItem(at: folder.appendingPathComponent(path))
+                written[path] = nil
+            }
+            return OutputCounts(written: changed.count, unchanged: hashes.count - changed.count, removed: removed)
+        }
+    }
+
+    func abandon() {
+        lock.withLock {
+            hashes = [:]
+            changed = []
+        }
+    }
+}

@@ -1,6 +1,11 @@
 """The output folder as a deployment uses it: hidden files kept across builds, a folder holding
 only those accepted, removed files counted and named, and SITE/static/ copied to the root."""
 import json
+import signal
+import subprocess
+import time
+
+import pytest
 
 from conftest import write_cards
 
@@ -106,3 +111,52 @@ def test_output_inside_static_is_refused(run, tmp_path):
     result = run("build", site, "-o", site / "static" / "out")
     assert result.returncode == 1
     assert "inside the site's static/ folder" in result.stderr
+
+
+def tree(folder):
+    """Every file below `folder`, by relative path, with its bytes."""
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def test_a_killed_build_leaves_the_whole_old_or_the_whole_new_site(cardfeed_bin, run, tmp_path):
+    site = write_cards(tmp_path / "site", cards(3000))
+    assert run("build", site, "--page-size", "5", "--now", "1800000000").returncode == 0
+    old = tree(site / "public")
+    edited = cards(3000)
+    for entry in edited:
+        entry["title"] = "Edited " + entry["id"]
+    write_cards(site, edited)
+    start = time.monotonic()
+    assert run("build", site, "--page-size", "5", "--now", "1800000000", "--output", tmp_path / "new").returncode == 0
+    seconds = time.monotonic() - start
+    new = tree(tmp_path / "new")
+    assert len(new) > 1000 and new != old
+    outcomes = set()
+    for delay in [seconds * share for share in (0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0, 1.1)]:
+        process = subprocess.Popen([str(cardfeed_bin), "build", str(site), "--page-size", "5", "--now", "1800000000", "--quiet"])
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        now = tree(site / "public")
+        assert now in (old, new), f"killed after {delay} s: a mix of old and new pages"
+        outcomes.add("new" if now == new else "old")
+    assert run("build", site, "--page-size", "5", "--now", "1800000000").returncode == 0
+    assert tree(site / "public") == new
+    assert sorted(path.name for path in site.iterdir()) == ["cards.json", "public"], "leftovers of killed builds are removed"
+    assert "old" in outcomes, "some builds were killed half way"
+
+
+def test_two_builds_into_one_output_at_once(cardfeed_bin, run, tmp_path):
+    site = write_cards(tmp_path / "site", cards(3000))
+    first = subprocess.Popen([str(cardfeed_bin), "build", str(site), "--page-size", "5", "--quiet"],
+                             stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while not (site / ".public.cardfeed-lock").exists() and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    second = run("build", site, "--page-size", "5")
+    assert first.wait() == 0
+    if (site / "public").exists() and second.returncode == 0:
+        pytest.skip("the first build ended before the second began")
+    assert second.returncode == 1
+    assert f"another cardfeed (process {first.pid}) is writing site/public; wait until it ends, or choose another --output" in second.stderr
+    assert run("build", site, "--page-size", "5").returncode == 0

@@ -40,6 +40,9 @@ public struct PreviewServer: Sendable {
         defer { builder.removeWorkFolder() }
         let channel = ReloadChannel()
         let watcher = SiteWatcher(site: options.site)
+        if watcher.method != "inotify" {
+            logger.warning("watching the site by \(watcher.method): an idle preview keeps using some CPU")
+        }
         let changes = watcher.changes()
         let interrupts = SignalStream.interrupts()
 

@@ -6,12 +6,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Notices changes to a site's inputs by polling: the modification time, size and inode of
-/// every file of `cards.json`, `cards/`, `templates/`, `assets/`, `static/`, `strings/` and `cardfeed.yml`
-/// (any of which may appear or vanish). Polling is portable and cheap at this scale (a few
-/// thousand `stat` calls a second for a large site); hidden files and editor backups are left out.
+/// Notices changes to a site's inputs: `cards.json`, `cards/`, `templates/`, `assets/`, `static/`,
+/// `strings/` and `cardfeed.yml` (any of which may appear or vanish). On Linux the kernel says when
+/// something in those folders changed (inotify), and only then are the files looked at; an idle
+/// preview costs nothing. Elsewhere, or when inotify cannot watch them (its limit of watches
+/// reached), the watcher polls, and `method` says so. Either way what changed is found by
+/// comparing the modification time, size and inode of every watched file with the last look;
+/// hidden files and editor backups are left out.
 public final class SiteWatcher: @unchecked Sendable {
-    /// What a file looked like at one poll.
+    /// What a file looked like at one look.
     struct Stamp: Equatable {
         var modified: Int64
         var size: Int64
@@ -19,7 +22,7 @@ public final class SiteWatcher: @unchecked Sendable {
     }
 
     public let site: SiteFolder
-    /// How often to look.
+    /// How often to look when polling.
     public let interval: Duration
     /// After a change, the inputs must stay still this long before the change is reported, so
     /// that an editor's save (truncate, write, rename) or a `git checkout` is one change.
@@ -27,12 +30,27 @@ public final class SiteWatcher: @unchecked Sendable {
 
     private let lock = NSLock()
     private var pending: Set<String> = []
+    private var notifications: KernelNotifications?
+    private var how: String
 
-    public init(site: SiteFolder, interval: Duration = .milliseconds(25), settle: Duration = .milliseconds(20)) {
+    public init(site: SiteFolder, interval: Duration = .milliseconds(25), settle: Duration = .milliseconds(20), polling: Bool = false) {
         self.site = site
         self.interval = interval
         self.settle = settle
+        how = "polling every \(interval.components.attoseconds / 1_000_000_000_000_000) ms"
+        guard !polling else { return }
+        switch KernelNotifications.make() {
+        case .success(let kernel):
+            notifications = kernel
+            how = "inotify"
+            watchNewFolders()
+        case .failure(let reason):
+            how += " (\(reason))"
+        }
     }
+
+    /// How changes are noticed, for the log: "inotify", or how often the watcher polls and why.
+    public var method: String { lock.withLock { how } }
 
     /// The files and folders that are watched, whether or not they exist yet.
     public var watchedPaths: [URL] {
@@ -48,7 +66,7 @@ public final class SiteWatcher: @unchecked Sendable {
         let task = Task { [self] in
             var previous = snapshot()
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                await nextHint()
                 var current = snapshot()
                 guard current != previous else { continue }
                 // Wait until the inputs hold still.
@@ -67,6 +85,54 @@ public final class SiteWatcher: @unchecked Sendable {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// Returns when the inputs may have changed: when the kernel says something in the watched
+    /// folders did, or after `interval` when polling.
+    private func nextHint() async {
+        guard let notifications = lock.withLock({ notifications }) else {
+            try? await Task.sleep(for: interval)
+            return
+        }
+        await withTaskCancellationHandler {
+            await notifications.next()
+        } onCancel: {
+            notifications.wake()
+        }
+        // Folders that appeared since (cards/, a subfolder) are watched from now on.
+        watchNewFolders()
+    }
+
+    /// Watches every folder not watched yet; when the kernel refuses (its limit of watches
+    /// reached), the watcher polls from then on.
+    private func watchNewFolders() {
+        guard let notifications = lock.withLock({ notifications }) else { return }
+        if let failure = notifications.watch(folders: watchedFolders()) {
+            lock.withLock {
+                self.notifications = nil
+                how = "polling every \(interval.components.attoseconds / 1_000_000_000_000_000) ms (\(failure))"
+            }
+        }
+    }
+
+    /// The site folder and every folder below the watched ones.
+    func watchedFolders() -> [String] {
+        var folders = [site.root.path]
+        for url in watchedPaths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            folders.append(url.path)
+            guard let walker = FileManager.default.enumerator(atPath: url.path) else { continue }
+            while let relative = walker.nextObject() as? String {
+                guard (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory else { continue }
+                if (relative as NSString).lastPathComponent.hasPrefix(".") {
+                    walker.skipDescendants()
+                    continue
+                }
+                folders.append(url.path + "/" + relative)
+            }
+        }
+        return folders
     }
 
     /// The site-relative paths changed since the last call, sorted.
@@ -130,5 +196,99 @@ public final class SiteWatcher: @unchecked Sendable {
         #endif
         let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
         return (Stamp(modified: modified, size: Int64(info.st_size), inode: UInt64(info.st_ino)), isDirectory)
+    }
+}
+
+/// The kernel's notifications of changes in a set of folders (inotify), as a stream of hints:
+/// each says that something changed, not what (the watcher compares stamps for that).
+final class KernelNotifications: @unchecked Sendable {
+    #if os(Linux)
+    private let descriptor: Int32
+    private let source: DispatchSourceRead
+    private let lock = NSLock()
+    private var watched: Set<String> = []
+    private var waiting: CheckedContinuation<Void, Never>?
+    private var signalled = false
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: DispatchQueue(label: "cardfeed.watch"))
+        source.setEventHandler { [weak self] in self?.drain() }
+        source.resume()
+    }
+
+    static func make() -> Result<KernelNotifications, WatchError> {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return .failure(WatchError(description: "inotify: \(String(cString: strerror(errno)))")) }
+        return .success(KernelNotifications(descriptor: descriptor))
+    }
+
+    deinit {
+        source.cancel()
+        close(descriptor)
+    }
+
+    /// Adds a watch for each folder not watched yet (a folder that went away loses its watch
+    /// in the kernel; one that comes back is watched again). Returns why the kernel refused
+    /// one for lack of watches, if it did.
+    func watch(folders: [String]) -> String? {
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
+        return lock.withLock {
+            watched.formIntersection(folders)
+            for folder in folders where !watched.contains(folder) {
+                if inotify_add_watch(descriptor, folder, mask) >= 0 {
+                    watched.insert(folder)
+                } else if errno == ENOSPC || errno == ENOMEM {
+                    return "inotify has no watches left; raise fs.inotify.max_user_watches"
+                }
+                // Otherwise the folder went away meanwhile: the next look finds that.
+            }
+            return nil
+        }
+    }
+
+    /// Returns at the next notification, or at once if one came since the last call.
+    func next() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.withLock {
+                if signalled {
+                    signalled = false
+                    continuation.resume()
+                } else {
+                    waiting = continuation
+                }
+            }
+        }
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while read(descriptor, &buffer, buffer.count) > 0 {}
+        wake()
+    }
+
+    /// Ends the wait of `next`, or the next one.
+    func wake() {
+        lock.withLock {
+            if let waiting {
+                self.waiting = nil
+                waiting.resume()
+            } else {
+                signalled = true
+            }
+        }
+    }
+    #else
+    static func make() -> Result<KernelNotifications, WatchError> {
+        .failure(WatchError(description: "no file notifications on this system"))
+    }
+
+    func watch(folders: [String]) -> String? { nil }
+    func next() async {}
+    func wake() {}
+    #endif
+
+    struct WatchError: Error, CustomStringConvertible {
+        var description: String
     }
 }

@@ -31,11 +31,12 @@ struct SiteWatcherTests {
         #expect(SiteWatcher.difference(after, watcher.snapshot()) == ["cards/more.json"])
     }
 
-    @Test func coalescesABurstOfChangesIntoOne() async throws {
+    @Test(arguments: [false, true])
+    func coalescesABurstOfChangesIntoOne(polling: Bool) async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sw-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root.appendingPathComponent("cards"), withIntermediateDirectories: true)
-        let watcher = SiteWatcher(site: SiteFolder(root.path), interval: .milliseconds(50), settle: .milliseconds(80))
+        let watcher = SiteWatcher(site: SiteFolder(root.path), interval: .milliseconds(50), settle: .milliseconds(80), polling: polling)
         let changes = watcher.changes()
         try await Task.sleep(for: .milliseconds(120))
         for index in 0..<5 {
@@ -48,4 +49,28 @@ struct SiteWatcherTests {
         #expect(watcher.takeChanges() == (0..<5).map { "cards/c\($0).json" })
         #expect(watcher.takeChanges().isEmpty)
     }
+
+    #if os(Linux)
+    /// The kernel's notifications, in folders that exist when the watch begins and in those
+    /// that appear later (cards/ itself, a folder inside it).
+    @Test func notificationsCoverFoldersThatAppearLater() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sw-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        // Polling once a minute: a change seen within seconds came from the kernel.
+        let watcher = SiteWatcher(site: SiteFolder(root.path), interval: .seconds(60), settle: .milliseconds(30))
+        #expect(watcher.method == "inotify")
+        var changes = watcher.changes().makeAsyncIterator()
+        try await Task.sleep(for: .milliseconds(50))
+        for (folder, file) in [("cards", "cards/a.json"), ("cards/more", "cards/more/b.json"), ("", "cardfeed.yml")] {
+            if !folder.isEmpty { try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true) }
+            try await Task.sleep(for: .milliseconds(100))
+            try Data("[]".utf8).write(to: root.appendingPathComponent(file))
+            let start = ContinuousClock.now
+            _ = await changes.next()
+            #expect(ContinuousClock.now - start < .seconds(30), "seen by the kernel, not by the poll a minute later")
+            #expect(watcher.takeChanges() == [file])
+        }
+    }
+    #endif
 }

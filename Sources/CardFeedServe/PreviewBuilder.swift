@@ -28,8 +28,8 @@ public final class PreviewBuilder: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var state = State()
-    /// The rendered cards and written files of the previous build.
-    private let incremental = IncrementalState()
+    /// What the previous build decoded, rendered and wrote, reused by the next.
+    private let caches: PreviewCaches
     /// Builds run one at a time, off Swift's cooperative threads (they are CPU-bound).
     private let queue = DispatchQueue(label: "cardfeed.serve.build")
 
@@ -41,6 +41,7 @@ public final class PreviewBuilder: @unchecked Sendable {
             .appendingPathComponent("cardfeed-serve-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))", isDirectory: true)
         // Private: it holds the builds and the HTTP server's Unix socket.
         try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        caches = PreviewCaches(output: workFolder.appendingPathComponent("site", isDirectory: true))
     }
 
     public var current: State {
@@ -59,10 +60,9 @@ public final class PreviewBuilder: @unchecked Sendable {
 
     private func buildNow(logger: Logger) -> Outcome {
         var options = self.options
-        let output = workFolder.appendingPathComponent("site", isDirectory: true)
-        options.output = output
+        let output = caches.output.folder
         options.write = true
-        options.incremental = incremental
+        options.caches = caches
         let start = ContinuousClock.now
         let outcome: Outcome
         do {

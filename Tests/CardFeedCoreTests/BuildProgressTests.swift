@@ -102,18 +102,20 @@ import Testing
     }
 
     @Test func aFailedRenderStillEndsItsStep() throws {
-        let site = try TempSite(["cards.json": Self.cards(0..<3)])
+        // A card template that includes itself while the card has an id: the render step fails
+        // at its depth limit, half way through writing the pages.
+        let site = try TempSite([
+            "cards.json": Self.cards(0..<3),
+            "templates/cards/text_announcement.mustache": "{{#id}}{{>cards.text_announcement}}{{/id}}",
+        ])
         defer { site.remove() }
-        // A file where the output's parent folder should be: the render step, which writes the
-        // first build's pages, fails to make its folder.
-        try site.write("blocker", "not a folder")
         let recorder = Recorder()
         var options = site.options()
-        options.output = site.root.appendingPathComponent("blocker/public")
         options.progress = recorder
         #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, logger: .quiet).run() }
         let events = recorder.events
         #expect(events.filter { $0 == .ended }.count == 3, "load, select and the failed render step")
         #expect(events.last == .ended)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == ["cards.json", "templates"], "nothing written")
     }
 }

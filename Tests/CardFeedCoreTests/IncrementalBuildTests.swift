@@ -13,13 +13,13 @@ import Testing
 
     static func cards(_ list: [[String: Any]]) -> String { "[" + list.map(cardJSON).joined(separator: ",") + "]" }
 
-    /// Builds `site` incrementally with `state` into its output, and freshly into another folder;
+    /// Builds `site` incrementally with `caches` into its output, and freshly into another folder;
     /// expects the two outputs to be identical. Returns the incremental build's report.
     @discardableResult
-    static func rebuild(_ site: TempSite, _ state: IncrementalState, _ step: String) throws -> BuildReport {
+    static func rebuild(_ site: TempSite, _ caches: PreviewCaches, _ step: String) throws -> BuildReport {
         let before = FileManager.default.fileExists(atPath: site.output.path) ? try OutputSafetyTests.tree(site.output) : [:]
         var options = site.options(pageSize: 4)
-        options.incremental = state
+        options.caches = caches
         let report = try SiteBuilder(options: options, logger: .quiet).run()
         let fresh = site.root.appendingPathComponent("fresh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: fresh) }
@@ -40,41 +40,41 @@ import Testing
         var list = (1...30).map { Self.card($0, category: $0 % 3 == 0 ? "social" : "news") }
         let site = try TempSite(["cards.json": Self.cards(list)])
         defer { site.remove() }
-        let state = IncrementalState()
-        try Self.rebuild(site, state, "first build")
+        let caches = PreviewCaches(output: site.output)
+        try Self.rebuild(site, caches, "first build")
 
         list[29] = Self.card(30, title: "A new title", category: "social")
         try site.write("cards.json", Self.cards(list))
-        let edited = try Self.rebuild(site, state, "one title")
-        #expect(state.cardsRendered == 1)
+        let edited = try Self.rebuild(site, caches, "one title")
+        #expect(caches.cards.madeByLastBuild == 1)
         #expect(edited.filesWritten <= 3, "the card's page in all and in its feed (and the feed's first page)")
 
         list.append(Self.card(31))
         try site.write("cards.json", Self.cards(list))
-        try Self.rebuild(site, state, "a new newest card moves every card of two feeds")
+        try Self.rebuild(site, caches, "a new newest card moves every card of two feeds")
 
         list.remove(at: 3)
         try site.write("cards.json", Self.cards(list))
-        try Self.rebuild(site, state, "a card removed")
+        try Self.rebuild(site, caches, "a card removed")
 
         list[10] = Self.card(11, category: "advertising")
         try site.write("cards.json", Self.cards(list))
-        try Self.rebuild(site, state, "a card moved to another feed (every page's navigation counts change)")
+        try Self.rebuild(site, caches, "a card moved to another feed (every page's navigation counts change)")
 
         try site.write("cardfeed.yml", "title: Another title\n")
-        try Self.rebuild(site, state, "the site title")
+        try Self.rebuild(site, caches, "the site title")
 
         try site.write("assets/custom.css", "body { margin: 0 }\n")
-        try Self.rebuild(site, state, "a stylesheet added")
+        try Self.rebuild(site, caches, "a stylesheet added")
 
         try site.write("strings/en.json", "{\"feedNews\": \"Tidings\"}\n")
-        try Self.rebuild(site, state, "a string")
+        try Self.rebuild(site, caches, "a string")
 
         try site.write("templates/cards/text_announcement.mustache", "<article data-card-id=\"{{id}}\">{{title}}</article>\n")
-        try Self.rebuild(site, state, "a card template")
+        try Self.rebuild(site, caches, "a card template")
 
         list = Array(list.prefix(2))
         try site.write("cards.json", Self.cards(list))
-        try Self.rebuild(site, state, "most cards gone: pages removed")
+        try Self.rebuild(site, caches, "most cards gone: pages removed")
     }
 }

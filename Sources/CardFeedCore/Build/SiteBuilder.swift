@@ -1,92 +1,10 @@
 import Foundation
 import Logging
 
-/// What a build is asked to do. Options left nil come from cardfeed.yml, else their defaults.
-public struct BuildOptions: Sendable {
-    public var site: SiteFolder
-    /// Defaults to `SITE/public`.
-    public var output: URL?
-    /// Unix seconds; cards that expire at or before it are hidden.
-    public var now: Int64
-    /// Cards a page; 0 puts each feed on one page.
-    public var pageSize: Int?
-    public var locale: String?
-    /// The address the site is published at; with it, feeds and a sitemap are written too.
-    public var baseURL: String?
-    /// Warnings count as errors.
-    public var strict: Bool
-    /// False for `cardfeed check`: everything but the writing.
-    public var write: Bool
-    /// With `serve`: reuse the previous build's cards and update the output in place.
-    public var incremental: IncrementalState?
-    /// True puts a Content Security Policy in every page (the site's own from cardfeed.yml, else
-    /// the built-in one); nil leaves it to `csp` in cardfeed.yml.
-    public var contentSecurityPolicy: Bool?
-    /// True when the process ends with the build (`cardfeed build`, `check`): the cards are then
-    /// left for the exit to reclaim, not freed one by one (see `LeftToExit`).
-    public var processEndsAfterBuild = false
-    /// Cards rendered at a time (tests make it small, to run many batches through few cards).
-    var renderBatchSize = SiteRenderer.defaultBatchSize
-    /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
-    /// line).
-    public var progress: (any BuildProgressObserver)?
-    /// Given each warning and error as the build finds it, in order, instead of the logger
-    /// (`--diagnostics json`, `serve`'s report of what changed).
-    public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
-
-    public static let defaultPageSize = 20
-
-    public init(
-        site: SiteFolder, output: URL? = nil, now: Int64 = Int64(Date().timeIntervalSince1970),
-        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false, write: Bool = true,
-        contentSecurityPolicy: Bool? = nil
-    ) {
-        self.site = site
-        self.output = output
-        self.now = now
-        self.pageSize = pageSize
-        self.locale = locale
-        self.baseURL = baseURL
-        self.strict = strict
-        self.write = write
-        self.contentSecurityPolicy = contentSecurityPolicy
-    }
-
-    public var outputFolder: URL { output ?? site.defaultOutput }
-}
-
-/// What a build did, for the summary and for tests.
-public struct BuildReport: Sendable {
-    public var filesRead: [String] = []
-    public var entriesRead = 0
-    public var cardsShown = 0
-    public var skipped: [SkipReason: Int] = [:]
-    public var feeds: [(feed: Feed, cards: Int, pages: Int)] = []
-    /// What each rule of cardfeed.yml did: its name and place, and the ids of the cards it matched.
-    public var rules: [(name: String, location: String, ids: [String])] = []
-    public var pagesRendered = 0
-    /// The base URL feeds and the sitemap were written for; nil when there was none.
-    public var syndicatedFor: String?
-    public var filesWritten = 0
-    /// Files of the previous output left as they were, the build having produced the same bytes.
-    public var filesUnchanged = 0
-    /// Files of the previous output that this build no longer produces, removed.
-    public var filesRemoved: [String] = []
-    public var output: URL?
-    public var diagnostics = Diagnostics()
-    public var stepSeconds: [(step: String, seconds: Double)] = []
-
-    public var succeeded: Bool { !diagnostics.hasErrors }
-}
-
-/// The build failed; nothing was written. The report holds the errors.
-public struct BuildFailure: Error {
-    public var report: BuildReport
-}
-
-/// A build as a short, named pipeline over plain values:
-/// load (files -> cards) -> select (filter, sort, group, paginate) -> render (cmark, Mustache)
-/// -> write (a fresh folder swapped in, or only the changed files replaced).
+/// A build as a short pipeline of named steps over typed values:
+/// configure (cardfeed.yml, strings, templates) -> load (files -> cards) -> rules -> select
+/// (filter, sort, group, paginate) -> render (cmark, Mustache; pages streamed into the output)
+/// -> write (the other files, then the output committed as a whole).
 public struct SiteBuilder: Sendable {
     public let options: BuildOptions
     let logger: Logger
@@ -98,16 +16,53 @@ public struct SiteBuilder: Sendable {
 
     public func run() throws(BuildFailure) -> BuildReport {
         var report = BuildReport()
-        let steps = options.write ? 4 : 3
+        options.caches?.beginBuild()
+        let configuration = try configure(&report)
+        let loaded = load(configuration, &report)
+        defer { if options.processEndsAfterBuild { LeftToExit.keep(loaded.cards) } }
+        let (setup, ruled) = try applyRules(loaded, configuration, &report)
+        defer { if options.processEndsAfterBuild { LeftToExit.keep(ruled.cards) } }  // a new array when the site has rules
+        let selection = select(ruled, setup, &report)
+        let output = try openOutput(&report)
+        let site = try render(selection, setup, into: output, &report)
+        try write(site, into: output, &report)
+        options.caches?.endBuild()
+        return report
+    }
+
+    /// cardfeed.yml, strings and templates as read; the strings and templates are nil when
+    /// they have errors, which stop the build once the cards are loaded (one run reports both).
+    struct Configuration {
+        var config: SiteConfig
+        /// `--base-url` or `base_url`, ending in "/"; nil without one.
+        var baseURL: String?
+        var strings: StringTable?
+        var templates: TemplateSet?
+    }
+
+    /// What the cards are shown with, once everything read is known to be good.
+    struct Setup {
+        var config: SiteConfig
+        var baseURL: String?
+        var strings: StringTable
+        var templates: TemplateSet
+    }
+
+    /// What the render step made besides the pages it streamed into the output.
+    struct RenderedSite {
+        /// Feeds and the sitemap, assets, and the files of `static/`.
+        var files: [OutputFile]
+        var pageCount: Int
+    }
+
+    private var stepCount: Int { options.write ? 4 : 3 }
+
+    /// Step 0: cardfeed.yml, the strings and the templates.
+    private func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
         let site = options.site
         guard site.exists else {
-            let diagnostic = Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)")
-            emit(diagnostic)
-            report.diagnostics.append(diagnostic)
-            throw fail(report)
+            throw fail(&report, Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)"))
         }
-
-        // 0. Configuration, strings and templates: what the cards are read and shown with.
         let config = ConfigLoader(site: site).load(into: &report.diagnostics)
         let baseURL = checkedBaseURL(config, &report.diagnostics)
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
@@ -116,45 +71,52 @@ public struct SiteBuilder: Sendable {
         for (path, reason) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(.warning, file: path, message: reason))
         }
+        return Configuration(config: config, baseURL: baseURL, strings: strings, templates: templates)
+    }
 
-        // 1. Load
-        options.incremental?.beginBuild()
-        var loader = CardLoader(site: site, linkSchemes: config.links.linkSchemes)
-        loader.incremental = options.incremental
-        let loaded = step("Load cards", 1, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> LoadedCards in
+    /// Step 1: every card file read and decoded.
+    private func load(_ configuration: Configuration, _ report: inout BuildReport) -> LoadedCards {
+        var loader = CardLoader(site: options.site, linkSchemes: configuration.config.links.linkSchemes)
+        loader.cache = options.caches?.entries
+        let loaded = step("Load cards", 1, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
             return loader.load()
         } detail: {
             "\($0.entriesRead) \($0.entriesRead == 1 ? "entry" : "entries") from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
         }
-        defer { if options.processEndsAfterBuild { LeftToExit.keep(loaded.cards) } }
         report.filesRead = loaded.files
         report.entriesRead = loaded.entriesRead
         report.skipped = loaded.skipped
         report.diagnostics.append(contentsOf: loaded.diagnostics)
+        return loaded
+    }
 
-        // 2. Select: the site's rules, then Braze's rules of what is shown, in which order.
-        let selector = FeedSelector(now: options.now, pageSize: options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize)
-        let ruled = RuleEngine(rules: config.rules, decoder: loader.decoder()).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
-        defer { if options.processEndsAfterBuild { LeftToExit.keep(ruled.cards) } }  // a new array when the site has rules
+    /// The site's rules (cardfeed.yml's `rules`), then every warning and error so far is
+    /// reported, in order; any error (or warning, `--strict`) ends the build here.
+    private func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> (Setup, RuleEngine.Outcome) {
+        let decoder = CardLoader(site: options.site, linkSchemes: configuration.config.links.linkSchemes).decoder()
+        let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }
-        if let templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
+        if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
 
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
         if options.write {
-            do { try SiteWriter(output: options.outputFolder).checkOutput(site: site) } catch {
+            do { try SiteWriter(output: options.outputFolder).checkOutput(site: options.site) } catch {
                 report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: error.description))
             }
         }
-        for diagnostic in report.diagnostics.all {
-            emit(diagnostic)
-        }
-        guard let templates, let strings, !report.diagnostics.hasErrors else { throw fail(report) }
+        report.diagnostics.all.forEach(emit)
+        guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
+        return (Setup(config: configuration.config, baseURL: configuration.baseURL, strings: strings, templates: templates), ruled)
+    }
 
-        let selection = step("Select cards", 2, of: steps, &report.stepSeconds) { _ in
+    /// Step 2: which cards each feed shows, in which order, on which page.
+    private func select(_ ruled: RuleEngine.Outcome, _ setup: Setup, _ report: inout BuildReport) -> Selection {
+        let selector = FeedSelector(now: options.now, pageSize: pageSize(setup))
+        let selection = step("Select cards", 2, &report) { _ in
             selector.select(ruled.cards)
         } detail: {
             let hidden = $0.hidden.values.reduce(0, +) + ruled.hidden
@@ -166,10 +128,28 @@ public struct SiteBuilder: Sendable {
         report.cardsShown = selection.cards.count
         report.skipped.merge(selection.hidden, uniquingKeysWith: +)
         report.feeds = selection.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) }
+        return selection
+    }
 
-        // 3. Render
+    private func pageSize(_ setup: Setup) -> Int { options.pageSize ?? setup.config.pageSize ?? BuildOptions.defaultPageSize }
+
+    /// The write step's output, which the render step streams the pages into: a transaction
+    /// (`cardfeed build`), serve's folder updated in place, or none (`cardfeed check`).
+    private func openOutput(_ report: inout BuildReport) throws(BuildFailure) -> (any OutputTarget)? {
+        guard options.write else { return nil }
+        if let caches = options.caches { return caches.output }
+        do {
+            return try OutputTransaction(output: options.outputFolder)
+        } catch {
+            throw fail(&report, Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: error.description))
+        }
+    }
+
+    /// Step 3: every card rendered once, into every page that shows it as the pages stream into
+    /// `output`; the feed files, assets and `static/` as files for the write step.
+    private func render(_ selection: Selection, _ setup: Setup, into output: (any OutputTarget)?, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
         var assets = assetFiles()
-        for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
+        for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
             guard let css else { continue }
             assets.removeAll { "assets/" + $0.path == path }
             assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
@@ -177,10 +157,11 @@ public struct SiteBuilder: Sendable {
         // SITE/static/: copied as they are to the output's root, where no generated file may be.
         let staticFiles = options.site.staticFiles()
         if !staticFiles.isEmpty {
-            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: baseURL != nil)
+            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil)
             if !collisions.isEmpty {
+                output?.abandon()
                 collisions.forEach { emit($0); report.diagnostics.append($0) }
-                throw fail(report)
+                throw BuildFailure(report: report)
             }
         }
         let copiedStatic = staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
@@ -188,67 +169,58 @@ public struct SiteBuilder: Sendable {
         let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
         let settings = RenderSettings(
             images: ImageURLs(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
-            strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets,
-            pageSize: selector.pageSize, baseURL: baseURL,
-            contentSecurityPolicy: options.contentSecurityPolicy == true ? config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : config.contentSecurityPolicy)
-        var renderer = SiteRenderer(templates: templates, settings: settings)
-        renderer.incremental = options.incremental
+            strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
+            pageSize: pageSize(setup), baseURL: setup.baseURL,
+            contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy)
+        var renderer = SiteRenderer(templates: setup.templates, settings: settings)
+        renderer.cache = options.caches?.cards
         renderer.batchSize = options.renderBatchSize
-        var writer = SiteWriter(output: options.outputFolder)
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
-        // The output the pages stream into as the cards render; nothing reaches the output
-        // folder before the write step commits it.
-        var target: (any OutputTarget)?
         var syndicationFiles = 0
-        let rendered: [OutputFile]
         do {
-            rendered = try step("Render pages", 3, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> [OutputFile] in
+            let syndication = try step("Render pages", 3, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 let total = selection.cards.count
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
-                if options.write {
-                    target = try options.incremental.map { $0.output(writer.output) } ?? OutputTransaction(output: writer.output)
-                }
-                let pages = try target.map { try PageStreams(renderer.pageStreams(selection), into: $0) }
-                let feedCards = baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
+                let pages = try output.map { try PageStreams(renderer.pageStreams(selection), into: $0) }
+                let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
                 let descriptions = try renderer.renderCards(selection.cards, into: pages, keepDescriptions: feedCards)
                 try pages?.finish()
-                guard let baseURL, pages != nil else { return [] }
-                let syndication = Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
-                syndicationFiles = syndication.count
-                return syndication
+                guard let baseURL = setup.baseURL, pages != nil else { return [] }
+                let files = Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
+                syndicationFiles = files.count
+                return files
             } detail: { (_: [OutputFile]) in
                 "\(selection.cards.count) cards, \(pageCount) pages" + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
             }
+            report.pagesRendered = pageCount
+            report.syndicatedFor = setup.baseURL
+            return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount)
         } catch {
-            target?.abandon()
+            output?.abandon()
             let diagnostic = (error as? TemplateFailure).map { failure in
                 var diagnostic = Diagnostic(
                     .error, file: failure.card?.source.file ?? "templates", cardIndex: failure.card?.source.index, cardID: failure.card?.id,
                     message: failure.message)
                 diagnostic.cardOffset = failure.card?.source.offset
                 return diagnostic
-            } ?? Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
-            emit(diagnostic)
-            report.diagnostics.append(diagnostic)
-            throw fail(report)
+            } ?? Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: "\(error)")
+            throw fail(&report, diagnostic)
         }
-        report.pagesRendered = pageCount
-        report.syndicatedFor = baseURL
+    }
 
-        // 4. Write
-        guard let target else { return report }
+    /// Step 4: the files that are not pages go into the output, which is then committed.
+    private func write(_ site: RenderedSite, into output: (any OutputTarget)?, _ report: inout BuildReport) throws(BuildFailure) {
+        guard let output else { return }
+        var writer = SiteWriter(output: options.outputFolder)
         do {
-            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, of: steps, &report.stepSeconds) { (progress: ProgressReport?) -> OutputCounts in
-                let files = rendered + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic
-                let total = files.count
+            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, &report) { (progress: ProgressReport?) -> OutputCounts in
+                let total = site.files.count
                 if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
                 do {
-                    try writer.write(files, to: target)
-                    let counts = try target.commit()
-                    options.incremental?.endBuild(filesWritten: counts.written)
-                    return counts
+                    try writer.write(site.files, to: output)
+                    return try output.commit()
                 } catch {
-                    target.abandon()
+                    output.abandon()
                     throw error
                 }
             } detail: { (counts: OutputCounts) in
@@ -260,12 +232,8 @@ public struct SiteBuilder: Sendable {
             report.filesRemoved = counts.removed
             report.output = writer.output
         } catch {
-            let diagnostic = Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)")
-            emit(diagnostic)
-            report.diagnostics.append(diagnostic)
-            throw fail(report)
+            throw fail(&report, Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)"))
         }
-        return report
     }
 
     /// `--base-url`, else `base_url` of cardfeed.yml (checked there), normalised to end in "/".
@@ -340,7 +308,12 @@ public struct SiteBuilder: Sendable {
         return files.sorted { $0.path < $1.path }
     }
 
-    private func fail(_ report: BuildReport) -> BuildFailure { BuildFailure(report: report) }
+    /// Reports `diagnostic` and ends the build with it.
+    private func fail(_ report: inout BuildReport, _ diagnostic: Diagnostic) -> BuildFailure {
+        emit(diagnostic)
+        report.diagnostics.append(diagnostic)
+        return BuildFailure(report: report)
+    }
 
     /// A warning or error, to the handler the options name, else to the logger.
     private func emit(_ diagnostic: Diagnostic) {
@@ -354,13 +327,14 @@ public struct SiteBuilder: Sendable {
     /// Runs one step, records its time and logs `[n/total] Title: detail`. The body is handed a
     /// way to report its progress when the build has a progress observer.
     private func step<T>(
-        _ title: String, _ number: Int, of total: Int, _ timings: inout [(step: String, seconds: Double)],
+        _ title: String, _ number: Int, _ report: inout BuildReport,
         _ body: (ProgressReport?) throws -> T, detail: (T) -> String
     ) rethrows -> T {
+        let total = stepCount
         let start = DispatchTime.now().uptimeNanoseconds
-        var report: ProgressReport?
+        var progress: ProgressReport?
         if let observer = options.progress {
-            report = { done, of, unit, fraction in
+            progress = { done, of, unit, fraction in
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 observer.progress(StepProgress(step: number, steps: total, title: title, done: done, total: of, unit: unit, fraction: fraction, seconds: seconds))
             }
@@ -368,10 +342,10 @@ public struct SiteBuilder: Sendable {
         let result: T
         do {
             defer { options.progress?.stepEnded() }
-            result = try body(report)
+            result = try body(progress)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        timings.append((title, seconds))
+        report.stepSeconds.append((title, seconds))
         logger.info("[\(number)/\(total)] \(title): \(detail(result))")
         return result
     }

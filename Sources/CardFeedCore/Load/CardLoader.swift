@@ -19,7 +19,7 @@ public struct CardLoader: Sendable {
     public var linkSchemes: Set<String>
 
     /// With `serve`: cards decoded by the previous build, reused when their bytes did not change.
-    public var incremental: IncrementalState?
+    var cache: ReuseCache<(DecodedEntry, [Diagnostic])>?
 
     /// Told, after each batch, how many entries have been read and what share of the card
     /// files' bytes that is.
@@ -164,10 +164,10 @@ public struct CardLoader: Sendable {
                     let shared = ReadOnlyBytes(bytes: bytes)
                     // A bare list of cards, the usual shape of a large file: parsed and decoded
                     // on both cores, a batch at a time.
-                    let incremental = self.incremental
+                    let cache = self.cache
                     for start in stride(from: 0, to: elements.count, by: Self.batchSize) {
                         let batch = Array(elements[start..<min(elements.count, start + Self.batchSize)])
-                        guard let incremental else {
+                        guard let cache else {
                             body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(shared.bytes, batch[offset]) }, startIndex: start, offset: { batch[$0].lowerBound }))
                             continue
                         }
@@ -182,13 +182,13 @@ public struct CardLoader: Sendable {
                                 hasher.combine(decoderFingerprint)
                                 hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(shared.bytes)[batch[offset]]))
                                 let key = hasher.finalize()
-                                if let cached = incremental.cachedEntry(key) {
+                                if let cached = cache.value(for: key) {
                                     decoded.set(offset, .success(Self.relocate(cached, to: source)))
                                     continue
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
                                     let entry = decoder.decode(try JSONParser.parseElement(shared.bytes, batch[offset]), source: source)
-                                    incremental.storeEntry(key, entry)
+                                    cache.store(entry, for: key)
                                     return entry
                                 })
                             }

@@ -29,12 +29,19 @@ public struct OutputFile: Sendable {
     }
 }
 
+/// A card as rendered: its HTML, and its description as HTML (which the feed files show).
+public struct RenderedCard: Sendable {
+    var html: String
+    var description: String?
+}
+
 /// Step 3 of a build: every card rendered once, into the pages of every feed that shows it.
 struct SiteRenderer {
     let templates: TemplateSet
     let settings: RenderSettings
-    /// With `serve`: cards rendered by the previous build, reused when nothing they depend on changed.
-    var incremental: IncrementalState?
+    /// With `serve`: cards rendered by the previous build, reused when nothing they depend on
+    /// changed (see `renderKey`).
+    var cache: ReuseCache<RenderedCard>?
 
     /// Cards rendered at a time: both cores share a batch, then it goes to the output.
     static let defaultBatchSize = 4096
@@ -67,8 +74,8 @@ struct SiteRenderer {
                 for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
-                    let key = incremental.map { _ in renderKey(card, position: position) }
-                    if let key, let cached = incremental?.cachedCard(key) {
+                    let key = cache.map { _ in renderKey(card, position: position) }
+                    if let key, let cached = cache?.value(for: key) {
                         html.set(offset, cached.html)
                         kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
                         continue
@@ -79,7 +86,7 @@ struct SiteRenderer {
                         failures.set(chunk, error)
                         return
                     }
-                    if let key { incremental?.storeCard(key, (rendered, description)) }
+                    if let key { cache?.store(RenderedCard(html: rendered, description: description), for: key) }
                     html.set(offset, rendered)
                     kept.set(offset, keepsAny && keepDescriptions.contains(position) ? description : nil)
                 }
@@ -105,17 +112,6 @@ struct SiteRenderer {
         outputQueue.sync {}
         if let failure = outputFailure.values[0] { throw failure }
         return descriptions
-    }
-
-    /// What a card's HTML depends on: the card, its place (its permalink names its page), the
-    /// templates and the settings.
-    func renderKey(_ card: Card, position: Int) -> Int {
-        var hasher = Hasher()
-        card.fields.fingerprint(into: &hasher)
-        hasher.combine(settings.permalink(position: position, card: card))
-        hasher.combine(templates.fingerprint)
-        hasher.combine(settings.fingerprint)
-        return hasher.finalize()
     }
 
     func renderCard(_ card: Card, description: String?, position: Int) throws(TemplateFailure) -> String {

@@ -46,7 +46,7 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         } catch {
-            throw SiteWriter.Refusal(description: "cannot create the folder \(SiteFolder.display(URL(fileURLWithPath: parent))) for \(shown): \(error.localizedDescription)")
+            throw SiteWriter.Refusal(description: "cannot create the folder \(SiteFolder.display(URL(fileURLWithPath: parent))) it goes in: \(error.localizedDescription)")
         }
         lock = try OutputLock(path: parent + "/.\(name).cardfeed-lock", output: shown)
         // Holding the lock, whatever else is named after the output is a killed build's.

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+
+/// What a build is asked to do. Options left nil come from cardfeed.yml, else their defaults.
+public struct BuildOptions: Sendable {
+    public var site: SiteFolder
+    /// Defaults to `SITE/public`.
+    public var output: URL?
+    /// Unix seconds; cards that expire at or before it are hidden.
+    public var now: Int64
+    /// Cards a page; 0 puts each feed on one page.
+    public var pageSize: Int?
+    public var locale: String?
+    /// The address the site is published at; with it, feeds and a sitemap are written too.
+    public var baseURL: String?
+    /// Warnings count as errors.
+    public var strict: Bool
+    /// False for `cardfeed check`: everything but the writing.
+    public var write: Bool
+    /// With `serve`: what the previous build made, reused where nothing it depends on changed,
+    /// and the output folder updated in place (its folder replaces `output`).
+    public var caches: PreviewCaches?
+    /// True puts a Content Security Policy in every page (the site's own from cardfeed.yml, else
+    /// the built-in one); nil leaves it to `csp` in cardfeed.yml.
+    public var contentSecurityPolicy: Bool?
+    /// True when the process ends with the build (`cardfeed build`, `check`): the cards are then
+    /// left for the exit to reclaim, not freed one by one (see `LeftToExit`).
+    public var processEndsAfterBuild = false
+    /// Cards rendered at a time (tests make it small, to run many batches through few cards).
+    var renderBatchSize = SiteRenderer.defaultBatchSize
+    /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
+    /// line).
+    public var progress: (any BuildProgressObserver)?
+    /// Given each warning and error as the build finds it, in order, instead of the logger
+    /// (`--diagnostics json`, `serve`'s report of what changed).
+    public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
+
+    public static let defaultPageSize = 20
+
+    public init(
+        site: SiteFolder, output: URL? = nil, now: Int64 = Int64(Date().timeIntervalSince1970),
+        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false, write: Bool = true,
+        contentSecurityPolicy: Bool? = nil
+    ) {
+        self.site = site
+        self.output = output
+        self.now = now
+        self.pageSize = pageSize
+        self.locale = locale
+        self.baseURL = baseURL
+        self.strict = strict
+        self.write = write
+        self.contentSecurityPolicy = contentSecurityPolicy
+    }
+
+    public var outputFolder: URL { caches?.output.folder ?? output ?? site.defaultOutput }
+}
+
+/// What a build did, for the summary and for tests.
+public struct BuildReport: Sendable {
+    public var filesRead: [String] = []
+    public var entriesRead = 0
+    public var cardsShown = 0
+    public var skipped: [SkipReason: Int] = [:]
+    public var feeds: [(feed: Feed, cards: Int, pages: Int)] = []
+    /// What each rule of cardfeed.yml did: its name and place, and the ids of the cards it matched.
+    public var rules: [(name: String, location: String, ids: [String])] = []
+    public var pagesRendered = 0
+    /// The base URL feeds and the sitemap were written for; nil when there was none.
+    public var syndicatedFor: String?
+    public var filesWritten = 0
+    /// Files of the previous output left as they were, the build having produced the same bytes.
+    public var filesUnchanged = 0
+    /// Files of the previous output that this build no longer produces, removed.
+    public var filesRemoved: [String] = []
+    public var output: URL?
+    public var diagnostics = Diagnostics()
+    public var stepSeconds: [(step: String, seconds: Double)] = []
+
+    public var succeeded: Bool { !diagnostics.hasErrors }
+}
+
+/// The build failed; nothing was written. The report holds the errors.
+public struct BuildFailure: Error {
+    public var report: BuildReport
+}

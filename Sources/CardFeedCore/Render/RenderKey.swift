@@ -1,0 +1,47 @@
+import Foundation
+
+extension SiteRenderer {
+    /// What a card's HTML depends on: the card, its place (its permalink names its page), the
+    /// templates and the settings. `serve` reuses a rendered card under this key.
+    func renderKey(_ card: Card, position: Int) -> Int {
+        var hasher = Hasher()
+        card.fields.fingerprint(into: &hasher)
+        hasher.combine(settings.permalink(position: position, card: card))
+        hasher.combine(templates.fingerprint)
+        hasher.combine(settings.fingerprint)
+        return hasher.finalize()
+    }
+}
+
+extension Card.Fields {
+    /// A hash of everything that can change how the card renders.
+    func fingerprint(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(type.rawValue)
+        hasher.combine(viewed)
+        hasher.combine(created)
+        hasher.combine(updated)
+        hasher.combine(expiresAt)
+        hasher.combine(categories.map(\.rawValue))
+        for (key, value) in extras { hasher.combine(key); hasher.combine(value) }
+        switch image {
+        case .remote(let url): hasher.combine(1); hasher.combine(url)
+        case .asset(let path): hasher.combine(2); hasher.combine(path)
+        case nil: hasher.combine(0)
+        }
+        for text in [imageAlt, title, description, url, domain, subtitle, caption, displayPrice, mediaType, templateName] {
+            hasher.combine(text)
+        }
+        hasher.combine(aspectRatio)
+        hasher.combine(useWebView)
+        hasher.combine(pinned)
+        hasher.combine(dismissed)
+        hasher.combine(dismissible)
+        hasher.combine(rating)
+        hasher.combine(reviews)
+        hasher.combine(price)
+        hasher.combine(itunesID)
+        hasher.combine(universal)
+        for (name, value) in styles { hasher.combine(name); hasher.combine(value) }
+    }
+}

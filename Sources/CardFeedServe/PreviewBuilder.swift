@@ -17,7 +17,7 @@ public final class PreviewBuilder: @unchecked Sendable {
         public var errors: [Diagnostic] = []
     }
 
-    public enum Outcome: Sendable {
+    public enum BuildOutcome: Sendable {
         case built(BuildReport, seconds: Double)
         case failed([Diagnostic], seconds: Double)
     }
@@ -52,19 +52,19 @@ public final class PreviewBuilder: @unchecked Sendable {
 
     /// Builds once; on success the new build is served from then on. `logger` replaces the
     /// builder's own for this build (rebuilds print only warnings and errors).
-    public func build(logger: Logger? = nil) async -> Outcome {
+    public func build(logger: Logger? = nil) async -> BuildOutcome {
         await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: self.buildNow(logger: logger ?? self.logger)) }
         }
     }
 
-    private func buildNow(logger: Logger) -> Outcome {
+    private func buildNow(logger: Logger) -> BuildOutcome {
         var options = self.options
         let output = caches.output.folder
         options.write = true
         options.caches = caches
         let start = ContinuousClock.now
-        let outcome: Outcome
+        let outcome: BuildOutcome
         do {
             let report = try SiteBuilder(options: options, logger: logger).run()
             let seconds = Self.seconds(since: start)

@@ -93,7 +93,7 @@ public struct SiteBuilder: Sendable {
 
     /// The site's rules (cardfeed.yml's `rules`), then every warning and error so far is
     /// reported, in order; any error (or warning, `--strict`) ends the build here.
-    private func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> (Setup, RuleEngine.Outcome) {
+    private func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> (Setup, RuleEngine.RuledCards) {
         let decoder = CardLoader(site: options.site, linkSchemes: configuration.config.links.linkSchemes).decoder()
         let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
@@ -114,7 +114,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Step 2: which cards each feed shows, in which order, on which page.
-    private func select(_ ruled: RuleEngine.Outcome, _ setup: Setup, _ report: inout BuildReport) -> Selection {
+    private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> Selection {
         let selector = FeedSelector(now: options.now, pageSize: pageSize(setup))
         let selection = step("Select cards", 2, &report) { _ in
             selector.select(ruled.cards)
@@ -239,7 +239,7 @@ public struct SiteBuilder: Sendable {
     /// `--base-url`, else `base_url` of cardfeed.yml (checked there), normalised to end in "/".
     private func checkedBaseURL(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> String? {
         guard let url = options.baseURL else { return config.baseURL }
-        guard let scheme = URLCheck.scheme(of: url), scheme == "http" || scheme == "https", CardView.host(of: url) != nil else {
+        guard let scheme = URLCheck.scheme(of: url), scheme == "http" || scheme == "https", URLCheck.host(of: url) != nil else {
             diagnostics.append(Diagnostic(.error, file: "--base-url", message: "\(Diagnostic.quoted(url)) is not an http or https address such as https://example.com/news/"))
             return nil
         }

@@ -91,7 +91,7 @@ struct YAMLReader {
 
     mutating func baseURL(_ node: Node) -> String? {
         guard let text = string(node, key: "base_url") else { return nil }
-        guard let scheme = URLCheck.scheme(of: text), scheme == "http" || scheme == "https", CardView.host(of: text) != nil else {
+        guard let scheme = URLCheck.scheme(of: text), scheme == "http" || scheme == "https", URLCheck.host(of: text) != nil else {
             error(node, "base_url", "must be an http or https address such as https://example.com/news/")
             return nil
         }

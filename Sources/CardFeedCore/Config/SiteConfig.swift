@@ -56,7 +56,7 @@ public struct LinkPolicy: Sendable {
     /// True when a link to `url` should open in a new tab.
     public func opensInNewTab(_ url: String) -> Bool {
         guard !newTab.isEmpty, let scheme = URLCheck.scheme(of: url), scheme == "http" || scheme == "https",
-            let host = CardView.host(of: url)?.lowercased()
+            let host = URLCheck.host(of: url)?.lowercased()
         else { return false }
         let bareHost = host.split(separator: ":").first.map(String.init) ?? host
         return newTab.contains { pattern in

@@ -242,7 +242,7 @@ public struct StringTable: Sendable {
     }
 
     /// A moment as `datetime` text and as text for people in this language, in UTC.
-    func moment(_ seconds: Int64) -> Formatting.Moment {
+    func moment(_ seconds: Int64) -> Moment {
         let iso = Formatting.iso(seconds)
         let (year, month, day) = Formatting.civilDate(daysSince1970: Formatting.days(seconds))
         var text = ""
@@ -254,7 +254,7 @@ public struct StringTable: Sendable {
             case .year: text += String(year)
             }
         }
-        return Formatting.Moment(iso: iso, text: text)
+        return Moment(iso: iso, text: text)
     }
 }
 

@@ -25,7 +25,7 @@ final class CardView: MustacheObject {
 
     /// Every card's template reads `created` twice (`iso` and `text`) and `newTab` three times:
     /// worked out once.
-    private let created: Formatting.Moment?
+    private let created: Moment?
     private let newTab: Bool
 
     init(card: Card, anchor: String? = nil, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
@@ -57,7 +57,7 @@ final class CardView: MustacheObject {
         case .description: return descriptionHTML.mustache
         case .url: return card.url.mustache
         case .domain: return card.domain.mustache
-        case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? Self.host(of: $0) ?? $0)) }
+        case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? URLCheck.host(of: $0) ?? $0)) }
         case .image: return .object(settings.images.cardImage(card))
         case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
         case .created: return created.map { .object($0) }
@@ -78,14 +78,6 @@ final class CardView: MustacheObject {
         case .strings: return .object(settings.stringsView)
         case .permalink: return .text(permalink)
         }
-    }
-
-    /// "https://www.example.com/x" -> "www.example.com".
-    static func host(of url: String) -> String? {
-        guard let range = url.range(of: "://") else { return nil }
-        let rest = url[range.upperBound...]
-        let host = rest.prefix { !"/?#".contains($0) }
-        return host.isEmpty ? nil : String(host.split(separator: "@").last ?? host)
     }
 }
 

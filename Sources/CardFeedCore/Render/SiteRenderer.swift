@@ -2,33 +2,6 @@ import CardFeedMustache
 import Dispatch
 import Foundation
 
-/// A file of the output: rendered text, bytes, a file copied from the site, or a page streamed
-/// to disk when it is written.
-public struct OutputFile: Sendable {
-    public enum Content: Sendable {
-        case text(String)
-        case data(Data)
-        case copy(URL)
-        case stream(@Sendable (OutputSink) throws -> Void)
-    }
-
-    /// Relative to the output folder, "/"-separated.
-    public var path: String
-    public var content: Content
-
-    /// Writes the file's bytes to `sink`, which the caller finishes (see `OutputTarget`).
-    func write(to sink: OutputSink) throws {
-        switch content {
-        case .text(let text): try sink.write(text)
-        case .data(let data): try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
-        case .copy(let source):
-            let data = try Data(contentsOf: source)
-            try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
-        case .stream(let write): try write(sink)
-        }
-    }
-}
-
 /// A card as rendered: its HTML, and its description as HTML (which the feed files show).
 public struct RenderedCard: Sendable {
     var html: String
@@ -194,28 +167,3 @@ enum GeneratedStyles {
     }
 }
 
-/// A fixed-size array that concurrent workers fill, each at its own index.
-final class ConcurrentResults<Value>: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<Value?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        storage = .allocate(capacity: max(count, 1))
-        storage.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        storage.deinitialize(count: count)
-        storage.deallocate()
-    }
-
-    /// Safe without a lock: every index is written by exactly one worker, and the values are
-    /// read only after all of them have finished.
-    func set(_ index: Int, _ value: Value) {
-        precondition(index >= 0 && index < count)
-        storage[index] = value
-    }
-
-    var values: [Value] { (0..<count).map { storage[$0]! } }
-}

@@ -4,7 +4,7 @@ struct RuleEngine {
     /// Checks the links and images that rules set, as for values read from card files.
     let decoder: CardDecoder
 
-    struct Outcome {
+    struct RuledCards {
         var cards: [Card]
         var hidden = 0
         /// For each rule, the ids of the cards it changed.
@@ -18,9 +18,9 @@ struct RuleEngine {
     /// Applies the rules in order. A problem with what a rule sets is one warning for the rule,
     /// with the number of cards and the first ids, not one per card. `cardsComplete` false (a
     /// card file could not be read) leaves out "matches no card", which would then be wrong.
-    func apply(to cards: [Card], cardsComplete: Bool = true) -> Outcome {
-        guard !rules.isEmpty else { return Outcome(cards: cards) }
-        var outcome = Outcome(cards: [])
+    func apply(to cards: [Card], cardsComplete: Bool = true) -> RuledCards {
+        guard !rules.isEmpty else { return RuledCards(cards: cards) }
+        var outcome = RuledCards(cards: [])
         var visible = Array(repeating: true, count: cards.count)
         var cards = cards
         for rule in rules {

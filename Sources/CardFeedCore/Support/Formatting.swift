@@ -1,29 +1,7 @@
-import CardFeedMustache
 import Foundation
 
 /// Locale-independent formatting, so that output is the same on every machine.
 enum Formatting {
-
-    /// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC
-    /// (`StringTable.moment` makes one in the page's language).
-    final class Moment: MustacheObject {
-        init(iso: String, text: String) {
-            self.iso = iso
-            self.text = text
-        }
-
-        let iso: String
-        let text: String
-
-        func value(for name: MustacheName) -> MustacheValue? {
-            switch name.string {
-            case "iso": .text(iso)
-            case "text": .text(text)
-            default: nil
-            }
-        }
-    }
-
     /// Whole days since 1970-01-01 (rounded down, also before 1970).
     static func days(_ seconds: Int64) -> Int64 { seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400 }
 

@@ -66,27 +66,3 @@ enum CSSValue {
         "teal", "thistle", "tomato", "turquoise", "violet", "wheat", "white", "whitesmoke", "yellow", "yellowgreen",
     ]
 }
-
-/// The theme properties a site may set, by what kind of value each takes. These are the custom
-/// properties of the built-in stylesheet, without their `--cf-` prefix.
-enum ThemeProperty {
-    enum Kind: String { case color = "a colour", length = "a length", number = "a number", font = "a font list", shadow = "a shadow" }
-
-    static let kinds: [String: Kind] = [
-        "bg": .color, "surface": .color, "text": .color, "muted": .color, "border": .color, "accent": .color,
-        "accent-text": .color, "link": .color, "unread": .color, "pinned": .color, "star": .color, "star-empty": .color,
-        "focus": .color, "code-bg": .color,
-        "font": .font, "font-size": .length, "line-height": .number, "page-width": .length, "gap": .length,
-        "radius": .length, "card-padding": .length, "shadow": .shadow,
-    ]
-
-    static func isValid(_ value: String, as kind: Kind) -> Bool {
-        switch kind {
-        case .color: CSSValue.isColor(value)
-        case .length: CSSValue.isLength(value)
-        case .number: CSSValue.isNumber(value) || CSSValue.isLength(value)
-        case .font: CSSValue.isFontList(value)
-        case .shadow: CSSValue.isShadow(value)
-        }
-    }
-}

@@ -4,6 +4,14 @@ import Foundation
 /// tabs and newlines anywhere and control characters or spaces at either end are ignored by
 /// browsers, so `java\tscript:` and ` javascript:` are the scheme `javascript`.
 public enum URLCheck {
+    /// "https://www.example.com/x" -> "www.example.com".
+    static func host(of url: String) -> String? {
+        guard let range = url.range(of: "://") else { return nil }
+        let rest = url[range.upperBound...]
+        let host = rest.prefix { !"/?#".contains($0) }
+        return host.isEmpty ? nil : String(host.split(separator: "@").last ?? host)
+    }
+
     /// Schemes a card's link may use.
     public static let linkSchemes: Set<String> = ["http", "https", "mailto", "tel"]
     /// Schemes a card's image may use (other images are paths into SITE/assets/).

@@ -1,0 +1,21 @@
+import CardFeedMustache
+
+/// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC
+/// (`StringTable.moment` makes one in the page's language).
+final class Moment: MustacheObject {
+    init(iso: String, text: String) {
+        self.iso = iso
+        self.text = text
+    }
+
+    let iso: String
+    let text: String
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "iso": .text(iso)
+        case "text": .text(text)
+        default: nil
+        }
+    }
+}

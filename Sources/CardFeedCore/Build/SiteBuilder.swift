@@ -188,10 +188,12 @@ public struct SiteBuilder: Sendable {
         let assetPaths = Set(assets.map(\.path))
         let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
         let settings = RenderSettings(
-            images: ImageURLs(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
+            images: ImageURLs(
+                assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path)), sizes: ImageSizes(folder: options.site.assetsFolder)),
             strings: strings, links: config.links, siteTitle: config.title, stylesheets: stylesheets,
             pageSize: selector.pageSize, baseURL: baseURL,
-            contentSecurityPolicy: options.contentSecurityPolicy == true ? config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : config.contentSecurityPolicy)
+            contentSecurityPolicy: options.contentSecurityPolicy == true ? config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : config.contentSecurityPolicy,
+            head: PageHead(config: config, baseURL: baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))))
         var renderer = SiteRenderer(templates: templates, settings: settings)
         renderer.incremental = options.incremental
         renderer.batchSize = options.renderBatchSize

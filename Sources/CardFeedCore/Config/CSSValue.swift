@@ -29,6 +29,13 @@ enum CSSValue {
         return false
     }
 
+    /// An `object-position`: one or two keywords (left, right, top, bottom, center) or lengths.
+    static func isPosition(_ value: String) -> Bool {
+        let parts = value.lowercased().split(separator: " ", omittingEmptySubsequences: true)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { ["left", "right", "top", "bottom", "center"].contains($0) || isLength(String($0)) }
+    }
+
     /// A plain number (line heights).
     static func isNumber(_ value: String) -> Bool { Double(value.trimmingCharacters(in: .whitespaces)).map { $0 >= 0 } ?? false }
 
@@ -70,7 +77,8 @@ enum CSSValue {
 /// The theme properties a site may set, by what kind of value each takes. These are the custom
 /// properties of the built-in stylesheet, without their `--cf-` prefix.
 enum ThemeProperty {
-    enum Kind: String { case color = "a colour", length = "a length", number = "a number", font = "a font list", shadow = "a shadow" }
+    enum Kind: String { case color = "a colour", length = "a length", number = "a number", font = "a font list", shadow = "a shadow"
+        case position = "a position such as \"center top\" or \"50% 20%\"" }
 
     static let kinds: [String: Kind] = [
         "bg": .color, "surface": .color, "text": .color, "muted": .color, "border": .color, "accent": .color,
@@ -78,6 +86,7 @@ enum ThemeProperty {
         "focus": .color, "code-bg": .color,
         "font": .font, "font-size": .length, "line-height": .number, "page-width": .length, "gap": .length,
         "radius": .length, "card-padding": .length, "shadow": .shadow,
+        "image-max-height": .length, "image-position": .position,
     ]
 
     static func isValid(_ value: String, as kind: Kind) -> Bool {
@@ -87,6 +96,7 @@ enum ThemeProperty {
         case .number: CSSValue.isNumber(value) || CSSValue.isLength(value)
         case .font: CSSValue.isFontList(value)
         case .shadow: CSSValue.isShadow(value)
+        case .position: CSSValue.isPosition(value)
         }
     }
 }

@@ -1,7 +1,10 @@
 /* CardFeed's client script: in the browser, what the Braze SDK does in an app.
  *
- * - Viewed state: a card at least half on screen counts as viewed; its unread indicator goes
- *   and the id is kept in localStorage ("cardfeed:viewed"), across visits and pages.
+ * - Viewed state: a card at least half on screen counts as viewed and its id is kept in
+ *   localStorage ("cardfeed:viewed"), across visits and pages. As in the Braze feeds, its
+ *   unread indicator stays for the rest of the visit in which it was first seen, so that the
+ *   reader can tell what is new; on the next visit (a reload, another page) it is gone.
+ * - On phones the feed chips scroll sideways: the current feed's chip is scrolled into view.
  * - Events for analytics, dispatched from the card and bubbling to `document`, each with
  *   `detail: {id, type}`: "cardfeed:impression" (first time a card is half visible on a page;
  *   Braze's logCardImpressions), "cardfeed:click" (a link in the card; logCardClick),
@@ -58,20 +61,23 @@
     return Array.prototype.slice.call(document.querySelectorAll("[data-card-id]"));
   }
 
-  // Viewed state: the indicator goes and the card is marked, as Braze marks a card read.
-  function markViewed(card, animate) {
+  // A card viewed on an earlier visit: no indicator, as Braze shows a card read.
+  function markViewed(card) {
     card.removeAttribute("data-unread");
     card.setAttribute("data-viewed", "");
     var indicators = card.querySelectorAll(".card__unread");
-    for (var i = 0; i < indicators.length; i++) {
-      var indicator = indicators[i];
-      if (animate) {
-        indicator.classList.add("card__unread--leaving");
-        window.setTimeout(indicator.remove.bind(indicator), 400);
-      } else {
-        indicator.remove();
-      }
-    }
+    for (var i = 0; i < indicators.length; i++) indicators[i].remove();
+  }
+
+  // The chips' strip scrolls by itself (not the page), and only when the chip is out of it.
+  function revealCurrentFeed() {
+    var current = document.querySelector(".feed-nav [aria-current='page']");
+    var strip = current && current.closest("ul, ol");
+    if (!strip || strip.scrollWidth <= strip.clientWidth) return;
+    var left = current.getBoundingClientRect().left - strip.getBoundingClientRect().left + strip.scrollLeft;
+    var width = current.getBoundingClientRect().width;
+    if (left >= strip.scrollLeft && left + width <= strip.scrollLeft + strip.clientWidth) return;
+    strip.scrollLeft = Math.max(0, left - (strip.clientWidth - width) / 2);
   }
 
   // Dismissal: a real button, named after the card for screen readers.
@@ -157,7 +163,7 @@
         hide(card);
         return;
       }
-      if (viewed.has(id)) markViewed(card, false);
+      if (viewed.has(id)) markViewed(card);
       if (card.hasAttribute("data-dismissible")) addDismissButton(card);
     });
 
@@ -174,9 +180,10 @@
       if (impressed["#" + detail.id]) return;
       impressed["#" + detail.id] = true;
       emit(card, "impression", detail);
+      // Remembered for the next visit; this one keeps showing the indicator.
       if (!viewed.has(detail.id)) {
         viewed.add(detail.id);
-        markViewed(card, true);
+        card.setAttribute("data-viewed", "");
       }
     }
 
@@ -206,6 +213,7 @@
       if (card) emit(card, "click", cardDetail(card));
     });
     document.addEventListener("cardfeed:pagereplaced", show);
+    revealCurrentFeed();
     show();
   }
 

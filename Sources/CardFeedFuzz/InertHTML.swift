@@ -13,7 +13,7 @@ enum InertHTML {
     ]
     static let attributes: Set<String> = [
         "class", "id", "href", "src", "srcset", "alt", "width", "height", "loading", "decoding", "title", "lang",
-        "charset", "name", "content", "rel", "type", "target", "datetime", "defer", "start", "http-equiv",
+        "charset", "name", "content", "rel", "type", "target", "datetime", "defer", "start", "http-equiv", "property", "tabindex",
     ]
     /// Schemes a link may have (the probe's site allows the app scheme `myapp`).
     static let linkSchemes: Set<String> = ["http", "https", "mailto", "tel", "myapp"]

@@ -53,7 +53,19 @@ import Testing
         let (output, _) = try Self.buildExample()
         defer { try? FileManager.default.removeItem(at: output) }
         let styles = try Self.page(output, "assets/card-styles.css")
-        #expect(styles.contains("#card-partner-offer {\n  --cf-accent: #b45309;\n  --cf-link: #b45309;\n  --cf-muted: #451a03;\n  --cf-surface: #fef3c7;\n  --cf-text: #451a03;\n  --cf-unread: #b45309;\n}"))
+        #expect(styles.contains("""
+            #card-partner-offer {
+              --cf-accent: #b45309;
+              --cf-accent-text: lch(from #b45309 calc((49.44 - l) * infinity) 0 0);
+              --cf-border: color-mix(in srgb, var(--cf-text) 16%, var(--cf-surface));
+              --cf-code-bg: color-mix(in srgb, var(--cf-text) 8%, var(--cf-surface));
+              --cf-link: var(--cf-text);
+              --cf-muted: #451a03;
+              --cf-surface: #fef3c7;
+              --cf-text: #451a03;
+              --cf-unread: #b45309;
+            }
+            """))
         let promo = Self.card("autumn-promo", in: try Self.page(output))
         #expect(promo.contains("<p class=\"promo__campaign\">autumn-2026</p>"), "the extras template renders the card and sees every extra")
     }

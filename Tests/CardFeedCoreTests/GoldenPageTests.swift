@@ -45,7 +45,7 @@ import Testing
         let feeds = ["", "advertising/", "announcements/", "news/", "social/", "uncategorized/"].flatMap { [$0 + "feed.json", $0 + "feed.xml"] }
         #expect(Self.files(under: output).filter { !$0.hasSuffix("feed.json") && !$0.hasSuffix("feed.xml") } == [
             "advertising/index.html", "announcements/index.html",
-            "assets/cardfeed.css", "assets/cardfeed.js",
+            "assets/cardfeed.css", "assets/cardfeed.js", "assets/favicon.svg",
             "assets/images/appboy_cc_icon_pinned.png", "assets/images/appboy_cc_icon_pinned@2x.png", "assets/images/appboy_cc_icon_pinned@3x.png",
             "assets/images/appboy_cc_noimage_lrg.png", "assets/images/appboy_cc_noimage_lrg@2x.png", "assets/images/appboy_cc_noimage_lrg@3x.png",
             "assets/images/photo.png",

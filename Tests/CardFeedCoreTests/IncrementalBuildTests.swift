@@ -76,5 +76,20 @@ import Testing
         list = Array(list.prefix(2))
         try site.write("cards.json", Self.cards(list))
         try Self.rebuild(site, caches, "most cards gone: pages removed")
+
+        list.append(["id": "pic", "type": "captioned_image", "created": 1_700_000_100, "title": "Picture", "description": "d",
+                     "image": "images/pic.png", "categories": ["news"]])
+        try site.write("assets/images/pic.png", Self.png(width: 40, height: 30))
+        try site.write("cards.json", Self.cards(list))
+        try Self.rebuild(site, caches, "a card with an image of the site")
+        try site.write("assets/images/pic.png", Self.png(width: 400, height: 300))
+        try Self.rebuild(site, caches, "the image replaced by a larger one of the same name (its width and height)")
+    }
+
+    /// The first bytes of a PNG file of the given size: enough for the build to read its size.
+    static func png(width: UInt32, height: UInt32) -> Data {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        for value in [width, height] { bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        return Data(bytes + [8, 6, 0, 0, 0, 0, 0, 0, 0])
     }
 }

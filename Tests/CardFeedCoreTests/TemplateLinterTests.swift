@@ -11,9 +11,12 @@ import Testing
     static func settings() throws -> RenderSettings {
         var diagnostics = Diagnostics()
         let strings = try #require(StringTable.load(locale: "en", site: SiteFolder("/nonexistent"), diagnostics: &diagnostics))
+        // A link preview picture, so that every field of `social` has a value.
+        var head = PageHead()
+        head.image = "https://x.test/share.png"
         return RenderSettings(
             images: ImageURLs(assets: Set(BuiltinFiles.assetPaths), siteOverrides: []), strings: strings, links: LinkPolicy(),
-            siteTitle: "T", stylesheets: ["assets/cardfeed.css"], pageSize: 2, baseURL: "https://x.test/")
+            siteTitle: "T", stylesheets: ["assets/cardfeed.css"], pageSize: 2, baseURL: "https://x.test/", head: head)
     }
 
     /// A card with every field a template can read.

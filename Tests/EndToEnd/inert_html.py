@@ -12,7 +12,7 @@ ELEMENTS = {
 }
 ATTRIBUTES = {
     "class", "id", "href", "src", "srcset", "alt", "width", "height", "loading", "decoding", "title", "lang",
-    "charset", "name", "content", "rel", "type", "target", "datetime", "defer", "start", "http-equiv",
+    "charset", "name", "content", "rel", "type", "target", "datetime", "defer", "start", "http-equiv", "property", "tabindex",
 }
 LINK_SCHEMES = {"http", "https", "mailto", "tel"}
 IMAGE_SCHEMES = {"http", "https"}

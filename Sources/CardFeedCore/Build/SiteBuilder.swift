@@ -168,10 +168,12 @@ public struct SiteBuilder: Sendable {
         let assetPaths = Set(assets.map(\.path))
         let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
         let settings = RenderSettings(
-            images: ImageURLs(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
+            images: ImageURLs(
+                assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path)), sizes: ImageSizes(folder: options.site.assetsFolder)),
             strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
             pageSize: pageSize(setup), baseURL: setup.baseURL,
-            contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy)
+            contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
+            head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))))
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.cache = options.caches?.cards
         renderer.batchSize = options.renderBatchSize

@@ -61,7 +61,7 @@ struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    static let topLevelKeys = ["title", "base_url", "page_size", "locale", "theme", "rules", "links", "csp"]
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "theme", "rules", "links", "csp"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -71,6 +71,8 @@ struct YAMLReader {
             let key = keyNode.string ?? ""
             switch key {
             case "title": if let text = string(value, key: key) { config.title = text }
+            case "description": if let text = string(value, key: key) { config.description = text }
+            case "image": config.image = shareImage(value)
             case "base_url": config.baseURL = baseURL(value)
             case "page_size":
                 if let number = integer(value, key: key) {
@@ -96,6 +98,18 @@ struct YAMLReader {
             return nil
         }
         return text.hasSuffix("/") ? text : text + "/"
+    }
+
+    /// `image`: a file of SITE/assets/ ("images/share.png") or an http(s) URL.
+    mutating func shareImage(_ node: Node) -> String? {
+        guard let text = string(node, key: "image")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let scheme = URLCheck.scheme(of: text) {
+            if (scheme == "http" || scheme == "https") && URLCheck.host(of: text) != nil { return text }
+        } else if !text.isEmpty, !text.hasPrefix("/"), !text.split(separator: "/").contains(".."), !text.contains("\\") {
+            return text
+        }
+        error(node, "image", "must be a file of assets/ such as images/share.png, or an http or https address")
+        return nil
     }
 
     /// `csp: true` (the built-in policy), `false`, or a policy of the site's own on one line.

@@ -1,6 +1,11 @@
 /// The settings of `SITE/cardfeed.yml`. Every field has a default, so a site needs no file.
 public struct SiteConfig: Sendable {
     public var title = "CardFeed"
+    /// The pages' meta description and link previews' text.
+    public var description: String?
+    /// The picture of link previews (Open Graph, Twitter cards): a path under SITE/assets/ or
+    /// an http(s) URL.
+    public var image: String?
     /// The address the site is published at, e.g. "https://example.com/news/".
     public var baseURL: String?
     public var pageSize: Int?

@@ -3,7 +3,8 @@ import Foundation
 /// The theme properties a site may set, by what kind of value each takes. These are the custom
 /// properties of the built-in stylesheet, without their `--cf-` prefix.
 enum ThemeProperty {
-    enum Kind: String { case color = "a colour", length = "a length", number = "a number", font = "a font list", shadow = "a shadow" }
+    enum Kind: String { case color = "a colour", length = "a length", number = "a number", font = "a font list", shadow = "a shadow"
+        case position = "a position such as \"center top\" or \"50% 20%\"" }
 
     static let kinds: [String: Kind] = [
         "bg": .color, "surface": .color, "text": .color, "muted": .color, "border": .color, "accent": .color,
@@ -11,6 +12,7 @@ enum ThemeProperty {
         "focus": .color, "code-bg": .color,
         "font": .font, "font-size": .length, "line-height": .number, "page-width": .length, "gap": .length,
         "radius": .length, "card-padding": .length, "shadow": .shadow,
+        "image-max-height": .length, "image-position": .position,
     ]
 
     static func isValid(_ value: String, as kind: Kind) -> Bool {
@@ -20,6 +22,7 @@ enum ThemeProperty {
         case .number: CSSValue.isNumber(value) || CSSValue.isLength(value)
         case .font: CSSValue.isFontList(value)
         case .shadow: CSSValue.isShadow(value)
+        case .position: CSSValue.isPosition(value)
         }
     }
 }

@@ -35,12 +35,8 @@ struct CardDecoder {
     /// Schemes a card's link may use (the site's app schemes included).
     var linkSchemes: Set<String> = URLCheck.linkSchemes
 
-    /// Extras keys that style one card, and the custom properties each sets.
-    static let styleExtras: [(key: String, properties: [String])] = [
-        ("background_color", ["surface"]),
-        ("text_color", ["text", "muted"]),
-        ("accent_color", ["accent", "link", "unread"]),
-    ]
+    /// Extras keys that style one card (see `CardStyle` for the custom properties they set).
+    static let styleExtras = ["background_color", "text_color", "accent_color"]
     /// The extras key that picks a site template for one card.
     static let templateExtra = "template"
 
@@ -117,15 +113,16 @@ struct CardDecoder {
     /// site template. Values are checked, so that no extra can inject CSS or a path.
     private func readStyleExtras(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         let key = reader.lookup(.extras)?.key ?? "extras"
-        for (extra, properties) in Self.styleExtras {
+        var colors: [String: String] = [:]
+        for extra in Self.styleExtras {
             guard let value = card.extras.first(where: { $0.key == extra })?.value else { continue }
             guard CSSValue.isColor(value) else {
                 reader.warn("\(key).\(extra)", "\(Diagnostic.quoted(value)) is not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored")
                 continue
             }
-            card.styles += properties.map { ($0, value.trimmingCharacters(in: .whitespaces)) }
+            colors[extra] = value.trimmingCharacters(in: .whitespaces)
         }
-        card.styles.sort { $0.name < $1.name }
+        card.styles = CardStyle.properties(background: colors["background_color"], text: colors["text_color"], accent: colors["accent_color"])
         if let name = card.extras.first(where: { $0.key == Self.templateExtra })?.value {
             if name.range(of: #"^[a-z0-9][a-z0-9_-]{0,63}$"#, options: .regularExpression) != nil {
                 card.templateName = name

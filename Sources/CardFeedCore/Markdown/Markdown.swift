@@ -30,7 +30,10 @@ public enum Markdown {
             unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
             guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
             defer { free(rendered) }
-            return String(cString: rendered)
+            // A code block keeps its lines and scrolls sideways inside the card; the keyboard
+            // can scroll it only when it can be focused.
+            guard strstr(rendered, "<pre>") != nil else { return String(cString: rendered) }
+            return String(cString: rendered).replacingOccurrences(of: "<pre>", with: "<pre tabindex=\"0\">")
         } ?? ""
     }
 

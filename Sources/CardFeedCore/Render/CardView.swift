@@ -239,16 +239,19 @@ final class RenderSettings: Sendable {
     let baseURL: String?
     /// The policy of the pages' `<meta http-equiv="Content-Security-Policy">`; nil for none.
     let contentSecurityPolicy: String?
+    /// The favicon, description and link preview picture of every page.
+    let head: PageHead
 
-    /// A hash of everything here, computed once per build (see `IncrementalState`).
+    /// A hash of everything here, computed once per build (see `SiteRenderer.renderKey`).
     let fingerprint: Int
     /// `{{strings.name}}`.
     let stringsView: StringsView
 
     init(
         images: ImageURLs, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String], pageSize: Int,
-        baseURL: String?, contentSecurityPolicy: String? = nil
+        baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead()
     ) {
+        self.head = head
         self.contentSecurityPolicy = contentSecurityPolicy
         self.images = images
         self.strings = strings
@@ -270,6 +273,7 @@ final class RenderSettings: Sendable {
         hasher.combine(pageSize)
         hasher.combine(baseURL)
         hasher.combine(contentSecurityPolicy)
+        hasher.combine(head)
         fingerprint = hasher.finalize()
     }
 

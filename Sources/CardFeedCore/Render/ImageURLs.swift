@@ -2,7 +2,8 @@ import CardFeedMustache
 
 /// An `<img>` as templates see it.
 final class ImageView: MustacheObject {
-    init(src: String, srcset: String?, alt: String, width: Int?, height: Int?, placeholder: Bool) {
+    init(src: String, srcset: String?, alt: String, width: Int?, height: Int?, placeholder: Bool, small: Bool = false) {
+        self.small = small
         self.src = src
         self.srcset = srcset
         self.alt = alt
@@ -13,18 +14,22 @@ final class ImageView: MustacheObject {
 
     /// The same image with another text alternative.
     func with(alt: String) -> ImageView {
-        ImageView(src: src, srcset: srcset, alt: alt, width: width, height: height, placeholder: placeholder)
+        ImageView(src: src, srcset: srcset, alt: alt, width: width, height: height, placeholder: placeholder, small: small)
     }
 
     let src: String
     /// `srcset` with the @2x and @3x variants, when the site has them.
     let srcset: String?
     let alt: String
-    /// Intrinsic size from the card's aspect ratio, so the browser reserves the box before the
-    /// lazy-loaded image arrives (CSS scales it; no inline style needed).
+    /// Intrinsic size, the file's own or else from the card's aspect ratio, so the browser
+    /// reserves the box before the lazy-loaded image arrives (CSS scales it; no inline style
+    /// needed).
     let width: Int?
     let height: Int?
     let placeholder: Bool
+    /// The file is narrower than `ImageURLs.smallWidth`: the stylesheet shows it at its own
+    /// size instead of stretching it, blurred, across the card.
+    let small: Bool
 
     func value(for name: MustacheName) -> MustacheValue? {
         switch name.string {
@@ -34,6 +39,7 @@ final class ImageView: MustacheObject {
         case "width": width.map { .int($0) }
         case "height": height.map { .int($0) }
         case "placeholder": .bool(placeholder)
+        case "small": .bool(small)
         default: nil
         }
     }
@@ -47,8 +53,13 @@ struct ImageURLs: Sendable {
     /// The size of the built-in placeholder at 1x; a site's replacement is shown in the same box.
     static let placeholderSize = (width: 600, height: 400)
 
+    /// Narrower than this (in pixels), an image is "small": scaled to the width of a card on a
+    /// desktop (about 830 px), it would be blurred.
+    static let smallWidth = 600
+
     let placeholder: ImageView
     private let pinned: ImageView
+    let sizes: ImageSizes
 
     func pinnedIcon(alt: String) -> ImageView {
         pinned.with(alt: alt)
@@ -56,7 +67,9 @@ struct ImageURLs: Sendable {
 
     /// `assets` lists the output's asset files; `siteOverrides` those the site replaced, so that
     /// a site's 1x image is not paired with the built-in 2x and 3x of another picture.
-    init(assets: Set<String>, siteOverrides: Set<String>) {
+    /// `sizes` reads the site's image files (see `ImageSize`).
+    init(assets: Set<String>, siteOverrides: Set<String>, sizes: ImageSizes = ImageSizes(folder: nil)) {
+        self.sizes = sizes
         func variants(_ name: String) -> (src: String, srcset: String?) {
             let base = name + ".png"
             let replaced = siteOverrides.contains(base)
@@ -82,7 +95,14 @@ struct ImageURLs: Sendable {
         let src: String
         switch card.image {
         case .remote(let url): src = Formatting.attributeURL(url)
-        case .asset(let path): src = "assets/" + Formatting.attributeURL(path)
+        case .asset(let path):
+            src = "assets/" + Formatting.attributeURL(path)
+            // The file knows its size better than the card's hint.
+            if let size = sizes.size(of: path) {
+                return ImageView(
+                    src: src, srcset: nil, alt: alt, width: size.width, height: size.height, placeholder: false,
+                    small: size.width < Self.smallWidth)
+            }
         case nil:
             return placeholder.with(alt: alt)
         }

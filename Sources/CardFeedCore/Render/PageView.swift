@@ -6,6 +6,7 @@ final class PageView: MustacheObject {
     enum Key: String, CaseIterable, Sendable {
         case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
+        case description, favicon, canonical, social
     }
 
     let settings: RenderSettings
@@ -43,6 +44,11 @@ final class PageView: MustacheObject {
         return "\(name) · \(settings.siteTitle)"
     }
 
+    /// cardfeed.yml's description, else what the page shows: "Brewline · News · 12 cards".
+    var description: String {
+        settings.head.description ?? "\(settings.siteTitle) · \(feed.title) · \(feed.countText)"
+    }
+
     static let fields = MustacheFields(Key.self)
 
     func value(for name: MustacheName) -> MustacheValue? {
@@ -65,6 +71,12 @@ final class PageView: MustacheObject {
         case .strings: return .object(settings.stringsView)
         case .alternates: return alternates
         case .csp: return settings.contentSecurityPolicy.mustache
+        case .description: return .text(description)
+        case .favicon: return .object(FaviconView(settings.head.favicon))
+        case .canonical: return settings.baseURL.map { .text($0 + path) }
+        case .social:
+            guard let baseURL = settings.baseURL else { return nil }
+            return .object(SocialView(url: baseURL + path, title: title, description: description, image: settings.head.image, siteName: settings.siteTitle))
         case .madeWith: return .text(strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"]))
         }
     }

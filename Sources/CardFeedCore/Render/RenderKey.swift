@@ -9,6 +9,8 @@ extension SiteRenderer {
         hasher.combine(settings.permalink(position: position, card: card))
         hasher.combine(templates.fingerprint)
         hasher.combine(settings.fingerprint)
+        // The image file's size goes into the page (serve: an image replaced under its name).
+        if case .asset(let path) = card.image { hasher.combine(settings.images.sizes.size(of: path)) }
         return hasher.finalize()
     }
 }

@@ -16,7 +16,7 @@ struct TemplateLinter {
     /// of this table from a real view, so that it cannot drift from the views.
     static let fields: [String: Set<String>] = {
         let moment: Set = ["iso", "text"]
-        let image: Set = ["src", "srcset", "alt", "width", "height", "placeholder"]
+        let image: Set = ["src", "srcset", "alt", "width", "height", "placeholder", "small"]
         return [
             "created": moment, "updated": moment, "expires": moment,
             "image": image, "pinnedIcon": image,
@@ -32,6 +32,8 @@ struct TemplateLinter {
             "pagination": ["current", "total", "previous", "next", "pages"],
             "pages": ["number", "href", "current", "gap"],
             "alternates": ["atom", "json", "title"],
+            "favicon": ["href", "type"],
+            "social": ["url", "title", "description", "image", "siteName", "twitterCard"],
         ]
     }()
 

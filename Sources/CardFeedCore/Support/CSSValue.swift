@@ -29,6 +29,13 @@ enum CSSValue {
         return false
     }
 
+    /// An `object-position`: one or two keywords (left, right, top, bottom, center) or lengths.
+    static func isPosition(_ value: String) -> Bool {
+        let parts = value.lowercased().split(separator: " ", omittingEmptySubsequences: true)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { ["left", "right", "top", "bottom", "center"].contains($0) || isLength(String($0)) }
+    }
+
     /// A plain number (line heights).
     static func isNumber(_ value: String) -> Bool { Double(value.trimmingCharacters(in: .whitespaces)).map { $0 >= 0 } ?? false }
 

@@ -1,0 +1,39 @@
+/// The custom properties one card's `background_color`, `text_color` and `accent_color` extras
+/// set (written to card-styles.css). A styled card keeps its colours in both schemes, and its
+/// text stays readable whatever subset of the three it names:
+/// - the text colour applies to everything on the card: title, text, date, links and chips;
+/// - with only a background, the text is black or white, whichever contrasts more with it
+///   (with only a text colour, the background likewise);
+/// - the accent colours the unread bar, the chips' tint and the button, whose label is black or
+///   white against it; links take the text colour, so the accent never has to be legible on
+///   the card's background.
+enum CardStyle {
+    /// Black or white, whichever contrasts more with `color`: the lightness (LCH) at which both
+    /// contrast equally is 49.44, and a lightness beyond 0-100 is clamped to it.
+    static func contrasting(_ color: String) -> String {
+        "lch(from \(color) calc((49.44 - l) * infinity) 0 0)"
+    }
+
+    /// Values are CSS colours already checked (`CSSValue.isColor`); the result is sorted by name.
+    static func properties(background: String?, text: String?, accent: String?) -> [(name: String, value: String)] {
+        var properties: [(name: String, value: String)] = []
+        let surface = background ?? text.map(contrasting)
+        let foreground = text ?? background.map(contrasting)
+        if let surface {
+            properties.append(("surface", surface))
+            properties.append(("border", "color-mix(in srgb, var(--cf-text) 16%, var(--cf-surface))"))
+            properties.append(("code-bg", "color-mix(in srgb, var(--cf-text) 8%, var(--cf-surface))"))
+        }
+        if let foreground {
+            properties.append(("text", foreground))
+            properties.append(("muted", foreground))
+        }
+        if let accent {
+            properties.append(("accent", accent))
+            properties.append(("accent-text", contrasting(accent)))
+            properties.append(("unread", accent))
+        }
+        if !properties.isEmpty { properties.append(("link", "var(--cf-text)")) }
+        return properties.sorted { $0.name < $1.name }
+    }
+}

@@ -1,0 +1,98 @@
+import CardFeedMustache
+
+/// What a page's `<head>` tells browsers and link previews besides its title: the favicon,
+/// the description, and with a base URL the canonical address and the Open Graph and Twitter
+/// card tags, which need absolute URLs.
+struct PageHead: Sendable, Hashable {
+    /// The favicon's path from the site root and its MIME type.
+    var favicon = (href: "assets/favicon.svg", type: "image/svg+xml")
+    /// cardfeed.yml's `description`; without one, each page describes itself (see `PageView`).
+    var description: String?
+    /// cardfeed.yml's `image`, absolute (needs the base URL for a path under assets/).
+    var image: String?
+
+    static let builtinFavicon = "favicon.svg"
+
+    init() {}
+
+    /// `assets` lists the output's asset files, `siteAssets` those the site brought: a site's
+    /// own `favicon.svg` replaces the built-in one, as a same-named file does; a `favicon.png`
+    /// or `favicon.ico` of the site's is used instead of the built-in SVG.
+    init(config: SiteConfig, baseURL: String?, assets: Set<String>, siteAssets: Set<String>) {
+        if !siteAssets.contains(Self.builtinFavicon) {
+            if siteAssets.contains("favicon.png") {
+                favicon = ("assets/favicon.png", "image/png")
+            } else if siteAssets.contains("favicon.ico") {
+                favicon = ("assets/favicon.ico", "image/x-icon")
+            }
+        }
+        description = config.description
+        if let image = config.image {
+            if URLCheck.scheme(of: image) != nil {
+                self.image = image
+            } else if let baseURL {
+                self.image = baseURL + "assets/" + Formatting.attributeURL(image)
+            }
+        }
+    }
+
+    static func == (a: PageHead, b: PageHead) -> Bool {
+        a.favicon == b.favicon && a.description == b.description && a.image == b.image
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(favicon.href)
+        hasher.combine(favicon.type)
+        hasher.combine(description)
+        hasher.combine(image)
+    }
+}
+
+/// `{{#social}}`: the page's Open Graph and Twitter card values, on sites with a base URL.
+final class SocialView: MustacheObject {
+    let url: String
+    let title: String
+    let description: String
+    let image: String?
+    let siteName: String
+
+    init(url: String, title: String, description: String, image: String?, siteName: String) {
+        self.url = url
+        self.title = title
+        self.description = description
+        self.image = image
+        self.siteName = siteName
+    }
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "url": .text(url)
+        case "title": .text(title)
+        case "description": .text(description)
+        case "image": image.mustache
+        case "siteName": .text(siteName)
+        // A large picture when there is one to show.
+        case "twitterCard": .text(image == nil ? "summary" : "summary_large_image")
+        default: nil
+        }
+    }
+}
+
+/// `{{favicon.href}}`, `{{favicon.type}}`.
+final class FaviconView: MustacheObject {
+    let href: String
+    let type: String
+
+    init(_ favicon: (href: String, type: String)) {
+        href = favicon.href
+        type = favicon.type
+    }
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch name.string {
+        case "href": .text(href)
+        case "type": .text(type)
+        default: nil
+        }
+    }
+}

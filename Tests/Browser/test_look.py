@@ -1,0 +1,165 @@
+"""Five sites (see sites.py) in Chromium at phone, tablet and desktop widths, light and dark:
+no page scrolls sideways, nothing sticks out of a card, the header stays on screen, the current
+feed's chip is in view, images are sized and bounded, and axe-core reports no violation. The
+screenshots are for a person to look at ($CARDFEED_SCREENSHOTS/look/)."""
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import sites
+from conftest import SCREENSHOTS, StaticServer, make_driver, set_viewport
+
+
+@pytest.fixture(scope="session")
+def look_sites(cardfeed_bin, tmp_path_factory):
+    """{name: (url, [pages])} for each site, built and served as static files."""
+    built = sites.make_sites(cardfeed_bin, tmp_path_factory.mktemp("look"))
+    servers = {name: StaticServer(output) for name, output in built.items()}
+    try:
+        yield {name: (servers[name].url, sites.pages(output)) for name, output in built.items()}
+    finally:
+        for server in servers.values():
+            server.close()
+
+
+def height(width):
+    return 844 if width < 600 else 900
+
+
+def load(driver, url):
+    driver.get(url)
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+# What sticks out of its card: any element whose box passes the card's edges (a scrolling code
+# block's content and visually hidden text excepted), and the page's own width, against the
+# screen's (arguments[0]): on an emulated phone a too wide page widens the layout viewport
+# itself, innerWidth included.
+OVERFLOW = """
+const problems = [];
+const width = Math.max(document.documentElement.scrollWidth, innerWidth);
+if (width > arguments[0]) problems.push("page is " + width + " px wide");
+for (const card of document.querySelectorAll(".card")) {
+  const edge = card.getBoundingClientRect();
+  for (const e of card.querySelectorAll("*")) {
+    if (e.closest(".visually-hidden") || (e.parentElement.closest("pre") && e.tagName !== "PRE")) continue;
+    const box = e.getBoundingClientRect();
+    if (box.width && (box.right > edge.right + 0.5 || box.left < edge.left - 0.5))
+      problems.push(card.id + " " + e.tagName.toLowerCase() + "." + e.className + " passes the card by " + Math.round(Math.max(box.right - edge.right, edge.left - box.left)) + " px");
+  }
+  for (const pre of card.querySelectorAll("pre")) {
+    if (pre.scrollWidth > pre.clientWidth && getComputedStyle(pre).overflowX !== "auto") problems.push(card.id + " pre is clipped");
+  }
+}
+return problems;
+"""
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_nothing_scrolls_sideways_or_sticks_out(look_sites, dark):
+    driver = make_driver(dark=dark)
+    problems = []
+    try:
+        for width in (320, 390, 768):
+            set_viewport(driver, width, height(width))
+            for name, (url, pages) in look_sites.items():
+                for page in pages:
+                    load(driver, url + page)
+                    problems += [f"{name} {page} at {width}: {p}" for p in driver.execute_script(OVERFLOW, width)]
+    finally:
+        driver.quit()
+    assert problems == [], "\n".join(problems)
+
+
+def test_header_stays_and_the_current_chip_is_in_view(look_sites):
+    driver = make_driver()
+    try:
+        url, _ = look_sites["example"]
+        set_viewport(driver, 320, 640)
+        for feed in ("news", "announcements", "social", "uncategorized"):
+            load(driver, f"{url}{feed}/index.html")
+            chip, strip = driver.execute_script("""
+              const chip = document.querySelector(".feed-nav [aria-current='page']").getBoundingClientRect();
+              const strip = document.querySelector(".feed-nav__list").getBoundingClientRect();
+              return [[chip.left, chip.right], [strip.left, strip.right]]""")
+            assert strip[0] - 0.5 <= chip[0] and chip[1] <= strip[1] + 0.5, (feed, chip, strip)
+        driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        top, bottom = driver.execute_script("const r = document.querySelector('.site-header').getBoundingClientRect(); return [r.top, r.bottom]")
+        assert top == 0 and bottom > 40, "the header stays at the top of the screen"
+    finally:
+        driver.quit()
+
+
+def test_images_have_a_size_and_stay_within_the_window(look_sites):
+    driver = make_driver()
+    try:
+        for width in (390, 1280):
+            set_viewport(driver, width, height(width))
+            for name, (url, pages) in look_sites.items():
+                for page in pages:
+                    load(driver, url + page)
+                    unsized = driver.execute_script("return Array.from(document.images).filter(i => !i.getAttribute('width') || !i.getAttribute('height')).map(i => i.getAttribute('src'))")
+                    assert unsized == [], f"{name} {page}: images without width and height"
+        set_viewport(driver, 1280, 900)
+        url, _ = look_sites["stress"]
+        load(driver, url)
+        driver.execute_script("document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
+        driver.execute_script("return Promise.all(Array.from(document.images).map(i => i.decode().catch(() => null)))")
+        sizes = driver.execute_script("""
+          return Object.fromEntries(Array.from(document.querySelectorAll('[data-card-id]')).filter(c => c.querySelector('.card__image'))
+            .map(c => { const i = c.querySelector('.card__image'); return [c.dataset.cardId, [i.getBoundingClientRect().width, i.getBoundingClientRect().height, i.naturalWidth]]; }))""")
+        assert sizes["portrait"][1] <= 0.75 * 900 + 1, "a portrait image is at most three quarters of the window"
+        assert sizes["portrait"][0] <= 440, "and not enlarged"
+        assert sizes["tiny"][0] == 48, "a 48 px image keeps its size"
+        assert sizes["wide"][0] > 700, "a large image fills the card"
+    finally:
+        driver.quit()
+
+
+def axe_source():
+    spec = importlib.util.find_spec("axe_playwright_python")
+    assert spec and spec.origin, "scripts/setup.sh installs axe-playwright-python, which ships axe.min.js"
+    return (Path(spec.origin).parent / "axe.min.js").read_text()
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_axe_finds_no_violation(look_sites, dark):
+    source = axe_source()
+    driver = make_driver(dark=dark)
+    driver.set_script_timeout(60)
+    found = []
+    try:
+        for width in (390, 1280):
+            set_viewport(driver, width, height(width))
+            for name, (url, pages) in look_sites.items():
+                for page in pages:
+                    load(driver, url + page)
+                    driver.execute_script(source)
+                    violations = driver.execute_async_script("""
+                      const done = arguments[arguments.length - 1];
+                      axe.run(document).then(r => done(r.violations.map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + (n.failureSummary || "").replace(/\\s+/g, " ").slice(0, 160)).join(" | "))),
+                                             e => done(["axe failed: " + e]))""")
+                    found += [f"{name} {page} at {width}: {v}" for v in violations]
+    finally:
+        driver.quit()
+    assert found == [], "\n".join(found)
+
+
+def test_screenshots_of_every_site(look_sites):
+    """Pictures for a person to look at; scripts/update-readme-screenshots.sh copies two."""
+    folder = SCREENSHOTS / "look"
+    folder.mkdir(parents=True, exist_ok=True)
+    for dark in (False, True):
+        driver = make_driver(dark=dark)
+        try:
+            for width in (320, 390, 1280):
+                set_viewport(driver, width, height(width))
+                for name, (url, _) in look_sites.items():
+                    for page in ("index.html", "news/index.html"):
+                        load(driver, url + page)
+                        path = folder / f"{name}-{page.replace('/index.html', '').replace('.html', '')}-{width}-{'dark' if dark else 'light'}.png"
+                        assert driver.save_screenshot(str(path))
+                        assert path.stat().st_size > 3000
+        finally:
+            driver.quit()

@@ -183,9 +183,11 @@ public struct SiteBuilder: Sendable {
             let syndication = try step("Render pages", 3, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 let total = selection.cards.count
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
-                let pages = try output.map { try PageStreams(renderer.pageStreams(selection), into: $0) }
+                // serve: what each card and page is made of, so that what did not change is not made again.
+                let keys = renderer.renderKeys(selection.cards)
+                let pages = try output.map { try PageStreams(renderer.pageStreams(selection, cardKeys: keys), into: $0) }
                 let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
-                let descriptions = try renderer.renderCards(selection.cards, into: pages, keepDescriptions: feedCards)
+                let descriptions = try renderer.renderCards(selection.cards, keys: keys, into: pages, keepDescriptions: feedCards)
                 try pages?.finish()
                 guard let baseURL = setup.baseURL, pages != nil else { return [] }
                 let files = Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)

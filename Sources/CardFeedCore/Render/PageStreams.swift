@@ -18,8 +18,11 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
     struct FeedPages {
         /// Its cards, in display order (ascending positions), and its pages' slices of them.
         var feed: FeedSelection
-        /// Where each of `feed.pages` goes, relative to the streams' folder.
+        /// Where each of `feed.pages` goes, relative to the output.
         var paths: [String]
+        /// For each page, a hash of everything it is made of; a page whose key the target says
+        /// it holds already is not made again (see `OutputTarget.holds`).
+        var keys: [Int]? = nil
         /// Page `index`'s frame, asked for when the page is begun.
         var frame: @Sendable (_ index: Int) throws -> PageFrame
     }
@@ -101,6 +104,7 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         private func beginNextPage() throws {
             try endPage()
             page += 1
+            if let key = pages.keys?[page], target.holds(pages.paths[page], madeFrom: key) { return }
             let sink = try naming { try target.open(pages.paths[page]) }
             let frame = try pages.frame(page)
             try naming { try frame.writeText(before: 0, to: sink) }

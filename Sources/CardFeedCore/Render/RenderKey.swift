@@ -1,6 +1,20 @@
 import Foundation
 
 extension SiteRenderer {
+    /// Every card's render key when the renderer has a cache (nil without one), computed once
+    /// for the cards and for the pages that show them.
+    func renderKeys(_ cards: ShownCards) -> [Int]? {
+        guard cache != nil else { return nil }
+        let keys = ConcurrentResults<Int>(count: cards.count)
+        let chunk = 512
+        DispatchQueue.concurrentPerform(iterations: (cards.count + chunk - 1) / chunk) { index in
+            for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
+                keys.set(position, renderKey(cards[position], position: position))
+            }
+        }
+        return keys.values
+    }
+
     /// What a card's HTML depends on: the card, its place (its permalink names its page), the
     /// templates and the settings. `serve` reuses a rendered card under this key.
     func renderKey(_ card: Card, position: Int) -> Int {

@@ -26,7 +26,7 @@ struct SiteRenderer {
     /// nil: render and discard, for `cardfeed check`). Returns the
     /// descriptions, as HTML, of the cards at `keepDescriptions` (the feed files need them), nil
     /// elsewhere.
-    func renderCards(_ cards: ShownCards, into output: RenderedCards?, keepDescriptions: Set<Int>) throws -> [String?] {
+    func renderCards(_ cards: ShownCards, keys: [Int]? = nil, into output: RenderedCards?, keepDescriptions: Set<Int>) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
         // A batch goes to the output on another thread while the next one renders; at most two
         // wait there, so that rendered cards do not pile up in memory if writing falls behind.
@@ -47,7 +47,7 @@ struct SiteRenderer {
                 for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
-                    let key = cache.map { _ in renderKey(card, position: position) }
+                    let key = keys?[position]
                     if let key, let cached = cache?.value(for: key) {
                         html.set(offset, cached.html)
                         kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
@@ -95,12 +95,32 @@ struct SiteRenderer {
     }
 
     /// Every feed's pages, for `PageStreams` to write as the cards render.
-    func pageStreams(_ selection: Selection) -> [PageStreams.FeedPages] {
-        selection.feeds.map { feed in
-            PageStreams.FeedPages(
-                feed: feed,
-                paths: feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) },
-                frame: pageFrames(selection, feed))
+    /// With `cardKeys` (see `renderKeys`), each page gets a key: a hash of everything it is made
+    /// of, with which an output that remembers keys (serve's) skips a page that did not change.
+    func pageStreams(_ selection: Selection, cardKeys: [Int]? = nil) -> [PageStreams.FeedPages] {
+        // What every page's frame depends on besides its own place: the templates, the
+        // settings, and every feed's counts (the navigation shows them).
+        var frameHasher = Hasher()
+        frameHasher.combine(templates.fingerprint)
+        frameHasher.combine(settings.fingerprint)
+        for feed in selection.feeds {
+            frameHasher.combine(feed.feed.slug)
+            frameHasher.combine(feed.cards.count)
+            frameHasher.combine(feed.pages.count)
+        }
+        let frameKey = frameHasher.finalize()
+        return selection.feeds.map { feed in
+            let paths = feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) }
+            let keys = cardKeys.map { cardKeys in
+                zip(paths, feed.pages).map { path, range in
+                    var hasher = Hasher()
+                    hasher.combine(frameKey)
+                    hasher.combine(path)
+                    for position in feed.cards[range] { hasher.combine(cardKeys[position]) }
+                    return hasher.finalize()
+                }
+            }
+            return PageStreams.FeedPages(feed: feed, paths: paths, keys: keys, frame: pageFrames(selection, feed))
         }
     }
 

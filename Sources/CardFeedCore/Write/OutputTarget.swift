@@ -12,10 +12,18 @@ protocol OutputTarget: AnyObject, Sendable {
     /// A sink for the file at `path`, relative to the output; the file is done when `close` returns.
     func open(_ path: String) throws -> OutputSink
     func close(_ sink: OutputSink, path: String) throws
+    /// Whether the target holds the file at `path` as made from `key` (a hash of everything it is
+    /// made of) by the last build; then the file stays as it is and need not be made again.
+    func holds(_ path: String, madeFrom key: Int) -> Bool
     /// Puts every file in place at once.
     func commit() throws -> OutputCounts
     /// Forgets every file: the output stays as it was.
     func abandon()
+}
+
+extension OutputTarget {
+    /// Only serve's output remembers what its files were made from.
+    func holds(_ path: String, madeFrom key: Int) -> Bool { false }
 }
 
 /// What a build did to the output folder.

@@ -13,6 +13,9 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
     /// The build in progress: a hash of each of its files, and the bytes of those that changed.
     private var hashes: [String: Int] = [:]
     private var changed: [(path: String, bytes: [UInt8])] = []
+    /// What each page was made from (see `holds`), by the last build and by this one.
+    private var keys: [String: Int] = [:]
+    private var nextKeys: [String: Int] = [:]
 
     public init(folder: URL) {
         self.folder = folder
@@ -34,11 +37,22 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
         }
     }
 
+    func holds(_ path: String, madeFrom key: Int) -> Bool {
+        lock.withLock {
+            nextKeys[path] = key
+            guard keys[path] == key, let hash = written[path] else { return false }
+            hashes[path] = hash
+            return true
+        }
+    }
+
     func commit() throws -> OutputCounts {
         try lock.withLock {
             defer {
                 hashes = [:]
                 changed = []
+                keys = nextKeys
+                nextKeys = [:]
             }
             let manager = FileManager.default
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -63,6 +77,7 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
         lock.withLock {
             hashes = [:]
             changed = []
+            nextKeys = [:]
         }
     }
 }

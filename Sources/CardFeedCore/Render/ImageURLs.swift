@@ -26,15 +26,18 @@ final class ImageView: MustacheObject {
     let height: Int?
     let placeholder: Bool
 
+    enum Key: String, CaseIterable, Sendable { case src, srcset, alt, width, height, placeholder }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "src": .text(src)
-        case "srcset": srcset.mustache
-        case "alt": .text(alt)
-        case "width": width.map { .int($0) }
-        case "height": height.map { .int($0) }
-        case "placeholder": .bool(placeholder)
-        default: nil
+        switch Self.fields[name] {
+        case .src: .text(src)
+        case .srcset: srcset.mustache
+        case .alt: .text(alt)
+        case .width: width.map { .int($0) }
+        case .height: height.map { .int($0) }
+        case .placeholder: .bool(placeholder)
+        case nil: nil
         }
     }
 }

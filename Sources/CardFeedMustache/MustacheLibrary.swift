@@ -35,9 +35,9 @@ public struct MustacheLibrary: Sendable {
     public func render(
         _ template: MustacheTemplate, _ context: MustacheValue, name: String, capacity: Int = 0
     ) throws(MustacheRenderError) -> MustacheOutput {
-        var renderer = MustacheRenderer(library: self, stack: [context], trail: [name], root: template.arena)
+        var renderer = MustacheRenderer(library: self, stack: [context], trail: [name])
         renderer.out.reserveCapacity(capacity)
-        try renderer.render(template.nodes)
+        try renderer.render(template.program, template.program.all)
         return MustacheOutput(bytes: renderer.out, holes: renderer.holes)
     }
 
@@ -75,34 +75,33 @@ public struct MustacheOutput: Sendable {
 public struct MustacheHole: Sendable {
     public let offset: Int
     public let count: Int
-    let body: [Node]
+    /// The section's content: steps `body` of `program`.
+    let program: Program
+    let body: Range<Int>
     let stack: [MustacheValue]
-    let overrides: [[Block]]
+    let overrides: [Overrides]
     let indentation: [UInt8]
     let trail: [String]
     let library: MustacheLibrary
-    /// The text of the template rendered, which `body` may point into (the library keeps the
-    /// others').
-    let root: TextArena
 
     /// The text after each item when the section writes each item as it is and then fixed text
     /// (`{{#cards}}{{{.}}}\n{{/cards}}`): the caller can then copy items without rendering.
     public var rawItemSuffix: [UInt8]? {
-        guard indentation.isEmpty, case .variable(.dot, escaped: false) = body.first else { return nil }
+        guard indentation.isEmpty, !body.isEmpty, case .variable(let name, escaped: false) = program.steps[body.lowerBound], name.isDot else { return nil }
         switch body.count {
         case 1: return []
-        case 2: if case .text(let text) = body[1] { return Array(text.bytes) } else { return nil }
+        case 2: if case .text(let text) = program.steps[body.lowerBound + 1] { return Array(text.bytes) } else { return nil }
         default: return nil
         }
     }
 
     /// Appends the section's content for one item to `out`.
     public func render(item: MustacheValue, into out: inout [UInt8]) throws(MustacheRenderError) {
-        var renderer = MustacheRenderer(library: library, stack: stack + [item], trail: trail, root: root)
+        var renderer = MustacheRenderer(library: library, stack: stack + [item], trail: trail)
         renderer.overrides = overrides
         renderer.indentation = indentation
         swap(&renderer.out, &out)
         defer { swap(&renderer.out, &out) }
-        try renderer.render(body)
+        try renderer.render(program, body)
     }
 }

@@ -7,7 +7,7 @@ struct MustacheRenderer {
     var stack: [MustacheValue]
     /// The blocks each enclosing parent tag passes down, outermost first (a few each: a list
     /// is searched faster than a dictionary is hashed).
-    var overrides: [[Block]] = []
+    var overrides: [Overrides] = []
     /// Put at the start of each line of template text: a standalone partial's indentation, say.
     var indentation: [UInt8] = []
     /// The next template text starts a line (and gets `indentation` first).
@@ -18,85 +18,90 @@ struct MustacheRenderer {
     /// Sections, partials, parents and blocks entered and not yet left.
     private var depth = 0
 
-    /// The text of the template rendered (see `MustacheHole.root`).
-    let root: TextArena
-
-    init(library: MustacheLibrary, stack: [MustacheValue], trail: [String], root: TextArena) {
-        self.root = root
+    init(library: MustacheLibrary, stack: [MustacheValue], trail: [String]) {
         self.library = library
         self.stack = stack
         self.trail = trail
     }
 
-    mutating func render(_ nodes: [Node]) throws(MustacheRenderError) {
-        for index in nodes.indices {
-            switch nodes[index] {
+    /// Renders the steps `range` of `program`.
+    mutating func render(_ program: Program, _ range: Range<Int>) throws(MustacheRenderError) {
+        let steps = program.steps
+        var index = range.lowerBound
+        while index < range.upperBound {
+            switch steps[index] {
             case .text(let text):
                 emit(text.bytes)
-            case .variable(let path, let escaped):
+                index += 1
+            case .variable(let name, let escaped):
                 startLine()
-                write(resolve(path), escaped: escaped)
-            case .section(let path, let body, let inverted, let openStandalone, let closeStandalone):
+                write(resolve(name, in: program), escaped: escaped)
+                index += 1
+            case .section(let name, let end, let inverted, let openStandalone, let closeStandalone):
                 if !openStandalone { startLine() }
-                try section(resolve(path), body, inverted: inverted)
+                try section(resolve(name, in: program), program, index + 1..<end, inverted: inverted)
                 if closeStandalone { pending = true }
+                index = end
             case .partial(let reference, let indentation):
                 if indentation == nil { startLine() }
-                try include(reference, indentation: indentation, overrides: nil)
+                try include(reference, of: program, indentation: indentation, overrides: nil)
                 pending = indentation != nil
-            case .parent(let reference, let overrides, let indentation, let closeStandalone):
+                index += 1
+            case .parent(let reference, let blocks, let end, let indentation, let closeStandalone):
                 if indentation == nil { startLine() }
-                try include(reference, indentation: indentation, overrides: overrides)
+                try include(reference, of: program, indentation: indentation, overrides: Overrides(program: program, blocks: blocks))
                 pending = closeStandalone
-            case .block(let block):
-                try fill(block)
+                index = end
+            case .block(let block, let end):
+                try fill(program.blocks[block], of: program)
+                index = end
             }
         }
     }
 
-    private mutating func section(_ value: MustacheValue, _ body: [Node], inverted: Bool) throws(MustacheRenderError) {
+    private mutating func section(_ value: MustacheValue, _ program: Program, _ body: Range<Int>, inverted: Bool) throws(MustacheRenderError) {
         if inverted {
-            if !value.isTruthy { try nested(body) }
+            if !value.isTruthy { try nested(program, body) }
             return
         }
         switch value {
         case .list(let items):
             for item in items {
                 stack.append(item)
-                try nested(body)
+                try nested(program, body)
                 stack.removeLast()
             }
         case .deferredList(let count):
             holes.append(MustacheHole(
-                offset: out.count, count: count, body: body, stack: stack, overrides: overrides, indentation: indentation,
-                trail: trail, library: library, root: root))
+                offset: out.count, count: count, program: program, body: body, stack: stack, overrides: overrides,
+                indentation: indentation, trail: trail, library: library))
         default:
             guard value.isTruthy else { return }
             stack.append(value)
-            try nested(body)
+            try nested(program, body)
             stack.removeLast()
         }
     }
 
     /// A partial, or with `overrides` a parent.
     private mutating func include(
-        _ reference: TemplateReference, indentation standalone: [UInt8]?, overrides: [Block]?
+        _ reference: Program.Reference, of program: Program, indentation standalone: Literal?, overrides: Overrides?
     ) throws(MustacheRenderError) {
         let name: String
         let template: MustacheTemplate?
-        switch reference {
-        case .fixed(let fixed):
-            name = fixed.string
-            template = library.template(fixed)
-        case .dynamic(let path):
-            guard case .text(let text) = resolve(path) else { return }
+        if reference.dynamic {
+            guard case .text(let text) = resolve(reference.name, in: program) else { return }
             name = text
             template = library.template(named: text)
+        } else {
+            let fixed = program.names[reference.name.start]
+            name = fixed.string
+            template = library.template(fixed)
         }
         guard let template else { return }
         let saved = indentation
         if let standalone {
-            indentation += standalone
+            indentation += standalone.bytes
             pending = true
         } else {
             // Only the partial's own lines are indented, and an inline partial's are not.
@@ -104,35 +109,36 @@ struct MustacheRenderer {
         }
         if let overrides { self.overrides.append(overrides) }
         trail.append(name)
-        try nested(template.nodes)
+        try nested(template.program, template.program.all)
         trail.removeLast()
         if overrides != nil { self.overrides.removeLast() }
         indentation = saved
     }
 
     /// A block: what the most derived template gave for it, else its own content.
-    private mutating func fill(_ block: Block) throws(MustacheRenderError) {
+    private mutating func fill(_ block: Program.BlockStep, of program: Program) throws(MustacheRenderError) {
         if !block.openStandalone { startLine() }
-        var replacement: Block?
-        search: for level in overrides {
-            for candidate in level where candidate.name.id == block.name.id {
-                replacement = candidate
+        var replacement: (program: Program, block: Program.BlockStep)?
+        search: for level in overrides.indices {
+            let candidates = overrides[level]
+            for candidate in candidates.blocks where candidates.program.blocks[candidate].name == block.name {
+                replacement = (candidates.program, candidates.program.blocks[candidate])
                 break search
             }
         }
         if let replacement {
             let saved = indentation
-            indentation += block.indentation
+            indentation += block.indentation.bytes
             if block.openStandalone { pending = true }
-            try nested(replacement.nodes)
+            try nested(replacement.program, replacement.block.content)
             indentation = saved
         } else {
-            try nested(block.nodes)
+            try nested(program, block.content)
         }
         if block.closeStandalone { pending = true }
     }
 
-    private mutating func nested(_ nodes: [Node]) throws(MustacheRenderError) {
+    private mutating func nested(_ program: Program, _ range: Range<Int>) throws(MustacheRenderError) {
         guard depth < MustacheLibrary.maximumDepth else {
             var shown = Array(trail.suffix(6))
             if trail.count > 6 { shown.insert("…", at: 0) }
@@ -140,7 +146,7 @@ struct MustacheRenderer {
         }
         depth += 1
         defer { depth -= 1 }
-        try render(nodes)
+        try render(program, range)
     }
 
     // MARK: Output
@@ -187,24 +193,17 @@ struct MustacheRenderer {
 
     // MARK: Names
 
-    private func resolve(_ path: Path) -> MustacheValue {
-        switch path {
-        case .dot:
-            return stack.last ?? .null
-        case .one(let name):
-            return lookUp(name) ?? .null
-        case .two(let first, let second):
-            return lookUp(first)?.field(second) ?? .null
-        case .dotted(let names):
-            guard var value = lookUp(names[0]) else { return .null }
-            var part = 1
-            while part < names.count {
-                guard let next = value.field(names[part]) else { return .null }
-                value = next
-                part += 1
-            }
-            return value
+    private func resolve(_ name: Program.Name, in program: Program) -> MustacheValue {
+        if name.isDot { return stack.last ?? .null }
+        let parts = program.names
+        guard var value = lookUp(parts[name.start]) else { return .null }
+        var part = name.start + 1
+        while part < name.start + name.count {
+            guard let next = value.field(parts[part]) else { return .null }
+            value = next
+            part += 1
         }
+        return value
     }
 
     /// The first frame of the context stack, innermost first, that has `name`.
@@ -216,4 +215,10 @@ struct MustacheRenderer {
         }
         return nil
     }
+}
+
+/// The blocks one parent tag overrides: `blocks` of `program.blocks`.
+struct Overrides: Sendable {
+    let program: Program
+    let blocks: Range<Int>
 }

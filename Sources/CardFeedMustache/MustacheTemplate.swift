@@ -1,8 +1,7 @@
-/// A parsed template: a tree of nodes, parsed once when it is loaded and rendered many times.
+/// A parsed template, parsed once when it is loaded and rendered many times.
 public struct MustacheTemplate: Sendable {
-    let nodes: [Node]
-    /// Where the nodes' literal text is.
-    let arena: TextArena
+    /// The template as the renderer runs it.
+    let program: Program
     /// Every tag with its place, for checking templates (`TemplateLinter`).
     public let tags: [MustacheTag]
 
@@ -10,8 +9,9 @@ public struct MustacheTemplate: Sendable {
     /// crash of the renderer's stack).
     public init(_ source: String) throws(MustacheParseError) {
         var parser = MustacheParser(source)
+        let nodes: [Node]
         (nodes, tags) = try parser.parse()
-        arena = parser.arena
+        program = Program(nodes, arena: parser.arena)
     }
 
     public static let maximumDepth = 100

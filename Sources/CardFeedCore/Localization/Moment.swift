@@ -11,11 +11,14 @@ final class Moment: MustacheObject {
     let iso: String
     let text: String
 
+    enum Key: String, CaseIterable, Sendable { case iso, text }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "iso": .text(iso)
-        case "text": .text(text)
-        default: nil
+        switch Self.fields[name] {
+        case .iso: .text(iso)
+        case .text: .text(text)
+        case nil: nil
         }
     }
 }

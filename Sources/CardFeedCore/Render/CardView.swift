@@ -90,11 +90,14 @@ final class LinkView: MustacheObject {
         self.text = text
     }
 
+    enum Key: String, CaseIterable, Sendable { case href, text }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "href": .text(href)
-        case "text": .text(text)
-        default: nil
+        switch Self.fields[name] {
+        case .href: .text(href)
+        case .text: .text(text)
+        case nil: nil
         }
     }
 }
@@ -104,12 +107,15 @@ final class CategoryView: MustacheObject {
     let title: String
     let href: String
 
+    enum Key: String, CaseIterable, Sendable { case name, title, href }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "name": .text(self.name)
-        case "title": .text(title)
-        case "href": .text(href)
-        default: nil
+        switch Self.fields[name] {
+        case .name: .text(self.name)
+        case .title: .text(title)
+        case .href: .text(href)
+        case nil: nil
         }
     }
 
@@ -139,11 +145,14 @@ final class ExtraView: MustacheObject {
         self.value = value
     }
 
+    enum Key: String, CaseIterable, Sendable { case key, value }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "key": .text(key)
-        case "value": .text(value)
-        default: nil
+        switch Self.fields[name] {
+        case .key: .text(key)
+        case .value: .text(value)
+        case nil: nil
         }
     }
 }
@@ -154,19 +163,24 @@ final class RatingView: MustacheObject {
         init(kind: String) { self.kind = kind }
 
         let kind: String
-        func value(for name: MustacheName) -> MustacheValue? { name.string == "kind" ? .text(kind) : nil }
+        enum Key: String, CaseIterable, Sendable { case kind }
+        static let fields = MustacheFields(Key.self)
+        func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
     }
 
     let value: String
     let text: String
     let stars: [Star]
 
+    enum Key: String, CaseIterable, Sendable { case value, text, stars }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "value": .text(value)
-        case "text": .text(text)
-        case "stars": .objects(stars)
-        default: nil
+        switch Self.fields[name] {
+        case .value: .text(value)
+        case .text: .text(text)
+        case .stars: .objects(stars)
+        case nil: nil
         }
     }
 
@@ -189,11 +203,14 @@ final class ReviewsView: MustacheObject {
         self.text = text
     }
 
+    enum Key: String, CaseIterable, Sendable { case count, text }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "count": .int(count)
-        case "text": .text(text)
-        default: nil
+        switch Self.fields[name] {
+        case .count: .int(count)
+        case .text: .text(text)
+        case nil: nil
         }
     }
 }
@@ -205,11 +222,14 @@ final class PriceView: MustacheObject {
     let text: String
     let free: Bool
 
+    enum Key: String, CaseIterable, Sendable { case text, free }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "text": .text(text)
-        case "free": .bool(free)
-        default: nil
+        switch Self.fields[name] {
+        case .text: .text(text)
+        case .free: .bool(free)
+        case nil: nil
         }
     }
 
@@ -246,6 +266,7 @@ final class RenderSettings: Sendable {
     let fingerprint: Int
     /// `{{strings.name}}`.
     let stringsView: StringsView
+    let pageConstants: PageConstants
 
     init(
         images: ImageURLs, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String], pageSize: Int,
@@ -261,6 +282,7 @@ final class RenderSettings: Sendable {
         self.pageSize = pageSize
         self.baseURL = baseURL
         stringsView = StringsView(table: strings)
+        pageConstants = PageConstants(strings: strings, stylesheets: stylesheets)
         var hasher = Hasher()
         hasher.combine(strings.locale)
         for (key, value) in strings.values.sorted(by: { $0.key < $1.key }) { hasher.combine(key); hasher.combine(value) }

@@ -31,16 +31,19 @@ final class ImageView: MustacheObject {
     /// size instead of stretching it, blurred, across the card.
     let small: Bool
 
+    enum Key: String, CaseIterable, Sendable { case src, srcset, alt, width, height, placeholder, small }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "src": .text(src)
-        case "srcset": srcset.mustache
-        case "alt": .text(alt)
-        case "width": width.map { .int($0) }
-        case "height": height.map { .int($0) }
-        case "placeholder": .bool(placeholder)
-        case "small": .bool(small)
-        default: nil
+        switch Self.fields[name] {
+        case .src: .text(src)
+        case .srcset: srcset.mustache
+        case .alt: .text(alt)
+        case .width: width.map { .int($0) }
+        case .height: height.map { .int($0) }
+        case .placeholder: .bool(placeholder)
+        case .small: .bool(small)
+        case nil: nil
         }
     }
 }

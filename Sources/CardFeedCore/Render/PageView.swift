@@ -61,8 +61,8 @@ final class PageView: MustacheObject {
         case .root: return .text(root)
         case .path: return .text(path)
         case .stylesheet: return settings.stylesheets.first.mustache
-        case .stylesheets: return .list(settings.stylesheets.map(MustacheValue.text))
-        case .generator: return .text("CardFeed \(CardFeedVersion.current)")
+        case .stylesheets: return settings.pageConstants.stylesheets
+        case .generator: return .text(PageConstants.generator)
         case .feed: return .object(feed)
         case .nav: return nav
         case .cards: return .deferredList(count: cardCount)
@@ -77,8 +77,21 @@ final class PageView: MustacheObject {
         case .social:
             guard let baseURL = settings.baseURL else { return nil }
             return .object(SocialView(url: baseURL + path, title: title, description: description, image: settings.head.image, siteName: settings.siteTitle))
-        case .madeWith: return .text(strings.format("madeWith", ["generator": "CardFeed \(CardFeedVersion.current)"]))
+        case .madeWith: return settings.pageConstants.madeWith
         }
+    }
+}
+
+/// What every page shows the same, worked out once a build rather than on each of thousands
+/// of pages.
+struct PageConstants: Sendable {
+    static let generator = "CardFeed \(CardFeedVersion.current)"
+    let stylesheets: MustacheValue
+    let madeWith: MustacheValue
+
+    init(strings: StringTable, stylesheets: [String]) {
+        self.stylesheets = .list(stylesheets.map(MustacheValue.text))
+        madeWith = .text(strings.format("madeWith", ["generator": Self.generator]))
     }
 }
 
@@ -116,14 +129,17 @@ final class FeedView: MustacheObject {
         return FeedView(self, countText: countText + " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(total)]))
     }
 
+    enum Key: String, CaseIterable, Sendable { case slug, title, count, countText, href }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "slug": .text(slug)
-        case "title": .text(title)
-        case "count": .int(count)
-        case "countText": .text(countText)
-        case "href": .text(href)
-        default: nil
+        switch Self.fields[name] {
+        case .slug: .text(slug)
+        case .title: .text(title)
+        case .count: .int(count)
+        case .countText: .text(countText)
+        case .href: .text(href)
+        case nil: nil
         }
     }
 }
@@ -133,12 +149,15 @@ final class AlternateView: MustacheObject {
     let json: String
     let title: String
 
+    enum Key: String, CaseIterable, Sendable { case atom, json, title }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "atom": .text(atom)
-        case "json": .text(json)
-        case "title": .text(title)
-        default: nil
+        switch Self.fields[name] {
+        case .atom: .text(atom)
+        case .json: .text(json)
+        case .title: .text(title)
+        case nil: nil
         }
     }
 
@@ -167,15 +186,18 @@ final class NavItem: MustacheObject {
         self.current = current
     }
 
+    enum Key: String, CaseIterable, Sendable { case slug, title, count, countNoun, href, current }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "slug": .text(slug)
-        case "title": .text(title)
-        case "count": .int(count)
-        case "countNoun": .text(countNoun)
-        case "href": .text(href)
-        case "current": .bool(current)
-        default: nil
+        switch Self.fields[name] {
+        case .slug: .text(slug)
+        case .title: .text(title)
+        case .count: .int(count)
+        case .countNoun: .text(countNoun)
+        case .href: .text(href)
+        case .current: .bool(current)
+        case nil: nil
         }
     }
 }
@@ -195,25 +217,31 @@ final class PaginationView: MustacheObject {
         /// Pages were left out before this one ("…").
         let gap: Bool
 
+        enum Key: String, CaseIterable, Sendable { case number, href, current, gap }
+        static let fields = MustacheFields(Key.self)
+
         func value(for name: MustacheName) -> MustacheValue? {
-            switch name.string {
-            case "number": .int(number)
-            case "href": .text(href)
-            case "current": .bool(current)
-            case "gap": .bool(gap)
-            default: nil
+            switch Self.fields[name] {
+            case .number: .int(number)
+            case .href: .text(href)
+            case .current: .bool(current)
+            case .gap: .bool(gap)
+            case nil: nil
             }
         }
     }
 
+    enum Key: String, CaseIterable, Sendable { case current, total, previous, next, pages }
+    static let fields = MustacheFields(Key.self)
+
     func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "current": .int(current)
-        case "total": .int(total)
-        case "previous": previous.mustache
-        case "next": next.mustache
-        case "pages": .objects(pages)
-        default: nil
+        switch Self.fields[name] {
+        case .current: .int(current)
+        case .total: .int(total)
+        case .previous: previous.mustache
+        case .next: next.mustache
+        case .pages: .objects(pages)
+        case nil: nil
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import CardFeedCore
@@ -75,8 +76,28 @@ import Testing
         #expect(PaginationView(feed: .all, page: 1, total: 1) == nil)
     }
 
+    /// The digit-by-digit RFC 3339 writer agrees with Foundation's from the first whole Gregorian
+    /// year (Foundation's calendar is Julian before 1582) to 9999, and `decimal` with
+    /// `String(format:)`, rounding included.
+    @Test func datesAndDecimalsAgreeWithFoundation() {
+        let reference = ISO8601DateFormatter()
+        reference.timeZone = TimeZone(identifier: "UTC")
+        var generator = SystemRandomNumberGenerator()
+        let earliest: Int64 = -12_212_553_600, latest: Int64 = 253_402_300_799  // 1583-01-01 ... 9999-12-31
+        for seconds in [earliest, 0, 951_782_399, 951_782_400, 1_700_000_000, latest] + (0..<2000).map({ _ in Int64.random(in: earliest...latest, using: &generator) }) {
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+            #expect(Formatting.iso(seconds) == reference.string(from: date), "\(seconds)")
+        }
+        for value in [0, 0.125, 0.285, 1.005, 2.675, 4.5, 1234.5, 1e15, -3.14159, 0.1 + 0.2] + (0..<2000).map({ _ in Double.random(in: -1e6...1e6, using: &generator) }) {
+            for places in 0...3 {
+                #expect(Formatting.decimal(value, places: places) == String(format: "%.\(places)f", value), "\(value) \(places)")
+            }
+        }
+    }
+
     @Test func formatting() throws {
         #expect(Formatting.iso(0) == "1970-01-01T00:00:00Z")
+        #expect(Formatting.iso(-62_167_219_200) == "0000-01-01T00:00:00Z")  // proleptic Gregorian, as RFC 3339 has it
         #expect(Formatting.iso(1_700_000_000) == "2023-11-14T22:13:20Z")
         var diagnostics = Diagnostics()
         let english = try #require(StringTable.load(locale: "en", site: SiteFolder("/nonexistent"), diagnostics: &diagnostics))

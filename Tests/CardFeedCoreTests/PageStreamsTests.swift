@@ -41,6 +41,8 @@ import Testing
         return PageFrame(try MustacheLibrary().render(try MustacheTemplate(template), .object(Page(page: page, cards: cards)), name: "page"))
     }
 
+    static func bytes(_ cards: [String]) -> [[UInt8]] { cards.map { Array($0.utf8) } }
+
     static func read(_ output: MemoryOutput, _ path: String) -> String? {
         output.files[path].map { String(decoding: $0, as: UTF8.self) }
     }
@@ -53,9 +55,9 @@ import Testing
             Self.feed("gap", [0, 6], perPage: 0),  // a batch with none of its cards in between
             Self.feed("none", [], perPage: 2),
         ], into: folder)
-        try streams.append(["a", "b", "c"], at: 0..<3)  // the all feed's second page begins in this batch
-        try streams.append(["d", "e"], at: 3..<5)
-        try streams.append(["f", "g"], at: 5..<7)
+        try streams.append(Self.bytes(["a", "b", "c"]), at: 0..<3)  // the all feed's second page begins in this batch
+        try streams.append(Self.bytes(["d", "e"]), at: 3..<5)
+        try streams.append(Self.bytes(["f", "g"]), at: 5..<7)
         try streams.finish()
         #expect(Self.read(folder, "all/page-1.html") == "<all 1>\na\nb\n</all 1>\n")
         #expect(Self.read(folder, "all/page-2.html") == "<all 2>\nc\nd\n</all 2>\n")
@@ -75,7 +77,7 @@ import Testing
         let streams = try PageStreams([Self.feed("all", [0, 1], perPage: 1)], into: output)
         let staged = URL(fileURLWithPath: output.staging + "/all/page-2.html")
         try "kept".write(to: staged, atomically: false, encoding: .utf8)
-        let error = try #require(throws: OutputError.self) { try streams.append(["a", "b"], at: 0..<2) }
+        let error = try #require(throws: OutputError.self) { try streams.append(Self.bytes(["a", "b"]), at: 0..<2) }
         #expect(error.description == "cannot write all/page-2.html: File exists")
         #expect(try String(contentsOf: staged, encoding: .utf8) == "kept")
         output.abandon()
@@ -90,8 +92,8 @@ import Testing
                 try Self.frame("[{{#cards}}<{{.}}>{{/cards}}]({{#cards}}{{{.}}},{{/cards}}){{^cards}}none{{/cards}}", page: index + 1, cards: pages[index].count)
             }
         ], into: folder)
-        try streams.append(["a&", "b"], at: 0..<2)
-        try streams.append(["c"], at: 2..<3)
+        try streams.append(Self.bytes(["a&", "b"]), at: 0..<2)
+        try streams.append(Self.bytes(["c"]), at: 2..<3)
         try streams.finish()
         #expect(Self.read(folder, "p1.html") == "[<a&amp;><b>](a&,b,)")
         #expect(Self.read(folder, "p2.html") == "[<c>](c,)")

@@ -106,8 +106,8 @@ private final class CardCollector: RenderedCards, @unchecked Sendable {
 
     init(into pages: PageStreams) { self.pages = pages }
 
-    func append(_ html: [String], at positions: Range<Int>) throws {
-        self.html += html
+    func append(_ html: [[UInt8]], at positions: Range<Int>) throws {
+        self.html += html.map { String(decoding: $0, as: UTF8.self) }
         try pages.append(html, at: positions)
     }
 }

@@ -29,14 +29,14 @@ struct PageFrame: Sendable {
     }
 
     /// Writes one card into hole `index`.
-    func writeCard(_ html: String, hole index: Int, to sink: OutputSink) throws {
+    func writeCard(_ html: [UInt8], hole index: Int, to sink: OutputSink) throws {
         if let suffix = suffixes[index] {
-            try sink.write(html)
+            try html.withUnsafeBufferPointer { try sink.write($0) }
             if !suffix.isEmpty { try suffix.withUnsafeBufferPointer { try sink.write($0) } }
             return
         }
         var out: [UInt8] = []
-        try holes[index].render(item: .text(html), into: &out)
+        try holes[index].render(item: .text(String(decoding: html, as: UTF8.self)), into: &out)
         try out.withUnsafeBufferPointer { try sink.write($0) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Where the renderer puts the cards it rendered, a batch at a time, in display order.
 protocol RenderedCards: AnyObject, Sendable {
     /// Takes the HTML of the cards at display positions `positions`, which follow the last batch's.
-    func append(_ html: [String], at positions: Range<Int>) throws
+    func append(_ html: [[UInt8]], at positions: Range<Int>) throws
 }
 
 /// Every page of every feed, written while the cards render: the one way a page is assembled.
@@ -43,7 +43,7 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         self.feeds = feeds.map { FeedWriter($0, into: target) }
     }
 
-    func append(_ html: [String], at positions: Range<Int>) throws {
+    func append(_ html: [[UInt8]], at positions: Range<Int>) throws {
         precondition(positions.lowerBound == next && positions.count == html.count, "cards must come in display order")
         next = positions.upperBound
         let failures = ConcurrentResults<Error?>(count: feeds.count)
@@ -75,14 +75,14 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
         var frame: PageFrame?
         /// The page's cards so far, kept only when its frame shows them more than once: the
         /// first hole is filled as they come, the others when the page ends.
-        var kept: [String] = []
+        var kept: [[UInt8]] = []
 
         init(_ pages: FeedPages, into target: any OutputTarget) {
             self.pages = pages
             self.target = target
         }
 
-        func write(_ html: [String], at positions: Range<Int>) throws {
+        func write(_ html: [[UInt8]], at positions: Range<Int>) throws {
             let cards = pages.feed.cards
             while next < cards.count, cards[next] < positions.upperBound {
                 if page < 0 || next == pages.feed.pages[page].upperBound { try beginNextPage() }

@@ -4,7 +4,7 @@ import Foundation
 
 /// A card as rendered: its HTML, and its description as HTML (which the feed files show).
 public struct RenderedCard: Sendable {
-    var html: String
+    var html: [UInt8]
     var description: String?
 }
 
@@ -38,7 +38,7 @@ struct SiteRenderer {
         let keepsAny = !keepDescriptions.isEmpty
         for batchStart in stride(from: 0, to: cards.count, by: batchSize) {
             let batch = batchStart..<min(cards.count, batchStart + batchSize)
-            let html = ConcurrentResults<String>(count: batch.count)
+            let html = ConcurrentResults<[UInt8]>(count: batch.count)
             let kept = ConcurrentResults<String?>(count: batch.count)
             let chunks = (batch.count + 255) / 256
             let failures = ConcurrentResults<TemplateFailure?>(count: chunks)
@@ -54,7 +54,7 @@ struct SiteRenderer {
                         continue
                     }
                     let description = card.description.map { Markdown.html($0, linkSchemes: settings.links.linkSchemes) }
-                    let rendered: String
+                    let rendered: [UInt8]
                     do throws(TemplateFailure) { rendered = try renderCard(card, description: description, position: position) } catch {
                         failures.set(chunk, error)
                         return
@@ -87,7 +87,7 @@ struct SiteRenderer {
         return descriptions
     }
 
-    func renderCard(_ card: Card, description: String?, position: Int) throws(TemplateFailure) -> String {
+    func renderCard(_ card: Card, description: String?, position: Int) throws(TemplateFailure) -> [UInt8] {
         let anchor = Formatting.anchor(for: card.id)
         return try templates.render(CardView(
             card: card, anchor: anchor, descriptionHTML: description, settings: settings,

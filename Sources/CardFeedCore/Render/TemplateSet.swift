@@ -123,11 +123,12 @@ public struct TemplateSet: Sendable {
     }
 
     /// The card's HTML.
-    func render(_ view: CardView) throws(TemplateFailure) -> String {
+    /// The card's HTML as UTF-8 bytes, which go to its pages as they are.
+    func render(_ view: CardView) throws(TemplateFailure) -> [UInt8] {
         let name = template(for: view.card)
-        guard let template = library.template(named: name) else { return "" }
+        guard let template = library.template(named: name) else { return [] }
         do {
-            return try library.render(template, .object(view), name: name, capacity: 1536 + (view.descriptionHTML?.utf8.count ?? 0)).text
+            return try library.render(template, .object(view), name: name, capacity: 1536 + (view.descriptionHTML?.utf8.count ?? 0)).bytes
         } catch {
             throw TemplateFailure(card: view.card, message: error.message)
         }

@@ -47,6 +47,13 @@ public enum URLCheck {
     /// What a browser keeps of an attribute's URL: no tabs or newlines anywhere, no control
     /// characters or spaces at either end.
     static func clean(_ raw: String) -> String {
+        // The usual case, settled on the UTF-8 bytes in place: a byte above 0x20 at both ends
+        // (a multi-byte character's bytes all are) and no tab or line break inside.
+        let clean = raw.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let first = bytes.first, let last = bytes.last, first > 0x20, last > 0x20 else { return false }
+            return !bytes.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        }
+        if clean == true { return raw }
         let scalars = raw.unicodeScalars
         // Most URLs need nothing removed: check first, without building a new string.
         if let first = scalars.first, let last = scalars.last, first.value > 0x20, last.value > 0x20,

@@ -6,6 +6,19 @@ import Testing
 /// Text and Markdown from untrusted cards: what HTML cannot hold is dropped, and links and images
 /// in descriptions follow the same rules as a card's own link and image.
 @Suite struct HostileInputTests {
+    /// A URL's scheme as a browser reads it: ASCII letters, digits, `+ - .` before the first
+    /// colon, starting with a letter, lower-cased; a combining mark after the colon does not
+    /// hide it.
+    @Test func schemes() {
+        #expect(URLCheck.scheme(of: "HTTPS://example.com/x:y") == "https")
+        #expect(URLCheck.scheme(of: "a+b-c.d9:x") == "a+b-c.d9")
+        #expect(URLCheck.scheme(of: "javascript:\u{301}alert(1)") == "javascript")
+        for noScheme in ["1http://x", ":x", "images/a:b.png", "jav\u{e9}script:x", "java script:x", "", "no-colon"] {
+            #expect(URLCheck.scheme(of: noScheme) == nil, "\(noScheme)")
+        }
+        #expect(URLCheck.check("javascript:\u{301}alert(1)", allowedSchemes: URLCheck.linkSchemes) != .relative("javascript:\u{301}alert(1)"))
+    }
+
     @Test func forbiddenCharactersAreDroppedFromEscapedText() {
         func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
         // Swift string literals cannot spell noncharacters, so they are built from scalars.

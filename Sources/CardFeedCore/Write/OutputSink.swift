@@ -39,23 +39,12 @@ public final class OutputSink {
     private var buffer: [UInt8] = []
     /// Where the bytes are written.
     private let path: String
-    /// Whether the file must be new (`O_EXCL`).
-    private var exclusive = false
     /// The file being replaced, its size, where `buffer` starts in it, and how much of it the
     /// new file has matched.
     private var previous: (descriptor: Int32, size: Int, path: String)?
     private var windowStart = 0
     private var matched = 0
     static let bufferSize = 1 << 16
-
-    /// A sink that writes the file at `path`: replacing what is there, or, `exclusive`, a new
-    /// file (an error if one exists, which is left as it is).
-    init(path: String, exclusive: Bool = false) throws {
-        self.path = path
-        mode = .writing
-        self.exclusive = exclusive
-        try openFile()
-    }
 
     /// A sink that writes a new file at `path` (an error if one exists, which is left as it is),
     /// unless what it is given is byte for byte the regular file at `previous`: then it writes
@@ -64,7 +53,6 @@ public final class OutputSink {
     init(path: String, comparingWith previous: String?) throws {
         self.path = path
         mode = .writing
-        exclusive = true
         let existing = previous.map { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } ?? -1
         guard let previous, existing >= 0 else {
             try openFile()
@@ -87,7 +75,7 @@ public final class OutputSink {
     }
 
     private func openFile() throws {
-        descriptor = open(path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC) | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
         buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(Self.bufferSize)

@@ -11,8 +11,9 @@ protocol RenderedCards: AnyObject, Sendable {
 ///
 /// A feed shows its cards in display order, the order they render in, so each feed puts a card
 /// into its current page as soon as the card's batch is rendered, and begins its next page when
-/// that one is full. No page reads its cards back from a spool, the feeds are written on both
-/// cores while the next batch renders, and each feed has one file open at a time.
+/// that one is full. No card is kept once its batch is in its pages, the feeds are written on
+/// both cores while the next batch renders, and each feed has one file open at a time. Where the
+/// target already holds a page made of the same (serve), the page is skipped.
 final class PageStreams: RenderedCards, @unchecked Sendable {
     /// One feed's pages: which cards they show, where they go, and the text around their cards.
     struct FeedPages {

@@ -49,6 +49,8 @@ import Testing
         let second = site.build()
         #expect(!second.succeeded)
         #expect(second.diagnostics.contains("another cardfeed (process \(getpid())) is writing"))
+        #expect(FileManager.default.fileExists(atPath: site.root.path + "/.public.cardfeed-lock"), "the refused build leaves the first's lock")
+        #expect(!site.build().succeeded, "and so a third is refused too")
         first.abandon()
         #expect(try Self.tree(site.output) == before)
         #expect(site.build().succeeded, "the lock went with the first build")
@@ -62,10 +64,41 @@ import Testing
             ".public.cardfeed-staging/index.html": "half a site",
             ".public.cardfeed-new-4242/index.html": "half a site",
             ".public.cardfeed-old-99/index.html": "an old site",
+            // Not a name a build makes: the user's.
+            ".public.cardfeed-notes": "mine",
         ])
         defer { site.remove() }
         #expect(site.build().succeeded)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == [".public.cardfeed-notes", "cards.json", "public"])
+    }
+
+    @Test func anOutputLeftAsideByAKilledBuildComesBack() throws {
+        // Killed between moving the old output aside and putting the new one in place (on a
+        // file system that cannot exchange two names): the next build finds it and keeps its
+        // hidden files.
+        let site = try TempSite([
+            "cards.json": Self.good,
+            ".public.cardfeed-staging-old/\(SiteWriter.markerName)": SiteWriter.markerText,
+            ".public.cardfeed-staging-old/.git/HEAD": "ref: refs/heads/gh-pages\n",
+            ".public.cardfeed-staging-old/index.html": "the old site",
+        ])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(report.succeeded)
+        #expect(try site.read(".git/HEAD") == "ref: refs/heads/gh-pages\n")
+        #expect(report.filesRemoved.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == ["cards.json", "public"])
+    }
+
+    @Test func anOutputThatIsASymbolicLinkIsReplacedThroughIt() throws {
+        let site = try TempSite(["cards.json": Self.good, "real-public/.keep": ""])
+        defer { site.remove() }
+        try FileManager.default.createSymbolicLink(atPath: site.output.path, withDestinationPath: "real-public")
+        #expect(site.build().succeeded)
+        #expect(site.build().succeeded)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: site.output.path) == "real-public", "the link stays")
+        #expect(site.exists("real-public/index.html") && site.exists("real-public/.keep"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == ["cards.json", "public", "real-public"])
     }
 
     @Test func aSymbolicLinkInsideTheOutputIsNeverFollowed() throws {
@@ -93,8 +126,14 @@ import Testing
         #expect(site.build().succeeded)
         try site.write("public/.git/HEAD", "ref: refs/heads/gh-pages\n")
         try site.write("public/.nojekyll", "")
+        try site.write("public/uncategorized/.htaccess", "deny\n")
+        try site.write("public/assets/.keep", "")
         try FileManager.default.createSymbolicLink(atPath: site.output.path + "/.git/link", withDestinationPath: "/etc")
-        #expect(site.build().succeeded)
+        let report = site.build()
+        #expect(report.succeeded)
+        #expect(report.filesRemoved.isEmpty)
+        #expect(try site.read("uncategorized/.htaccess") == "deny\n", "in the feed's folder too")
+        #expect(site.exists("public/assets/.keep"))
         #expect(try site.read(".git/HEAD") == "ref: refs/heads/gh-pages\n")
         #expect(site.exists("public/.nojekyll"))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: site.output.path + "/.git/link") == "/etc", "kept as a link")

@@ -24,6 +24,9 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
     /// Absolute paths, without a trailing slash.
     let output: String
     let staging: String
+    /// Where the old output waits while the new one is put in place, on a file system that
+    /// cannot exchange two names.
+    private let aside: String
     private let lock: OutputLock
     private let hasPrevious: Bool
 
@@ -36,10 +39,11 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
     private var paths: Set<String> = []
     private var finished = false
 
-    /// Locks `output`, removes what an interrupted build left beside it and creates the staging
-    /// folder. The output, when it exists, must be a folder (see `SiteWriter.check`).
+    /// Locks `output`, clears what an interrupted build left beside it and creates the staging
+    /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
+    /// it is a symbolic link, the folder it leads to is the one replaced, and the link stays.
     init(output url: URL) throws(SiteWriter.Refusal) {
-        output = url.standardizedFileURL.path
+        output = url.standardizedFileURL.resolvingSymlinksInPath().path
         let parent = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
         let shown = SiteFolder.display(url)
@@ -48,18 +52,27 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
         } catch {
             throw SiteWriter.Refusal(description: "cannot create the folder \(SiteFolder.display(URL(fileURLWithPath: parent))) it goes in: \(error.localizedDescription)")
         }
+        var status = stat(), parentStatus = stat()
+        if lstat(output, &status) == 0, stat(parent, &parentStatus) == 0, status.st_dev != parentStatus.st_dev {
+            // A mount point cannot be renamed, and the output is replaced whole by a rename.
+            throw SiteWriter.Refusal(description: "\(shown) is a mount point, which a build cannot replace as a whole; use a folder inside it (\(shown)/site) as the output")
+        }
         lock = try OutputLock(path: parent + "/.\(name).cardfeed-lock", output: shown)
-        // Holding the lock, whatever else is named after the output is a killed build's.
-        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
-        where leftover.hasPrefix(".\(name).cardfeed-") && leftover != ".\(name).cardfeed-lock" {
+        staging = parent + "/.\(name).cardfeed-staging"
+        aside = staging + "-old"
+        // Holding the lock, these names are a killed build's (and those of earlier versions,
+        // .NAME.cardfeed-new-PID and -old-PID). A build killed between moving the old output
+        // aside and putting the new one in place left no output: the old one comes back.
+        if lstat(output, &status) != 0, lstat(aside, &status) == 0 { _ = rename(aside, output) }
+        let ours = try! Regex("^\\.\(NSRegularExpression.escapedPattern(for: name))\\.cardfeed-(staging|staging-old|new-[0-9]+|old-[0-9]+)$")
+        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where leftover.wholeMatch(of: ours) != nil {
             try? FileManager.default.removeItem(atPath: parent + "/" + leftover)
         }
-        staging = parent + "/.\(name).cardfeed-staging"
-        var status = stat()
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
         if hasPrevious { comparable.insert("") }
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
+            finished = true  // the staging name is not this build's to remove
             lock.release()
             throw SiteWriter.Refusal(description: "cannot create a folder beside \(shown) to build in: \(reason)")
         }
@@ -115,15 +128,16 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
                 utimensat(AT_FDCWD, new, &times, AT_SYMLINK_NOFOLLOW)
             }
         } catch {
-            throw OutputError(path: new, code: EIO)
+            throw SiteWriter.Refusal(description: "cannot link or copy \(path) from the previous output: \(error.localizedDescription)")
         }
     }
 
     func commit() throws -> OutputCounts {
         let manager = FileManager.default
         let shown = SiteFolder.display(URL(fileURLWithPath: output))
+        var carried: Set<String> = []
         do {
-            if hasPrevious { try carryHiddenFiles() }
+            if hasPrevious { carried = try carryHiddenFiles() }
             try Data(SiteWriter.markerText.utf8).write(to: URL(fileURLWithPath: staging + "/" + SiteWriter.markerName))
         } catch {
             abandon()
@@ -131,11 +145,12 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
         }
         var removed: [String] = []
         if hasPrevious {
-            removed = Self.files(in: output).filter { !paths.contains($0) }
+            removed = Self.files(in: output).filter { !paths.contains($0) && !carried.contains($0) }
             if cardfeed_exchange_paths(staging, output) != 0 {
-                // A file system that cannot exchange two names: the old output is moved aside
-                // first, which leaves an instant with no output at all.
-                let aside = staging + "-old"
+                // Only a file system or kernel that cannot exchange two names (EINVAL, ENOSYS)
+                // gets the two renames, with an instant when there is no output; the next build
+                // puts the old output back if this one is killed then.
+                guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) else { throw failure("cannot put the new site in place of \(shown)") }
                 guard rename(output, aside) == 0 else { throw failure("cannot move \(shown) aside") }
                 guard rename(staging, output) == 0 else {
                     let error = failure("cannot put the new site in place of \(shown)")
@@ -167,25 +182,39 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
         lock.release()
     }
 
-    /// Hidden files and folders of the old output that the build did not write are linked into
-    /// the new one, file by file (a folder is made anew, a symbolic link copied as a link).
-    private func carryHiddenFiles() throws {
-        for name in ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).sorted() where SiteWriter.isKept(name) {
-            var status = stat()
-            guard lstat(staging + "/" + name, &status) != 0 else { continue }
-            try Self.linkTree(output + "/" + name, to: staging + "/" + name)
+    /// Hidden files and folders of the old output (`.git`, `news/.htaccess`) that the build did
+    /// not write are linked into the new one, file by file (a folder is made anew, a symbolic
+    /// link copied as a link), in every folder the new site has too. Returns the files carried.
+    private func carryHiddenFiles() throws -> Set<String> {
+        var carried: Set<String> = []
+        func visit(_ relative: String) throws {
+            let old = relative.isEmpty ? output : output + "/" + relative
+            let new = relative.isEmpty ? staging : staging + "/" + relative
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: old)) ?? []).sorted() {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var status = stat()
+                if SiteWriter.isKept(name) {
+                    guard lstat(new + "/" + name, &status) != 0 else { continue }  // the build wrote its own
+                    try Self.linkTree(old + "/" + name, to: new + "/" + name, as: child, into: &carried)
+                } else if created.contains(child), lstat(old + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+                    try visit(child)
+                }
+            }
         }
+        try visit("")
+        return carried
     }
 
-    private static func linkTree(_ source: String, to target: String) throws {
+    private static func linkTree(_ source: String, to target: String, as relative: String, into carried: inout Set<String>) throws {
         var status = stat()
         guard lstat(source, &status) == 0 else { return }
         switch status.st_mode & S_IFMT {
         case S_IFDIR:
             guard mkdir(target, status.st_mode & 0o7777) == 0 else { throw OutputError(path: target, code: errno) }
             for name in try FileManager.default.contentsOfDirectory(atPath: source) {
-                try linkTree(source + "/" + name, to: target + "/" + name)
+                try linkTree(source + "/" + name, to: target + "/" + name, as: relative + "/" + name, into: &carried)
             }
+            return
         case S_IFLNK:
             let destination = try FileManager.default.destinationOfSymbolicLink(atPath: source)
             guard symlink(destination, target) == 0 else { throw OutputError(path: target, code: errno) }
@@ -194,16 +223,17 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
                 try FileManager.default.copyItem(atPath: source, toPath: target)
             }
         }
+        carried.insert(relative)
     }
 
-    /// The files below `folder`, relative, without its hidden files and folders and the marker,
-    /// never following a symbolic link.
+    /// The files below `folder`, relative, without the marker and the staging files an older
+    /// cardfeed left (`.index.html.cardfeed-new-PID`), never following a symbolic link.
     static func files(in folder: String) -> [String] {
         var files: [String] = []
         func walk(_ relative: String) {
             let path = relative.isEmpty ? folder : folder + "/" + relative
             for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-                if relative.isEmpty && (SiteWriter.isKept(name) || name == SiteWriter.markerName) { continue }
+                if relative.isEmpty && name == SiteWriter.markerName { continue }
                 let child = relative.isEmpty ? name : relative + "/" + name
                 var status = stat()
                 if lstat(folder + "/" + child, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
@@ -236,6 +266,7 @@ final class OutputLock: @unchecked Sendable {
                 var text = [UInt8](repeating: 0, count: 32)
                 let count = read(descriptor, &text, 31)
                 close(descriptor)
+                descriptor = -1  // deinit runs when an initialiser throws: nothing of ours to release
                 let holder = count > 0 ? String(decoding: text[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
                 throw SiteWriter.Refusal(description: "another cardfeed\(holder.isEmpty ? "" : " (process \(holder))") is writing \(output); wait until it ends, or choose another --output")
             }

@@ -48,10 +48,13 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
 
     func commit() throws -> OutputCounts {
         try lock.withLock {
+            // A page's key is trusted next time only if its file was written: after a failure
+            // here every page is made again.
+            var committed = false
             defer {
                 hashes = [:]
                 changed = []
-                keys = nextKeys
+                keys = committed ? nextKeys : [:]
                 nextKeys = [:]
             }
             let manager = FileManager.default
@@ -69,6 +72,7 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
                 try? manager.removeItem(at: folder.appendingPathComponent(path))
                 written[path] = nil
             }
+            committed = true
             return OutputCounts(written: changed.count, unchanged: hashes.count - changed.count, removed: removed)
         }
     }

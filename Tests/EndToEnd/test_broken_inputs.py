@@ -187,6 +187,47 @@ def test_symbolic_link_loops_and_links_out_of_the_site(run, tmp_path):
     assert 'src="assets/images/alias.png"' in (out / "index.html").read_text()
 
 
+def test_a_standard_folder_that_links_out_of_the_site_is_an_error(run, tmp_path):
+    """SITE/assets -> /etc would copy /etc into the output; each standard folder that is a link
+    out of the site is an error naming it, and nothing of the target is read or written."""
+    outside = tmp_path / "outside"
+    (outside / "images").mkdir(parents=True)
+    (outside / "secret.txt").write_text("not for the site")
+    (outside / "page.mustache").write_text("{{title}}")
+    (outside / "news.json").write_text(json.dumps([card(id="from-outside")]))
+    (outside / "en.json").write_text('{"empty_feed": "outside"}')
+    for folder in ["cards", "templates", "assets", "static", "strings"]:
+        site = write_cards(tmp_path / ("site-" + folder), [card()])
+        (site / folder).symlink_to(outside)
+        result = build(run, site)
+        assert result.returncode == 1, (folder, result.stderr)
+        assert f'error: site-{folder}/{folder}: is a symbolic link to "{outside}", outside the site folder' in result.stderr, result.stderr
+        assert not (site / "public").exists()
+        checked = run("check", site)
+        assert checked.returncode == 1 and "outside the site folder" in checked.stderr
+    inside = write_cards(tmp_path / "inside", [card(type="captioned_image", title="t", image="images/a.png")])
+    (inside / "shared" / "images").mkdir(parents=True)
+    (inside / "shared" / "images" / "a.png").write_bytes(b"\x89PNG fake")
+    (inside / "assets").symlink_to("shared")
+    result = build(run, inside)
+    assert result.returncode == 0, result.stderr
+    assert (inside / "public" / "assets" / "images" / "a.png").read_bytes() == b"\x89PNG fake"
+
+
+def test_an_output_inside_an_input_folder_is_refused_through_symbolic_links(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    (site / "cards").mkdir()
+    (tmp_path / "to-cards").symlink_to(site / "cards")
+    (site / "cards-again").symlink_to("cards")
+    for output in [tmp_path / "to-cards" / "out", site / "cards-again" / "out" / "deeper"]:
+        result = build(run, site, "-o", output)
+        assert result.returncode == 1 and "inside the site's cards/ folder" in result.stderr, (output, result.stderr)
+    assert list((site / "cards").iterdir()) == []
+    (site / "public-link").symlink_to(tmp_path)
+    result = build(run, site, "-o", site / "public-link")
+    assert result.returncode == 1 and "contains the site itself" in result.stderr, result.stderr
+
+
 def unreadable_runner(cardfeed_bin):
     """Runs cardfeed so that a chmod 000 file really cannot be read. These tests run as root, for
     whom permissions do not stop reads: then cardfeed runs as the user nobody (setpriv)."""

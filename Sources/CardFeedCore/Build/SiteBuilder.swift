@@ -63,6 +63,9 @@ public struct SiteBuilder: Sendable {
         guard site.exists else {
             throw fail(&report, Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)"))
         }
+        for (path, message) in site.foldersLinkedOut() {
+            report.diagnostics.append(Diagnostic(.error, file: path, message: message))
+        }
         let config = ConfigLoader(site: site).load(into: &report.diagnostics)
         let baseURL = checkedBaseURL(config, &report.diagnostics)
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale

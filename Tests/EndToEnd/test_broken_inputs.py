@@ -358,3 +358,63 @@ def test_output_safety_from_the_command_line(run, example_site, tmp_path):
         result = build(run, example_site, "-o", output)
         assert result.returncode == 1 and reason in result.stderr, (output, result.stderr)
     assert sorted(str(p) for p in example_site.rglob("*") if "public" not in p.parts) == inputs
+
+
+def test_rule_numbers_that_no_card_can_hold_are_errors(run, tmp_path):
+    """`expires_at: .nan` ended the build with SIGILL when the rule was applied."""
+    for value, shown in [(".nan", "nan is not a number"), (".inf", "inf is not a number"), ("-.inf", "-inf is not a number"),
+                         ("1e300", "1e+300 is too large for a time")]:
+        site = write_cards(tmp_path / "site", [card()])
+        (site / "cardfeed.yml").write_text(f"rules:\n  - match: {{id: c1}}\n    set:\n      expires_at: {value}\n")
+        result = build(run, site)
+        assert result.returncode == 1, (value, result.stderr)
+        assert 'error: site/cardfeed.yml:4:19: field "rules[1].set.expires_at": ' + shown in result.stderr, result.stderr
+    (site / "cardfeed.yml").write_text("rules:\n  - match: {id: c1}\n    set:\n      aspect_ratio: .nan\n")
+    result = build(run, site)
+    assert result.returncode == 1 and '"rules[1].set.aspect_ratio": nan is not a number' in result.stderr, result.stderr
+
+
+ALIAS_BOMB = """a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+? *i
+: x
+? *h
+: y
+"""
+
+
+def test_a_yaml_alias_bomb_is_refused_quickly(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    (site / "cardfeed.yml").write_text(ALIAS_BOMB)
+    start = time.monotonic()
+    result = build(run, site)
+    assert time.monotonic() - start < 5
+    assert result.returncode == 1
+    assert "error: site/cardfeed.yml:6:" in result.stderr and "expand to more than 100000 values" in result.stderr, result.stderr
+    (site / "cardfeed.yml").write_text('base: &base {title: "Hello"}\nrules:\n  - match: {id: c1}\n    set: *base\n')
+    result = build(run, site)
+    assert "expand to more than" not in result.stderr and 'field "base": unknown key' in result.stderr, result.stderr
+
+
+def test_ctrl_c_stops_a_large_build_within_a_second_and_the_next_build_works(cardfeed_bin, tmp_path):
+    import signal
+    cards = [card(id=f"c{i}", description=f"Card **{i}** " * 20) for i in range(60_000)]
+    site = write_cards(tmp_path / "site", cards)
+    process = subprocess.Popen([str(cardfeed_bin), "build", site, "--now", NOW, "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    assert process.poll() is None, "the build ended before it could be interrupted"
+    start = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=10)
+    assert time.monotonic() - start < 1
+    assert process.returncode != 0
+    again = subprocess.run([str(cardfeed_bin), "build", site, "--now", NOW, "-q"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in site.iterdir()) == ["cards.json", "public"]

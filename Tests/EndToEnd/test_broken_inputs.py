@@ -418,3 +418,43 @@ def test_ctrl_c_stops_a_large_build_within_a_second_and_the_next_build_works(car
     again = subprocess.run([str(cardfeed_bin), "build", site, "--now", NOW, "-q"], capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert sorted(p.name for p in site.iterdir()) == ["cards.json", "public"]
+
+
+def test_control_characters_in_ids_and_file_names_are_escaped_on_the_terminal(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card(id="evil\x1b]0;pwned\x07\u009b31m", type="nonsense")])
+    (site / "cards").mkdir()
+    (site / "cards" / "bad\x1b[2Jname\u0085.json").write_text("[")
+    result = build(run, site)
+    assert result.returncode == 1
+    for raw in ["\x1b", "\x07", "\u009b", "\u0085"]:
+        assert raw not in result.stderr, repr(result.stderr)
+    assert 'card 1 (id "evil\\u{1b}]0;pwned\\u{7}\\u{9b}31m")' in result.stderr, result.stderr
+    assert "site/cards/bad\\u{1b}[2Jname\\u{85}.json:" in result.stderr, result.stderr
+
+
+def test_a_base_url_with_spaces_or_quotes_is_refused(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    for url in ['https://x.test/a b/', 'https://x.test/"><script>', "https://x.test/'x", "https://x.test/\u00a0"]:
+        result = build(run, site, "--base-url", url)
+        assert result.returncode == 1 and "error: --base-url: " in result.stderr, (url, result.stderr)
+        (site / "cardfeed.yml").write_text(f"base_url: {json.dumps(url)}\n")
+        result = build(run, site)
+        assert result.returncode == 1 and 'field "base_url": must be an http or https address' in result.stderr, (url, result.stderr)
+        (site / "cardfeed.yml").unlink()
+    assert build(run, site, "--base-url", "https://x.test/news/").returncode == 0
+
+
+def test_an_http_url_without_a_host_is_refused_and_protocol_relative_links_follow_new_tab(run, tmp_path):
+    site = write_cards(tmp_path / "site", [
+        card(id="img", type="captioned_image", title="t", image="https:javascript:alert(1)"),
+        card(id="rel", url="//partner.example/offer", domain="Partner"),
+        card(id="own", url="https://other.example/", domain="Other"),
+    ])
+    (site / "cardfeed.yml").write_text('links:\n  new_tab: ["partner.example"]\n')
+    result = build(run, site)
+    assert result.returncode == 0, result.stderr
+    assert 'field "image": "https:javascript:alert(1)" has no host after "https://"' in result.stderr, result.stderr
+    page = (site / "public" / "index.html").read_text()
+    assert "javascript" not in page
+    assert 'href="//partner.example/offer" target="_blank" rel="noopener"' in page, page
+    assert 'href="https://other.example/" target' not in page

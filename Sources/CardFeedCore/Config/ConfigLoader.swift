@@ -99,8 +99,8 @@ struct YAMLReader {
 
     mutating func baseURL(_ node: Node) -> String? {
         guard let text = string(node, key: "base_url") else { return nil }
-        guard let scheme = URLCheck.scheme(of: text), scheme == "http" || scheme == "https", URLCheck.host(of: text) != nil else {
-            error(node, "base_url", "must be an http or https address such as https://example.com/news/")
+        guard URLCheck.isBaseURL(text) else {
+            error(node, "base_url", "must be an http or https address such as https://example.com/news/ (without spaces or quotes)")
             return nil
         }
         return text.hasSuffix("/") ? text : text + "/"

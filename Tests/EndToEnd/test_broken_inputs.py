@@ -101,16 +101,34 @@ def test_wrong_types_in_every_field_are_warnings_naming_each_field(run, tmp_path
     assert 'data-card-id="12345"' in page and 'data-card-id="d"' in page
 
 
-def test_a_million_character_description_is_a_warning_and_quick(run, tmp_path):
-    description = "**Roast** notes and [a link](https://x.test/) " * 22_000
-    site = write_cards(tmp_path / "site", [card(description=description, title="x" * 100_000,
-                                                extras={"k" * 100_000: "v" * 100_000})])
+def test_a_card_over_braze_limit_is_a_warning_and_one_over_64_kb_is_skipped_quickly(run, tmp_path):
+    description = "**Roast** notes and [a link](https://x.test/) " * 1_200
+    big = card(id="big", description=description, title="x" * 2_000, extras={"k" * 2_000: "v" * 2_000})
+    huge = card(id="huge", description="word *em* " * 1_000_000, title="x" * 100_000)
+    site = write_cards(tmp_path / "site", [big, huge])
     start = time.monotonic()
     result = build(run, site, "--base-url", "https://x.test/")
     assert result.returncode == 0, result.stderr
     assert time.monotonic() - start < 30
-    assert "over Braze's 2 KB limit (2048 bytes); shown anyway" in result.stderr
-    assert (site / "public" / "index.html").read_text().count("<strong>Roast</strong>") == 22_000
+    assert 'card 1 (id "big"): content is 61200 bytes, over Braze\'s 2 KB limit (2048 bytes); shown anyway' in result.stderr
+    assert ('card 2 (id "huge"): holds 10100050 bytes of text, over the 64 KB a card may hold '
+            "(Braze's own limit is 2 KB); skipped") in result.stderr
+    page = (site / "public" / "index.html").read_text()
+    assert page.count("<strong>Roast</strong>") == 1_200 and "<em>em</em>" not in page
+
+
+def test_cmark_quadratic_input_cannot_hang_a_build(run, tmp_path):
+    """CVE-2023-22486: Debian's libcmark 0.30.2 took 57 s on one description of "![[]()" repeated
+    200,000 times. Over the card size limit it is skipped; at the limit one card costs well
+    under a second."""
+    site = write_cards(tmp_path / "site", [card(id="bomb", description="![[]()" * 200_000),
+                                           card(id="small-bomb", description="![[]()" * 10_000)])
+    start = time.monotonic()
+    result = build(run, site)
+    assert result.returncode == 0, result.stderr
+    assert time.monotonic() - start < 10
+    assert 'card 1 (id "bomb"): holds 1200045 bytes of text, over the 64 KB' in result.stderr
+    assert 'data-card-id="small-bomb"' in (site / "public" / "index.html").read_text()
 
 
 def test_a_folder_named_cards_json_and_folders_where_files_should_be(run, tmp_path):
@@ -185,6 +203,47 @@ def test_symbolic_link_loops_and_links_out_of_the_site(run, tmp_path):
     assert (out / "assets" / "images" / "alias.png").read_bytes() == b"\x89PNG fake"
     assert not (out / "assets" / "images" / "alias.png").is_symlink()
     assert 'src="assets/images/alias.png"' in (out / "index.html").read_text()
+
+
+def test_a_standard_folder_that_links_out_of_the_site_is_an_error(run, tmp_path):
+    """SITE/assets -> /etc would copy /etc into the output; each standard folder that is a link
+    out of the site is an error naming it, and nothing of the target is read or written."""
+    outside = tmp_path / "outside"
+    (outside / "images").mkdir(parents=True)
+    (outside / "secret.txt").write_text("not for the site")
+    (outside / "page.mustache").write_text("{{title}}")
+    (outside / "news.json").write_text(json.dumps([card(id="from-outside")]))
+    (outside / "en.json").write_text('{"empty_feed": "outside"}')
+    for folder in ["cards", "templates", "assets", "static", "strings"]:
+        site = write_cards(tmp_path / ("site-" + folder), [card()])
+        (site / folder).symlink_to(outside)
+        result = build(run, site)
+        assert result.returncode == 1, (folder, result.stderr)
+        assert f'error: site-{folder}/{folder}: is a symbolic link to "{outside}", outside the site folder' in result.stderr, result.stderr
+        assert not (site / "public").exists()
+        checked = run("check", site)
+        assert checked.returncode == 1 and "outside the site folder" in checked.stderr
+    inside = write_cards(tmp_path / "inside", [card(type="captioned_image", title="t", image="images/a.png")])
+    (inside / "shared" / "images").mkdir(parents=True)
+    (inside / "shared" / "images" / "a.png").write_bytes(b"\x89PNG fake")
+    (inside / "assets").symlink_to("shared")
+    result = build(run, inside)
+    assert result.returncode == 0, result.stderr
+    assert (inside / "public" / "assets" / "images" / "a.png").read_bytes() == b"\x89PNG fake"
+
+
+def test_an_output_inside_an_input_folder_is_refused_through_symbolic_links(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    (site / "cards").mkdir()
+    (tmp_path / "to-cards").symlink_to(site / "cards")
+    (site / "cards-again").symlink_to("cards")
+    for output in [tmp_path / "to-cards" / "out", site / "cards-again" / "out" / "deeper"]:
+        result = build(run, site, "-o", output)
+        assert result.returncode == 1 and "inside the site's cards/ folder" in result.stderr, (output, result.stderr)
+    assert list((site / "cards").iterdir()) == []
+    (site / "public-link").symlink_to(tmp_path)
+    result = build(run, site, "-o", site / "public-link")
+    assert result.returncode == 1 and "contains the site itself" in result.stderr, result.stderr
 
 
 def unreadable_runner(cardfeed_bin):
@@ -299,3 +358,103 @@ def test_output_safety_from_the_command_line(run, example_site, tmp_path):
         result = build(run, example_site, "-o", output)
         assert result.returncode == 1 and reason in result.stderr, (output, result.stderr)
     assert sorted(str(p) for p in example_site.rglob("*") if "public" not in p.parts) == inputs
+
+
+def test_rule_numbers_that_no_card_can_hold_are_errors(run, tmp_path):
+    """`expires_at: .nan` ended the build with SIGILL when the rule was applied."""
+    for value, shown in [(".nan", "nan is not a number"), (".inf", "inf is not a number"), ("-.inf", "-inf is not a number"),
+                         ("1e300", "1e+300 is too large for a time")]:
+        site = write_cards(tmp_path / "site", [card()])
+        (site / "cardfeed.yml").write_text(f"rules:\n  - match: {{id: c1}}\n    set:\n      expires_at: {value}\n")
+        result = build(run, site)
+        assert result.returncode == 1, (value, result.stderr)
+        assert 'error: site/cardfeed.yml:4:19: field "rules[1].set.expires_at": ' + shown in result.stderr, result.stderr
+    (site / "cardfeed.yml").write_text("rules:\n  - match: {id: c1}\n    set:\n      aspect_ratio: .nan\n")
+    result = build(run, site)
+    assert result.returncode == 1 and '"rules[1].set.aspect_ratio": nan is not a number' in result.stderr, result.stderr
+
+
+ALIAS_BOMB = """a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+? *i
+: x
+? *h
+: y
+"""
+
+
+def test_a_yaml_alias_bomb_is_refused_quickly(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    (site / "cardfeed.yml").write_text(ALIAS_BOMB)
+    start = time.monotonic()
+    result = build(run, site)
+    assert time.monotonic() - start < 5
+    assert result.returncode == 1
+    assert "error: site/cardfeed.yml:6:" in result.stderr and "expand to more than 100000 values" in result.stderr, result.stderr
+    (site / "cardfeed.yml").write_text('base: &base {title: "Hello"}\nrules:\n  - match: {id: c1}\n    set: *base\n')
+    result = build(run, site)
+    assert "expand to more than" not in result.stderr and 'field "base": unknown key' in result.stderr, result.stderr
+
+
+def test_ctrl_c_stops_a_large_build_within_a_second_and_the_next_build_works(cardfeed_bin, tmp_path):
+    import signal
+    cards = [card(id=f"c{i}", description=f"Card **{i}** " * 20) for i in range(60_000)]
+    site = write_cards(tmp_path / "site", cards)
+    process = subprocess.Popen([str(cardfeed_bin), "build", site, "--now", NOW, "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    assert process.poll() is None, "the build ended before it could be interrupted"
+    start = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=10)
+    assert time.monotonic() - start < 1
+    assert process.returncode != 0
+    again = subprocess.run([str(cardfeed_bin), "build", site, "--now", NOW, "-q"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in site.iterdir()) == ["cards.json", "public"]
+
+
+def test_control_characters_in_ids_and_file_names_are_escaped_on_the_terminal(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card(id="evil\x1b]0;pwned\x07\u009b31m", type="nonsense")])
+    (site / "cards").mkdir()
+    (site / "cards" / "bad\x1b[2Jname\u0085.json").write_text("[")
+    result = build(run, site)
+    assert result.returncode == 1
+    for raw in ["\x1b", "\x07", "\u009b", "\u0085"]:
+        assert raw not in result.stderr, repr(result.stderr)
+    assert 'card 1 (id "evil\\u{1b}]0;pwned\\u{7}\\u{9b}31m")' in result.stderr, result.stderr
+    assert "site/cards/bad\\u{1b}[2Jname\\u{85}.json:" in result.stderr, result.stderr
+
+
+def test_a_base_url_with_spaces_or_quotes_is_refused(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    for url in ['https://x.test/a b/', 'https://x.test/"><script>', "https://x.test/'x", "https://x.test/\u00a0"]:
+        result = build(run, site, "--base-url", url)
+        assert result.returncode == 1 and "error: --base-url: " in result.stderr, (url, result.stderr)
+        (site / "cardfeed.yml").write_text(f"base_url: {json.dumps(url)}\n")
+        result = build(run, site)
+        assert result.returncode == 1 and 'field "base_url": must be an http or https address' in result.stderr, (url, result.stderr)
+        (site / "cardfeed.yml").unlink()
+    assert build(run, site, "--base-url", "https://x.test/news/").returncode == 0
+
+
+def test_an_http_url_without_a_host_is_refused_and_protocol_relative_links_follow_new_tab(run, tmp_path):
+    site = write_cards(tmp_path / "site", [
+        card(id="img", type="captioned_image", title="t", image="https:javascript:alert(1)"),
+        card(id="rel", url="//partner.example/offer", domain="Partner"),
+        card(id="own", url="https://other.example/", domain="Other"),
+    ])
+    (site / "cardfeed.yml").write_text('links:\n  new_tab: ["partner.example"]\n')
+    result = build(run, site)
+    assert result.returncode == 0, result.stderr
+    assert 'field "image": "https:javascript:alert(1)" has no host after "https://"' in result.stderr, result.stderr
+    page = (site / "public" / "index.html").read_text()
+    assert "javascript" not in page
+    assert 'href="//partner.example/offer" target="_blank" rel="noopener"' in page, page
+    assert 'href="https://other.example/" target' not in page

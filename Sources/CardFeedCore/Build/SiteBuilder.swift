@@ -63,6 +63,9 @@ public struct SiteBuilder: Sendable {
         guard site.exists else {
             throw fail(&report, Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)"))
         }
+        for (path, message) in site.foldersLinkedOut() {
+            report.diagnostics.append(Diagnostic(.error, file: path, message: message))
+        }
         let config = ConfigLoader(site: site).load(into: &report.diagnostics)
         let baseURL = checkedBaseURL(config, &report.diagnostics)
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
@@ -243,8 +246,8 @@ public struct SiteBuilder: Sendable {
     /// `--base-url`, else `base_url` of cardfeed.yml (checked there), normalised to end in "/".
     private func checkedBaseURL(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> String? {
         guard let url = options.baseURL else { return config.baseURL }
-        guard let scheme = URLCheck.scheme(of: url), scheme == "http" || scheme == "https", URLCheck.host(of: url) != nil else {
-            diagnostics.append(Diagnostic(.error, file: "--base-url", message: "\(Diagnostic.quoted(url)) is not an http or https address such as https://example.com/news/"))
+        guard URLCheck.isBaseURL(url) else {
+            diagnostics.append(Diagnostic(.error, file: "--base-url", message: "\(Diagnostic.quoted(url)) is not an http or https address such as https://example.com/news/ (without spaces or quotes)"))
             return nil
         }
         return url.hasSuffix("/") ? url : url + "/"

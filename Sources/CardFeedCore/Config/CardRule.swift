@@ -40,6 +40,16 @@ public struct CardRule: Sendable {
         "expires_at": "number", "aspect_ratio": "number",
     ]
 
+    /// Why `number` cannot be set on `field`, or nil: `.nan`, `.inf` and times beyond what a
+    /// timestamp can hold are refused here, so that applying a rule cannot fail.
+    static func problem(setting field: String, to number: Double) -> String? {
+        guard number.isFinite else { return "\(number) is not a number a card can hold; give a finite number" }
+        if field == "expires_at" && abs(number) >= FieldReader.largestTime {
+            return "\(number) is too large for a time (Unix seconds; -1 for never)"
+        }
+        return nil
+    }
+
     func matches(_ card: Card) -> Bool {
         if !types.isEmpty && !types.contains(card.type) { return false }
         if !categories.isEmpty {

@@ -25,6 +25,12 @@ public struct ConfigLoader: Sendable {
             diagnostics.append(Diagnostic(.error, file: name, message: "cannot read the file as UTF-8 text"))
             return SiteConfig()
         }
+        do { try YAMLExpansion.check(text) } catch {
+            diagnostics.append(Diagnostic(
+                .error, file: name, line: error.line, column: error.column,
+                message: "with this alias the file's aliases expand to more than \(YAMLExpansion.nodeLimit) values (an alias bomb?); write the values out instead"))
+            return SiteConfig()
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -93,8 +99,8 @@ struct YAMLReader {
 
     mutating func baseURL(_ node: Node) -> String? {
         guard let text = string(node, key: "base_url") else { return nil }
-        guard let scheme = URLCheck.scheme(of: text), scheme == "http" || scheme == "https", URLCheck.host(of: text) != nil else {
-            error(node, "base_url", "must be an http or https address such as https://example.com/news/")
+        guard URLCheck.isBaseURL(text) else {
+            error(node, "base_url", "must be an http or https address such as https://example.com/news/ (without spaces or quotes)")
             return nil
         }
         return text.hasSuffix("/") ? text : text + "/"
@@ -220,8 +226,20 @@ struct YAMLReader {
                     case "flag":
                         if let flag = fieldValue.bool { rule.set.append((field, .flag(flag))) } else { error(fieldValue, "\(path).set.\(field)", "expected true or false") }
                     case "number":
-                        if let number = fieldValue.float { rule.set.append((field, .number(number))) } else { error(fieldValue, "\(path).set.\(field)", "expected a number") }
+                        guard let number = fieldValue.float else {
+                            error(fieldValue, "\(path).set.\(field)", "expected a number")
+                            continue
+                        }
+                        if let problem = CardRule.problem(setting: field, to: number) {
+                            error(fieldValue, "\(path).set.\(field)", problem)
+                            continue
+                        }
+                        rule.set.append((field, .number(number)))
                     default:
+                        guard scalar.string.utf8.count <= CardDecoder.sizeLimit else {
+                            error(fieldValue, "\(path).set.\(field)", "is \(scalar.string.utf8.count) bytes long, over the \(CardDecoder.sizeLimit / 1024) KB a card may hold")
+                            continue
+                        }
                         rule.set.append((field, .text(scalar.string)))
                     }
                     acts = true

@@ -58,10 +58,13 @@ public struct LinkPolicy: Sendable {
 
     public var linkSchemes: Set<String> { URLCheck.linkSchemes.union(appSchemes) }
 
-    /// True when a link to `url` should open in a new tab.
+    /// True when a link to `url` should open in a new tab. A link without a scheme that starts
+    /// with `//` goes to that host over the page's own scheme, so it counts as a web link too.
     public func opensInNewTab(_ url: String) -> Bool {
-        guard !newTab.isEmpty, let scheme = URLCheck.scheme(of: url), scheme == "http" || scheme == "https",
-            let host = URLCheck.host(of: url)?.lowercased()
+        guard !newTab.isEmpty else { return false }
+        let web = url.hasPrefix("//") ? "https:" + url : url
+        guard let scheme = URLCheck.scheme(of: web), scheme == "http" || scheme == "https",
+            let host = URLCheck.host(of: web)?.lowercased()
         else { return false }
         let bareHost = host.split(separator: ":").first.map(String.init) ?? host
         return newTab.contains { pattern in

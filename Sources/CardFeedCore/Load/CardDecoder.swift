@@ -29,6 +29,12 @@ enum DecodedEntry {
 struct CardDecoder {
     /// Braze refuses a card whose content (text, URLs, extras) is larger than this.
     static let contentLimit = 2048
+    /// The most text (keys and string values, in UTF-8 bytes) one card may hold here; a bigger
+    /// card is skipped before any of it is read. 32 times Braze's limit leaves room for cards
+    /// written by hand, and keeps what one card can cost bounded: Debian's libcmark 0.30.2 is
+    /// quadratic on some input (CVE-2023-22486, `![[]()` repeated), which at this size takes
+    /// well under a second, and cmark's memory for one description stays a few megabytes.
+    static let sizeLimit = 65_536
 
     /// Answers whether SITE/assets/ has a file at this relative path.
     var assetExists: @Sendable (String) -> Bool
@@ -49,15 +55,20 @@ struct CardDecoder {
             return (.skipped(.invalid), [diagnostic])
         }
         var reader = FieldReader(object: object, file: source.file, index: source.index)
-        let entry = decode(&reader, source: source)
+        let entry = decode(&reader, source: source, textBytes: Self.textBytes(value))
         guard source.offset != nil else { return (entry, reader.diagnostics) }
         return (entry, reader.diagnostics.map { var diagnostic = $0; diagnostic.cardOffset = source.offset; return diagnostic })
     }
 
-    private func decode(_ reader: inout FieldReader, source: CardSource) -> DecodedEntry {
+    private func decode(_ reader: inout FieldReader, source: CardSource, textBytes: Int) -> DecodedEntry {
         guard let id = reader.string(.id) else {
             if reader.string(.type).flatMap(CardType.init(wireName:)) == .control { return .skipped(.control) }
             reader.warn("id", "missing; every card needs an id, so this one is skipped")
+            return .skipped(.invalid)
+        }
+        reader.cardID = id.utf8.count > 256 ? String(id.prefix(64)) + "…" : id
+        guard textBytes <= Self.sizeLimit else {
+            reader.warn(nil, "holds \(textBytes) bytes of text, over the \(Self.sizeLimit / 1024) KB a card may hold (Braze's own limit is 2 KB); skipped")
             return .skipped(.invalid)
         }
         reader.cardID = id
@@ -248,6 +259,16 @@ struct CardDecoder {
             return false
         }
         return true
+    }
+
+    /// UTF-8 bytes of every key and text value in `value`, at any depth.
+    static func textBytes(_ value: JSONValue) -> Int {
+        switch value {
+        case .string(let text): return text.utf8.count
+        case .array(let values): return values.reduce(0) { $0 + textBytes($1) }
+        case .object(let pairs): return pairs.reduce(0) { $0 + $1.key.utf8.count + textBytes($1.value) }
+        case .null, .bool, .number: return 0
+        }
     }
 
     /// Braze refuses cards over 2 KB of content; such a card here is still shown, with a warning,

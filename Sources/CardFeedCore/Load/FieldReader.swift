@@ -247,6 +247,10 @@ struct FieldReader {
         return Int64(double)
     }
 
+    /// Larger times, in seconds or milliseconds, are refused: beyond any calendar, and close to
+    /// what `Int64` holds.
+    static let largestTime = 9.0e15
+
     /// Unix seconds. 13-digit values are milliseconds (some generators write them), a fraction
     /// is rounded down (iOS keeps timestamps as doubles, and exports write `1699500000.75`), and
     /// a negative value means "never", as `-1` does on the wire.
@@ -256,7 +260,7 @@ struct FieldReader {
             seconds = integer  // the usual case
         } else {
             guard let number = number(field) else { return nil }
-            guard abs(number) < 9.0e15 else {
+            guard abs(number) < Self.largestTime else {
                 warn(lookup(field)?.key, "\(Self.format(number)) is too large for a time; ignored")
                 return nil
             }

@@ -64,11 +64,13 @@ public struct StringTable: Sendable {
     /// tables and the site's files alike.
     public static func load(locale given: String, site: SiteFolder, diagnostics: inout Diagnostics) -> StringTable? {
         let locale = canonical(given)
-        var file = site.root.appendingPathComponent("strings/\(locale).json")
-        if !FileManager.default.fileExists(atPath: file.path),
-            let names = try? FileManager.default.contentsOfDirectory(atPath: site.root.appendingPathComponent("strings").path),
+        var file = site.stringsFolder.appendingPathComponent("\(locale).json")
+        // A strings/ that links out of the site is an error of its own (`foldersLinkedOut`).
+        let readable = !site.isLinkedOut(site.stringsFolder)
+        if readable, !FileManager.default.fileExists(atPath: file.path),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: site.stringsFolder.path),
             let match = names.sorted().first(where: { $0.lowercased() == "\(locale).json".lowercased() }) {
-            file = site.root.appendingPathComponent("strings/" + match)
+            file = site.stringsFolder.appendingPathComponent(match)
         }
         let name = site.display(file)
         guard locale.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"#, options: .regularExpression) != nil else {
@@ -77,7 +79,7 @@ public struct StringTable: Sendable {
         }
         let builtin = builtin(locale) ?? builtin(locale.split(separator: "-").first.map(String.init) ?? locale)
         var values = builtin ?? english
-        let exists = FileManager.default.fileExists(atPath: file.path)
+        let exists = readable && FileManager.default.fileExists(atPath: file.path)
         guard exists || builtin != nil else {
             diagnostics.append(Diagnostic(
                 .error, file: name, field: "locale",

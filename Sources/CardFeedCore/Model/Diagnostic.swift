@@ -39,7 +39,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// `site/cards/a.json:9:3: card 2 (id "x"): field "image": message` (the card's place, and
     /// its number in the file counted from 1), or `file:3:7: message`.
     public var description: String {
-        var text = file
+        var text = Self.escapingControls(file)
         if let line {
             text += ":\(line)"
             if let column { text += ":\(column)" }
@@ -49,7 +49,29 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             if let cardID { text += " (id \(Self.quoted(cardID)))" }
         }
         if let field { text += ": field \(Self.quoted(field))" }
-        return text + ": " + message
+        return text + ": " + Self.escapingControls(message, keepingNewlines: true)
+    }
+
+    /// Whether a scalar is a control character a terminal acts on: C0 (ESC, BEL, CR), DEL and C1
+    /// (U+0080-U+009F, which some terminals read as ESC sequences).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// `text` with every control character written `\u{1b}`, so that a file name or card id
+    /// printed to a terminal shows what it holds instead of moving the cursor or changing the
+    /// title. A message may keep its own line breaks and tabs.
+    static func escapingControls(_ text: String, keepingNewlines: Bool = false) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) && !(keepingNewlines && (scalar == "\n" || scalar == "\t")) {
+                shown += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 
     /// ` (did you mean "build"?)` for a name close to one of `candidates`, else "".
@@ -88,7 +110,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         for scalar in text.unicodeScalars.prefix(80) {
             switch scalar {
             case "\"", "\\": shown += "\\\(scalar)"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: shown += "\\u{\(String(scalar.value, radix: 16))}"
+            case _ where isControl(scalar): shown += "\\u{\(String(scalar.value, radix: 16))}"
             default: shown.unicodeScalars.append(scalar)
             }
         }

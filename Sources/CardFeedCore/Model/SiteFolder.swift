@@ -22,9 +22,60 @@ public struct SiteFolder: Sendable {
     /// Files copied as they are to the output's root: robots.txt, CNAME, favicon.ico, _headers,
     /// .well-known/ (hidden files included).
     public var staticFolder: URL { root.appendingPathComponent("static", isDirectory: true) }
+    public var stringsFolder: URL { root.appendingPathComponent("strings", isDirectory: true) }
+
+    /// The folders a build reads files from.
+    public var standardFolders: [URL] { [cardsFolder, templatesFolder, assetsFolder, staticFolder, stringsFolder] }
 
     /// Paths relative to `static/` of its files, hidden ones included.
-    public func staticFiles() -> [String] { Self.scan(staticFolder, includeHidden: true).files }
+    public func staticFiles() -> [String] { scan(staticFolder, includeHidden: true).files }
+
+    /// The path with every symbolic link resolved (`realpath`), also when its last components
+    /// do not exist yet (an output folder a build is about to create): those are appended to
+    /// the real path of the part that exists.
+    public static func realPath(_ url: URL) -> String {
+        var existing = url.standardizedFileURL
+        var missing: [String] = []
+        while true {
+            if let resolved = realpath(existing.path, nil) {
+                defer { free(resolved) }
+                let base = String(cString: resolved)
+                return missing.isEmpty ? base : (base == "/" ? "" : base) + "/" + missing.reversed().joined(separator: "/")
+            }
+            let parent = existing.deletingLastPathComponent()
+            if parent.path == existing.path { return url.standardizedFileURL.path }
+            missing.append(existing.lastPathComponent)
+            existing = parent
+        }
+    }
+
+    /// Whether `path` (a real path) is `folder` or inside it.
+    static func isWithin(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+    }
+
+    /// Standard folders (`cards/`, `templates/`, `assets/`, `static/`, `strings/`) that are
+    /// symbolic links leading out of the site, each with its error: whatever they lead to
+    /// (`/etc`) would be read and copied into the output, so none of their files is read.
+    public func foldersLinkedOut() -> [(path: String, message: String)] {
+        standardFolders.compactMap { folder in
+            guard isLinkedOut(folder) else { return nil }
+            let written = Diagnostic.quoted(InputFile.linkTarget(folder.path))
+            return (display(folder), "is a symbolic link to \(written), outside the site folder; a site's \(folder.lastPathComponent)/ must be inside it, so none of its files is read (copy them in, or make the link point inside the site)")
+        }
+    }
+
+    /// True when `folder` itself is a symbolic link whose target is outside the site.
+    func isLinkedOut(_ folder: URL) -> Bool {
+        var info = stat()
+        guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return false }
+        return !Self.isWithin(Self.realPath(folder), Self.realPath(root))
+    }
+
+    /// `scan` of one of the site's folders; nothing when the folder is a link out of the site.
+    func scan(_ folder: URL, includeHidden: Bool = false) -> (files: [String], skipped: [(path: String, reason: String, always: Bool)]) {
+        isLinkedOut(folder) ? ([], []) : Self.scan(folder, includeHidden: includeHidden)
+    }
 
     /// The names whose presence makes a folder a site: what `cardfeed` looks for in the current
     /// folder when no site is named, and what commands that write into a site insist on.
@@ -51,7 +102,7 @@ public struct SiteFolder: Sendable {
         var files: [URL] = []
         var info = stat()
         if lstat(cardsFile.path, &info) == 0 { files.append(cardsFile) }
-        files += Self.files(under: cardsFolder).filter(Self.isCardFile).map { cardsFolder.appendingPathComponent($0) }
+        files += scan(cardsFolder).files.filter(Self.isCardFile).map { cardsFolder.appendingPathComponent($0) }
         return files
     }
 
@@ -64,7 +115,7 @@ public struct SiteFolder: Sendable {
     public func skippedEntries() -> [(path: String, reason: String)] {
         var skipped: [(path: String, reason: String)] = []
         for (folder, wanted) in [(cardsFolder, Self.isCardFile), (templatesFolder, Self.isTemplateFile), (assetsFolder, { (_: String) in true }), (staticFolder, { (_: String) in true })] {
-            for entry in Self.scan(folder, includeHidden: folder == staticFolder).skipped where wanted(entry.path) || entry.always {
+            for entry in scan(folder, includeHidden: folder == staticFolder).skipped where wanted(entry.path) || entry.always {
                 skipped.append((display(entry.path.isEmpty ? folder : folder.appendingPathComponent(entry.path)), entry.reason))
             }
         }
@@ -72,11 +123,11 @@ public struct SiteFolder: Sendable {
     }
 
     /// Paths relative to `assets/` of the site's asset files.
-    public func assetFiles() -> [String] { Self.files(under: assetsFolder) }
+    public func assetFiles() -> [String] { scan(assetsFolder).files }
 
     /// Paths relative to `templates/` of the site's template files.
     public func templateFiles() -> [String] {
-        Self.files(under: templatesFolder).filter(Self.isTemplateFile)
+        scan(templatesFolder).files.filter(Self.isTemplateFile)
     }
 
     /// Regular files below `folder` (hidden ones left out), as sorted relative paths.

@@ -41,6 +41,10 @@ public enum URLCheck {
             let allowed = allowedSchemes.sorted().map { "\($0):" }.joined(separator: ", ")
             return .refused("the scheme \"\(scheme):\" is not allowed (allowed: \(allowed))")
         }
+        // "https:javascript:x" has no host; what a browser makes of it differs between browsers.
+        if (scheme == "http" || scheme == "https") && (!cleaned.dropFirst(scheme.count + 1).hasPrefix("//") || host(of: cleaned) == nil) {
+            return .refused("\(Diagnostic.quoted(String(cleaned.prefix(40)))) has no host after \"\(scheme)://\"")
+        }
         return .absolute(cleaned)
     }
 
@@ -65,6 +69,14 @@ public enum URLCheck {
         while let first = kept.first, first.value <= 0x20 { kept.removeFirst() }
         while let last = kept.last, last.value <= 0x20 { kept.removeLast() }
         return String(kept)
+    }
+
+    /// Whether `text` can be a site's `base_url`: an http(s) address with a host, and no
+    /// character a URL must not hold as it is (spaces, quotes, `<`, `>`, backslashes, control
+    /// characters), since it is written into every page's `<base href>` and the feeds.
+    static func isBaseURL(_ text: String) -> Bool {
+        guard let scheme = scheme(of: text), scheme == "http" || scheme == "https", host(of: text) != nil else { return false }
+        return !text.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) || "\"'<>\\`{}|^".unicodeScalars.contains($0) || $0.properties.isWhitespace }
     }
 
     /// The lower-cased scheme, when the URL starts with a valid one (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").

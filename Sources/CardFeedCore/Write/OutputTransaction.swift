@@ -43,7 +43,7 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
     /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
     /// it is a symbolic link, the folder it leads to is the one replaced, and the link stays.
     init(output url: URL) throws(SiteWriter.Refusal) {
-        output = url.standardizedFileURL.resolvingSymlinksInPath().path
+        output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
         let shown = SiteFolder.display(url)

@@ -25,14 +25,15 @@ public struct SiteWriter: Sendable {
     /// Refuses an output folder that would destroy or feed back into the site, or that holds
     /// files cardfeed did not write.
     public func checkOutput(site: SiteFolder) throws(Refusal) {
-        let out = output.resolvingSymlinksInPath().path
-        let root = site.root.resolvingSymlinksInPath().path
-        if out == root || root.hasPrefix(out + "/") || out == "/" {
+        // Real paths, so that no symbolic link on either side (a link to cards/, an output
+        // through a link, a cards/ that is a link) hides where the output would go.
+        let out = SiteFolder.realPath(output)
+        let root = SiteFolder.realPath(site.root)
+        if SiteFolder.isWithin(root, out) {
             throw Refusal(description: "the output folder \(SiteFolder.display(output)) contains the site itself; choose another --output")
         }
-        for input in [site.cardsFolder, site.templatesFolder, site.assetsFolder, site.staticFolder] {
-            let folder = input.resolvingSymlinksInPath().path
-            if out == folder || out.hasPrefix(folder + "/") {
+        for input in site.standardFolders {
+            if SiteFolder.isWithin(out, SiteFolder.realPath(input)) {
                 throw Refusal(description: "the output folder \(SiteFolder.display(output)) is inside the site's \(input.lastPathComponent)/ folder; choose another --output")
             }
         }

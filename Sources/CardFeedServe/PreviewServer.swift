@@ -61,7 +61,7 @@ public struct PreviewServer: Sendable {
         // the server itself listens on a Unix socket in the private work folder.
         Self.raiseFileLimit()
         let backend = sockaddr_un.unix(path: builder.workFolder.appendingPathComponent("http.sock").path)
-        let requestGuard = RequestGuard(backend: backend)
+        let requestGuard = RequestGuard(backend: backend, address: address)
         let listener: Socket
         do { listener = try requestGuard.listen(on: socketAddress) } catch {
             throw Failure(description: Self.explain(error, address: address))

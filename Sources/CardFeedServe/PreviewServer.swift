@@ -29,7 +29,7 @@ public struct PreviewServer: Sendable {
         buildLogger = quiet
     }
 
-    /// Serves until SIGINT or SIGTERM. `listening` is called with the URL once the server is up.
+    /// Serves until a signal that ends a program (SIGINT, SIGTERM, SIGHUP, SIGQUIT). `listening` is called with the URL once the server is up.
     public func run(listening: @escaping @Sendable (String) async -> Void = { _ in }) async throws(Failure) {
         let builder: PreviewBuilder
         do {

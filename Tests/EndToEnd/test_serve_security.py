@@ -1,7 +1,7 @@
 """`cardfeed serve` against other sites and other machines, through the real binary: it answers
 only requests addressed to itself (DNS rebinding), only its own pages on the event stream, warns
-for every spelling of "listen everywhere" and reads request heads in time linear in their
-size."""
+for every spelling of "listen everywhere", reads request heads in time linear in their size, and
+cleans up on every signal that ends it."""
 import os
 import re
 import signal
@@ -107,3 +107,15 @@ def test_request_heads_cost_time_in_proportion_to_their_size(running, example_si
         spent = cpu_seconds(serve.process.pid) - before
         # Before the guard handed on only short lines, each of these cost 7 to 20 s of CPU in a debug build.
         assert spent < 0.5, f"{name}: {spent:.2f} s of CPU for {len(head) // 1024} KB"
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT], ids=lambda s: signal.Signals(s).name)
+def test_every_signal_that_ends_serve_removes_its_folder(running, example_site, number):
+    serve, port = start(running, example_site)
+    work = re.search(r"Write (\S+/cardfeed-serve-[^/]+)/site", "".join(serve.lines)).group(1)
+    assert os.path.isdir(work)
+    serve.process.send_signal(number)
+    assert serve.process.wait(timeout=10) == 0
+    time.sleep(0.2)
+    assert "Stopped; the preview build was removed." in "".join(serve.lines)
+    assert not os.path.exists(work)

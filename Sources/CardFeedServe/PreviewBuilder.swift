@@ -15,6 +15,8 @@ public final class PreviewBuilder: @unchecked Sendable {
         public var generation = 0
         /// The errors of the latest build, when it failed; empty after a good one.
         public var errors: [Diagnostic] = []
+        /// The files the last good build wrote or removed, relative to `root`.
+        public var changed: [String] = []
     }
 
     public enum BuildOutcome: Sendable {
@@ -72,6 +74,7 @@ public final class PreviewBuilder: @unchecked Sendable {
             state.root = output
             state.generation += 1
             state.errors = []
+            state.changed = caches.output.lastChanged
             lock.unlock()
             outcome = .built(report, seconds: seconds)
         } catch {

@@ -120,7 +120,7 @@ public struct PreviewServer: Sendable {
             let what = changed.isEmpty ? "the site" : changed.prefix(3).joined(separator: ", ") + (changed.count > 3 ? " and \(changed.count - 3) more" : "")
             switch await builder.build(logger: buildLogger) {
             case .built(let report, let seconds):
-                await channel.send(event: "reload", data: handler.hello(builder.current))
+                await channel.send(event: "reload", data: handler.rebuilt(builder.current))
                 let pages = await channel.clientCount
                 let total = ContinuousClock.now - seen
                 logger.info("Changed \(what): rebuilt in \(Self.format(seconds)) (\(Console.plural(report.cardsShown, "card")), \(Console.plural(report.pagesRendered, "page")), \(Console.plural(report.filesWritten, "file")) written); updating \(Console.plural(pages, "open page")) \(Self.format(total)) after the change was seen.")

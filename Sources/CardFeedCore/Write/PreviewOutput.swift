@@ -16,6 +16,9 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
     /// What each page was made from (see `holds`), by the last build and by this one.
     private var keys: [String: Int] = [:]
     private var nextKeys: [String: Int] = [:]
+    /// The paths, relative to the folder, that the last committed build wrote or removed: what
+    /// serve tells the open pages to fetch again (a stylesheet or an image under the same name).
+    public private(set) var lastChanged: [String] = []
 
     public init(folder: URL) {
         self.folder = folder
@@ -69,6 +72,7 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
                 try? manager.removeItem(at: folder.appendingPathComponent(path))
                 written[path] = nil
             }
+            lastChanged = (changed.map(\.path) + removed).sorted()
             return OutputCounts(written: changed.count, unchanged: hashes.count - changed.count, removed: removed)
         }
     }

@@ -119,3 +119,23 @@ def test_every_signal_that_ends_serve_removes_its_folder(running, example_site, 
     time.sleep(0.2)
     assert "Stopped; the preview build was removed." in "".join(serve.lines)
     assert not os.path.exists(work)
+
+
+def fake_opener(folder: Path, status: int) -> Path:
+    folder.mkdir()
+    opener = folder / "xdg-open"
+    opener.write_text(f"#!/bin/sh\nexit {status}\n")
+    opener.chmod(0o755)
+    return folder
+
+
+@pytest.mark.parametrize("case", ["opener fails", "no opener"])
+def test_open_says_which_url_to_open_by_hand_when_no_browser_starts(running, example_site, tmp_path, case):
+    folder = fake_opener(tmp_path / "bin", 3) if case == "opener fails" else tmp_path / "empty"
+    folder.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    env["PATH"] = str(folder)
+    serve = running("serve", example_site, "--port", "0", "--open", "-q", env=env)
+    url = serve.wait_for(r"^Serving .* at (http://\S+) \(Ctrl-C to stop\)$").group(1)
+    reason = "could not start a browser" if case == "opener fails" else "found no program to open a browser with"
+    serve.wait_for(rf"^warning: {reason}.*; open {re.escape(url)} in a browser by hand$", stream="stderr", timeout=10)

@@ -169,7 +169,9 @@ enum LiveScript {
             return node;
           }
 
-          function showErrors(errors) {
+          // A build named "<run>-0" is the first one failing: there is no last good build.
+          function showErrors(errors, build) {
+            var built = !/-0$/.test(build || "");
             hideErrors();
             overlay = element("div", "cardfeed-live");
             overlay.id = "cardfeed-live-overlay";
@@ -179,8 +181,9 @@ enum LiveScript {
             var title = element("h2", "cardfeed-live__title",
               errors.length === 1 ? "The build failed with 1 error" : "The build failed with " + errors.length + " errors");
             title.id = "cardfeed-live-title";
-            var note = element("p", "cardfeed-live__note",
-              "The page shows the last good build. Fix the file and save: this message goes away by itself.");
+            var note = element("p", "cardfeed-live__note", built
+              ? "The page shows the last good build. Fix the file and save: this message goes away by itself."
+              : "The site has not built yet, so there is no page to show. Fix the file and save: the site appears by itself.");
             var list = element("ol", "cardfeed-live__errors");
             errors.forEach(function (error) {
               var item = element("li", "cardfeed-live__error");
@@ -216,10 +219,13 @@ enum LiveScript {
           source.addEventListener("hello", function (event) {
             var status = JSON.parse(event.data);
             if (pageBuild && status.build !== pageBuild && !/-0$/.test(status.build)) { reload(); return; }
-            if (status.errors.length) showErrors(status.errors); else hideErrors();
+            if (status.errors.length) showErrors(status.errors, status.build); else hideErrors();
           });
           source.addEventListener("reload", window.fetch && window.DOMParser ? rebuilt : reload);
-          source.addEventListener("failed", function (event) { showErrors(JSON.parse(event.data).errors); });
+          source.addEventListener("failed", function (event) {
+            var status = JSON.parse(event.data);
+            showErrors(status.errors, status.build);
+          });
           window.addEventListener("pagehide", function () { source.close(); });
         })();
 

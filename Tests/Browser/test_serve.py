@@ -172,3 +172,18 @@ def test_serve_screenshot_of_the_error_overlay(serve, driver):
     WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.ID, "cardfeed-live-overlay"))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     assert driver.save_screenshot(str(SCREENSHOTS / "serve-error-overlay.png"))
+
+
+def test_the_overlay_says_there_is_no_page_when_nothing_has_built(serve, driver, tmp_path):
+    site = copy_example_site(tmp_path / "site")
+    (site / "cards" / "broken.json").write_text('[{"id": "x",,}]\n')
+    server, _ = serve(site)
+    driver.get(server.url)
+    note = WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".cardfeed-live__note"))[0].text
+    assert "has not built yet" in note and "last good build" not in note, note
+    # Once a build is good and another fails, the page does show the last good build.
+    (site / "cards" / "broken.json").unlink()
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "h1.feed__title"))
+    (site / "cards" / "broken.json").write_text('[{"id": "x",,}]\n')
+    WebDriverWait(driver, WAIT, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
+        lambda d: "The page shows the last good build" in d.find_element(By.CSS_SELECTOR, ".cardfeed-live__note").text)

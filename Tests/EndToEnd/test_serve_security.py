@@ -2,6 +2,7 @@
 only requests addressed to itself (DNS rebinding), only its own pages on the event stream, warns
 for every spelling of "listen everywhere", reads request heads in time linear in their size, and
 cleans up on every signal that ends it."""
+import json
 import os
 import re
 import signal
@@ -139,3 +140,30 @@ def test_open_says_which_url_to_open_by_hand_when_no_browser_starts(running, exa
     url = serve.wait_for(r"^Serving .* at (http://\S+) \(Ctrl-C to stop\)$").group(1)
     reason = "could not start a browser" if case == "opener fails" else "found no program to open a browser with"
     serve.wait_for(rf"^warning: {reason}.*; open {re.escape(url)} in a browser by hand$", stream="stderr", timeout=10)
+
+
+def test_a_save_prints_only_new_and_resolved_warnings(running, example_site):
+    cards = example_site / "cards" / "warned.json"
+    cards.write_text(json.dumps([{"id": "warned", "type": "text_announcement", "description": "x", "created": 1794999000,
+                                  "url": "javascript:alert(1)"}]))
+    serve, port = start(running, example_site)
+    warning = serve.wait_for(r"^(warning: .*warned\.json.*)$", stream="stderr").group(1)
+    before = len(serve.errors)
+    # An unrelated save: the site's warnings are not printed again.
+    (example_site / "cards" / "other.json").write_text(json.dumps([{"id": "other", "type": "text_announcement", "description": "y", "created": 1794999000}]))
+    serve.wait_for(r"^Changed cards/other\.json: rebuilt")
+    time.sleep(0.3)
+    assert serve.errors[before:] == [], serve.errors[before:]
+    # A broken card file: its error, and no warning about rules or anything else.
+    (example_site / "cards" / "broken.json").write_text('[{"id": "x",,}]\n')
+    serve.wait_for(r"^error: .*broken\.json", stream="stderr")
+    time.sleep(0.3)
+    assert not [line for line in serve.errors[before:] if line.startswith("warning:")], serve.errors[before:]
+    (example_site / "cards" / "broken.json").unlink()
+    serve.wait_for(r"^Changed cards/broken\.json: rebuilt")
+    # Fixing the warned card: the warning is reported as resolved, once.
+    cards.write_text(json.dumps([{"id": "warned", "type": "text_announcement", "description": "x", "created": 1794999000}]))
+    serve.wait_for(r"^Resolved: ")
+    resolved = [line for line in serve.lines if line.startswith("Resolved: ")]
+    assert resolved == ["Resolved: " + warning[len("warning: "):] + "\n"], resolved
+    assert not [line for line in serve.errors[before:] if line.startswith("warning:")]

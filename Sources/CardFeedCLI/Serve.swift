@@ -95,16 +95,22 @@ struct FlushingHandler: LogHandler {
     }
 }
 
-/// Opens a URL in the user's browser.
+/// Opens a URL in the user's browser. The opener's exit status is how a failure shows (no
+/// display, no browser installed): it runs in the background and, if it fails, the user is told
+/// the URL to open by hand.
 enum Browser {
     static func open(_ url: String) {
         #if os(macOS)
-        let candidates = ["/usr/bin/open"]
+        let names = ["open"]
         #else
-        let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open", "/usr/bin/sensible-browser"]
+        let names = ["xdg-open", "sensible-browser"]
         #endif
-        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            FileHandle.standardError.write(Data("warning: found no program to open a browser with; open \(url) yourself\n".utf8))
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        let tool = names.lazy.compactMap { name in
+            folders.lazy.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        }.first
+        guard let tool else {
+            warn("found no program to open a browser with (\(names.joined(separator: " or ")))", url)
             return
         }
         let process = Process()
@@ -112,8 +118,17 @@ enum Browser {
         process.arguments = [url]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch {
-            FileHandle.standardError.write(Data("warning: could not open a browser (\(error.localizedDescription)); open \(url) yourself\n".utf8))
+        process.terminationHandler = { process in
+            if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
+                warn("could not start a browser (\(tool) \(process.terminationReason == .uncaughtSignal ? "was killed by signal" : "exited with status") \(process.terminationStatus))", url)
+            }
         }
+        do { try process.run() } catch {
+            warn("could not start a browser (\(tool): \(error.localizedDescription))", url)
+        }
+    }
+
+    private static func warn(_ reason: String, _ url: String) {
+        FileHandle.standardError.write(Data("warning: \(reason); open \(url) in a browser by hand\n".utf8))
     }
 }

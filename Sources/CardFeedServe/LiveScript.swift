@@ -1,10 +1,13 @@
 /// The script and stylesheet that `serve` adds to the pages it serves (never to a built site):
 /// it listens to `/_cardfeed/events`, updates the page after a good rebuild and shows the errors
-/// of a failed one over the last good page. An update fetches the page and puts its new body in
-/// place of the old one, which shows an edit sooner than a reload (some 100 ms sooner in
-/// headless Chromium) and keeps the reading position; when more than the body changed (the
-/// head: stylesheets, a template's additions), the page reloads. External files, not inline, so that pages under a
-/// strict Content Security Policy still get them; all text goes in through `textContent`.
+/// of a failed one over the page. An update fetches the page and puts its new body in place of
+/// the old one, which shows an edit sooner than a reload (some 100 ms sooner in headless
+/// Chromium) and keeps the reading position; when more than the body changed (the head: a new
+/// stylesheet, a template's additions), the page reloads. A browser keeps what it loaded under a
+/// URL for the life of a page, so the stylesheets and images the rebuild rewrote under the same
+/// name (the event lists them) are fetched again under a new query and swapped in once loaded,
+/// without a flash. External files, not inline, so that pages under a strict Content Security
+/// Policy still get them; all text goes in through `textContent`.
 enum LiveScript {
     static let javascript = #"""
         // cardfeed serve: live reload and build errors. Added by `cardfeed serve` only.
@@ -32,18 +35,111 @@ enum LiveScript {
           }
 
           // What must be the same for an update in place: the page's language and its head, but
-          // for the title and what serve itself adds.
+          // for the title and what serve itself adds (its script, its stylesheet, and the query
+          // of a stylesheet it fetched again).
           function headKey(doc) {
             var parts = [doc.documentElement.lang];
             Array.prototype.forEach.call(doc.head.children, function (node) {
               var source = node.getAttribute("href") || node.getAttribute("src") || "";
               if (node.tagName === "TITLE" || source.indexOf("/_cardfeed/") === 0) return;
+              if (node.hasAttribute(originalAttribute)) {
+                node = node.cloneNode(false);
+                node.setAttribute("href", node.getAttribute(originalAttribute));
+                node.removeAttribute(originalAttribute);
+              }
               parts.push(node.outerHTML);
             });
             return parts.join("\n");
           }
 
-          function update() {
+          // Files the rebuild wrote or removed, as paths from the site's root ("/assets/x.css").
+          var originalAttribute = "data-cardfeed-href";
+
+          function pathOf(url) {
+            try { return new URL(url, document.baseURI).pathname; } catch (e) { return null; }
+          }
+
+          function fresh(url, stamp) {
+            var parsed = new URL(url, document.baseURI);
+            parsed.searchParams.set("cardfeed-build", stamp);
+            return parsed.href;
+          }
+
+          // A stylesheet rewritten under the same name: load it again beside the old one and
+          // remove the old one once the new one applies, so nothing flashes unstyled.
+          function refreshStylesheets(changed, stamp, all) {
+            Array.prototype.forEach.call(document.querySelectorAll('link[rel~="stylesheet"][href]'), function (link) {
+              var original = link.getAttribute(originalAttribute) || link.getAttribute("href");
+              if (original.indexOf("/_cardfeed/") === 0) return;
+              if (!all && !changed[pathOf(original)]) return;
+              var next = link.cloneNode(false);
+              next.setAttribute(originalAttribute, original);
+              next.setAttribute("href", fresh(original, stamp));
+              var done = function () { link.remove(); };
+              next.addEventListener("load", done);
+              next.addEventListener("error", done);
+              link.after(next);
+            });
+          }
+
+          // An image rewritten under the same name: fetched again, and swapped in once loaded.
+          // Returns whether any image of the page was one of them.
+          function refreshImages(changed, stamp) {
+            var found = false;
+            Array.prototype.forEach.call(document.querySelectorAll("img[src]"), function (image) {
+              var original = image.getAttribute("data-cardfeed-src") || image.getAttribute("src");
+              var originalSet = image.getAttribute("data-cardfeed-srcset") || image.getAttribute("srcset");
+              var setChanged = false;
+              var nextSet = originalSet && originalSet.split(",").map(function (candidate) {
+                var parts = candidate.trim().split(/\s+/);
+                if (!changed[pathOf(parts[0])]) return candidate.trim();
+                setChanged = true;
+                parts[0] = fresh(parts[0], stamp);
+                return parts.join(" ");
+              }).join(", ");
+              if (!changed[pathOf(original)] && !setChanged) return;
+              found = true;
+              var url = changed[pathOf(original)] ? fresh(original, stamp) : image.src;
+              var loader = new Image();
+              loader.onload = loader.onerror = function () {
+                image.setAttribute("data-cardfeed-src", original);
+                if (originalSet) {
+                  image.setAttribute("data-cardfeed-srcset", originalSet);
+                  image.setAttribute("srcset", nextSet);
+                }
+                image.src = url;
+              };
+              if (originalSet) loader.srcset = nextSet;
+              loader.src = url;
+            });
+            return found;
+          }
+
+          function rebuilt(event) {
+            var status = {};
+            try { status = JSON.parse(event.data); } catch (e) { /* an older server: update */ }
+            if (!status.changed || !window.URL) { update(); return; }
+            // A good build: its errors are gone, even when it wrote nothing new.
+            hideErrors();
+            var changed = {}, pages = false, styles = false, images = false, other = false;
+            status.changed.forEach(function (path) {
+              changed["/" + path] = true;
+              if (/\.html?$/i.test(path)) pages = true;
+              else if (/\.css$/i.test(path)) styles = true;
+              else if (/\.(png|jpe?g|gif|webp|avif|svg|ico)$/i.test(path)) images = true;
+              else if (/\.m?js$/i.test(path)) other = true;
+            });
+            if (other) { reload(); return; }
+            var stamp = status.build;
+            var finish = function () {
+              // An image the page does not show as <img> may be a stylesheet's background.
+              var shown = images && refreshImages(changed, stamp);
+              refreshStylesheets(changed, stamp, images && !shown);
+            };
+            if (pages) update(finish); else { pageBuild = status.build; finish(); }
+          }
+
+          function update(then) {
             fetch(location.href, { cache: "no-store", credentials: "same-origin" })
               .then(function (response) {
                 if (!response.ok) throw new Error("HTTP " + response.status);
@@ -61,6 +157,7 @@ enum LiveScript {
                 document.body.replaceWith(document.adoptNode(next.body));
                 window.scrollTo(x, y);
                 document.dispatchEvent(new CustomEvent("cardfeed:pagereplaced"));
+                if (then) then();
               })
               .catch(reload);
           }
@@ -72,7 +169,9 @@ enum LiveScript {
             return node;
           }
 
-          function showErrors(errors) {
+          // A build named "<run>-0" is the first one failing: there is no last good build.
+          function showErrors(errors, build) {
+            var built = !/-0$/.test(build || "");
             hideErrors();
             overlay = element("div", "cardfeed-live");
             overlay.id = "cardfeed-live-overlay";
@@ -82,8 +181,9 @@ enum LiveScript {
             var title = element("h2", "cardfeed-live__title",
               errors.length === 1 ? "The build failed with 1 error" : "The build failed with " + errors.length + " errors");
             title.id = "cardfeed-live-title";
-            var note = element("p", "cardfeed-live__note",
-              "The page shows the last good build. Fix the file and save: this message goes away by itself.");
+            var note = element("p", "cardfeed-live__note", built
+              ? "The page shows the last good build. Fix the file and save: this message goes away by itself."
+              : "The site has not built yet, so there is no page to show. Fix the file and save: the site appears by itself.");
             var list = element("ol", "cardfeed-live__errors");
             errors.forEach(function (error) {
               var item = element("li", "cardfeed-live__error");
@@ -119,10 +219,13 @@ enum LiveScript {
           source.addEventListener("hello", function (event) {
             var status = JSON.parse(event.data);
             if (pageBuild && status.build !== pageBuild && !/-0$/.test(status.build)) { reload(); return; }
-            if (status.errors.length) showErrors(status.errors); else hideErrors();
+            if (status.errors.length) showErrors(status.errors, status.build); else hideErrors();
           });
-          source.addEventListener("reload", window.fetch && window.DOMParser ? update : reload);
-          source.addEventListener("failed", function (event) { showErrors(JSON.parse(event.data).errors); });
+          source.addEventListener("reload", window.fetch && window.DOMParser ? rebuilt : reload);
+          source.addEventListener("failed", function (event) {
+            var status = JSON.parse(event.data);
+            showErrors(status.errors, status.build);
+          });
           window.addEventListener("pagehide", function () { source.close(); });
         })();
 

@@ -15,6 +15,8 @@ public final class PreviewBuilder: @unchecked Sendable {
         public var generation = 0
         /// The errors of the latest build, when it failed; empty after a good one.
         public var errors: [Diagnostic] = []
+        /// The files the last good build wrote or removed, relative to `root`.
+        public var changed: [String] = []
     }
 
     public enum BuildOutcome: Sendable {
@@ -58,11 +60,37 @@ public final class PreviewBuilder: @unchecked Sendable {
         }
     }
 
+    /// The warnings of the last good build, to print after the next one only those that are new
+    /// and those that went away (a save must not reprint every warning of the site).
+    private var lastWarnings: Set<Diagnostic>?
+
     private func buildNow(logger: Logger) -> BuildOutcome {
         var options = self.options
         let output = caches.output.folder
         options.write = true
         options.caches = caches
+        // Errors are reported as they come; warnings once the build is over, compared with the
+        // last good build's.
+        let report = self.options.diagnosticHandler ?? { diagnostic in
+            if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
+        }
+        let warnings = WarningList()
+        options.diagnosticHandler = { diagnostic in
+            if diagnostic.severity == .error { report(diagnostic) } else { warnings.append(diagnostic) }
+        }
+        let previous = lastWarnings
+        var succeeded = false
+        defer {
+            // A failed build may have stopped before some checks: only its new warnings are
+            // printed, and none counts as resolved.
+            let current = warnings.all
+            for warning in current where !(previous ?? []).contains(warning) { report(warning) }
+            if succeeded, let previous {
+                for warning in previous.subtracting(current).sorted(by: { $0.description < $1.description }) {
+                    self.logger.info("Resolved: \(warning)")
+                }
+            }
+        }
         let start = ContinuousClock.now
         let outcome: BuildOutcome
         do {
@@ -72,7 +100,10 @@ public final class PreviewBuilder: @unchecked Sendable {
             state.root = output
             state.generation += 1
             state.errors = []
+            state.changed = caches.output.lastChanged
             lock.unlock()
+            lastWarnings = Set(warnings.all)
+            succeeded = true
             outcome = .built(report, seconds: seconds)
         } catch {
             let seconds = Self.seconds(since: start)
@@ -91,5 +122,21 @@ public final class PreviewBuilder: @unchecked Sendable {
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
+
+/// Warnings collected during one build, from whichever thread reports them.
+private final class WarningList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [Diagnostic] = []
+
+    func append(_ diagnostic: Diagnostic) { lock.withLock { list.append(diagnostic) } }
+
+    /// In the order reported, each once.
+    var all: [Diagnostic] {
+        lock.withLock {
+            var seen = Set<Diagnostic>()
+            return list.filter { seen.insert($0).inserted }
+        }
     }
 }

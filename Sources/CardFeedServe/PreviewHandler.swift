@@ -68,6 +68,13 @@ struct PreviewHandler: HTTPHandler {
         Self.json(StatusMessage(build: "\(instance)-\(state.generation)", errors: state.errors.map(ErrorMessage.init)))
     }
 
+    /// What a page learns after a good rebuild: also the files that build wrote or removed, so
+    /// that it fetches again the stylesheets and images it shows from those (their URLs did not
+    /// change, and a browser keeps what it loaded under a URL for the life of the page).
+    func rebuilt(_ state: PreviewBuilder.State) -> String {
+        Self.json(StatusMessage(build: "\(instance)-\(state.generation)", errors: [], changed: state.changed))
+    }
+
     private func events() async -> HTTPResponse {
         let stream = await channel.subscribe(first: ReloadChannel.message(event: "hello", data: hello(builder.current)))
         return HTTPResponse(
@@ -121,6 +128,7 @@ struct PreviewHandler: HTTPHandler {
     struct StatusMessage: Encodable {
         var build: String
         var errors: [ErrorMessage]
+        var changed: [String]?
     }
 
     /// One build error as the overlay shows it.

@@ -29,7 +29,7 @@ public struct PreviewServer: Sendable {
         buildLogger = quiet
     }
 
-    /// Serves until SIGINT or SIGTERM. `listening` is called with the URL once the server is up.
+    /// Serves until a signal that ends a program (SIGINT, SIGTERM, SIGHUP, SIGQUIT). `listening` is called with the URL once the server is up.
     public func run(listening: @escaping @Sendable (String) async -> Void = { _ in }) async throws(Failure) {
         let builder: PreviewBuilder
         do {
@@ -61,7 +61,7 @@ public struct PreviewServer: Sendable {
         // the server itself listens on a Unix socket in the private work folder.
         Self.raiseFileLimit()
         let backend = sockaddr_un.unix(path: builder.workFolder.appendingPathComponent("http.sock").path)
-        let requestGuard = RequestGuard(backend: backend)
+        let requestGuard = RequestGuard(backend: backend, address: address)
         let listener: Socket
         do { listener = try requestGuard.listen(on: socketAddress) } catch {
             throw Failure(description: Self.explain(error, address: address))
@@ -120,7 +120,7 @@ public struct PreviewServer: Sendable {
             let what = changed.isEmpty ? "the site" : changed.prefix(3).joined(separator: ", ") + (changed.count > 3 ? " and \(changed.count - 3) more" : "")
             switch await builder.build(logger: buildLogger) {
             case .built(let report, let seconds):
-                await channel.send(event: "reload", data: handler.hello(builder.current))
+                await channel.send(event: "reload", data: handler.rebuilt(builder.current))
                 let pages = await channel.clientCount
                 let total = ContinuousClock.now - seen
                 logger.info("Changed \(what): rebuilt in \(Self.format(seconds)) (\(Console.plural(report.cardsShown, "card")), \(Console.plural(report.pagesRendered, "page")), \(Console.plural(report.filesWritten, "file")) written); updating \(Console.plural(pages, "open page")) \(Self.format(total)) after the change was seen.")

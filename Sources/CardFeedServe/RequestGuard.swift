@@ -9,7 +9,8 @@ import Foundation
 ///
 /// - A head larger than `maximumHead` gets `431`, a malformed request line `400`, a request with
 ///   a body `413` (the preview serves only GET and HEAD), a head not finished within
-///   `headTimeout` of its first byte `408`; then the connection is closed.
+///   `headTimeout` of its first byte `408`, a request addressed to another host `421` and one
+///   from a page of another origin `403` (see `HostPolicy`); then the connection is closed.
 /// - An idle connection (between requests) costs a file descriptor and nothing else: there is
 ///   no limit on how long it may stay, since pages keep their live-reload stream open.
 /// - Running out of file descriptors or a failed accept never stops the server: it waits a moment
@@ -19,10 +20,12 @@ final class RequestGuard: Sendable {
     static let headTimeout: Double = 10
 
     private let backend: sockaddr_un
+    private let address: ListenAddress
     private let pool: any AsyncSocketPool
 
-    init(backend: sockaddr_un) {
+    init(backend: sockaddr_un, address: ListenAddress) {
         self.backend = backend
+        self.address = address
         pool = SocketPool.make()
     }
 
@@ -38,6 +41,7 @@ final class RequestGuard: Sendable {
     /// Accepts and guards connections until cancelled.
     func run(on socket: Socket) async throws {
         try await pool.prepare()
+        let policy = HostPolicy(address: address, port: PreviewServer.port(of: try? socket.sockname()) ?? address.port)
         let listener = try AsyncSocket(socket: socket, pool: pool)
         defer { try? listener.close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -48,7 +52,7 @@ final class RequestGuard: Sendable {
                     while !Task.isCancelled {
                         do {
                             let client = try await listener.accept()
-                            connections.addTask { await self.guardConnection(client) }
+                            connections.addTask { await self.guardConnection(client, policy: policy) }
                         } catch {
                             // Out of file descriptors, or a client gone before it was accepted:
                             // not a reason to stop serving the others.
@@ -79,7 +83,7 @@ final class RequestGuard: Sendable {
         }
     }
 
-    private func guardConnection(_ client: AsyncSocket) async {
+    private func guardConnection(_ client: AsyncSocket, policy: HostPolicy) async {
         let server: AsyncSocket
         do {
             server = try await AsyncSocket.connected(to: backend, pool: pool)
@@ -92,7 +96,7 @@ final class RequestGuard: Sendable {
         // (not by cancelling its read, which would race the socket pool with the reuse of the
         // file descriptor once it is closed), and only then are they closed.
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.relayRequests(from: client, to: server) }
+            group.addTask { await self.relayRequests(from: client, to: server, policy: policy) }
             group.addTask { await Self.relay(from: server, to: client) }
             await group.next()
             for socket in [client, server] { _ = shutdown(socket.socket.file.rawValue, Int32(SHUT_RDWR)) }
@@ -104,8 +108,8 @@ final class RequestGuard: Sendable {
     }
 
     /// Client to server: every byte is part of a request head, checked as it arrives.
-    private func relayRequests(from client: AsyncSocket, to server: AsyncSocket) async {
-        var scanner = HeadScanner()
+    private func relayRequests(from client: AsyncSocket, to server: AsyncSocket, policy: HostPolicy) async {
+        var scanner = HeadScanner(policy: policy)
         do {
             while true {
                 let chunk = try await client.read(atMost: 16 * 1024)
@@ -185,19 +189,28 @@ final class HeadDeadlines: @unchecked Sendable {
 }
 
 /// Follows the request heads of one connection through its bytes, however they are split into
-/// reads: where each starts and ends, how large it is, whether its request line is well formed
-/// and whether it announces a body. Whole heads that pass are handed on (`takeReady`); nothing
-/// of a head is, until it is whole.
+/// reads: where each starts and ends, how large it is, whether its request line is well formed,
+/// whether it announces a body and whether it is addressed to this server (`HostPolicy`). Whole
+/// heads that pass are handed on (`takeReady`); nothing of a head is, until it is whole. Each
+/// byte is looked at a bounded number of times, so a head costs time in proportion to its size.
 struct HeadScanner {
     enum Verdict: Equatable {
         case fine
         case refused(Int, String, String)
     }
 
+    let policy: HostPolicy
+
+    init(policy: HostPolicy = .any) {
+        self.policy = policy
+    }
+
     /// When the head being read got its first byte; nil between requests (the guard's clock
     /// for `RequestGuard.headTimeout`).
     private(set) var startedAt: Date?
     private var head: [UInt8] = []
+    /// Whether the head being read has had its request line checked (it ended).
+    private var requestLineChecked = false
     /// Whole heads that passed, to be sent on.
     private var ready: [UInt8] = []
 
@@ -218,14 +231,18 @@ struct HeadScanner {
             if head.count > RequestGuard.maximumHead {
                 return .refused(431, "Request Header Fields Too Large", "The request's header is larger than \(RequestGuard.maximumHead / 1024) KB.\n")
             }
-            if byte == 0x0A, head.count >= 2, head[head.count - 2] == 0x0A || (head.count >= 3 && head[head.count - 2] == 0x0D && head[head.count - 3] == 0x0A) {
-                let verdict = Self.check(head)
-                if verdict == .fine { ready += head }
+            guard byte == 0x0A else { continue }
+            if !requestLineChecked {
+                // The first line feed ends the request line.
+                requestLineChecked = true
+                if !Self.isRequestLine(head) { return .refused(400, "Bad Request", "That is not an HTTP request line.\n") }
+            } else if head[head.count - 2] == 0x0A || (head.count >= 3 && head[head.count - 2] == 0x0D && head[head.count - 3] == 0x0A) {
+                let (verdict, forwarded) = check(head)
+                if verdict == .fine { ready += forwarded }
                 head.removeAll(keepingCapacity: true)
+                requestLineChecked = false
                 startedAt = nil
                 if verdict != .fine { return verdict }
-            } else if byte == 0x0A, head.firstIndex(of: 0x0A) == head.count - 1, !Self.isRequestLine(head) {
-                return .refused(400, "Bad Request", "That is not an HTTP request line.\n")
             }
         }
         return .fine
@@ -233,26 +250,110 @@ struct HeadScanner {
 
     /// `METHOD SP request-target SP HTTP/1.x` with a token for a method and no control characters.
     static func isRequestLine(_ line: [UInt8]) -> Bool {
-        var text = line
-        while let last = text.last, last == 0x0A || last == 0x0D { text.removeLast() }
-        let parts = text.split(separator: 0x20, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
-        let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
-        guard parts[0].allSatisfy(tokenBytes.contains), parts[1].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return false }
-        return ["HTTP/1.0", "HTTP/1.1"].contains(String(decoding: parts[2], as: UTF8.self))
+        requestLine(line) != nil
     }
 
-    private static func check(_ head: [UInt8]) -> Verdict {
-        let lines = String(decoding: head, as: UTF8.self).split(whereSeparator: \.isNewline)
-        for line in lines.dropFirst() {
+    /// The method, target and version of a request line, if it is well formed.
+    static func requestLine(_ line: some Collection<UInt8>) -> (method: String, target: String, version: String)? {
+        var text = Array(line)
+        while let last = text.last, last == 0x0A || last == 0x0D { text.removeLast() }
+        let parts = text.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        guard parts[0].allSatisfy(tokenBytes.contains), parts[1].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return nil }
+        let version = String(decoding: parts[2], as: UTF8.self)
+        guard ["HTTP/1.0", "HTTP/1.1"].contains(version) else { return nil }
+        return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), version)
+    }
+
+    /// Checks a whole head (no body, addressed to this server) and returns what is handed on:
+    /// the request line and the only header fields the server uses, `Host` and `Connection`.
+    /// The HTTP server reads each line in time quadratic in its length (FlyingFox's line reader
+    /// copies the line so far at every byte: a 60 KB header line cost it 1.6 s of CPU in a
+    /// release build), so it gets only short lines: the target is limited to `maximumTarget`
+    /// and every other field stays here.
+    private func check(_ head: [UInt8]) -> (Verdict, [UInt8]) {
+        let (verdict, accepted) = inspect(head)
+        guard let accepted else { return (verdict, []) }
+        var forwarded = accepted.requestLine + "\r\n"
+        if let host = accepted.host { forwarded += "Host: \(host)\r\n" }
+        if let connection = accepted.connection { forwarded += "Connection: \(connection)\r\n" }
+        return (.fine, Array((forwarded + "\r\n").utf8))
+    }
+
+    /// What of an accepted head is handed on.
+    private struct Accepted {
+        var requestLine: String
+        var host: String?
+        var connection: String?
+    }
+
+    /// The longest request target handed on (`414` beyond): far more than any path of a built
+    /// site with a query, and short enough for the server's line reader.
+    static let maximumTarget = 2048
+
+    private func inspect(_ head: [UInt8]) -> (Verdict, Accepted?) {
+        var lines = head.split(separator: 0x0A).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line[...], as: UTF8.self)
+        }
+        guard let request = Self.requestLine(Array(lines.removeFirst().utf8)) else {
+            return (.refused(400, "Bad Request", "That is not an HTTP request line.\n"), nil)
+        }
+        if request.target.utf8.count > Self.maximumTarget {
+            return (.refused(414, "URI Too Long", "The request's target is longer than \(Self.maximumTarget) bytes.\n"), nil)
+        }
+        var connection: String?
+        var hosts: [String] = []
+        var origins: [String] = []
+        for line in lines {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { continue }
             let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
             let value = parts[1].trimmingCharacters(in: .whitespaces)
-            if name == "transfer-encoding" || (name == "content-length" && value != "0") {
-                return .refused(413, "Content Too Large", "The preview serves only GET and HEAD requests, without a body.\n")
+            switch name {
+            case "transfer-encoding":
+                return (Self.bodyRefused, nil)
+            case "content-length" where value != "0":
+                return (Self.bodyRefused, nil)
+            case "connection":
+                // The only values the server acts on; anything else is its default.
+                for token in value.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where ["close", "keep-alive"].contains(token) {
+                    connection = token
+                }
+            case "host": hosts.append(value)
+            case "origin": origins.append(value)
+            default: break
             }
         }
-        return .fine
+        // An absolute target (`GET http://host/path`) names the host the server must use
+        // (RFC 9112 §3.2.2), whatever the Host header says.
+        var host = hosts.first
+        var target = request.target
+        if !target.hasPrefix("/") {
+            guard target.lowercased().hasPrefix("http://") else { return (.refused(400, "Bad Request", "The request's target is not a path.\n"), nil) }
+            let authority = target.dropFirst(7).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            host = String(authority)
+            // The server is handed the path alone, as a browser sends it.
+            let rest = target.dropFirst(7 + authority.count)
+            target = rest.hasPrefix("/") ? String(rest) : "/" + rest
+        } else if hosts.count > 1 || (hosts.isEmpty && request.version == "HTTP/1.1") {
+            return (.refused(400, "Bad Request", "An HTTP/1.1 request needs one Host header.\n"), nil)
+        }
+        if let host, !policy.accepts(host: host) {
+            return (.refused(421, "Misdirected Request", "This preview server answers only requests addressed to itself (http://127.0.0.1:\(policy.port)/, localhost or the --host it was given), not to \"\(Self.printable(host))\". A page of another site may be trying to read it through DNS rebinding.\n"), nil)
+        }
+        if origins.count > 1 || origins.contains(where: { !policy.accepts(origin: $0, host: host ?? "") }) {
+            return (.refused(403, "Forbidden", "This preview server answers only its own pages, not pages of \"\(Self.printable(origins.first ?? ""))\".\n"), nil)
+        }
+        return (.fine, Accepted(requestLine: "\(request.method) \(target) \(request.version)", host: host, connection: connection))
+    }
+
+    private static let bodyRefused = Verdict.refused(413, "Content Too Large", "The preview serves only GET and HEAD requests, without a body.\n")
+
+    /// A header value as it may be quoted back: printable ASCII only, and not too long.
+    static func printable(_ value: String) -> String {
+        let kept = value.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
+        let text = String(String.UnicodeScalarView(kept.prefix(100)))
+        return kept.count > 100 ? text + "…" : text
     }
 }

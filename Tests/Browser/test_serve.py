@@ -18,7 +18,7 @@ WAIT = 20
 def raw_get(port, target, method="GET"):
     """Sends one request with the target exactly as given (no client-side normalising)."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-        connection.sendall(f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        connection.sendall(f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
         data = b""
         while chunk := connection.recv(65536):
             data += chunk
@@ -122,7 +122,8 @@ def test_only_files_of_the_built_site_are_served(serve):
                    "/news/..%2f..%2f..%2fsecret.txt", "//etc/passwd", "/../secret.txt", "/..%5c..%5csecret.txt",
                    "/.cardfeed-output", "/_cardfeed/../../secret.txt", "http://127.0.0.1/../secret.txt", "/assets/%00"]:
         status, _, body = raw_get(port, target)
-        assert status == 404, (target, status)
+        # An absolute target names its own host, without this server's port: refused as such.
+        assert status == (421 if target.startswith("http:") else 404), (target, status)
         assert b"root:" not in body and b"not for the web" not in body
     status, head, body = raw_get(port, "/")
     assert status == 200 and "Content-Type: text/html; charset=utf-8" in head
@@ -171,3 +172,18 @@ def test_serve_screenshot_of_the_error_overlay(serve, driver):
     WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.ID, "cardfeed-live-overlay"))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     assert driver.save_screenshot(str(SCREENSHOTS / "serve-error-overlay.png"))
+
+
+def test_the_overlay_says_there_is_no_page_when_nothing_has_built(serve, driver, tmp_path):
+    site = copy_example_site(tmp_path / "site")
+    (site / "cards" / "broken.json").write_text('[{"id": "x",,}]\n')
+    server, _ = serve(site)
+    driver.get(server.url)
+    note = WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".cardfeed-live__note"))[0].text
+    assert "has not built yet" in note and "last good build" not in note, note
+    # Once a build is good and another fails, the page does show the last good build.
+    (site / "cards" / "broken.json").unlink()
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "h1.feed__title"))
+    (site / "cards" / "broken.json").write_text('[{"id": "x",,}]\n')
+    WebDriverWait(driver, WAIT, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
+        lambda d: "The page shows the last good build" in d.find_element(By.CSS_SELECTOR, ".cardfeed-live__note").text)

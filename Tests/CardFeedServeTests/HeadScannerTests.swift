@@ -18,16 +18,16 @@ import Testing
             #expect(scanner.scan(Array(bytes[split...])) == .fine)
             #expect(scanner.startedAt == nil, "the head is complete")
         }
-        #expect(verdicts(["\r\n\r\nGET / HTTP/1.0\n\nHEAD /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n"]) == [.fine], "blank lines, bare LF, pipelining")
-        #expect(verdicts(["POST /x HTTP/1.1\r\nContent-Length: 0\r\n\r\n"]) == [.fine])
+        #expect(verdicts(["\r\n\r\nGET / HTTP/1.0\n\nHEAD /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\nHost: x\n\n"]) == [.fine], "blank lines, bare LF, pipelining")
+        #expect(verdicts(["POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"]) == [.fine])
     }
 
     @Test func onlyWholeHeadsAreHandedOn() {
         var scanner = HeadScanner()
         #expect(scanner.scan(Array("\r\nGET / HTTP/1.1\r\nHost: x\r\n".utf8)) == .fine)
         #expect(scanner.takeReady().isEmpty)
-        #expect(scanner.scan(Array("\r\nGET /b HTTP/1.1\r\n\r\nGET /c".utf8)) == .fine)
-        #expect(String(decoding: scanner.takeReady(), as: UTF8.self) == "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\n\r\n")
+        #expect(scanner.scan(Array("\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nGET /c".utf8)) == .fine)
+        #expect(String(decoding: scanner.takeReady(), as: UTF8.self) == "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(scanner.takeReady().isEmpty)
     }
 
@@ -54,6 +54,33 @@ import Testing
         var scanner = HeadScanner()
         #expect(scanner.scan(Array("\r\n".utf8)) == .fine && scanner.startedAt == nil)
         #expect(scanner.scan(Array("GET / HT".utf8)) == .fine && scanner.startedAt != nil)
-        #expect(scanner.scan(Array("TP/1.1\r\n\r\n".utf8)) == .fine && scanner.startedAt == nil)
+        #expect(scanner.scan(Array("TP/1.1\r\nHost: x\r\n\r\n".utf8)) == .fine && scanner.startedAt == nil)
+    }
+
+    @Test func onlyRequestsAddressedToThisServerPassAndOnlyTheirLineHostAndConnectionAreHandedOn() throws {
+        let policy = HostPolicy(address: try ListenAddress(host: "127.0.0.1", port: 4000), port: 4000)
+        func verdict(_ head: String) -> (HeadScanner.Verdict, String) {
+            var scanner = HeadScanner(policy: policy)
+            let verdict = scanner.scan(Array(head.utf8))
+            return (verdict, String(decoding: scanner.takeReady(), as: UTF8.self))
+        }
+        let good = verdict("GET /news/?a=1 HTTP/1.1\r\nHost: localhost:4000\r\nX-Big: \(String(repeating: "x", count: 50_000))\r\nOrigin: http://localhost:4000\r\nConnection: keep-alive, Upgrade\r\n\r\n")
+        #expect(good == (.fine, "GET /news/?a=1 HTTP/1.1\r\nHost: localhost:4000\r\nConnection: keep-alive\r\n\r\n"))
+        #expect(verdict("GET http://127.0.0.1:4000 HTTP/1.1\r\nHost: evil.example\r\n\r\n") == (.fine, "GET / HTTP/1.1\r\nHost: 127.0.0.1:4000\r\n\r\n"))
+        #expect(verdict("GET / HTTP/1.0\r\n\r\n") == (.fine, "GET / HTTP/1.0\r\n\r\n"))
+        let refusals: [(String, Int)] = [
+            ("GET / HTTP/1.1\r\nHost: rebind.example:4000\r\n\r\n", 421),
+            ("GET http://rebind.example:4000/ HTTP/1.1\r\nHost: 127.0.0.1:4000\r\n\r\n", 421),
+            ("GET / HTTP/1.1\r\n\r\n", 400),
+            ("GET / HTTP/1.1\r\nHost: 127.0.0.1:4000\r\nHost: evil.example\r\n\r\n", 400),
+            ("GET /_cardfeed/events HTTP/1.1\r\nHost: 127.0.0.1:4000\r\nOrigin: http://evil.example\r\n\r\n", 403),
+            ("GET /_cardfeed/events HTTP/1.1\r\nHost: 127.0.0.1:4000\r\nOrigin: null\r\n\r\n", 403),
+            ("GET /\(String(repeating: "a", count: 3000)) HTTP/1.1\r\nHost: 127.0.0.1:4000\r\n\r\n", 414),
+        ]
+        for (head, status) in refusals {
+            let (result, handed) = verdict(head)
+            guard case .refused(status, _, let text) = result else { Issue.record("\(head.prefix(80)): \(result)"); continue }
+            #expect(handed.isEmpty && !text.contains("\u{1B}"))
+        }
     }
 }

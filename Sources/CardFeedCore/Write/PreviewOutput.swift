@@ -16,6 +16,9 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
     /// What each page was made from (see `holds`), by the last build and by this one.
     private var keys: [String: Int] = [:]
     private var nextKeys: [String: Int] = [:]
+    /// The paths, relative to the folder, that the last committed build wrote or removed: what
+    /// serve tells the open pages to fetch again (a stylesheet or an image under the same name).
+    public private(set) var lastChanged: [String] = []
 
     public init(folder: URL) {
         self.folder = folder
@@ -73,6 +76,7 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
                 written[path] = nil
             }
             committed = true
+            lastChanged = (changed.map(\.path) + removed).sorted()
             return OutputCounts(written: changed.count, unchanged: hashes.count - changed.count, removed: removed)
         }
     }

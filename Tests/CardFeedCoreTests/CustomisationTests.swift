@@ -275,6 +275,32 @@ import Testing
         #expect(loaded.diagnostics.contains("field \"extras.background_color\"", "is not a CSS colour"))
     }
 
+    /// Theme values are read as CSS tokens: whatever could end the declaration or run into the
+    /// rest of the stylesheet is refused, with an error naming the key.
+    @Test("theme values that are not whole CSS tokens are refused", arguments: [
+        ("shadow", "0 1px rgba(0,0,0"), ("shadow", "0 1px 2px black)"), ("shadow", "0 [1px]"), ("shadow", "0 1px \\72 ed"),
+        ("shadow", "0 1px red /* x */"), ("shadow", "url(x)"), ("shadow", "0 1px 'red'"), ("font", "'Georgia\", serif"),
+        ("font", "\"Georgia', serif"), ("font", "Geor\\gia"), ("font", "Georgia; color: red"), ("font", "a { b"), ("font", "a } b"),
+        ("font", "a < b"), ("font", "Georgia\u{301}"), ("line-height", "1.5 /**/"), ("radius", "4px)"),
+        ("radius", "infpx"), ("image-position", "center (top"),
+    ])
+    func themeValuesAreCSSTokens(_ key: String, _ value: String) throws {
+        let yamlValue = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let (config, diagnostics) = try load("theme:\n  \(key): \"\(yamlValue)\"\n")
+        #expect(diagnostics.contains("field \"theme.\(key)\"", "is not"), "\(diagnostics.lines)")
+        #expect(config.theme.light.isEmpty)
+    }
+
+    @Test func documentedThemeValuesStillWork() {
+        for (key, value) in [("font", "Georgia, serif"), ("font", "\"Iowan Old Style\", 'Palatino', serif"), ("font", "system-ui, -apple-system, sans-serif"),
+                             ("radius", "4px"), ("radius", "1rem"), ("radius", "0"), ("gap", ".5em"), ("page-width", "60ch"), ("line-height", "1.5"),
+                             ("line-height", "24px"), ("image-position", "center top"), ("image-position", "50% 20%"),
+                             ("shadow", "0 1px 2px rgba(0, 0, 0, 0.1)"), ("shadow", "0 1px 2px #0003, inset 0 0 0 1px hsl(0 0% 0% / 10%)"),
+                             ("accent", "#b45309"), ("accent", "rgb(1 2 3 / 50%)")] {
+            #expect(ThemeProperty.isValid(value, as: ThemeProperty.kinds[key]!), "\(key): \(value)")
+        }
+    }
+
     @Test func fontListsMustCloseTheirQuotes() {
         #expect(CSSValue.isFontList("\"Iowan Old Style\", 'Palatino', serif"))
         #expect(!CSSValue.isFontList("Georgia\", serif"))

@@ -34,6 +34,17 @@ import Testing
         #expect(Markdown.html("a\u{1}b" + String(Character(Unicode.Scalar(0xFFFF)!))) == "<p>ab</p>\n")
     }
 
+    /// cmark decodes character references after the source was cleaned: what they decode to
+    /// that HTML forbids is dropped from the page (`&#0;` is U+FFFD, as cmark writes it), and
+    /// the description's warning says so.
+    @Test func characterReferencesToForbiddenCharactersAreDropped() {
+        let markdown = "a&#1;b&#x7F;c&#x85;d&#xFDD0;e&#xFFFE;f&#x10FFFF;g&#0;h [l&#2;](https://x.test \"t&#3;\") ![i&#x1FFFF;](https://x.test/i.png) `&#1;`"
+        #expect(Markdown.html(markdown) == "<p>abcde\u{FFFD}fg\u{FFFD}h <a href=\"https://x.test\" title=\"t\">l</a> <img src=\"https://x.test/i.png\" alt=\"i\" /> <code>&amp;#1;</code></p>\n")
+        #expect(Markdown.markupChanges(markdown, linkSchemes: URLCheck.linkSchemes) == ["a character reference to a character HTML forbids (a control character or noncharacter) is dropped"])
+        #expect(Markdown.markupChanges("&#169; &#x1F600; &amp;", linkSchemes: URLCheck.linkSchemes).isEmpty)
+        #expect(Markdown.html("&#169;") == "<p>©</p>\n")
+    }
+
     @Test("a refused link in a description keeps its text", arguments: [
         "[x](javascript:alert(1))", "[x](JaVaScRiPt:alert(1))", "[x](< javascript:alert(1)>)", "[x](&#x6A;avascript:alert(1))",
         "[x](vbscript:msgbox(1))", "[x](data:text/html,x)", "[x](file:///etc/passwd)", "[x](hxtps://example.test)", "[x]()",

@@ -163,6 +163,19 @@ import Testing
         #expect(card.expiresAt == nil)
     }
 
+    /// RFC 3339 has four-digit years: a time past 9999 is read as 9999-12-31T23:59:59Z, with a
+    /// warning naming file, card and field.
+    @Test func timesPastYear9999AreClampedWithAWarning() throws {
+        let loaded = try load(["cards.json": cardJSON(["id": "a", "tp": "text_announcement", "ca": 300_000_000_000, "ea": 999_999_999_999, "ds": "d"])])
+        let card = try #require(loaded.cards.first)
+        #expect(card.created == 253_402_300_799 && card.updated == 253_402_300_799 && card.expiresAt == 253_402_300_799)
+        #expect(Formatting.iso(card.created!) == "9999-12-31T23:59:59Z")
+        #expect(loaded.diagnostics.contains("card 1 (id \"a\"): field \"ca\": 300000000000 is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time"))
+        #expect(loaded.diagnostics.contains("card 1 (id \"a\"): field \"ea\": 999999999999 is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time"))
+        let last = try load(["cards.json": cardJSON(["id": "a", "tp": "text_announcement", "ca": 253_402_300_799, "ds": "d"])])
+        #expect(last.cards.first?.created == 253_402_300_799 && last.diagnostics.all.isEmpty)
+    }
+
     @Test func zeroAndOneAreBooleansWithoutAWarning() throws {
         let loaded = try load(["cards.json": cardJSON(["id": "a", "tp": "text_announcement", "ca": 1, "ds": "d", "v": 0, "p": 1])])
         #expect(loaded.cards.first?.pinned == true)

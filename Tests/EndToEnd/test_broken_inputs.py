@@ -458,3 +458,44 @@ def test_an_http_url_without_a_host_is_refused_and_protocol_relative_links_follo
     assert "javascript" not in page
     assert 'href="//partner.example/offer" target="_blank" rel="noopener"' in page, page
     assert 'href="https://other.example/" target' not in page
+
+
+def fnv1a(text):
+    value = 2166136261
+    for byte in text.encode():
+        value = ((value ^ byte) * 16777619) & 0xFFFFFFFF
+    return value
+
+
+def test_anchors_and_feed_ids_are_unique_when_an_id_equals_another_cards_anchor(run, tmp_path):
+    import re
+    # "a b" has the anchor card-a-b-<hash>; a card whose id is "a-b-<hash>" has the same one.
+    twin = f"a-b-{fnv1a('a b'):x}"
+    colour = {"background_color": "#ff0000"}
+    site = write_cards(tmp_path / "site", [
+        card(id=twin, created=1790000300, extras=colour),
+        card(id="a b", created=1790000200, extras={"background_color": "#00ff00"}),
+        card(id="plain", created=1790000100),
+        card(id="x y", created=1790000000),
+    ])
+    result = run("build", site, "--now", NOW, "--base-url", "https://x.test/")
+    assert result.returncode == 0, result.stderr
+    assert f'card 2 (id "a b"): field "id": its anchor would be the same as that of card "{twin}"' in result.stderr, result.stderr
+    assert f"this card's anchor is card-{twin}-2" in result.stderr
+    out = site / "public"
+    page = (out / "index.html").read_text()
+    ids = re.findall(r'\bid="([^"]*)"', page)
+    assert len(ids) == len(set(ids)), ids
+    # Cards that do not collide keep the anchors they always had (permalinks keep working).
+    for anchor in [f"card-{twin}", f"card-{twin}-2", "card-plain", f"card-x-y-{fnv1a('x y'):x}"]:
+        assert f'id="{anchor}"' in page, anchor
+    css = (out / "assets" / "card-styles.css").read_text()
+    assert f"#card-{twin} {{\n  --cf-surface: #ff0000;" in css or f"#card-{twin} {{" in css, css
+    selectors = re.findall(r"^(#\S+) \{", css, re.M)
+    assert selectors == [f"#card-{twin}", f"#card-{twin}-2"], css
+    feed = json.loads((out / "feed.json").read_text())
+    entry_ids = [item["id"] for item in feed["items"]]
+    assert len(entry_ids) == len(set(entry_ids)) == 4, entry_ids
+    atom_ids = re.findall(r"<entry\b.*?<id>([^<]*)</id>", (out / "feed.xml").read_text(), re.S)
+    assert len(atom_ids) == len(set(atom_ids)) == 4, atom_ids
+    assert f"index.html#card-{twin}-2" in json.dumps(feed) or f"#card-{twin}-2" in json.dumps(feed)

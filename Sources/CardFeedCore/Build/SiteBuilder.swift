@@ -128,6 +128,14 @@ public struct SiteBuilder: Sendable {
         for rule in report.rules where !rule.ids.isEmpty {
             logger.info("      \(rule.name) (\(rule.location)): \(rule.ids.count) card\(rule.ids.count == 1 ? "" : "s"): \(rule.ids.prefix(5).joined(separator: ", "))\(rule.ids.count > 5 ? ", …" : "")")
         }
+        for (earlier, later, anchor) in selection.cards.anchorCollisions {
+            let (first, second) = (selection.cards[earlier], selection.cards[later])
+            let warning = Diagnostic(
+                .warning, file: second.source.file, cardIndex: second.source.index, cardID: second.id, field: "id",
+                message: "its anchor would be the same as that of card \(Diagnostic.quoted(first.id)) (\(first.source.file), shown first); this card's anchor is \(anchor)")
+            emit(warning)
+            report.diagnostics.append(warning)
+        }
         report.cardsShown = selection.cards.count
         report.skipped.merge(selection.hidden, uniquingKeysWith: +)
         report.feeds = selection.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) }

@@ -267,8 +267,18 @@ struct FieldReader {
             seconds = Int64(number.rounded(.down))
         }
         if seconds >= 1_000_000_000_000 { seconds /= 1000 }
-        return seconds < 0 ? nil : seconds
+        guard seconds >= 0 else { return nil }
+        // RFC 3339 (the feeds' dates, `datetime`) has four-digit years.
+        if seconds > Self.latestTime {
+            warn(lookup(field)?.key, "\(seconds) is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time")
+            seconds = Self.latestTime
+        }
+        return seconds
     }
+
+    /// 9999-12-31T23:59:59Z. Times before 1970 (negative) mean "never" on the wire, so the
+    /// earliest time a card can hold is 1970, well inside RFC 3339's year 0.
+    static let latestTime: Int64 = 253_402_300_799
 
     mutating func stringList(_ field: Field) -> [String] {
         guard let (key, value) = lookup(field) else { return [] }

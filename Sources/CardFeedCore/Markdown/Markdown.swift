@@ -30,20 +30,38 @@ public enum Markdown {
             unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
             guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
             defer { free(rendered) }
+            // cmark decodes character references (`&#1;`, `&#xFDD0;`) into the characters
+            // themselves, after forbidden ones were dropped from the source: drop them again.
+            let html = markdown.contains("&#") ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
             // A code block keeps its lines and scrolls sideways inside the card; the keyboard
             // can scroll it only when it can be focused.
-            guard strstr(rendered, "<pre>") != nil else { return String(cString: rendered) }
-            return String(cString: rendered).replacingOccurrences(of: "<pre>", with: "<pre tabindex=\"0\">")
+            guard strstr(rendered, "<pre>") != nil else { return html }
+            return html.replacingOccurrences(of: "<pre>", with: "<pre tabindex=\"0\">")
         } ?? ""
     }
 
     /// What rendering changes in a description's HTML (tags shown as text, attributes dropped),
     /// for the warning `check` gives; empty when nothing. Cheap for text without a `<`.
     static func markupChanges(_ markdown: String, linkSchemes: Set<String>) -> [String] {
-        guard markdown.containsByte(UInt8(ascii: "<")) else { return [] }
-        return withDocument(markdown) { document in
-            AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
-        } ?? []
+        var notes: [String] = []
+        if markdown.containsByte(UInt8(ascii: "<")) {
+            notes = withDocument(markdown) { document in
+                AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
+            } ?? []
+        }
+        if markdown.contains("&#"), forbiddenReference(in: markdown) {
+            notes.append("a character reference to a character HTML forbids (a control character or noncharacter) is dropped")
+        }
+        return notes
+    }
+
+    /// Whether cmark decodes a character reference of the text into a character HTML forbids.
+    private static func forbiddenReference(in markdown: String) -> Bool {
+        withDocument(markdown) { document in
+            guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT) else { return false }
+            defer { free(rendered) }
+            return String(cString: rendered).unicodeScalars.contains(where: HTMLText.isForbidden)
+        } ?? false
     }
 
     private static func withDocument<Result>(_ markdown: String, _ body: (OpaquePointer) -> Result) -> Result? {

@@ -302,11 +302,7 @@ final class RenderSettings: Sendable {
     /// The page of the "all" feed that shows the card at `position` in display order.
     func allFeedPage(_ position: Int) -> Int { pageSize > 0 ? position / pageSize + 1 : 1 }
 
-    func permalink(position: Int, card: Card) -> String {
-        permalink(position: position, anchor: Formatting.anchor(for: card.id))
-    }
-
-    /// The same, for a card whose anchor is known.
+    /// The card's permalink, from its anchor (`ShownCards.anchor(at:)`).
     func permalink(position: Int, anchor: String) -> String {
         PagePaths.file(feed: .all, page: allFeedPage(position)) + "#" + anchor
     }

@@ -9,7 +9,7 @@ extension SiteRenderer {
         let chunk = 512
         DispatchQueue.concurrentPerform(iterations: (cards.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
-                keys.set(position, renderKey(cards[position], position: position))
+                keys.set(position, renderKey(cards[position], position: position, anchor: cards.anchor(at: position)))
             }
         }
         return keys.values
@@ -17,10 +17,10 @@ extension SiteRenderer {
 
     /// What a card's HTML depends on: the card, its place (its permalink names its page), the
     /// templates and the settings. `serve` reuses a rendered card under this key.
-    func renderKey(_ card: Card, position: Int) -> Int {
+    func renderKey(_ card: Card, position: Int, anchor: String) -> Int {
         var hasher = Hasher()
         card.fields.fingerprint(into: &hasher)
-        hasher.combine(settings.permalink(position: position, card: card))
+        hasher.combine(settings.permalink(position: position, anchor: anchor))
         hasher.combine(templates.fingerprint)
         hasher.combine(settings.fingerprint)
         // The image file's size goes into the page (serve: an image replaced under its name).

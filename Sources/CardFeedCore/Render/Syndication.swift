@@ -18,7 +18,7 @@ struct Syndication {
         for feed in selection.feeds {
             let positions = Array(feed.cards[feed.pages.first ?? 0..<0])
             let updated = positions.map { selection.cards[$0].sortTime }.max() ?? newestOverall
-            let entries = positions.map { Entry(card: selection.cards[$0], position: $0, description: descriptions[$0], syndication: self) }
+            let entries = positions.map { Entry(card: selection.cards[$0], position: $0, anchor: selection.cards.anchor(at: $0), description: descriptions[$0], syndication: self) }
             files.append(OutputFile(path: Self.atomFile(feed.feed), content: .text(atom(feed.feed, entries, updated: updated))))
             files.append(OutputFile(path: Self.jsonFile(feed.feed), content: .data(json(feed.feed, entries))))
         }
@@ -67,11 +67,11 @@ struct Syndication {
         var updated: String
         var categories: [(term: String, label: String)]
 
-        init(card: Card, position: Int, description: String?, syndication: Syndication) {
+        init(card: Card, position: Int, anchor: String, description: String?, syndication: Syndication) {
             let settings = syndication.settings
-            pageURL = syndication.absolute(settings.permalink(position: position, card: card))
+            pageURL = syndication.absolute(settings.permalink(position: position, anchor: anchor))
             // The card's anchor on the site's front page: stable for as long as the base URL is.
-            id = syndication.absolute("#" + Formatting.anchor(for: card.id))
+            id = syndication.absolute("#" + anchor)
             title = Self.title(of: card, description: description)
             link = card.url.flatMap { URLCheck.scheme(of: $0) == nil ? syndication.absolute($0.hasPrefix("/") ? String($0.dropFirst()) : $0) : $0 }
             let view = settings.images.cardImage(card)

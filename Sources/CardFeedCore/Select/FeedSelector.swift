@@ -25,9 +25,15 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     /// Display position -> index in `loaded`.
     private let order: [Int]
 
+    /// Display position -> anchor, for the cards whose anchor would repeat an earlier card's.
+    private let renamedAnchors: [Int: String]
+    /// Each renamed anchor: the earlier card's position, the later card's, and the new anchor.
+    public let anchorCollisions: [(earlier: Int, later: Int, anchor: String)]
+
     init(_ loaded: [Card], order: [Int]) {
         self.loaded = loaded
         self.order = order
+        (renamedAnchors, anchorCollisions) = Self.uniqueAnchors(loaded, order)
     }
 
     public var startIndex: Int { 0 }
@@ -35,6 +41,51 @@ public struct ShownCards: RandomAccessCollection, Sendable {
 
     public subscript(position: Int) -> Card {
         _read { yield loaded[order[position]] }
+    }
+
+    /// The card's HTML id, its permalink's fragment, its `card-styles.css` selector and its feed
+    /// entries' id: `Formatting.anchor`, unique among the cards shown. The one definition for all.
+    public func anchor(at position: Int) -> String {
+        renamedAnchors[position] ?? Formatting.anchor(for: self[position].id)
+    }
+
+    /// Anchors are unique by construction: ids are unique after loading, so a safe id's anchor
+    /// ("card-" + id) repeats no other safe id's; only a hashed anchor (an id with other
+    /// characters) can equal another card's, and every such anchor ends in "-" and hex digits.
+    /// When two shown cards would share an anchor, the later one in display order gets "-2"
+    /// (or "-3", …: the first not used by any card), so that no card that does not collide
+    /// changes its anchor, and permalinks keep working.
+    private static func uniqueAnchors(_ loaded: [Card], _ order: [Int]) -> ([Int: String], [(earlier: Int, later: Int, anchor: String)]) {
+        var hashed = false
+        for index in order where !Formatting.isPlainAnchorID(loaded[index].id) {
+            hashed = true
+            break
+        }
+        guard hashed else { return ([:], []) }
+        // Only anchors that end in "-" and hex digits can collide, or be taken by a suffix.
+        var candidates: [(position: Int, anchor: String)] = []
+        for (position, index) in order.enumerated() {
+            let anchor = Formatting.anchor(for: loaded[index].id)
+            if Formatting.endsInDashAndHex(anchor) { candidates.append((position, anchor)) }
+        }
+        var taken = Set(candidates.map(\.anchor))
+        var firstHolder: [String: Int] = [:]
+        var renamed: [Int: String] = [:]
+        var collisions: [(earlier: Int, later: Int, anchor: String)] = []
+        for (position, anchor) in candidates {
+            guard let earlier = firstHolder[anchor] else {
+                firstHolder[anchor] = position
+                continue
+            }
+            var suffix = 2
+            while taken.contains(anchor + "-\(suffix)") { suffix += 1 }
+            let unique = anchor + "-\(suffix)"
+            taken.insert(unique)
+            firstHolder[unique] = position
+            renamed[position] = unique
+            collisions.append((earlier, position, unique))
+        }
+        return (renamed, collisions)
     }
 }
 

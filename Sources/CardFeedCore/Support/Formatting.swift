@@ -72,6 +72,32 @@ enum Formatting {
 
     /// A string usable as an HTML id and URL fragment: "card-" + the id's safe characters, plus
     /// a short hash of the id when anything had to be replaced, so that anchors stay unique.
+    /// Whether `anchor(for:)` writes the id as it is ("card-" + id), without a hash.
+    static func isPlainAnchorID(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        return !utf8.isEmpty && utf8.count <= 64 && (utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isAnchorSafe) } ?? utf8.allSatisfy(isAnchorSafe))
+    }
+
+    private static func isAnchorSafe(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
+    /// Whether the text ends in "-" and at least one lower-case hex digit (a hashed anchor does).
+    static func endsInDashAndHex(_ text: String) -> Bool {
+        var digits = 0
+        for byte in text.utf8.reversed() {
+            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) {
+                digits += 1
+            } else {
+                return byte == UInt8(ascii: "-") && digits > 0
+            }
+        }
+        return false
+    }
+
+    /// A card's anchor before it is made unique among the cards shown: use
+    /// `ShownCards.anchor(at:)` for what a page or feed writes.
     static func anchor(for id: String) -> String {
         func isSafe(_ byte: UInt8) -> Bool {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)

@@ -9,6 +9,24 @@ import Testing
     /// A URL's scheme as a browser reads it: ASCII letters, digits, `+ - .` before the first
     /// colon, starting with a letter, lower-cased; a combining mark after the colon does not
     /// hide it.
+    /// The byte scan for a URL's host agrees with the way it was found through Foundation.
+    @Test func hosts() {
+        func reference(_ url: String) -> String? {
+            guard let range = url.range(of: "://") else { return nil }
+            let host = url[range.upperBound...].prefix { !"/?#".contains($0) }
+            return host.isEmpty ? nil : String(host.split(separator: "@").last ?? host)
+        }
+        let urls = ["https://www.example.com/x", "http://user:pw@host.test:8080/p?q#f", "https://", "https:///x", "http://@@/x",
+                    "http://a@/x", "mailto:x@y", "https://h?x=1", "https://h#f", "x://ü.test/ä", "no scheme", "https:javascript:x",
+                    "https://a@b@c/d", "://x", "a://b://c"]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array(":/@?#abé".unicodeScalars)
+        let random = (0..<500).map { _ in String(String.UnicodeScalarView((0..<Int.random(in: 0...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })) }
+        for url in urls + random {
+            #expect(URLCheck.host(of: url) == reference(url), "\(url)")
+        }
+    }
+
     @Test func schemes() {
         #expect(URLCheck.scheme(of: "HTTPS://example.com/x:y") == "https")
         #expect(URLCheck.scheme(of: "a+b-c.d9:x") == "a+b-c.d9")

@@ -32,7 +32,7 @@ public enum Markdown {
             defer { free(rendered) }
             // cmark decodes character references (`&#1;`, `&#xFDD0;`) into the characters
             // themselves, after forbidden ones were dropped from the source: drop them again.
-            let html = markdown.contains("&#") ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
+            let html = markdown.containsCharacterReference ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
             // A code block keeps its lines and scrolls sideways inside the card; the keyboard
             // can scroll it only when it can be focused.
             guard strstr(rendered, "<pre>") != nil else { return html }
@@ -49,7 +49,7 @@ public enum Markdown {
                 AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
             } ?? []
         }
-        if markdown.contains("&#"), forbiddenReference(in: markdown) {
+        if markdown.containsCharacterReference, forbiddenReference(in: markdown) {
             notes.append("a character reference to a character HTML forbids (a control character or noncharacter) is dropped")
         }
         return notes
@@ -138,6 +138,15 @@ public enum Markdown {
 extension String {
     /// Whether the text's UTF-8 holds `byte`: `memchr` over the bytes in place (a description is
     /// scanned for "<" twice per card, and `utf8.contains` went byte by byte through an iterator).
+    /// Whether the text holds "&#", the start of a numeric character reference: on the bytes
+    /// (`contains("&#")` goes through Foundation, a tenth of a build's time).
+    var containsCharacterReference: Bool {
+        let found = utf8.withContiguousStorageIfAvailable { bytes in
+            zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "&") && $1 == UInt8(ascii: "#") }
+        }
+        return found ?? (utf8.firstRange(of: "&#".utf8) != nil)
+    }
+
     func containsByte(_ byte: UInt8) -> Bool {
         utf8.withContiguousStorageIfAvailable { $0.isEmpty ? false : memchr($0.baseAddress!, Int32(byte), $0.count) != nil }
             ?? utf8.contains(byte)

@@ -64,18 +64,20 @@ struct DiagnosticPrinter: Sendable {
     /// `::warning file=site/cards.json,line=3,col=3,title=cardfeed::card 1 (id "x"): field "image": …`
     /// (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
     static func workflowCommand(_ diagnostic: Diagnostic) -> String {
-        var properties = ["file=\(escapeProperty(diagnostic.file))"]
+        // Control characters are shown as \u{1b}, as on the terminal: the log is read in one.
+        let shown = { (text: String) in Diagnostic.escapingControls(text) }
+        var properties = ["file=\(escapeProperty(shown(diagnostic.file)))"]
         if let line = diagnostic.line { properties.append("line=\(line)") }
         if let column = diagnostic.column { properties.append("col=\(column)") }
         properties.append("title=cardfeed")
         var text = ""
         if let card = diagnostic.cardIndex {
             text += "card \(card + 1)"
-            if let id = diagnostic.cardID { text += " (id \"\(id)\")" }
+            if let id = diagnostic.cardID { text += " (id \"\(shown(id))\")" }
             text += ": "
         }
-        if let field = diagnostic.field { text += "field \"\(field)\": " }
-        text += diagnostic.message
+        if let field = diagnostic.field { text += "field \"\(shown(field))\": " }
+        text += Diagnostic.escapingControls(diagnostic.message, keepingNewlines: true)
         return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(text))"
     }
 

@@ -165,3 +165,9 @@ def test_github_actions_gets_workflow_commands(cardfeed_bin, tmp_path):
     assert "::" not in plain.stdout
     assert subprocess.run([str(cardfeed_bin), "check", "g", "-q"], cwd=tmp_path, capture_output=True, text=True,
                           env=dict(os.environ, GITHUB_ACTIONS="true"), timeout=60).stdout.startswith("::warning file=g/cards.json,line=2")
+    # An id holding terminal escapes is shown escaped in the annotation too (the job log is a terminal).
+    (site / "cards.json").write_text('[\n  {"id": "a\\u001b[31mred\\u0007", "type": "captioned_image", "created": 1, "title": "t"}\n]')
+    annotated = subprocess.run([str(cardfeed_bin), "check", "g", "-q"], cwd=tmp_path, capture_output=True, text=True,
+                               env=dict(os.environ, GITHUB_ACTIONS="true"), timeout=60).stdout
+    assert '(id "a\\u{1b}[31mred\\u{7}")' in annotated, annotated
+    assert "\x1b" not in annotated and "\x07" not in annotated

@@ -61,7 +61,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// `text` with every control character written `\u{1b}`, so that a file name or card id
     /// printed to a terminal shows what it holds instead of moving the cursor or changing the
     /// title. A message may keep its own line breaks and tabs.
-    static func escapingControls(_ text: String, keepingNewlines: Bool = false) -> String {
+    public static func escapingControls(_ text: String, keepingNewlines: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var shown = ""
         for scalar in text.unicodeScalars {

@@ -1,7 +1,9 @@
+@_spi(Fuzzing) import CardFeedCore
 import Foundation
 
 // The fuzz target over loading and rendering one card file (see `CardFileProbe` and
-// scripts/fuzz.sh). Built with CARDFEED_LIBFUZZER=1 (libFuzzer and AddressSanitizer), `main`
+// scripts/fuzz.sh), or, with CARDFEED_FUZZ_TARGET=config or templates, over a site's
+// cardfeed.yml or card template (see `SiteFileProbe`). Built with CARDFEED_LIBFUZZER=1 (libFuzzer and AddressSanitizer), `main`
 // hands over to libFuzzer, which calls `checkOneInput` with each input; a failed check aborts,
 // which libFuzzer reports as a crash and saves. Built normally, the same checks run over the
 // files named on the command line, to replay what the fuzzer found.
@@ -20,7 +22,7 @@ func LLVMFuzzerRunDriver(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func checkOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
-    let problems = FuzzChecks.problems(data)
+    let problems = FuzzTarget.fromEnvironment.problems(data)
     if !problems.isEmpty {
         FileHandle.standardError.write(Data(("cardfeed-fuzz: " + problems.prefix(5).joined(separator: "\n") + "\n").utf8))
         abort()
@@ -43,7 +45,7 @@ struct CardFeedFuzz {
     /// Runs the checks over each file and says which pass.
     static func replay(_ paths: [String]) {
         guard !paths.isEmpty else {
-            FileHandle.standardError.write(Data("usage: CardFeedFuzz FILE...  (runs the fuzz target's checks over each card file)\n".utf8))
+            FileHandle.standardError.write(Data("usage: CardFeedFuzz FILE...  (runs the fuzz target's checks over each file: *.yml as cardfeed.yml, *.mustache as the card template, others as card files)\n".utf8))
             exit(2)
         }
         var failed = 0
@@ -53,10 +55,35 @@ struct CardFeedFuzz {
                 failed += 1
                 continue
             }
-            let problems = FuzzChecks.problems(data)
+            let problems = FuzzTarget(path: path).problems(data)
             print("\(path): \(problems.isEmpty ? "ok" : problems.joined(separator: "\n  "))")
             if !problems.isEmpty { failed += 1 }
         }
         exit(failed == 0 ? 0 : 1)
+    }
+}
+
+/// What an input is: a card file, a `cardfeed.yml` or a card template.
+enum FuzzTarget {
+    case cards, config, template
+
+    /// CARDFEED_FUZZ_TARGET (cards, config, templates), read once: scripts/fuzz.sh sets it.
+    static let fromEnvironment: FuzzTarget = switch ProcessInfo.processInfo.environment["CARDFEED_FUZZ_TARGET"] {
+    case "config": .config
+    case "templates": .template
+    default: .cards
+    }
+
+    /// By the file's name, for replaying what the fuzzer found.
+    init(path: String) {
+        if path.hasSuffix(".yml") || path.hasSuffix(".yaml") { self = .config } else if path.hasSuffix(".mustache") { self = .template } else { self = .cards }
+    }
+
+    func problems(_ data: Data) -> [String] {
+        switch self {
+        case .cards: FuzzChecks.problems(data)
+        case .config: FuzzChecks.problems(data, as: .config)
+        case .template: FuzzChecks.problems(data, as: .cardTemplate)
+        }
     }
 }

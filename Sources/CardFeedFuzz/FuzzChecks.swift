@@ -28,6 +28,17 @@ enum FuzzChecks {
         return problems
     }
 
+    /// A `cardfeed.yml` or card template in a small site checked as `cardfeed check` does: the
+    /// check ends (the sanitizers watch for crashes, libFuzzer's timeout for hangs), and every
+    /// warning and error names a file and says something.
+    static func problems(_ data: Data, as file: SiteFileProbe.File) -> [String] {
+        SiteFileProbe.run(data, as: file).compactMap { diagnostic in
+            if diagnostic.file == "probe" { return "the probe did not run: \(diagnostic.message)" }
+            if diagnostic.file.isEmpty || diagnostic.message.isEmpty { return "a diagnostic without a file or message: \(diagnostic)" }
+            return nil
+        }
+    }
+
     /// `assets/card-styles.css` must be exactly rules of checked custom properties: nothing a
     /// card wrote may close a rule, open a comment or load anything.
     static func cssProblems(_ css: String) -> [String] {

@@ -56,17 +56,24 @@ return problems;
 """
 
 
+def each_page(driver, look_sites, widths):
+    """Loads every page of every site at each width in turn; yields the site's name, the page
+    and the width, with the page loaded."""
+    for width in widths:
+        set_viewport(driver, width, height(width))
+        for name, (url, pages) in look_sites.items():
+            for page in pages:
+                load(driver, url + page)
+                yield name, page, width
+
+
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_nothing_scrolls_sideways_or_sticks_out(look_sites, dark):
     driver = make_driver(dark=dark)
     problems = []
     try:
-        for width in (320, 390, 768):
-            set_viewport(driver, width, height(width))
-            for name, (url, pages) in look_sites.items():
-                for page in pages:
-                    load(driver, url + page)
-                    problems += [f"{name} {page} at {width}: {p}" for p in driver.execute_script(OVERFLOW, width)]
+        for name, page, width in each_page(driver, look_sites, (320, 390, 768)):
+            problems += [f"{name} {page} at {width}: {p}" for p in driver.execute_script(OVERFLOW, width)]
     finally:
         driver.quit()
     assert problems == [], "\n".join(problems)
@@ -94,13 +101,9 @@ def test_header_stays_and_the_current_chip_is_in_view(look_sites):
 def test_images_have_a_size_and_stay_within_the_window(look_sites):
     driver = make_driver()
     try:
-        for width in (390, 1280):
-            set_viewport(driver, width, height(width))
-            for name, (url, pages) in look_sites.items():
-                for page in pages:
-                    load(driver, url + page)
-                    unsized = driver.execute_script("return Array.from(document.images).filter(i => !i.getAttribute('width') || !i.getAttribute('height')).map(i => i.getAttribute('src'))")
-                    assert unsized == [], f"{name} {page}: images without width and height"
+        for name, page, _ in each_page(driver, look_sites, (390, 1280)):
+            unsized = driver.execute_script("return Array.from(document.images).filter(i => !i.getAttribute('width') || !i.getAttribute('height')).map(i => i.getAttribute('src'))")
+            assert unsized == [], f"{name} {page}: images without width and height"
         set_viewport(driver, 1280, 900)
         url, _ = look_sites["stress"]
         load(driver, url)
@@ -130,17 +133,13 @@ def test_axe_finds_no_violation(look_sites, dark):
     driver.set_script_timeout(60)
     found = []
     try:
-        for width in (390, 1280):
-            set_viewport(driver, width, height(width))
-            for name, (url, pages) in look_sites.items():
-                for page in pages:
-                    load(driver, url + page)
-                    driver.execute_script(source)
-                    violations = driver.execute_async_script("""
-                      const done = arguments[arguments.length - 1];
-                      axe.run(document).then(r => done(r.violations.map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + (n.failureSummary || "").replace(/\\s+/g, " ").slice(0, 160)).join(" | "))),
-                                             e => done(["axe failed: " + e]))""")
-                    found += [f"{name} {page} at {width}: {v}" for v in violations]
+        for name, page, width in each_page(driver, look_sites, (390, 1280)):
+            driver.execute_script(source)
+            violations = driver.execute_async_script("""
+              const done = arguments[arguments.length - 1];
+              axe.run(document).then(r => done(r.violations.map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + (n.failureSummary || "").replace(/\\s+/g, " ").slice(0, 160)).join(" | "))),
+                                     e => done(["axe failed: " + e]))""")
+            found += [f"{name} {page} at {width}: {v}" for v in violations]
     finally:
         driver.quit()
     assert found == [], "\n".join(found)

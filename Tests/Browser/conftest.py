@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import signal
 import subprocess
 import threading
@@ -17,6 +18,9 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 REPO = Path(__file__).resolve().parents[2]
+
+# Tests/raw_http.py, shared by both test folders.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 NOW = "1795000000"  # the example site's cards as of a fixed day, as in the end-to-end tests
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 SCREENSHOTS = Path(os.environ.get("CARDFEED_SCREENSHOTS", "/tmp/cardfeed-screenshots"))

@@ -7,26 +7,7 @@ import time
 from pathlib import Path
 
 from conftest import copy_example_site
-
-
-def request(port, data: bytes, timeout=5.0) -> bytes:
-    """Sends raw bytes and returns everything the server answers until it closes (or the timeout)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
-        try:
-            connection.sendall(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        answer = b""
-        try:
-            while chunk := connection.recv(65536):
-                answer += chunk
-        except (socket.timeout, ConnectionResetError):
-            pass
-        return answer
-
-
-def status(answer: bytes):
-    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else None
+from raw_http import request, status
 
 
 def get_ok(port, path="/"):

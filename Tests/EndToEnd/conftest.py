@@ -2,12 +2,16 @@
 import json
 import os
 import shutil
+import sys
 import subprocess
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+
+# Tests/raw_http.py, shared by both test folders.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 @pytest.fixture(scope="session")

@@ -6,11 +6,12 @@ import json
 import os
 import re
 import signal
-import socket
 import time
 from pathlib import Path
 
 import pytest
+
+from raw_http import request, status
 
 
 def start(running, example_site, *extra):
@@ -19,37 +20,21 @@ def start(running, example_site, *extra):
     return serve, int(match.group(1).rstrip("/").rsplit(":", 1)[1])
 
 
-def ask(port, head: bytes, timeout=5.0) -> bytes:
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
-        connection.sendall(head)
-        answer = b""
-        try:
-            while chunk := connection.recv(65536):
-                answer += chunk
-        except (socket.timeout, ConnectionResetError):
-            pass
-        return answer
-
-
-def status(answer: bytes):
-    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else None
-
-
 def test_only_requests_addressed_to_the_server_itself_are_answered(running, example_site):
     serve, port = start(running, example_site)
     for host in [f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", f"[::1]:{port}"]:
-        answer = ask(port, f"GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        answer = request(port, f"GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
         assert status(answer) == 200 and b"<!DOCTYPE html>" in answer, host
     # What a page of another site sends once its name resolves to 127.0.0.1.
     for host in [f"rebind.example:{port}", "rebind.example", f"127.0.0.1.nip.io:{port}", "127.0.0.1", f"127.0.0.1:{port + 1}"]:
-        answer = ask(port, f"GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        answer = request(port, f"GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
         assert status(answer) == 421, (host, answer[:100])
         assert b"DNS rebinding" in answer and b"<!DOCTYPE" not in answer
-        events = ask(port, f"GET /_cardfeed/events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode(), timeout=1)
+        events = request(port, f"GET /_cardfeed/events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode(), timeout=1)
         assert status(events) == 421 and b"event:" not in events
-    answer = ask(port, f"GET http://rebind.example:{port}/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    answer = request(port, f"GET http://rebind.example:{port}/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
     assert status(answer) == 421
-    assert status(ask(port, b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n")) == 400, "HTTP/1.1 without Host"
+    assert status(request(port, b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n")) == 400, "HTTP/1.1 without Host"
     assert serve.process.poll() is None
 
 
@@ -58,10 +43,10 @@ def test_the_event_stream_answers_only_its_own_pages(running, example_site):
     own = f"http://127.0.0.1:{port}"
     for origin in [None, own]:
         extra = f"Origin: {origin}\r\n" if origin else ""
-        events = ask(port, f"GET /_cardfeed/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}\r\n".encode(), timeout=1)
+        events = request(port, f"GET /_cardfeed/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}\r\n".encode(), timeout=1)
         assert status(events) == 200 and b"event: hello" in events, origin
     for origin in ["http://rebind.example", "null", f"http://localhost:{port}", f"https://127.0.0.1:{port}"]:
-        events = ask(port, f"GET /_cardfeed/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: {origin}\r\n\r\n".encode(), timeout=1)
+        events = request(port, f"GET /_cardfeed/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: {origin}\r\n\r\n".encode(), timeout=1)
         assert status(events) == 403 and b"event:" not in events, origin
 
 
@@ -102,7 +87,7 @@ def test_request_heads_cost_time_in_proportion_to_their_size(running, example_si
     time.sleep(0.5)
     for name, head in heads.items():
         before = cpu_seconds(serve.process.pid)
-        answer = ask(port, head, timeout=30)
+        answer = request(port, head, timeout=30)
         assert status(answer) in (200, 404, 414), (name, answer[:80])
         time.sleep(0.2)
         spent = cpu_seconds(serve.process.pid) - before

@@ -61,6 +61,9 @@ import Testing
         #expect(Markdown.markupChanges(markdown, linkSchemes: URLCheck.linkSchemes) == ["a character reference to a character HTML forbids (a control character or noncharacter) is dropped"])
         #expect(Markdown.markupChanges("&#169; &#x1F600; &amp;", linkSchemes: URLCheck.linkSchemes).isEmpty)
         #expect(Markdown.html("&#169;") == "<p>©</p>\n")
+        // Found after other ampersands, and not confused by one at the very end.
+        #expect(Markdown.html("Tom & Jerry &amp; &&#1;x &") == "<p>Tom &amp; Jerry &amp; &amp;x &amp;</p>\n")
+        #expect(Markdown.html("é&") == "<p>é&amp;</p>\n")
     }
 
     @Test("a refused link in a description keeps its text", arguments: [

@@ -22,7 +22,7 @@ public enum URLCheck {
             }
             guard start >= 0 else { return nil }
             var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") { end += 1 }
+            while end < bytes.count, !isHostEnd(bytes[end]) { end += 1 }
             // As `split(separator: "@").last`: the last part that is not empty.
             var partEnd = end
             while partEnd > start, bytes[partEnd - 1] == UInt8(ascii: "@") { partEnd -= 1 }
@@ -52,10 +52,20 @@ public enum URLCheck {
     static func check(_ raw: String, allowedSchemes: Set<String>) -> Verdict {
         let cleaned = clean(raw)
         if cleaned.isEmpty { return .refused("empty URL") }
-        guard let scheme = scheme(of: cleaned) else {
+        // Read once on the UTF-8 bytes (every link of every card and description comes here).
+        var utf8 = cleaned
+        let (scheme, hasHost, colonInFirstSegment) = utf8.withUTF8 { bytes -> (String?, Bool, Bool) in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return (nil, false, false) }
+            let slash = bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+            // "//" right after the scheme's colon, then at least one byte of host.
+            let hasHost = colon + 3 < bytes.count && bytes[colon + 1] == UInt8(ascii: "/") && bytes[colon + 2] == UInt8(ascii: "/")
+                && !isHostEnd(bytes[colon + 3])
+            return (Self.scheme(in: bytes), hasHost, colon < slash)
+        }
+        guard let scheme else {
             // A colon in the first path segment without a valid scheme before it ("&#106;avascript:")
             // is not a relative path RFC 3986 allows: refuse rather than guess what a browser makes of it.
-            if let colon = cleaned.firstIndex(of: ":"), !cleaned[..<colon].contains("/") {
+            if colonInFirstSegment {
                 return .refused("\(Diagnostic.quoted(String(cleaned.prefix(40)))) is not a valid URL")
             }
             return .relative(cleaned)
@@ -65,10 +75,15 @@ public enum URLCheck {
             return .refused("the scheme \"\(scheme):\" is not allowed (allowed: \(allowed))")
         }
         // "https:javascript:x" has no host; what a browser makes of it differs between browsers.
-        if (scheme == "http" || scheme == "https") && (!cleaned.dropFirst(scheme.count + 1).hasPrefix("//") || host(of: cleaned) == nil) {
+        if (scheme == "http" || scheme == "https") && !hasHost {
             return .refused("\(Diagnostic.quoted(String(cleaned.prefix(40)))) has no host after \"\(scheme)://\"")
         }
         return .absolute(cleaned)
+    }
+
+    /// A byte that ends a URL's authority (the part after "://").
+    private static func isHostEnd(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     /// What a browser keeps of an attribute's URL: no tabs or newlines anywhere, no control
@@ -104,17 +119,22 @@ public enum URLCheck {
 
     /// The lower-cased scheme, when the URL starts with a valid one (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").
     static func scheme(of url: String) -> String? {
-        // On the UTF-8 bytes: every byte of a scheme is ASCII, and finding the colon through
-        // `Character`s cost more than the rest of checking a description's links.
         var url = url
-        return url.withUTF8 { bytes -> String? in
-            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
-            let scheme = bytes[..<colon]
-            func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
-            guard isLetter(scheme[0]),
-                scheme.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-            else { return nil }
-            return String(decoding: scheme.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+        return url.withUTF8(scheme(in:))
+    }
+
+    /// `scheme(of:)` on the URL's UTF-8 bytes: every byte of a scheme is ASCII, and finding the
+    /// colon through `Character`s cost more than the rest of checking a description's links.
+    private static func scheme(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
+        let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        guard isLetter(scheme[0]),
+            scheme.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        else { return nil }
+        return String(unsafeUninitializedCapacity: scheme.count) { lowered in
+            for (index, byte) in scheme.enumerated() { lowered[index] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+            return scheme.count
         }
     }
 

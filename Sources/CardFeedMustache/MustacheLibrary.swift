@@ -7,6 +7,8 @@ public struct MustacheLibrary: Sendable {
     /// By the number of their name (`MustacheName.id`): an array, not a dictionary, since a card
     /// includes a partial and a parent every time it renders.
     private var templates: [MustacheTemplate?] = []
+    /// The same programs as the renderer walks them (the templates above keep them alive).
+    private(set) var programs: [Program.Contents?] = []
     let escape: Escape
 
     /// Partials and parents may include each other this deep, sections within them counted:
@@ -19,25 +21,44 @@ public struct MustacheLibrary: Sendable {
 
     public mutating func register(_ template: MustacheTemplate, named name: String) {
         let id = MustacheName(name).id
-        if id >= templates.count { templates += [MustacheTemplate?](repeating: nil, count: id + 1 - templates.count) }
+        if id >= templates.count {
+            templates += [MustacheTemplate?](repeating: nil, count: id + 1 - templates.count)
+            programs += [Program.Contents?](repeating: nil, count: id + 1 - programs.count)
+        }
         templates[id] = template
+        programs[id] = template.program.contents
     }
 
-    public func template(named name: String) -> MustacheTemplate? {
-        guard let id = Interner.shared.existingID(name), id < templates.count else { return nil }
-        return templates[id]
+    /// The name of a registered template, to render it by; nil when there is none.
+    public func name(of template: String) -> MustacheName? {
+        guard let name = Interner.shared.existing(template), name.id < templates.count, templates[name.id] != nil else { return nil }
+        return name
     }
 
-    func template(_ name: MustacheName) -> MustacheTemplate? { name.id < templates.count ? templates[name.id] : nil }
+    public func template(named name: String) -> MustacheTemplate? { self.name(of: name).flatMap { templates[$0.id] } }
 
-    /// Renders `template` with `context` at the root of the context stack. `name` names it in
-    /// errors; `capacity` is a guess at the output's size.
+    /// Renders the registered template `name` with `context` at the root of the context stack;
+    /// `capacity` is a guess at the output's size.
+    public func render(_ name: MustacheName, _ context: MustacheValue, capacity: Int = 0) throws(MustacheRenderError) -> MustacheOutput {
+        guard name.id < programs.count, let program = programs[name.id] else { return MustacheOutput(bytes: [], holes: []) }
+        return try render(program, owner: nil, context, name: name, capacity: capacity)
+    }
+
+    /// Renders `template`, registered or not, with `context` at the root of the context stack.
+    /// `name` names it in errors.
     public func render(
         _ template: MustacheTemplate, _ context: MustacheValue, name: String, capacity: Int = 0
     ) throws(MustacheRenderError) -> MustacheOutput {
-        var renderer = MustacheRenderer(library: self, stack: [context], trail: [name])
+        try render(template.program.contents, owner: template.program, context, name: MustacheName(name), capacity: capacity)
+    }
+
+    /// `owner` keeps an unregistered program alive for the holes left in the output.
+    private func render(
+        _ program: Program.Contents, owner: Program?, _ context: MustacheValue, name: MustacheName, capacity: Int
+    ) throws(MustacheRenderError) -> MustacheOutput {
+        var renderer = MustacheRenderer(library: self, owner: owner, root: context, trail: [name])
         renderer.out.reserveCapacity(capacity)
-        try renderer.render(template.program, template.program.all)
+        try renderer.render(program, program.all)
         return MustacheOutput(bytes: renderer.out, holes: renderer.holes)
     }
 
@@ -76,13 +97,16 @@ public struct MustacheHole: Sendable {
     public let offset: Int
     public let count: Int
     /// The section's content: steps `body` of `program`.
-    let program: Program
+    let program: Program.Contents
     let body: Range<Int>
     let stack: [MustacheValue]
     let overrides: [Overrides]
     let indentation: [UInt8]
-    let trail: [String]
+    let trail: [MustacheName]
+    /// The library holds the programs the hole's content may enter; `owner`, the hole's own
+    /// when it was not registered.
     let library: MustacheLibrary
+    let owner: Program?
 
     /// The text after each item when the section writes each item as it is and then fixed text
     /// (`{{#cards}}{{{.}}}\n{{/cards}}`): the caller can then copy items without rendering.
@@ -97,7 +121,7 @@ public struct MustacheHole: Sendable {
 
     /// Appends the section's content for one item to `out`.
     public func render(item: MustacheValue, into out: inout [UInt8]) throws(MustacheRenderError) {
-        var renderer = MustacheRenderer(library: library, stack: stack + [item], trail: trail)
+        var renderer = MustacheRenderer(library: library, owner: owner, stack: stack + [item], trail: trail)
         renderer.overrides = overrides
         renderer.indentation = indentation
         swap(&renderer.out, &out)

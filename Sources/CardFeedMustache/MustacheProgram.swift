@@ -15,6 +15,20 @@ final class Program: @unchecked Sendable {
 
     var all: Range<Int> { 0..<steps.count }
 
+    /// The program as the renderer walks it: plain pointers, valid while this object lives.
+    var contents: Contents { Contents(steps: UnsafeBufferPointer(steps), names: UnsafeBufferPointer(names), blocks: UnsafeBufferPointer(blocks)) }
+
+    /// A program's memory without its owner, so that entering a partial or a parent (a few times
+    /// a card, the same templates on every thread) retains nothing. Whoever renders keeps the
+    /// `Program` alive: the library that holds it, or a hole that holds it.
+    struct Contents: @unchecked Sendable {
+        let steps: UnsafeBufferPointer<Step>
+        let names: UnsafeBufferPointer<MustacheName>
+        let blocks: UnsafeBufferPointer<BlockStep>
+
+        var all: Range<Int> { 0..<steps.count }
+    }
+
     init(_ nodes: [Node], arena: TextArena) {
         var compiler = Compiler(arena: arena)
         compiler.compile(nodes)

@@ -3,8 +3,14 @@
 /// templates that extend it (the outermost, most derived, first).
 struct MustacheRenderer {
     let library: MustacheLibrary
+    /// The program rendered when it is not the library's, for the holes it leaves.
+    let owner: Program?
     var out: [UInt8] = []
-    var stack: [MustacheValue]
+    /// The context stack, which owns its values.
+    var stack: [MustacheValue] = []
+    /// The objects of `stack`, innermost last, held without retaining (`stack` owns them), so
+    /// that looking a name up through them costs no reference counting.
+    private var frames: [Unmanaged<MustacheObject>] = []
     /// The blocks each enclosing parent tag passes down, outermost first (a few each: a list
     /// is searched faster than a dictionary is hashed).
     var overrides: [Overrides] = []
@@ -13,19 +19,36 @@ struct MustacheRenderer {
     /// The next template text starts a line (and gets `indentation` first).
     var pending = false
     /// The templates being rendered, outermost first, for errors.
-    var trail: [String]
+    var trail: [MustacheName]
     var holes: [MustacheHole] = []
     /// Sections, partials, parents and blocks entered and not yet left.
     private var depth = 0
 
-    init(library: MustacheLibrary, stack: [MustacheValue], trail: [String]) {
+    init(library: MustacheLibrary, owner: Program?, root: MustacheValue, trail: [MustacheName]) {
         self.library = library
-        self.stack = stack
+        self.owner = owner
         self.trail = trail
+        push(root)
+    }
+
+    init(library: MustacheLibrary, owner: Program?, stack: [MustacheValue], trail: [MustacheName]) {
+        self.library = library
+        self.owner = owner
+        self.trail = trail
+        for value in stack { push(value) }
+    }
+
+    private mutating func push(_ value: MustacheValue) {
+        stack.append(value)
+        if case .object(let object) = value { frames.append(Unmanaged.passUnretained(object)) }
+    }
+
+    private mutating func pop() {
+        if case .object = stack.removeLast() { frames.removeLast() }
     }
 
     /// Renders the steps `range` of `program`.
-    mutating func render(_ program: Program, _ range: Range<Int>) throws(MustacheRenderError) {
+    mutating func render(_ program: Program.Contents, _ range: Range<Int>) throws(MustacheRenderError) {
         let steps = program.steps
         var index = range.lowerBound
         while index < range.upperBound {
@@ -59,7 +82,7 @@ struct MustacheRenderer {
         }
     }
 
-    private mutating func section(_ value: MustacheValue, _ program: Program, _ body: Range<Int>, inverted: Bool) throws(MustacheRenderError) {
+    private mutating func section(_ value: MustacheValue, _ program: Program.Contents, _ body: Range<Int>, inverted: Bool) throws(MustacheRenderError) {
         if inverted {
             if !value.isTruthy { try nested(program, body) }
             return
@@ -67,38 +90,34 @@ struct MustacheRenderer {
         switch value {
         case .list(let items):
             for item in items {
-                stack.append(item)
+                push(item)
                 try nested(program, body)
-                stack.removeLast()
+                pop()
             }
         case .deferredList(let count):
             holes.append(MustacheHole(
                 offset: out.count, count: count, program: program, body: body, stack: stack, overrides: overrides,
-                indentation: indentation, trail: trail, library: library))
+                indentation: indentation, trail: trail, library: library, owner: owner))
         default:
             guard value.isTruthy else { return }
-            stack.append(value)
+            push(value)
             try nested(program, body)
-            stack.removeLast()
+            pop()
         }
     }
 
     /// A partial, or with `overrides` a parent.
     private mutating func include(
-        _ reference: Program.Reference, of program: Program, indentation standalone: Literal?, overrides: Overrides?
+        _ reference: Program.Reference, of program: Program.Contents, indentation standalone: Literal?, overrides: Overrides?
     ) throws(MustacheRenderError) {
-        let name: String
-        let template: MustacheTemplate?
+        let name: MustacheName
         if reference.dynamic {
-            guard case .text(let text) = resolve(reference.name, in: program) else { return }
-            name = text
-            template = library.template(named: text)
+            guard case .text(let text) = resolve(reference.name, in: program), let found = library.name(of: text) else { return }
+            name = found
         } else {
-            let fixed = program.names[reference.name.start]
-            name = fixed.string
-            template = library.template(fixed)
+            name = program.names[reference.name.start]
         }
-        guard let template else { return }
+        guard name.id < library.programs.count, let template = library.programs[name.id] else { return }
         let saved = indentation
         if let standalone {
             indentation += standalone.bytes
@@ -109,16 +128,16 @@ struct MustacheRenderer {
         }
         if let overrides { self.overrides.append(overrides) }
         trail.append(name)
-        try nested(template.program, template.program.all)
+        try nested(template, template.all)
         trail.removeLast()
         if overrides != nil { self.overrides.removeLast() }
         indentation = saved
     }
 
     /// A block: what the most derived template gave for it, else its own content.
-    private mutating func fill(_ block: Program.BlockStep, of program: Program) throws(MustacheRenderError) {
+    private mutating func fill(_ block: Program.BlockStep, of program: Program.Contents) throws(MustacheRenderError) {
         if !block.openStandalone { startLine() }
-        var replacement: (program: Program, block: Program.BlockStep)?
+        var replacement: (program: Program.Contents, block: Program.BlockStep)?
         search: for level in overrides.indices {
             let candidates = overrides[level]
             for candidate in candidates.blocks where candidates.program.blocks[candidate].name == block.name {
@@ -138,9 +157,9 @@ struct MustacheRenderer {
         if block.closeStandalone { pending = true }
     }
 
-    private mutating func nested(_ program: Program, _ range: Range<Int>) throws(MustacheRenderError) {
+    private mutating func nested(_ program: Program.Contents, _ range: Range<Int>) throws(MustacheRenderError) {
         guard depth < MustacheLibrary.maximumDepth else {
-            var shown = Array(trail.suffix(6))
+            var shown = trail.suffix(6).map(\.string)
             if trail.count > 6 { shown.insert("…", at: 0) }
             throw MustacheRenderError(message: "templates include each other without end (\(shown.joined(separator: " > ")))")
         }
@@ -193,7 +212,7 @@ struct MustacheRenderer {
 
     // MARK: Names
 
-    private func resolve(_ name: Program.Name, in program: Program) -> MustacheValue {
+    private func resolve(_ name: Program.Name, in program: Program.Contents) -> MustacheValue {
         if name.isDot { return stack.last ?? .null }
         let parts = program.names
         guard var value = lookUp(parts[name.start]) else { return .null }
@@ -206,11 +225,11 @@ struct MustacheRenderer {
         return value
     }
 
-    /// The first frame of the context stack, innermost first, that has `name`.
+    /// The first object of the context stack, innermost first, that has `name`.
     private func lookUp(_ name: MustacheName) -> MustacheValue? {
-        var frame = stack.count - 1
+        var frame = frames.count - 1
         while frame >= 0 {
-            if case .object(let object) = stack[frame], let value = object.value(for: name) { return value }
+            if let value = frames[frame]._withUnsafeGuaranteedRef({ $0.value(for: name) }) { return value }
             frame -= 1
         }
         return nil
@@ -219,6 +238,6 @@ struct MustacheRenderer {
 
 /// The blocks one parent tag overrides: `blocks` of `program.blocks`.
 struct Overrides: Sendable {
-    let program: Program
+    let program: Program.Contents
     let blocks: Range<Int>
 }

@@ -9,7 +9,7 @@ public enum MustacheValue: Sendable {
     case int(Int)
     /// Text: `{{name}}` escapes it, `{{{name}}}` writes it as it is. Always truthy, even empty.
     case text(String)
-    case object(any MustacheObject)
+    case object(MustacheObject)
     case list([MustacheValue])
     /// A list of `count` items whose rendering is left to the caller: a section over it becomes
     /// a hole in the output (see `MustacheOutput.holes`), which the caller fills item by item.
@@ -33,38 +33,56 @@ public enum MustacheValue: Sendable {
     }
 }
 
-/// A value with named fields. A class, so that the context stack and every copy of a value
-/// hold it by one reference.
-public protocol MustacheObject: AnyObject, Sendable {
+/// A value with named fields: subclass it and override `value(for:)`. A class to subclass
+/// rather than a protocol, so that the renderer can ask each frame of its context stack
+/// without retaining and releasing it for every name (`Unmanaged` holds a class, not an
+/// existential): those were some fifty atomic operations a card, on both rendering threads.
+open class MustacheObject: @unchecked Sendable {
+    public init() {}
+
     /// The field's value, or nil when this object has no such field, in which case the lookup
     /// goes on to the enclosing context (`{{#link}}{{newTab}}{{/link}}` reads the card's).
-    func value(for name: MustacheName) -> MustacheValue?
+    open func value(for name: MustacheName) -> MustacheValue? { nil }
 }
 
 /// One part of a name as a template writes it (`created` and `iso` in `{{created.iso}}`), with a
 /// number given when templates are parsed, so that a view finds its field with an integer
-/// lookup rather than by comparing strings.
-public struct MustacheName: Sendable, Hashable, CustomStringConvertible {
-    public let string: String
+/// lookup rather than by comparing strings. Plain data: its text is kept for the life of the
+/// process by `Interner`, so copying a name (a card looks up some sixty) copies no reference.
+public struct MustacheName: @unchecked Sendable, Hashable, CustomStringConvertible {
     public let id: Int
+    fileprivate let utf8: UnsafeBufferPointer<UInt8>
 
     public init(_ string: String) {
-        self.string = string
-        id = Interner.shared.id(string)
+        (id, utf8) = Interner.shared.name(string)
     }
 
+    init(id: Int, utf8: UnsafeBufferPointer<UInt8>) {
+        self.id = id
+        self.utf8 = utf8
+    }
+
+    public var string: String { String(decoding: utf8, as: UTF8.self) }
     public var description: String { string }
+
+    public static func == (left: MustacheName, right: MustacheName) -> Bool { left.id == right.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// The names a view answers to, by their number: build one per view type from its field names
 /// (`static let fields = MustacheFields(Key.self)`), then `fields[name]` is the view's key.
-public struct MustacheFields<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
+public struct MustacheFields<Key: RawRepresentable & CaseIterable & Sendable>: @unchecked Sendable where Key.RawValue == String {
     /// By name number: numbers are small and given in order, so an array beats hashing. A name
-    /// numbered after this table was made is none of its keys.
-    private let keys: [Key?]
+    /// numbered after this table was made is none of its keys. Plain memory, never freed (one
+    /// table per view type, made once): an array would be retained and released for every
+    /// name a template looks up, by both rendering threads.
+    private let keys: UnsafeBufferPointer<Key?>
 
     public init(_ type: Key.Type) {
-        keys = MustacheNumbered(Key.allCases.map { ($0.rawValue, $0) }).values
+        let values = MustacheNumbered(Key.allCases.map { ($0.rawValue, $0) }).values
+        let keys = UnsafeMutableBufferPointer<Key?>.allocate(capacity: values.count)
+        _ = keys.initialize(from: values)
+        self.keys = UnsafeBufferPointer(keys)
     }
 
     public subscript(name: MustacheName) -> Key? { name.id < keys.count ? keys[name.id] : nil }
@@ -88,27 +106,35 @@ public struct MustacheNumbered<Value: Sendable>: Sendable {
     public subscript(name: MustacheName) -> Value? { name.id < values.count ? values[name.id] : nil }
 }
 
-/// Numbers for names, the same for the same string in the whole process.
+/// Numbers for names, the same for the same string in the whole process, and each name's
+/// text, which is never freed: names come from templates and views, a few hundred at most.
 final class Interner: @unchecked Sendable {
     static let shared = Interner()
-    private var ids: [String: Int] = [:]
+    private var names: [String: MustacheName] = [:]
     private let lock = NSLock()
 
-    func id(_ string: String) -> Int {
+    func id(_ string: String) -> Int { name(string).id }
+
+    func name(_ string: String) -> (id: Int, utf8: UnsafeBufferPointer<UInt8>) {
         lock.lock()
         defer { lock.unlock() }
-        if let id = ids[string] { return id }
-        let id = ids.count
-        ids[string] = id
-        return id
+        if let name = names[string] { return (name.id, name.utf8) }
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: string.utf8.count)
+        _ = bytes.initialize(from: string.utf8)
+        let name = MustacheName(id: names.count, utf8: UnsafeBufferPointer(bytes))
+        names[string] = name
+        return (name.id, name.utf8)
     }
 
-    /// The number of a name some template or view already has, without giving a new one: names
-    /// that come from data (a card's `template` extra, a dynamic partial's value) must not grow
-    /// the table for the life of the process.
-    func existingID(_ string: String) -> Int? {
+    /// The name of a template or view that already has a number, without giving a new one:
+    /// names that come from data (a card's `template` extra, a dynamic partial's value) must
+    /// not grow the table for the life of the process.
+    func existing(_ string: String) -> MustacheName? {
         lock.lock()
         defer { lock.unlock() }
-        return ids[string]
+        return names[string]
     }
+
+    func existingID(_ string: String) -> Int? { existing(string)?.id }
 }
+

@@ -30,7 +30,7 @@ import Testing
                 self.page = page
                 self.cards = cards
             }
-            func value(for name: MustacheName) -> MustacheValue? {
+            override func value(for name: MustacheName) -> MustacheValue? {
                 switch name.string {
                 case "page": .int(page)
                 case "cards": .deferredList(count: cards)

@@ -37,7 +37,7 @@ import Testing
     }
 
     /// The value a name of `owner`'s table reaches: the object, or a list's first item.
-    static func object(_ value: MustacheValue?) -> (any MustacheObject)? {
+    static func object(_ value: MustacheValue?) -> (MustacheObject)? {
         switch value {
         case .object(let object): object
         case .list(let items): object(items.first)
@@ -52,7 +52,7 @@ import Testing
         let selection = Selection(cards: ShownCards([Self.card()], order: [0]), feeds: [feed], hidden: [:])
         let page = SiteRenderer(templates: try #require(TemplateSet.load(site: SiteFolder("/nonexistent"), diagnostics: &Diagnostics.scratch)), settings: settings)
             .pageViews(selection, feed)(2, 2)
-        var owners: [String: any MustacheObject] = [:]
+        var owners: [String: MustacheObject] = [:]
         for name in TemplateLinter.fields.keys {
             owners[name] = Self.object(card.value(for: MustacheName(name))) ?? Self.object(page.value(for: MustacheName(name)))
         }

@@ -75,7 +75,7 @@ enum JSON: Decodable, Sendable {
     final class Fields: MustacheObject {
         let fields: [String: JSON]
         init(_ fields: [String: JSON]) { self.fields = fields }
-        func value(for name: MustacheName) -> MustacheValue? { fields[name.string]?.value }
+        override func value(for name: MustacheName) -> MustacheValue? { fields[name.string]?.value }
     }
 }
 

@@ -14,7 +14,7 @@ final class Moment: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case iso, text }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .iso: .text(iso)
         case .text: .text(text)

@@ -264,5 +264,5 @@ public struct StringTable: Sendable {
 final class StringsView: MustacheObject {
     private let values: MustacheNumbered<MustacheValue>
     init(table: StringTable) { values = MustacheNumbered(table.values.map { ($0.key, .text($0.value)) }) }
-    func value(for name: MustacheName) -> MustacheValue? { values[name] }
+    override func value(for name: MustacheName) -> MustacheValue? { values[name] }
 }

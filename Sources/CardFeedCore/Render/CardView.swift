@@ -42,7 +42,7 @@ final class CardView: MustacheObject {
 
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         guard let key = Self.fields[name] else { return nil }
         switch key {
         case .id: return .text(card.id)
@@ -93,7 +93,7 @@ final class LinkView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case href, text }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .href: .text(href)
         case .text: .text(text)
@@ -110,7 +110,7 @@ final class CategoryView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case name, title, href }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .name: .text(self.name)
         case .title: .text(title)
@@ -133,7 +133,7 @@ final class ExtrasView: MustacheObject {
     }
 
     let pairs: [(key: String, value: String)]
-    func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
+    override func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
 }
 
 final class ExtraView: MustacheObject {
@@ -148,7 +148,7 @@ final class ExtraView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case key, value }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .key: .text(key)
         case .value: .text(value)
@@ -165,7 +165,7 @@ final class RatingView: MustacheObject {
         let kind: String
         enum Key: String, CaseIterable, Sendable { case kind }
         static let fields = MustacheFields(Key.self)
-        func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
+        override func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
     }
 
     let value: String
@@ -175,7 +175,7 @@ final class RatingView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case value, text, stars }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .value: .text(value)
         case .text: .text(text)
@@ -206,7 +206,7 @@ final class ReviewsView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case count, text }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .count: .int(count)
         case .text: .text(text)
@@ -225,7 +225,7 @@ final class PriceView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case text, free }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .text: .text(text)
         case .free: .bool(free)

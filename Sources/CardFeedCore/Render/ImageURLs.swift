@@ -34,7 +34,7 @@ final class ImageView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case src, srcset, alt, width, height, placeholder, small }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .src: .text(src)
         case .srcset: srcset.mustache

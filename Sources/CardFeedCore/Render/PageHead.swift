@@ -64,7 +64,7 @@ final class SocialView: MustacheObject {
         self.siteName = siteName
     }
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch name.string {
         case "url": .text(url)
         case "title": .text(title)
@@ -88,7 +88,7 @@ final class FaviconView: MustacheObject {
         type = favicon.type
     }
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch name.string {
         case "href": .text(href)
         case "type": .text(type)

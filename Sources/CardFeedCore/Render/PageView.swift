@@ -51,7 +51,7 @@ final class PageView: MustacheObject {
 
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         guard let key = Self.fields[name] else { return nil }
         let strings = settings.strings
         switch key {
@@ -132,7 +132,7 @@ final class FeedView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case slug, title, count, countText, href }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .slug: .text(slug)
         case .title: .text(title)
@@ -152,7 +152,7 @@ final class AlternateView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case atom, json, title }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .atom: .text(atom)
         case .json: .text(json)
@@ -189,7 +189,7 @@ final class NavItem: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case slug, title, count, countNoun, href, current }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .slug: .text(slug)
         case .title: .text(title)
@@ -220,7 +220,7 @@ final class PaginationView: MustacheObject {
         enum Key: String, CaseIterable, Sendable { case number, href, current, gap }
         static let fields = MustacheFields(Key.self)
 
-        func value(for name: MustacheName) -> MustacheValue? {
+        override func value(for name: MustacheName) -> MustacheValue? {
             switch Self.fields[name] {
             case .number: .int(number)
             case .href: .text(href)
@@ -234,7 +234,7 @@ final class PaginationView: MustacheObject {
     enum Key: String, CaseIterable, Sendable { case current, total, previous, next, pages }
     static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
+    override func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .current: .int(current)
         case .total: .int(total)

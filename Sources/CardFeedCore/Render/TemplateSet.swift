@@ -27,6 +27,24 @@ public struct TemplateSet: Sendable {
     /// A hash of every template's name and text: a card rendered before with the same one
     /// renders the same again.
     let fingerprint: Int
+    /// The card templates (`cards/<name>`) by `<name>`, worked out once: finding a template by
+    /// its full name for every card built a string and took the name table's lock, on both
+    /// rendering threads.
+    private let cardTemplates: [String: MustacheName]
+    private let page: MustacheName?
+
+    init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int) {
+        self.library = library
+        self.overrides = overrides
+        self.additions = additions
+        self.fingerprint = fingerprint
+        var cardTemplates: [String: MustacheName] = [:]
+        for name in BuiltinFiles.templates.keys.sorted() + additions.sorted() where name.hasPrefix("cards/") {
+            if let template = library.name(of: name) { cardTemplates[String(name.dropFirst("cards/".count))] = template }
+        }
+        self.cardTemplates = cardTemplates
+        page = library.name(of: Self.pageTemplate)
+    }
 
     /// A template's name, file (as shown to the user) and text.
     struct Source {
@@ -113,22 +131,20 @@ public struct TemplateSet: Sendable {
     }
 
     /// Whether the site has a card template of this name (`cards/<name>`).
-    func hasCardTemplate(_ name: String) -> Bool { library.template(named: "cards/\(name)") != nil }
+    func hasCardTemplate(_ name: String) -> Bool { cardTemplates[name] != nil }
 
     /// The template for a card: the site template its `template` extra names, if there is one,
     /// else its type's.
-    func template(for card: Card) -> String {
-        if let name = card.templateName, hasCardTemplate(name) { return "cards/\(name)" }
-        return Self.cardTemplate(card.type)
+    private func template(for card: Card) -> MustacheName? {
+        if let name = card.templateName, let template = cardTemplates[name] { return template }
+        return cardTemplates[card.type.rawValue]
     }
 
-    /// The card's HTML.
     /// The card's HTML as UTF-8 bytes, which go to its pages as they are.
     func render(_ view: CardView) throws(TemplateFailure) -> [UInt8] {
-        let name = template(for: view.card)
-        guard let template = library.template(named: name) else { return [] }
+        guard let template = template(for: view.card) else { return [] }
         do {
-            return try library.render(template, .object(view), name: name, capacity: 1536 + (view.descriptionHTML?.utf8.count ?? 0)).bytes
+            return try library.render(template, .object(view), capacity: 1536 + (view.descriptionHTML?.utf8.count ?? 0)).bytes
         } catch {
             throw TemplateFailure(card: view.card, message: error.message)
         }
@@ -136,9 +152,9 @@ public struct TemplateSet: Sendable {
 
     /// The page's text, with a hole where `{{#cards}}` stands.
     func render(_ view: PageView) throws(TemplateFailure) -> MustacheOutput {
-        guard let template = library.template(named: Self.pageTemplate) else { return MustacheOutput(bytes: [], holes: []) }
+        guard let page else { return MustacheOutput(bytes: [], holes: []) }
         do {
-            return try library.render(template, .object(view), name: Self.pageTemplate, capacity: 8192)
+            return try library.render(page, .object(view), capacity: 8192)
         } catch {
             throw TemplateFailure(card: nil, message: error.message)
         }

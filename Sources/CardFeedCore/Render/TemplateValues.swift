@@ -17,10 +17,14 @@ enum HTMLEscaping {
     }
 
     /// Bytes that need a look: the five HTML escapes, and those that may start a character HTML
-    /// forbids. Most text has none, and a table lookup per byte is cheaper than the switch.
-    private static let special: [Bool] = (0...255).map { byte in
-        "<>&\"'".utf8.contains(UInt8(byte)) || HTMLText.mayStartForbidden(UInt8(byte))
-    }
+    /// forbids. Most text has none, and a table lookup per byte is cheaper than the switch. The
+    /// table is plain memory, made once and never freed: an array here was retained and
+    /// released for every escaped name, by both rendering threads.
+    nonisolated(unsafe) private static let special: UnsafePointer<Bool> = {
+        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        for byte in 0...255 { table[byte] = "<>&\"'".utf8.contains(UInt8(byte)) || HTMLText.mayStartForbidden(UInt8(byte)) }
+        return UnsafePointer(table)
+    }()
 
     private static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         let special = Self.special

@@ -200,7 +200,7 @@ struct MustacheRenderer {
     private mutating func write(_ value: MustacheValue, escaped: Bool) {
         switch value {
         case .text(let text):
-            if escaped { library.escape(text, &out) } else { out += text.utf8 }
+            if escaped { library.escape(text, &out) } else { text.utf8.span.withUnsafeBufferPointer { out += $0 } }
         case .int(let number):
             out += String(number).utf8
         case .bool(let flag):

@@ -34,8 +34,10 @@ final class CardView: MustacheObject {
         self.descriptionHTML = descriptionHTML
         self.settings = settings
         self.permalink = permalink
-        created = card.created.map(settings.strings.moment)
-        newTab = card.url.map(settings.links.opensInNewTab) ?? false
+        // Called directly: a method passed to `map` copies the table or policy into a closure,
+        // retaining what they hold, which every card on both rendering threads shares.
+        if let seconds = card.created { created = settings.strings.moment(seconds) } else { created = nil }
+        if let url = card.url { newTab = settings.links.opensInNewTab(url) } else { newTab = false }
     }
     /// The card's HTML id (see `Formatting.anchor`).
     let anchor: String

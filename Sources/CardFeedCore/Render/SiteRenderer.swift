@@ -36,6 +36,8 @@ struct SiteRenderer {
         outputFailure.set(0, nil)
         // Without feed files no description is kept, and asking an empty set hashes all the same.
         let keepsAny = !keepDescriptions.isEmpty
+        // Worked out once: `linkSchemes` builds a set, and every card's description needs it.
+        let linkSchemes = settings.links.linkSchemes
         for batchStart in stride(from: 0, to: cards.count, by: batchSize) {
             let batch = batchStart..<min(cards.count, batchStart + batchSize)
             let html = ConcurrentResults<[UInt8]>(count: batch.count)
@@ -53,7 +55,7 @@ struct SiteRenderer {
                         kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
                         continue
                     }
-                    let description = card.description.map { Markdown.html($0, linkSchemes: settings.links.linkSchemes) }
+                    let description = card.description.map { Markdown.html($0, linkSchemes: linkSchemes) }
                     let rendered: [UInt8]
                     do throws(TemplateFailure) { rendered = try renderCard(card, description: description, position: position, anchor: cards.anchor(at: position)) } catch {
                         failures.set(chunk, error)

@@ -5,8 +5,10 @@ import CardFeedMustache
 /// are dropped. Works on the UTF-8 bytes, copying runs that need nothing in one piece.
 enum HTMLEscaping {
     static let append: MustacheLibrary.Escape = { text, out in
-        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ append($0, to: &out) }) { return done }
-        Array(text.utf8).withUnsafeBufferPointer { append($0, to: &out) }
+        // Through a span, which borrows the text: `withContiguousStorageIfAvailable` retained
+        // and released it, and much of what cards show (labels, the placeholder's path) is
+        // text every card on both rendering threads shares.
+        text.utf8.span.withUnsafeBufferPointer { append($0, to: &out) }
     }
 
     /// `text` escaped, for the few places that build HTML outside templates.

@@ -46,7 +46,8 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     /// The card's HTML id, its permalink's fragment, its `card-styles.css` selector and its feed
     /// entries' id: `Formatting.anchor`, unique among the cards shown. The one definition for all.
     public func anchor(at position: Int) -> String {
-        renamedAnchors[position] ?? Formatting.anchor(for: self[position].id)
+        // Almost always none is renamed: then the dictionary is not hashed into for every card.
+        (renamedAnchors.isEmpty ? nil : renamedAnchors[position]) ?? Formatting.anchor(for: self[position].id)
     }
 
     /// Anchors are unique by construction: ids are unique after loading, so a safe id's anchor

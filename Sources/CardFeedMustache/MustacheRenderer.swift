@@ -1,11 +1,11 @@
 /// Renders nodes by appending bytes: text is copied, names are looked up through the context
 /// stack (innermost first), and a parent's blocks are filled from the overrides of the
 /// templates that extend it (the outermost, most derived, first).
-struct MustacheRenderer {
+struct MustacheRenderer: ~Copyable {
     let library: MustacheLibrary
     /// The program rendered when it is not the library's, for the holes it leaves.
     let owner: Program?
-    var out: [UInt8] = []
+    var out: MustacheBytes
     /// The context stack, which owns its values.
     var stack: [MustacheValue] = []
     /// The objects of `stack`, innermost last, held without retaining (`stack` owns them), so
@@ -15,7 +15,9 @@ struct MustacheRenderer {
     /// is searched faster than a dictionary is hashed).
     var overrides: [Overrides] = []
     /// Put at the start of each line of template text: a standalone partial's indentation, say.
-    var indentation: [UInt8] = []
+    /// The pieces, outermost first, each the literal text of a template (none empty), so that
+    /// entering a partial copies no bytes.
+    var indentation: [Literal] = []
     /// The next template text starts a line (and gets `indentation` first).
     var pending = false
     /// The templates being rendered, outermost first, for errors.
@@ -24,15 +26,22 @@ struct MustacheRenderer {
     /// Sections, partials, parents and blocks entered and not yet left.
     private var depth = 0
 
-    init(library: MustacheLibrary, owner: Program?, root: MustacheValue, trail: [MustacheName]) {
+    init(library: MustacheLibrary, owner: Program?, root: MustacheValue, trail: [MustacheName], capacity: Int) {
         self.library = library
+        out = MustacheBytes(capacity: capacity)
         self.owner = owner
         self.trail = trail
+        // Room for the usual depth at once: growing these one step at a time allocated some
+        // ten times a card.
+        stack.reserveCapacity(8)
+        frames.reserveCapacity(8)
+        self.trail.reserveCapacity(4)
         push(root)
     }
 
     init(library: MustacheLibrary, owner: Program?, stack: [MustacheValue], trail: [MustacheName]) {
         self.library = library
+        out = MustacheBytes()
         self.owner = owner
         self.trail = trail
         for value in stack { push(value) }
@@ -118,20 +127,22 @@ struct MustacheRenderer {
             name = program.names[reference.name.start]
         }
         guard name.id < library.programs.count, let template = library.programs[name.id] else { return }
-        let saved = indentation
+        // A standalone partial indents each of its lines by the tag's indentation (after the
+        // enclosing one); an inline partial's lines are not indented at all.
+        let depth = indentation.count
+        var saved: [Literal] = []
         if let standalone {
-            indentation += standalone.bytes
+            if !standalone.bytes.isEmpty { indentation.append(standalone) }
             pending = true
         } else {
-            // Only the partial's own lines are indented, and an inline partial's are not.
-            indentation = []
+            swap(&saved, &indentation)
         }
         if let overrides { self.overrides.append(overrides) }
         trail.append(name)
         try nested(template, template.all)
         trail.removeLast()
         if overrides != nil { self.overrides.removeLast() }
-        indentation = saved
+        if standalone != nil { indentation.removeSubrange(depth...) } else { swap(&saved, &indentation) }
     }
 
     /// A block: what the most derived template gave for it, else its own content.
@@ -146,11 +157,11 @@ struct MustacheRenderer {
             }
         }
         if let replacement {
-            let saved = indentation
-            indentation += block.indentation.bytes
+            let depth = indentation.count
+            if !block.indentation.bytes.isEmpty { indentation.append(block.indentation) }
             if block.openStandalone { pending = true }
             try nested(replacement.program, replacement.block.content)
-            indentation = saved
+            indentation.removeSubrange(depth...)
         } else {
             try nested(program, block.content)
         }
@@ -172,39 +183,48 @@ struct MustacheRenderer {
 
     private mutating func emit(_ text: UnsafeBufferPointer<UInt8>) {
         if indentation.isEmpty {
-            out += text
+            out.append(text)
             return
         }
         var start = 0
         while start < text.count {
             if pending {
-                out += indentation
+                writeIndentation()
                 pending = false
             }
             guard let newline = text[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                out += UnsafeBufferPointer(rebasing: text[start...])
+                out.append(UnsafeBufferPointer(rebasing: text[start...]))
                 return
             }
-            out += UnsafeBufferPointer(rebasing: text[start...newline])
+            out.append(UnsafeBufferPointer(rebasing: text[start...newline]))
             start = newline + 1
             pending = true
         }
     }
 
+    private mutating func writeIndentation() {
+        for piece in indentation { out.append(piece.bytes) }
+    }
+
     /// Before a tag that is not alone on its line: the line's indentation, if it starts one.
     private mutating func startLine() {
-        if pending, !indentation.isEmpty { out += indentation }
+        if pending, !indentation.isEmpty { writeIndentation() }
         pending = false
     }
 
     private mutating func write(_ value: MustacheValue, escaped: Bool) {
         switch value {
         case .text(let text):
-            if escaped { library.escape(text, &out) } else { text.utf8.span.withUnsafeBufferPointer { out += $0 } }
+            // Through a span, which borrows the text: much of what cards show (labels, the
+            // placeholder's path) is text every card on both rendering threads shares, and
+            // `withContiguousStorageIfAvailable` retained and released it.
+            text.utf8.span.withUnsafeBufferPointer { bytes in
+                if escaped { library.escape(bytes, &out) } else { out.append(bytes) }
+            }
         case .int(let number):
-            out += String(number).utf8
+            String(number).utf8.span.withUnsafeBufferPointer { out.append($0) }
         case .bool(let flag):
-            out += (flag ? "true" : "false").utf8
+            out.append(flag ? "true" : "false")
         case .null, .object, .list, .deferredList:
             break
         }

@@ -46,6 +46,7 @@ struct SiteRenderer {
             let failures = ConcurrentResults<TemplateFailure?>(count: chunks)
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 failures.set(chunk, nil)
+                var scratch = MustacheBytes(capacity: 16384)
                 for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
@@ -57,7 +58,7 @@ struct SiteRenderer {
                     }
                     let description = card.description.map { Markdown.html($0, linkSchemes: linkSchemes) }
                     let rendered: [UInt8]
-                    do throws(TemplateFailure) { rendered = try renderCard(card, description: description, position: position, anchor: cards.anchor(at: position)) } catch {
+                    do throws(TemplateFailure) { rendered = try renderCard(card, description: description, position: position, anchor: cards.anchor(at: position), using: &scratch) } catch {
                         failures.set(chunk, error)
                         return
                     }
@@ -89,10 +90,11 @@ struct SiteRenderer {
         return descriptions
     }
 
-    func renderCard(_ card: Card, description: String?, position: Int, anchor: String) throws(TemplateFailure) -> [UInt8] {
+    /// `scratch` is memory to render in, reused from card to card.
+    func renderCard(_ card: Card, description: String?, position: Int, anchor: String, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
         return try templates.render(CardView(
             card: card, anchor: anchor, descriptionHTML: description, settings: settings,
-            permalink: settings.permalink(position: position, anchor: anchor)))
+            permalink: settings.permalink(position: position, anchor: anchor)), using: &scratch)
     }
 
     /// Every feed's pages, for `PageStreams` to write as the cards render.

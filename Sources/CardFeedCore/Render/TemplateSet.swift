@@ -140,11 +140,14 @@ public struct TemplateSet: Sendable {
         return cardTemplates[card.type.rawValue]
     }
 
-    /// The card's HTML as UTF-8 bytes, which go to its pages as they are.
-    func render(_ view: CardView) throws(TemplateFailure) -> [UInt8] {
+    /// The card's HTML as UTF-8 bytes, which go to its pages as they are; rendered in
+    /// `scratch`, which keeps its memory for the next card.
+    func render(_ view: CardView, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
         guard let template = template(for: view.card) else { return [] }
         do {
-            return try library.render(template, .object(view), capacity: 1536 + (view.descriptionHTML?.utf8.count ?? 0)).bytes
+            scratch.removeAll()
+            _ = try library.render(template, .object(view), onto: &scratch)
+            return scratch.array
         } catch {
             throw TemplateFailure(card: view.card, message: error.message)
         }

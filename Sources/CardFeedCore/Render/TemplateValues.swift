@@ -4,18 +4,13 @@ import CardFeedMustache
 /// characters HTML forbids (`HTMLText`), which a card's text can hold but a valid page cannot,
 /// are dropped. Works on the UTF-8 bytes, copying runs that need nothing in one piece.
 enum HTMLEscaping {
-    static let append: MustacheLibrary.Escape = { text, out in
-        // Through a span, which borrows the text: `withContiguousStorageIfAvailable` retained
-        // and released it, and much of what cards show (labels, the placeholder's path) is
-        // text every card on both rendering threads shares.
-        text.utf8.span.withUnsafeBufferPointer { append($0, to: &out) }
-    }
+    static let append: MustacheLibrary.Escape = { text, out in append(text, to: &out) }
 
     /// `text` escaped, for the few places that build HTML outside templates.
     static func escape(_ text: String) -> String {
-        var out: [UInt8] = []
-        append(text, &out)
-        return String(decoding: out, as: UTF8.self)
+        var out = MustacheBytes()
+        text.utf8.span.withUnsafeBufferPointer { append($0, to: &out) }
+        return String(decoding: out.buffer, as: UTF8.self)
     }
 
     /// Bytes that need a look: the five HTML escapes, and those that may start a character HTML
@@ -28,7 +23,7 @@ enum HTMLEscaping {
         return UnsafePointer(table)
     }()
 
-    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout MustacheBytes) {
         let special = Self.special
         var run = 0
         var index = 0
@@ -51,17 +46,17 @@ enum HTMLEscaping {
                     index += 1
                     continue
                 }
-                out += UnsafeBufferPointer(rebasing: bytes[run..<index])
+                out.append(UnsafeBufferPointer(rebasing: bytes[run..<index]))
                 index += skip
                 run = index
                 continue
             }
-            out += UnsafeBufferPointer(rebasing: bytes[run..<index])
-            out += UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount)
+            out.append(UnsafeBufferPointer(rebasing: bytes[run..<index]))
+            out.append(replacement)
             index += 1
             run = index
         }
-        out += UnsafeBufferPointer(rebasing: bytes[run..<bytes.count])
+        out.append(UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
     }
 }
 

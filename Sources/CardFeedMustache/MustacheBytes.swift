@@ -58,3 +58,20 @@ public struct MustacheBytes: ~Copyable {
     /// A copy of the bytes as an array.
     public var array: [UInt8] { Array(buffer) }
 }
+
+extension String {
+    /// Calls `body` with the text's UTF-8. Through `UTF8View.span` where the standard library
+    /// has it (Swift 6.2; on Apple systems, their 2025 releases): a span borrows the text,
+    /// where `withContiguousStorageIfAvailable` retained and released it, and much of what
+    /// cards show is text both rendering threads share.
+    @inlinable
+    public func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        #if compiler(>=6.2)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return utf8.span.withUnsafeBufferPointer(body)
+        }
+        #endif
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(utf8).withUnsafeBufferPointer(body)
+    }
+}

@@ -7,7 +7,7 @@ struct MustacheRenderer: ~Copyable {
     let owner: Program?
     var out: MustacheBytes
     /// The context stack, which owns its values.
-    var stack: [MustacheValue] = []
+    private(set) var stack: [MustacheValue] = []
     /// The objects of `stack`, innermost last, held without retaining (`stack` owns them), so
     /// that looking a name up through them costs no reference counting.
     private var frames: [Unmanaged<MustacheObject>] = []
@@ -215,14 +215,11 @@ struct MustacheRenderer: ~Copyable {
     private mutating func write(_ value: MustacheValue, escaped: Bool) {
         switch value {
         case .text(let text):
-            // Through a span, which borrows the text: much of what cards show (labels, the
-            // placeholder's path) is text every card on both rendering threads shares, and
-            // `withContiguousStorageIfAvailable` retained and released it.
-            text.utf8.span.withUnsafeBufferPointer { bytes in
+            text.withUTF8Bytes { bytes in
                 if escaped { library.escape(bytes, &out) } else { out.append(bytes) }
             }
         case .int(let number):
-            String(number).utf8.span.withUnsafeBufferPointer { out.append($0) }
+            String(number).withUTF8Bytes { out.append($0) }
         case .bool(let flag):
             out.append(flag ? "true" : "false")
         case .null, .object, .list, .deferredList:

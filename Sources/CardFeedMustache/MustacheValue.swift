@@ -37,6 +37,7 @@ public enum MustacheValue: Sendable {
 /// rather than a protocol, so that the renderer can ask each frame of its context stack
 /// without retaining and releasing it for every name (`Unmanaged` holds a class, not an
 /// existential): those were some fifty atomic operations a card, on both rendering threads.
+/// Sendable unchecked, which each subclass restates: views keep only constants.
 open class MustacheObject: @unchecked Sendable {
     public init() {}
 

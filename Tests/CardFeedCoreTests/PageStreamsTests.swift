@@ -23,7 +23,7 @@ import Testing
 
     /// `template` rendered as a page's frame, with `cards` cards for its holes.
     static func frame(_ template: String, page: Int, cards: Int) throws -> PageFrame {
-        final class Page: MustacheObject {
+        final class Page: MustacheObject, @unchecked Sendable {
             let page: Int
             let cards: Int
             init(page: Int, cards: Int) {

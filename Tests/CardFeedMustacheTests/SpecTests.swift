@@ -72,7 +72,7 @@ enum JSON: Decodable, Sendable {
         }
     }
 
-    final class Fields: MustacheObject {
+    final class Fields: MustacheObject, @unchecked Sendable {
         let fields: [String: JSON]
         init(_ fields: [String: JSON]) { self.fields = fields }
         override func value(for name: MustacheName) -> MustacheValue? { fields[name.string]?.value }

@@ -2,7 +2,7 @@ import CardFeedMustache
 
 /// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC
 /// (`StringTable.moment` makes one in the page's language).
-final class Moment: MustacheObject {
+final class Moment: MustacheObject, @unchecked Sendable {
     init(iso: String, text: String) {
         self.iso = iso
         self.text = text

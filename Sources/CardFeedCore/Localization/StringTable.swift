@@ -261,7 +261,7 @@ public struct StringTable: Sendable {
 }
 
 /// `{{strings.unread}}` in templates.
-final class StringsView: MustacheObject {
+final class StringsView: MustacheObject, @unchecked Sendable {
     private let values: MustacheNumbered<MustacheValue>
     init(table: StringTable) { values = MustacheNumbered(table.values.map { ($0.key, .text($0.value)) }) }
     override func value(for name: MustacheName) -> MustacheValue? { values[name] }

@@ -5,7 +5,7 @@ import CardFeedMustache
 /// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark) for `{{{description}}}`.
 /// A class, so that the context stack holds it by reference: a card's template looks up some
 /// forty names.
-final class CardView: MustacheObject {
+final class CardView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable {
         case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
         case title, description, url, domain, link
@@ -83,7 +83,7 @@ final class CardView: MustacheObject {
     }
 }
 
-final class LinkView: MustacheObject {
+final class LinkView: MustacheObject, @unchecked Sendable {
     let href: String
     let text: String
 
@@ -104,7 +104,7 @@ final class LinkView: MustacheObject {
     }
 }
 
-final class CategoryView: MustacheObject {
+final class CategoryView: MustacheObject, @unchecked Sendable {
     let name: String
     let title: String
     let href: String
@@ -129,7 +129,7 @@ final class CategoryView: MustacheObject {
 }
 
 /// `{{extras.campaign}}`: one extra by key.
-final class ExtrasView: MustacheObject {
+final class ExtrasView: MustacheObject, @unchecked Sendable {
     init(pairs: [(key: String, value: String)]) {
         self.pairs = pairs
     }
@@ -138,7 +138,7 @@ final class ExtrasView: MustacheObject {
     override func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
 }
 
-final class ExtraView: MustacheObject {
+final class ExtraView: MustacheObject, @unchecked Sendable {
     let key: String
     let value: String
 
@@ -160,8 +160,8 @@ final class ExtraView: MustacheObject {
 }
 
 /// A 0-5 rating as five stars (full, half or empty) and as a sentence for screen readers.
-final class RatingView: MustacheObject {
-    final class Star: MustacheObject {
+final class RatingView: MustacheObject, @unchecked Sendable {
+    final class Star: MustacheObject, @unchecked Sendable {
         init(kind: String) { self.kind = kind }
 
         let kind: String
@@ -196,7 +196,7 @@ final class RatingView: MustacheObject {
     }
 }
 
-final class ReviewsView: MustacheObject {
+final class ReviewsView: MustacheObject, @unchecked Sendable {
     let count: Int
     let text: String
 
@@ -220,7 +220,7 @@ final class ReviewsView: MustacheObject {
 /// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
 /// for a price of 0, else the price in dollars (the App Store's default storefront), written
 /// for the locale (`StringTable.price`).
-final class PriceView: MustacheObject {
+final class PriceView: MustacheObject, @unchecked Sendable {
     let text: String
     let free: Bool
 

@@ -1,7 +1,7 @@
 import CardFeedMustache
 
 /// An `<img>` as templates see it.
-final class ImageView: MustacheObject {
+final class ImageView: MustacheObject, @unchecked Sendable {
     init(src: String, srcset: String?, alt: String, width: Int?, height: Int?, placeholder: Bool, small: Bool = false) {
         self.small = small
         self.src = src

@@ -49,7 +49,7 @@ struct PageHead: Sendable, Hashable {
 }
 
 /// `{{#social}}`: the page's Open Graph and Twitter card values, on sites with a base URL.
-final class SocialView: MustacheObject {
+final class SocialView: MustacheObject, @unchecked Sendable {
     let url: String
     let title: String
     let description: String
@@ -79,7 +79,7 @@ final class SocialView: MustacheObject {
 }
 
 /// `{{favicon.href}}`, `{{favicon.type}}`.
-final class FaviconView: MustacheObject {
+final class FaviconView: MustacheObject, @unchecked Sendable {
     let href: String
     let type: String
 

@@ -2,7 +2,7 @@ import CardFeedMustache
 
 /// What the page template sees: one page of one feed. Every name is a case of `Key` (see `CardView`).
 /// A class, so that the context stack holds it by reference.
-final class PageView: MustacheObject {
+final class PageView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable {
         case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
@@ -95,7 +95,7 @@ struct PageConstants: Sendable {
     }
 }
 
-final class FeedView: MustacheObject {
+final class FeedView: MustacheObject, @unchecked Sendable {
     let feed: Feed
     let slug: String
     let title: String
@@ -144,7 +144,7 @@ final class FeedView: MustacheObject {
     }
 }
 
-final class AlternateView: MustacheObject {
+final class AlternateView: MustacheObject, @unchecked Sendable {
     let atom: String
     let json: String
     let title: String
@@ -168,7 +168,7 @@ final class AlternateView: MustacheObject {
     }
 }
 
-final class NavItem: MustacheObject {
+final class NavItem: MustacheObject, @unchecked Sendable {
     let slug: String
     let title: String
     let count: Int
@@ -202,8 +202,8 @@ final class NavItem: MustacheObject {
     }
 }
 
-final class PaginationView: MustacheObject {
-    final class PageLink: MustacheObject {
+final class PaginationView: MustacheObject, @unchecked Sendable {
+    final class PageLink: MustacheObject, @unchecked Sendable {
         init(number: Int, href: String, current: Bool, gap: Bool) {
             self.number = number
             self.href = href

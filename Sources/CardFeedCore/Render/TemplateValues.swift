@@ -9,7 +9,7 @@ enum HTMLEscaping {
     /// `text` escaped, for the few places that build HTML outside templates.
     static func escape(_ text: String) -> String {
         var out = MustacheBytes()
-        text.utf8.span.withUnsafeBufferPointer { append($0, to: &out) }
+        text.withUTF8Bytes { append($0, to: &out) }
         return String(decoding: out.buffer, as: UTF8.self)
     }
 

@@ -35,13 +35,13 @@ public struct MustacheLibrary: Sendable {
         return name
     }
 
-    public func template(named name: String) -> MustacheTemplate? { self.name(of: name).flatMap { templates[$0.id] } }
-
     /// Renders the registered template `name` with `context` at the root of the context stack;
     /// `capacity` is a guess at the output's size.
     public func render(_ name: MustacheName, _ context: MustacheValue, capacity: Int = 0) throws(MustacheRenderError) -> MustacheOutput {
         guard name.id < programs.count, let program = programs[name.id] else { return MustacheOutput(bytes: [], holes: []) }
-        return try render(program, owner: nil, context, name: name, capacity: capacity)
+        var out = MustacheBytes(capacity: capacity)
+        let holes = try render(program, owner: nil, context, name: name, onto: &out)
+        return MustacheOutput(bytes: out.array, holes: holes)
     }
 
     /// Renders the registered template `name` onto the end of `out`, for a caller that reuses
@@ -49,11 +49,7 @@ public struct MustacheLibrary: Sendable {
     /// slower to write than the copy out of a warm buffer). Returns the holes left in `out`.
     public func render(_ name: MustacheName, _ context: MustacheValue, onto out: inout MustacheBytes) throws(MustacheRenderError) -> [MustacheHole] {
         guard name.id < programs.count, let program = programs[name.id] else { return [] }
-        var renderer = MustacheRenderer(library: self, owner: nil, root: context, trail: [name], capacity: 0)
-        swap(&renderer.out, &out)
-        defer { swap(&renderer.out, &out) }
-        try renderer.render(program, program.all)
-        return renderer.holes
+        return try render(program, owner: nil, context, name: name, onto: &out)
     }
 
     /// Renders `template`, registered or not, with `context` at the root of the context stack.
@@ -61,16 +57,21 @@ public struct MustacheLibrary: Sendable {
     public func render(
         _ template: MustacheTemplate, _ context: MustacheValue, name: String, capacity: Int = 0
     ) throws(MustacheRenderError) -> MustacheOutput {
-        try render(template.program.contents, owner: template.program, context, name: MustacheName(name), capacity: capacity)
+        var out = MustacheBytes(capacity: capacity)
+        let holes = try render(template.program.contents, owner: template.program, context, name: MustacheName(name), onto: &out)
+        return MustacheOutput(bytes: out.array, holes: holes)
     }
 
-    /// `owner` keeps an unregistered program alive for the holes left in the output.
+    /// The one place a render starts. `owner` keeps an unregistered program alive for the holes
+    /// left in the output.
     private func render(
-        _ program: Program.Contents, owner: Program?, _ context: MustacheValue, name: MustacheName, capacity: Int
-    ) throws(MustacheRenderError) -> MustacheOutput {
-        var renderer = MustacheRenderer(library: self, owner: owner, root: context, trail: [name], capacity: capacity)
+        _ program: Program.Contents, owner: Program?, _ context: MustacheValue, name: MustacheName, onto out: inout MustacheBytes
+    ) throws(MustacheRenderError) -> [MustacheHole] {
+        var renderer = MustacheRenderer(library: self, owner: owner, stack: [context], trail: [name], capacity: 0)
+        swap(&renderer.out, &out)
+        defer { swap(&renderer.out, &out) }
         try renderer.render(program, program.all)
-        return MustacheOutput(bytes: renderer.out.array, holes: renderer.holes)
+        return renderer.holes
     }
 
     /// Escapes the five characters HTML gives a meaning to.

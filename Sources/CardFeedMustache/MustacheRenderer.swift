@@ -21,29 +21,22 @@ struct MustacheRenderer: ~Copyable {
     /// The next template text starts a line (and gets `indentation` first).
     var pending = false
     /// The templates being rendered, outermost first, for errors.
-    var trail: [MustacheName]
+    var trail: [MustacheName] = []
     var holes: [MustacheHole] = []
     /// Sections, partials, parents and blocks entered and not yet left.
     private var depth = 0
 
-    init(library: MustacheLibrary, owner: Program?, root: MustacheValue, trail: [MustacheName], capacity: Int) {
+    /// `stack`, outermost first, is the context; `capacity` a guess at the output's size.
+    init(library: MustacheLibrary, owner: Program?, stack: [MustacheValue], trail: [MustacheName], capacity: Int = 256) {
         self.library = library
         out = MustacheBytes(capacity: capacity)
         self.owner = owner
-        self.trail = trail
         // Room for the usual depth at once: growing these one step at a time allocated some
         // ten times a card.
-        stack.reserveCapacity(8)
-        frames.reserveCapacity(8)
-        self.trail.reserveCapacity(4)
-        push(root)
-    }
-
-    init(library: MustacheLibrary, owner: Program?, stack: [MustacheValue], trail: [MustacheName]) {
-        self.library = library
-        out = MustacheBytes()
-        self.owner = owner
-        self.trail = trail
+        self.stack.reserveCapacity(max(8, stack.count + 4))
+        frames.reserveCapacity(max(8, stack.count + 4))
+        self.trail.reserveCapacity(max(4, trail.count + 2))
+        self.trail += trail
         for value in stack { push(value) }
     }
 

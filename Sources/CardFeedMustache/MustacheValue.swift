@@ -55,10 +55,10 @@ public struct MustacheName: @unchecked Sendable, Hashable, CustomStringConvertib
     fileprivate let utf8: UnsafeBufferPointer<UInt8>
 
     public init(_ string: String) {
-        (id, utf8) = Interner.shared.name(string)
+        self = Interner.shared.name(string)
     }
 
-    init(id: Int, utf8: UnsafeBufferPointer<UInt8>) {
+    fileprivate init(id: Int, utf8: UnsafeBufferPointer<UInt8>) {
         self.id = id
         self.utf8 = utf8
     }
@@ -98,7 +98,7 @@ public struct MustacheNumbered<Value: Sendable>: Sendable {
     let values: [Value?]
 
     public init(_ pairs: [(name: String, value: Value)]) {
-        let numbered = pairs.map { (Interner.shared.id($0.name), $0.value) }
+        let numbered = pairs.map { (Interner.shared.name($0.name).id, $0.value) }
         var values = [Value?](repeating: nil, count: (numbered.map(\.0).max() ?? -1) + 1)
         for (id, value) in numbered { values[id] = value }
         self.values = values
@@ -114,17 +114,15 @@ final class Interner: @unchecked Sendable {
     private var names: [String: MustacheName] = [:]
     private let lock = NSLock()
 
-    func id(_ string: String) -> Int { name(string).id }
-
-    func name(_ string: String) -> (id: Int, utf8: UnsafeBufferPointer<UInt8>) {
+    func name(_ string: String) -> MustacheName {
         lock.lock()
         defer { lock.unlock() }
-        if let name = names[string] { return (name.id, name.utf8) }
+        if let name = names[string] { return name }
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: string.utf8.count)
         _ = bytes.initialize(from: string.utf8)
         let name = MustacheName(id: names.count, utf8: UnsafeBufferPointer(bytes))
         names[string] = name
-        return (name.id, name.utf8)
+        return name
     }
 
     /// The name of a template or view that already has a number, without giving a new one:
@@ -135,7 +133,5 @@ final class Interner: @unchecked Sendable {
         defer { lock.unlock() }
         return names[string]
     }
-
-    func existingID(_ string: String) -> Int? { existing(string)?.id }
 }
 

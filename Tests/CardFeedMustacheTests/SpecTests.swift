@@ -85,9 +85,9 @@ enum JSON: Decodable, Sendable {
     @Test func lookingUpAnUnknownNameFindsNothing() throws {
         var library = MustacheLibrary()
         library.register(try MustacheTemplate("x"), named: "cards/promo")
-        #expect(library.template(named: "cards/promo") != nil)
+        #expect(library.name(of: "cards/promo") != nil)
         let unknown = "cards/never-registered-\(UUID().uuidString)"
-        #expect(library.template(named: unknown) == nil)
-        #expect(Interner.shared.existingID(unknown) == nil, "the name was given a number")
+        #expect(library.name(of: unknown) == nil)
+        #expect(Interner.shared.existing(unknown) == nil, "the name was given a number")
     }
 }

@@ -39,7 +39,7 @@ public struct TemplateSet: Sendable {
         self.additions = additions
         self.fingerprint = fingerprint
         var cardTemplates: [String: MustacheName] = [:]
-        for name in BuiltinFiles.templates.keys.sorted() + additions.sorted() where name.hasPrefix("cards/") {
+        for name in Array(BuiltinFiles.templates.keys) + additions where name.hasPrefix("cards/") {
             if let template = library.name(of: name) { cardTemplates[String(name.dropFirst("cards/".count))] = template }
         }
         self.cardTemplates = cardTemplates

@@ -1,12 +1,13 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the package's top-level `templates/`, `assets/`, `strings/` and `scaffold/` folders into the target as a
-/// generated Swift file, so that `cardfeed` carries its built-in templates and images wherever
+/// Embeds the package's top-level `templates/`, `assets/`, `strings/` and `scaffold/` folders and its
+/// `VERSION` file into the target as a generated Swift file, so that `cardfeed` carries its built-in templates and images wherever
 /// the binary is copied (a resource bundle would have to travel beside it).
 @main
 struct EmbedFiles: BuildToolPlugin {
     static let folders = ["templates", "assets", "strings", "scaffold"]
+    static let topLevelFiles = ["VERSION"]
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         let root = context.package.directoryURL
@@ -14,11 +15,12 @@ struct EmbedFiles: BuildToolPlugin {
         for folder in Self.folders {
             inputs += Self.files(under: root.appending(path: folder))
         }
+        inputs += Self.topLevelFiles.map { root.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
         let relativePaths = inputs.map { String($0.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)) }
         return [
             .buildCommand(
-                displayName: "Embedding \(inputs.count) files of templates/ and assets/",
+                displayName: "Embedding \(inputs.count) files of templates/, assets/, strings/, scaffold/ and VERSION",
                 executable: try context.tool(named: "EmbedFilesTool").url,
                 arguments: [root.path, output.path] + relativePaths,
                 inputFiles: inputs,

@@ -15,7 +15,7 @@ struct EmbedFilesTool {
         let root = URL(fileURLWithPath: arguments[arguments.startIndex])
         let output = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
         var source = """
-            // Generated at build time by the EmbedFiles plugin from templates/ and assets/. Do not edit.
+            // Generated at build time by the EmbedFiles plugin (Plugins/EmbedFiles). Do not edit.
 
             enum EmbeddedFiles {
                 /// Path relative to the package root -> base64 of the file's bytes.

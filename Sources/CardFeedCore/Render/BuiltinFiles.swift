@@ -22,3 +22,12 @@ public enum BuiltinFiles {
         EmbeddedFiles.base64["assets/" + path].flatMap { Data(base64Encoded: $0) }
     }
 }
+
+/// CardFeed's version, read from the package's `VERSION` file (embedded with the templates), which
+/// is also what names the Debian package, the archive and the GitHub Action's download.
+public enum CardFeedVersion {
+    public static let current: String = {
+        let text = EmbeddedFiles.base64["VERSION"].flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) }
+        return text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+    }()
+}

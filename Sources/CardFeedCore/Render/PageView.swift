@@ -270,7 +270,3 @@ final class PaginationView: MustacheObject, @unchecked Sendable {
         }
     }
 }
-
-public enum CardFeedVersion {
-    public static let current = "0.1.0"
-}

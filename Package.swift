@@ -8,6 +8,12 @@ import PackageDescription
 let fuzzing = Context.environment["CARDFEED_LIBFUZZER"] != nil
 let fuzzedCode: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
 
+// scripts/package.sh sets CARDFEED_SYSTEM_MALLOC=1 for the archive's binary, which must run with
+// only the C and C++ runtimes present: Debian ships mimalloc as a shared library only, so that
+// binary keeps glibc's allocator (docs/performance.md gives the cost).
+let systemMalloc = Context.environment["CARDFEED_SYSTEM_MALLOC"] != nil
+let allocator: [Target.Dependency] = systemMalloc ? [] : [.target(name: "CMimalloc", condition: .when(platforms: [.linux]))]
+
 let package = Package(
     name: "cardfeed",
     platforms: [.macOS(.v13)],
@@ -70,10 +76,9 @@ let package = Package(
             dependencies: [
                 "CardFeedCore",
                 "CardFeedServe",
-                .target(name: "CMimalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ] + allocator
         ),
         // The fuzz target over loading and rendering a card file (scripts/fuzz.sh builds it with
         // libFuzzer); built normally it replays card files through the same checks.

@@ -1,0 +1,64 @@
+"""The packages as a user installs them: in a fresh Debian 12 root with no Swift toolchain, the
+.deb installs with apt-get and builds a new site, and the archive's binary runs with nothing but
+the C and C++ runtime libraries that every Debian system has."""
+import subprocess
+import tarfile
+
+# What the archive's binary may load: glibc, libstdc++ and libgcc (libc6, libstdc++6, libgcc-s1).
+RUNTIME_LIBRARIES = {"libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2"}
+
+
+def needed_libraries(binary) -> set:
+    dynamic = subprocess.run(["readelf", "--dynamic", str(binary)], capture_output=True, text=True, check=True).stdout
+    return {line.split("[")[1].split("]")[0] for line in dynamic.splitlines() if "(NEEDED)" in line}
+
+
+def test_the_package_installs_and_builds_a_new_site_on_a_fresh_debian_12(dist, debian_root):
+    root = debian_root
+    assert root.run("test ! -e /opt/swift && ! ls /usr/lib/x86_64-linux-gnu/libswiftCore* 2>/dev/null", check=False).returncode == 0
+    (root.path / "tmp" / dist["deb"].name).write_bytes(dist["deb"].read_bytes())
+    root.run(f"apt-get update -qq && apt-get install -y -qq /tmp/{dist['deb'].name} >/dev/null")
+
+    assert root.run("cardfeed --version").stdout.strip() == dist["version"]
+    root.run("cd /root && cardfeed init site && cardfeed build site")
+    page = (root.path / "root" / "site" / "public" / "index.html").read_text()
+    assert f'<meta name="generator" content="CardFeed {dist["version"]}">' in page
+    assert 'class="card' in page
+
+    for path in ["usr/share/man/man1/cardfeed.1.gz",
+                 "usr/share/bash-completion/completions/cardfeed", "usr/share/zsh/vendor-completions/_cardfeed",
+                 "usr/share/fish/vendor_completions.d/cardfeed.fish",
+                 "usr/share/doc/cardfeed/copyright", "usr/share/doc/cardfeed/changelog.gz"]:
+        assert (root.path / path).is_file(), f"/{path} is not installed"
+    # Every library the binary loads comes from a package the .deb declared.
+    depends = root.run("dpkg-query -W -f='${Depends}' cardfeed").stdout
+    for package in ["libc6", "libstdc++6", "libgcc-s1", "libmimalloc2.0"]:
+        assert package in depends, f"Depends: {depends} lacks {package}"
+    loaded = root.run("cat /proc/self/maps >/dev/null; LD_TRACE_LOADED_OBJECTS=1 /usr/bin/cardfeed").stdout
+    assert "not found" not in loaded, loaded
+    assert "libswift" not in loaded and "libcurl" not in loaded and "libcmark" not in loaded, loaded
+
+    root.run("apt-get remove -y -qq cardfeed >/dev/null")
+    assert not (root.path / "usr" / "bin" / "cardfeed").exists()
+
+
+def test_the_archive_runs_with_only_the_c_and_cpp_runtimes(dist, debian_root, tmp_path):
+    root = debian_root
+    installed = root.run("dpkg-query -W -f='${Package}\\n'").stdout.split()
+    assert "libmimalloc2.0" not in installed and "libcmark0.30" not in installed and "libcurl4" not in installed
+
+    with tarfile.open(dist["archive"]) as archive:
+        names = archive.getnames()
+        archive.extractall(root.path / "opt")
+    folder = f"cardfeed-{dist['version']}-linux-x86_64"
+    for name in ["cardfeed", "README.md", "LICENSE", "CHANGELOG.md", "COPYRIGHT", "man/cardfeed.1",
+                 "completions/cardfeed.bash", "completions/_cardfeed", "completions/cardfeed.fish"]:
+        assert f"{folder}/{name}" in names, f"the archive has no {name}"
+    assert needed_libraries(root.path / "opt" / folder / "cardfeed") <= RUNTIME_LIBRARIES
+
+    binary = f"/opt/{folder}/cardfeed"
+    assert root.run(f"{binary} --version").stdout.strip() == dist["version"]
+    root.run(f"cd /root && {binary} init site && {binary} build site --stats")
+    assert (root.path / "root" / "site" / "public" / "index.html").is_file()
+    stats = root.run(f"cd /root && {binary} build site --stats").stderr + root.run(f"cd /root && {binary} build site --stats").stdout
+    assert "memory allocator: the system's" in stats

@@ -1,0 +1,47 @@
+"""What lintian and a reader of the package see: no lintian error, every lintian warning explained
+in docs/packaging.md, reproducible bytes, and one version everywhere."""
+import re
+import subprocess
+
+from conftest import REPO, unavailable
+
+
+def test_lintian_reports_no_error_and_docs_explain_every_warning(dist):
+    import shutil
+    if not shutil.which("lintian"):
+        unavailable("lintian is missing (scripts/setup.sh installs it)")
+    report = subprocess.run(["lintian", "--info", "--no-tag-display-limit", str(dist["deb"])],
+                            capture_output=True, text=True)
+    tags = re.findall(r"^([EWI]): cardfeed[^:]*: (\S+)", report.stdout, re.MULTILINE)
+    assert not [tag for kind, tag in tags if kind == "E"], report.stdout
+    explained = (REPO / "docs" / "packaging.md").read_text()
+    unexplained = sorted({tag for kind, tag in tags if kind in "WI" and f"`{tag}`" not in explained})
+    assert not unexplained, f"docs/packaging.md does not say why these lintian tags stay: {unexplained}\n{report.stdout}"
+
+
+def test_the_package_is_byte_identical_when_assembled_again(dist, tmp_path):
+    """build-deb.sh and build-archive.sh over the same inputs give the same bytes (file times
+    come from the release date, owners are root, gzip stores no name or time)."""
+    version = dist["version"]
+    extras = REPO / ".build-package" / "extras"
+    for script, binary_folder, output in [
+        ("packaging/build-deb.sh", "deb", tmp_path / "again.deb"),
+        ("packaging/build-archive.sh", "archive", tmp_path / "again.tar.gz"),
+    ]:
+        binary = next((REPO / ".build-package" / binary_folder).glob("*/release/cardfeed"))
+        epoch = subprocess.run(["bash", "-c", f"date -u -d \"$(sed -n 's/^## {version} - //p' CHANGELOG.md) 00:00:00\" +%s"],
+                               cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run(["bash", script, version, str(binary), str(extras), str(output)], cwd=REPO, check=True,
+                       capture_output=True, env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "SOURCE_DATE_EPOCH": epoch})
+        original = dist["deb"] if script.endswith("deb.sh") else dist["archive"]
+        assert output.read_bytes() == original.read_bytes(), f"{script} gave other bytes the second time"
+
+
+def test_one_version_names_everything(dist):
+    version = dist["version"]
+    assert (REPO / "CHANGELOG.md").read_text().count(f"\n## {version} - ") == 1
+    info = subprocess.run(["dpkg-deb", "--field", str(dist["deb"]), "Version"], capture_output=True, text=True, check=True)
+    assert info.stdout.strip() == version
+    changelog = subprocess.run(["bash", "-c", f"dpkg-deb --fsys-tarfile {dist['deb']} | tar -xOf - ./usr/share/doc/cardfeed/changelog.gz | gunzip"],
+                               capture_output=True, text=True, check=True).stdout
+    assert changelog.startswith(f"cardfeed ({version}) ")

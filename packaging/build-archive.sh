@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Assembles the tar.gz archive from a built binary and its generated man pages and completions.
+# Called by scripts/package.sh: build-archive.sh VERSION BINARY EXTRAS_DIR OUTPUT.tar.gz
+set -euo pipefail
+version=$1 binary=$2 extras=$3
+output=$(realpath -m "$4")
+name=cardfeed-$version-linux-x86_64
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+folder=$stage/$name
+
+install -d "$folder/man" "$folder/completions"
+install -m 0755 "$binary" "$folder/cardfeed"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$folder/cardfeed"
+install -m 0644 "$extras"/man/*.1 "$folder/man/"
+install -m 0644 "$extras"/completions/* "$folder/completions/"
+install -m 0644 README.md LICENSE CHANGELOG.md "$folder/"
+install -m 0644 packaging/copyright "$folder/COPYRIGHT"
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+  -C "$stage" -cf - "$name" | gzip -9n > "$output"
+echo "package: wrote $4"

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Builds CardFeed's release files into dist/ (docs/packaging.md says what is in them and why):
+#   dist/cardfeed_<version>_amd64.deb            Debian 12 or newer, Ubuntu: apt-get install ./…deb
+#   dist/cardfeed-<version>-linux-x86_64.tar.gz  any x86_64 Linux with glibc 2.35 or newer
+#   dist/SHA256SUMS                              their checksums
+# Both binaries carry the Swift runtime, Foundation (with ICU) and cmark, linked statically. The
+# package's binary also loads mimalloc, a declared dependency; the archive's binary needs only
+# libc6, libstdc++6 and libgcc-s1, so it keeps glibc's allocator.
+#
+# Usage: bash scripts/package.sh      (the version is the one in VERSION)
+# Installs the Debian tools it needs (dpkg-dev, lintian, libcmark-dev, libmimalloc-dev) if missing.
+# The same input gives byte-identical files: times come from the release's CHANGELOG.md date.
+set -euo pipefail
+shopt -s inherit_errexit
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+version=$(tr -d '[:space:]' < VERSION)
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "package: VERSION holds \"$version\", not MAJOR.MINOR.PATCH" >&2; exit 1; }
+# The release's date, from its CHANGELOG.md heading ("## 1.0.0 - 2026-11-23").
+release_date=$(sed -n "s/^## \[\?$version\]\? - \([0-9-]\{10\}\)\$/\1/p" CHANGELOG.md | head -1)
+[ -n "$release_date" ] || { echo "package: CHANGELOG.md has no \"## $version - YYYY-MM-DD\" heading" >&2; exit 1; }
+SOURCE_DATE_EPOCH=$(date -u -d "$release_date 00:00:00" +%s)
+export SOURCE_DATE_EPOCH
+
+packages=(dpkg-dev lintian libcmark-dev libmimalloc-dev pkg-config gzip xz-utils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "package: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+work=$root/.build-package
+mkdir -p "$work/link/pkgconfig" dist
+# Libraries the linker finds before the system's: cmark as Debian's static archive (so the binary
+# does not load libcmark), and the no-network stand-in for libcurl (packaging/no-network-curl.c).
+# SwiftPM asks pkg-config where libcmark is, so a libcmark.pc of our own points it at the folder
+# that holds only libcmark.a.
+ln -sf /usr/lib/x86_64-linux-gnu/libcmark.a "$work/link/libcmark.a"
+sed "s|^Libs: .*|Libs: -L$work/link -lcmark|" /usr/lib/x86_64-linux-gnu/pkgconfig/libcmark.pc > "$work/link/pkgconfig/libcmark.pc"
+export PKG_CONFIG_PATH=$work/link/pkgconfig
+cc -O2 -c packaging/no-network-curl.c -o "$work/link/no-network-curl.o"
+rm -f "$work/link/libcurl.a"
+ar rcD "$work/link/libcurl.a" "$work/link/no-network-curl.o"
+
+build_flags=(-c release --static-swift-stdlib -Xlinker -L"$work/link")
+
+# $1: scratch folder; the rest: environment for Package.swift. Prints the binary's path.
+build() {
+  local scratch=$1; shift
+  env "$@" swift build "${build_flags[@]}" --scratch-path "$scratch" --product cardfeed >&2
+  echo "$(env "$@" swift build "${build_flags[@]}" --scratch-path "$scratch" --show-bin-path)/cardfeed"
+}
+
+echo "package: building cardfeed $version with the mimalloc allocator (for the Debian package)"
+deb_binary=$(build "$work/deb")
+echo "package: building cardfeed $version with the system allocator (for the archive)"
+archive_binary=$(build "$work/archive" CARDFEED_SYSTEM_MALLOC=1)
+
+for binary in "$deb_binary" "$archive_binary"; do
+  reported=$("$binary" --version)
+  [ "$reported" = "$version" ] || { echo "package: $binary says version $reported, VERSION says $version" >&2; exit 1; }
+done
+
+# The man pages and completions are generated from the command's own definition: the same
+# arguments and help text as `cardfeed --help`.
+extras=$work/extras
+rm -rf "$extras"
+mkdir -p "$extras/man" "$extras/completions"
+# The plugin runs the command from a debug build in .build (the one `swift build` makes, so
+# scripts/test.sh has it already); the pages come from the command's definition, the same in both.
+echo "package: generating the man pages (swift-argument-parser's generate-manual plugin)"
+rm -rf .build/plugins/GenerateManual/outputs/CardFeedCLI
+swift package plugin generate-manual --configuration debug \
+  --date "$release_date" --authors "The CardFeed authors" >&2
+# mdoc takes a blank line for a paragraph break only with a warning (lintian's groff-message):
+# the help text's blank lines become .Pp.
+for page in .build/plugins/GenerateManual/outputs/CardFeedCLI/*.1; do
+  sed 's/^$/.Pp/' "$page" > "$extras/man/$(basename "$page")"
+done
+# bash-completion sources the script: it has no use for the #! line.
+"$deb_binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$extras/completions/cardfeed.bash"
+"$deb_binary" --generate-completion-script zsh > "$extras/completions/_cardfeed"
+"$deb_binary" --generate-completion-script fish > "$extras/completions/cardfeed.fish"
+
+bash packaging/build-deb.sh "$version" "$deb_binary" "$extras" "dist/cardfeed_${version}_amd64.deb"
+bash packaging/build-archive.sh "$version" "$archive_binary" "$extras" "dist/cardfeed-${version}-linux-x86_64.tar.gz"
+
+(cd dist && sha256sum "cardfeed_${version}_amd64.deb" "cardfeed-${version}-linux-x86_64.tar.gz" > SHA256SUMS)
+
+echo "package: lintian"
+lintian --fail-on error,warning --info "dist/cardfeed_${version}_amd64.deb"
+ls -l "dist/cardfeed_${version}_amd64.deb" "dist/cardfeed-${version}-linux-x86_64.tar.gz" dist/SHA256SUMS

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The install step of the CardFeed GitHub Action (action.yml). Downloads the release archive,
+# checks it against the release's SHA256SUMS, unpacks it into the runner's tool cache and puts
+# cardfeed on PATH. The archive's binary needs only glibc 2.36+, libstdc++ and libgcc, which every
+# GitHub-hosted Linux runner has, so there is no apt-get and no sudo.
+#
+# Environment (action.yml sets the first two from its inputs):
+#   CARDFEED_VERSION       the release to install, e.g. 1.0.0 (default: this checkout's VERSION)
+#   CARDFEED_REPOSITORY    owner/name whose releases to download (default: cardfeed/cardfeed)
+#   CARDFEED_RELEASES_URL  where the releases are (default: https://github.com/OWNER/NAME/releases/download);
+#                          the tests point it at a file:// folder holding a locally built release
+set -euo pipefail
+action_root=$(cd "$(dirname "$0")/.." && pwd)
+
+fail() {
+  echo "::error title=cardfeed::$1"
+  echo "cardfeed action: $1" >&2
+  exit 1
+}
+
+version=${CARDFEED_VERSION:-$(tr -d '[:space:]' < "$action_root/VERSION")}
+version=${version#v}
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "version \"$version\" is not a release number such as 1.0.0"
+[ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] ||
+  fail "cardfeed releases are built for x86_64 Linux; this runner is $(uname -s) $(uname -m) (use runs-on: ubuntu-latest)"
+
+repository=${CARDFEED_REPOSITORY:-cardfeed/cardfeed}
+releases=${CARDFEED_RELEASES_URL:-https://github.com/$repository/releases/download}
+name=cardfeed-$version-linux-x86_64
+install_root=${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}}/cardfeed/$version
+
+if [ ! -x "$install_root/$name/cardfeed" ]; then
+  download=$(mktemp -d)
+  trap 'rm -rf "$download"' EXIT
+  for file in "$name.tar.gz" SHA256SUMS; do
+    curl --fail --silent --show-error --location --retry 3 --output "$download/$file" "$releases/v$version/$file" ||
+      fail "could not download $releases/v$version/$file (is $version a release of $repository?)"
+  done
+  grep -q "  $name.tar.gz\$" "$download/SHA256SUMS" || fail "SHA256SUMS of release $version does not list $name.tar.gz"
+  (cd "$download" && grep "  $name.tar.gz\$" SHA256SUMS | sha256sum --check --status) ||
+    fail "$name.tar.gz does not match the checksum in the release's SHA256SUMS"
+  mkdir -p "$install_root"
+  tar -xzf "$download/$name.tar.gz" -C "$install_root"
+fi
+
+installed=$("$install_root/$name/cardfeed" --version) || fail "the installed cardfeed does not run on this runner"
+[ "$installed" = "$version" ] || fail "the release archive holds cardfeed $installed, not $version"
+echo "Installed cardfeed $installed in $install_root/$name"
+if [ -n "${GITHUB_PATH:-}" ]; then echo "$install_root/$name" >> "$GITHUB_PATH"; fi
+if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "version=$installed" >> "$GITHUB_OUTPUT"; fi

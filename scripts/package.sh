@@ -51,17 +51,21 @@ ar rcD "$work/link/libcurl.a" "$work/link/no-network-curl.o"
 
 build_flags=(-c release --static-swift-stdlib -Xlinker -L"$work/link")
 
-# $1: scratch folder; the rest: environment for Package.swift. Prints the binary's path.
+# $1: the allocator's name, for the folder the binary is copied to; the rest: environment for
+# Package.swift. Prints the copied binary's path. Both builds share one scratch folder: the
+# second recompiles only the command's own target (20 s rather than 3 minutes).
 build() {
-  local scratch=$1; shift
-  env "$@" swift build "${build_flags[@]}" --scratch-path "$scratch" --product cardfeed >&2
-  echo "$(env "$@" swift build "${build_flags[@]}" --scratch-path "$scratch" --show-bin-path)/cardfeed"
+  local flavour=$1; shift
+  env "$@" swift build "${build_flags[@]}" --scratch-path "$work/build" --product cardfeed >&2
+  mkdir -p "$work/bin/$flavour"
+  cp "$(env "$@" swift build "${build_flags[@]}" --scratch-path "$work/build" --show-bin-path)/cardfeed" "$work/bin/$flavour/cardfeed"
+  echo "$work/bin/$flavour/cardfeed"
 }
 
 echo "package: building cardfeed $version with the mimalloc allocator (for the Debian package)"
-deb_binary=$(build "$work/deb")
+deb_binary=$(build mimalloc)
 echo "package: building cardfeed $version with the system allocator (for the archive)"
-archive_binary=$(build "$work/archive" CARDFEED_SYSTEM_MALLOC=1)
+archive_binary=$(build system-malloc CARDFEED_SYSTEM_MALLOC=1)
 
 for binary in "$deb_binary" "$archive_binary"; do
   reported=$("$binary" --version)

@@ -25,10 +25,10 @@ def test_the_package_is_byte_identical_when_assembled_again(dist, tmp_path):
     version = dist["version"]
     extras = REPO / ".build-package" / "extras"
     for script, binary_folder, output in [
-        ("packaging/build-deb.sh", "deb", tmp_path / "again.deb"),
-        ("packaging/build-archive.sh", "archive", tmp_path / "again.tar.gz"),
+        ("packaging/build-deb.sh", "mimalloc", tmp_path / "again.deb"),
+        ("packaging/build-archive.sh", "system-malloc", tmp_path / "again.tar.gz"),
     ]:
-        binary = next((REPO / ".build-package" / binary_folder).glob("*/release/cardfeed"))
+        binary = REPO / ".build-package" / "bin" / binary_folder / "cardfeed"
         epoch = subprocess.run(["bash", "-c", f"date -u -d \"$(sed -n 's/^## {version} - //p' CHANGELOG.md) 00:00:00\" +%s"],
                                cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
         subprocess.run(["bash", script, version, str(binary), str(extras), str(output)], cwd=REPO, check=True,

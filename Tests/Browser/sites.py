@@ -1,5 +1,5 @@
 """The sites the layout, accessibility and screenshot tests look at: the example site, an empty
-feed, a site from `cardfeed init`, README's examples/customised, and a site of awkward cards
+feed, a site from `cardfeed init`, examples/customised (docs/customising.md), and a site of awkward cards
 (long words and URLs, code blocks, portrait, tiny and wide images, partly styled cards)."""
 import json
 import shutil

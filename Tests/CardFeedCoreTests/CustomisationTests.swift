@@ -4,7 +4,7 @@ import Testing
 @testable import CardFeedCore
 
 /// The five ways a site owner customises the feed (as the Braze SDKs allow app developers), and
-/// languages, each checked on the README's worked example in examples/customised.
+/// languages, each checked on the worked example in examples/customised (docs/customising.md).
 @Suite(.serialized) struct CustomisationTests {
     static let example = Paths.tests.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/customised")
 
@@ -380,21 +380,32 @@ import Testing
     }
 }
 
-/// README shows files of examples/customised; they must not drift apart.
+/// The README and docs/*.md show files of examples/customised (after `<!-- file: PATH -->`); they
+/// must not drift apart.
 @Suite struct ReadmeTests {
     static let repository = Paths.tests.deletingLastPathComponent().deletingLastPathComponent()
 
+    /// README.md and every Markdown file of docs/, by their paths in the repository.
+    static func documents() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("docs").path)
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    }
+
     @Test func everyFileSnippetEqualsTheFile() throws {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let parts = readme.components(separatedBy: "<!-- file: ").dropFirst()
-        #expect(parts.count >= 5)
-        for part in parts {
-            let path = String(part.prefix { $0 != " " })
-            let afterFence = try #require(part.range(of: "```")).upperBound
-            let body = part[afterFence...].drop { $0 != "\n" }.dropFirst()
-            let snippet = String(body[..<(try #require(body.range(of: "```")).lowerBound)])
-            let file = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
-            #expect(snippet == file, "README's snippet of \(path) differs from the file")
+        var snippets = 0
+        for document in try Self.documents() {
+            let text = try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8)
+            let parts = text.components(separatedBy: "<!-- file: ").dropFirst()
+            snippets += parts.count
+            for part in parts {
+                let path = String(part.prefix { $0 != " " })
+                let afterFence = try #require(part.range(of: "```")).upperBound
+                let body = part[afterFence...].drop { $0 != "\n" }.dropFirst()
+                let snippet = String(body[..<(try #require(body.range(of: "```")).lowerBound)])
+                let file = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
+                #expect(snippet == file, "\(document)'s snippet of \(path) differs from the file")
+            }
         }
+        #expect(snippets >= 5)
     }
 }

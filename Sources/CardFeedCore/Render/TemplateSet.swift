@@ -8,7 +8,7 @@ import Foundation
 /// Built-in or not, every template is parsed once here and rendered by the same engine.
 ///
 /// Every template is registered under its path ("cards/short_news") and under the same name
-/// with dots ("cards.short_news"), the way README writes the built-ins' names.
+/// with dots ("cards.short_news"), the way docs/templates.md writes the built-ins' names.
 public struct TemplateSet: Sendable {
     public static let builtinPrefix = "builtin."
 

@@ -1,0 +1,236 @@
+"""The documentation runs: every relative link and #anchor of README.md and docs/*.md leads
+somewhere, every option it names is one `cardfeed` has, and the README's first site (the `sh`
+block after `<!-- first-site -->`) builds and serves with the real binary."""
+import html
+import json
+import os
+import re
+import shlex
+import subprocess
+import urllib.request
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from conftest import REPO, Running
+
+DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+FENCE = re.compile(r"^ {0,12}(`{3,}|~{3,})")
+# An inline code span; it may run over a line break (`--host\n  0.0.0.0`), never over a blank line.
+SPAN = re.compile(r"(`+)((?:(?!\n[ \t]*\n).)+?)\1", re.S)
+OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+
+
+def name(path: Path) -> str:
+    return str(path.relative_to(REPO))
+
+
+def split_fences(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """The text with its fenced code blocks blanked out (newlines kept, so that offsets still give
+    line numbers), and the lines of those blocks as (line number, text)."""
+    lines, blocks, fence = [], [], None
+    for number, line in enumerate(text.split("\n"), 1):
+        match = FENCE.match(line)
+        if fence:
+            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
+                fence = None
+            else:
+                blocks.append((number, line))
+            lines.append("")
+        elif match:
+            fence = match.group(1)
+            lines.append("")
+        else:
+            lines.append(line)
+    return "\n".join(lines), blocks
+
+
+def prose(text: str) -> str:
+    """The text without its code (fenced blocks and inline spans), line numbers kept."""
+    return SPAN.sub(lambda m: "\n" * m.group(0).count("\n"), split_fences(text)[0])
+
+
+def code(text: str) -> list[tuple[int, str]]:
+    """The code of the text as (line number, text): each line of a fenced block, each inline span."""
+    blanked, blocks = split_fences(text)
+    spans = [(blanked.count("\n", 0, m.start()) + 1, " ".join(m.group(2).split())) for m in SPAN.finditer(blanked)]
+    return blocks + spans
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading: its text without Markdown, lower-case, without punctuation
+    but - and _, spaces as -."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # links and images: their text
+    text = re.sub(r"<[^>]+>", "", text)  # HTML tags
+    text = text.replace("`", "").strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    text = path.read_text(encoding="utf-8")
+    found, seen = set(), {}
+    # Headings keep their inline code (`cardfeed serve` is for this machine); fenced blocks are no headings.
+    for match in re.finditer(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$", split_fences(text)[0], flags=re.M):
+        base = slug(match.group(1))
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.add(base if count == 0 else f"{base}-{count}")
+    found.update(re.findall(r"""\b(?:id|name)\s*=\s*["']([^"']+)["']""", prose(text)))
+    return found
+
+
+def links(path: Path) -> list[tuple[int, str]]:
+    """(line, target) of every Markdown link and image and every HTML href and src."""
+    text = prose(path.read_text(encoding="utf-8"))
+    found = []
+    patterns = [r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", r"""\b(?:href|src)\s*=\s*["']([^"']+)["']"""]
+    for pattern in patterns:
+        for match in re.finditer(pattern, text):
+            found.append((text.count("\n", 0, match.start()) + 1, match.group(1)))
+    return sorted(found)
+
+
+def test_the_readme_is_short_and_links_the_docs():
+    readme = REPO / "README.md"
+    assert len(readme.read_text().splitlines()) <= 200, "README.md should fit on a screen: move detail to docs/"
+    assert ("docs/README.md" in [target for _, target in links(readme)]), "README.md links docs/README.md"
+
+
+def test_the_slugs_follow_github():
+    assert slug("Feeds, sitemap and links to cards") == "feeds-sitemap-and-links-to-cards"
+    assert slug("1. Replace one card type's look") == "1-replace-one-card-types-look"
+    assert slug("cardfeed.yml") == "cardfeedyml"
+    assert slug("`cardfeed serve` is for this machine") == "cardfeed-serve-is-for-this-machine"
+    assert slug("Broken input is a message, not a crash or a hang") == "broken-input-is-a-message-not-a-crash-or-a-hang"
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=name)
+def test_every_relative_link_and_anchor_leads_somewhere(path):
+    problems = []
+    for line, target in links(path):
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target):
+            continue  # http(s), mailto: not fetched
+        file_part, _, anchor = target.partition("#")
+        destination = (path.parent / unquote(file_part)).resolve() if file_part else path
+        where = f"{name(path)}:{line}: link {target!r}"
+        if REPO.resolve() not in [destination, *destination.parents]:
+            problems.append(f"{where}: leads out of the repository")
+        elif not destination.exists():
+            problems.append(f"{where}: no file {destination.relative_to(REPO.resolve())}")
+        elif anchor:
+            if destination.suffix != ".md":
+                problems.append(f"{where}: an anchor into a file that is not Markdown")
+            elif unquote(anchor) not in anchors(destination):
+                near = sorted(a for a in anchors(destination) if a[:4] == anchor[:4])
+                problems.append(f"{where}: no heading or id \"{anchor}\" in {name(destination)}"
+                                + (f" (there: {', '.join(near)})" if near else ""))
+    assert not problems, "\n".join(problems)
+
+
+def helps(cardfeed_bin) -> dict[str, str]:
+    commands = ["build", "check", "serve", "init", "templates", "eject"]
+    texts = {command: subprocess.run([str(cardfeed_bin), command, "--help"], capture_output=True, text=True,
+                                     timeout=30).stdout for command in commands}
+    texts[""] = subprocess.run([str(cardfeed_bin), "--help"], capture_output=True, text=True, timeout=30).stdout
+    return texts
+
+
+# Options the docs name that are not in `--help`: other tools' options, and the deprecated spelling.
+NOT_CARDFEEDS = {"--filter": "swift test", "--delete": "rsync", "--site": "templates and eject, deprecated"}
+
+
+def test_every_option_the_docs_name_is_one_cardfeed_has(cardfeed_bin):
+    texts = helps(cardfeed_bin)
+    known = set(OPTION.findall(" ".join(texts.values())))
+    # Each command's own options, long and short (-o, --output).
+    options_of = {command: set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-z])\b", text)) for command, text in texts.items()}
+    problems = []
+    for path in DOCUMENTS:
+        for line, snippet in code(path.read_text(encoding="utf-8")):
+            for option in OPTION.findall(snippet):
+                if option not in known and option not in NOT_CARDFEEDS and not option.startswith("--cf-"):
+                    problems.append(f"{name(path)}:{line}: {option} is no option of cardfeed ({snippet.strip()})")
+            # A command written out: each of its options must be one of that command's.
+            for command in re.finditer(r"(?:^|[\s`(;&|])cardfeed ([a-z]+)\b([^#;&|)]*)", snippet):
+                sub, rest = command.group(1), command.group(2)
+                if sub not in options_of:
+                    continue  # cardfeed help, or a word after "cardfeed" in prose
+                for option in re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-z])\b", rest):
+                    deprecated = option == "--site" and sub in ("templates", "eject")
+                    if option not in options_of[sub] and not deprecated:
+                        problems.append(f"{name(path)}:{line}: `cardfeed {sub}` has no {option} ({snippet.strip()})")
+    assert not problems, "\n".join(problems)
+
+
+def first_site_commands() -> list[str]:
+    """The README's first-site block, one command a string (a here-document with its lines)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- first-site -->\s*\n```(?:sh|bash)\n(.*?)\n```", text, flags=re.S)
+    assert match, "README.md has no ```sh block right after <!-- first-site -->"
+    commands, lines = [], match.group(1).split("\n")
+    while lines:
+        line = lines.pop(0)
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        while line.endswith("\\") and lines:
+            line = line[:-1] + lines.pop(0)
+        heredoc = re.search(r"<<-?\s*['\"]?(\w+)['\"]?", line)
+        if heredoc:
+            while lines:
+                body = lines.pop(0)
+                line += "\n" + body
+                if body.strip() == heredoc.group(1):
+                    break
+        commands.append(line)
+    return commands
+
+
+def test_the_first_site_commands_work(cardfeed_bin, tmp_path):
+    commands = first_site_commands()
+    assert [c for c in commands if re.match(r"cardfeed init\b", c)], "the first site starts with cardfeed init"
+    deploys = [c for c in commands if re.search(r"#\s*deploy\b", c.split("\n")[0])]
+    assert len(deploys) == 1, f"one line of the first site is marked # deploy: {commands}"
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    (bin_folder / "cardfeed").symlink_to(Path(cardfeed_bin).resolve())
+    env = {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("GITHUB_ACTIONS", None)
+    work = tmp_path / "work"
+    work.mkdir()
+    cards, served, built = [], [], []
+    for command in commands:
+        if command in deploys:
+            continue
+        if re.match(r"cardfeed serve\b", command):
+            # In the background on a free port: fetch the front page once, then stop it as Ctrl-C does.
+            arguments = shlex.split(command.split("#")[0])[1:]
+            server = Running(bin_folder / "cardfeed", [*arguments, "--port", "0"], work, env)
+            try:
+                url = server.wait_for(r"Serving .* at (http://\S+/)", timeout=60).group(1)
+                with urllib.request.urlopen(url, timeout=30) as response:
+                    assert response.status == 200
+                    served.append(response.read().decode())
+            finally:
+                server.stop()
+            assert server.process.returncode == 0, "".join(server.errors)
+            continue
+        result = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"README first site: `{command}` failed:\n{result.stdout}\n{result.stderr}"
+        assert "warning" not in result.stderr, f"README first site: `{command}` warns:\n{result.stderr}"
+        written = re.match(r"cat > (\S+) <<", command)
+        if written:
+            cards.append(json.loads((work / written.group(1)).read_text()))
+        if re.match(r"cardfeed build\b", command):
+            built.append(command)
+    assert cards, "the first site adds a card with cat > FILE <<'EOF'"
+    assert served, "the first site runs cardfeed serve"
+    assert built, "the first site runs cardfeed build"
+    site = next(work.glob("*/cardfeed.yml")).parent
+    index = site / "public" / "index.html"
+    assert index.is_file(), f"no {index} after {built}"
+    for card in cards:
+        title = html.escape(card.get("title") or card.get("tt"), quote=False)
+        assert f">{title}<" in index.read_text(), f"the added card ({title}) is not on the built front page"
+        assert f">{title}<" in served[0], f"the added card ({title}) is not on the served front page"

@@ -15,6 +15,10 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$folder
 install -m 0644 "$extras"/man/*.1 "$folder/man/"
 install -m 0644 "$extras"/completions/* "$folder/completions/"
 install -m 0644 README.md LICENSE CHANGELOG.md "$folder/"
+# README's links lead into docs/, so the documentation travels with it.
+install -d "$folder/docs/screenshots"
+install -m 0644 docs/*.md "$folder/docs/"
+install -m 0644 docs/screenshots/*.png "$folder/docs/screenshots/"
 install -m 0644 packaging/copyright "$folder/COPYRIGHT"
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
   -C "$stage" -cf - "$name" | gzip -9n > "$output"

@@ -77,6 +77,7 @@ def test_the_archive_runs_with_only_the_c_and_cpp_runtimes(dist, debian_root, tm
         archive.extractall(root.path / "opt")
     folder = f"cardfeed-{dist['version']}-linux-x86_64"
     for name in ["cardfeed", "README.md", "LICENSE", "CHANGELOG.md", "COPYRIGHT", "man/cardfeed.1",
+                 "docs/README.md", "docs/screenshots/phone.png",
                  "completions/cardfeed.bash", "completions/_cardfeed", "completions/cardfeed.fish"]:
         assert f"{folder}/{name}" in names, f"the archive has no {name}"
     assert needed_libraries(root.path / "opt" / folder / "cardfeed") <= RUNTIME_LIBRARIES

@@ -45,3 +45,7 @@ def test_one_version_names_everything(dist):
     changelog = subprocess.run(["bash", "-c", f"dpkg-deb --fsys-tarfile {dist['deb']} | tar -xOf - ./usr/share/doc/cardfeed/changelog.gz | gunzip"],
                                capture_output=True, text=True, check=True).stdout
     assert changelog.startswith(f"cardfeed ({version}) ")
+    # The install commands in the docs name the current release.
+    for doc in [REPO / "README.md", *(REPO / "docs").glob("*.md")]:
+        for named in re.findall(r"cardfeed[_-](\d+\.\d+\.\d+)[_-]|releases/download/v(\d+\.\d+\.\d+)/", doc.read_text()):
+            assert version in named, f"{doc.relative_to(REPO)} names release {named}, VERSION says {version}"

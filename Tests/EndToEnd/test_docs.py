@@ -138,7 +138,10 @@ def helps(cardfeed_bin) -> dict[str, str]:
 
 
 # Options the docs name that are not in `--help`: other tools' options, and the deprecated spelling.
-NOT_CARDFEEDS = {"--filter": "swift test", "--delete": "rsync", "--site": "templates and eject, deprecated"}
+NOT_CARDFEEDS = {"--filter": "swift test", "--delete": "rsync", "--site": "templates and eject, deprecated",
+                 "--static-swift-stdlib": "swift build", "--variant": "debootstrap",
+                 # swift-argument-parser's, hidden from --help
+                 "--generate-completion-script": "cardfeed, for scripts/package.sh"}
 
 
 def test_every_option_the_docs_name_is_one_cardfeed_has(cardfeed_bin):

@@ -31,7 +31,11 @@ struct Build: ParsableCommand {
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load, check and render the site without writing anything.",
-        discussion: "Exits with status 1 when there are errors (or, with --strict, warnings).")
+        discussion: """
+            Runs every step of `cardfeed build`, rendering every page and feed, into an output \
+            that keeps nothing, so it reports every warning and error a build would, in the same \
+            words. Exits with status 1 when there are errors (or, with --strict, warnings).
+            """)
 
     @OptionGroup var options: SiteOptions
 

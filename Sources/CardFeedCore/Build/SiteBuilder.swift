@@ -145,9 +145,10 @@ public struct SiteBuilder: Sendable {
     private func pageSize(_ setup: Setup) -> Int { options.pageSize ?? setup.config.pageSize ?? BuildOptions.defaultPageSize }
 
     /// The write step's output, which the render step streams the pages into: a transaction
-    /// (`cardfeed build`), serve's folder updated in place, or none (`cardfeed check`).
-    private func openOutput(_ report: inout BuildReport) throws(BuildFailure) -> (any OutputTarget)? {
-        guard options.write else { return nil }
+    /// (`cardfeed build`), serve's folder updated in place, or one that keeps nothing
+    /// (`cardfeed check`, which renders every page all the same, to meet every error a build would).
+    private func openOutput(_ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
+        guard options.write else { return DiscardedOutput() }
         if let caches = options.caches { return caches.output }
         do {
             return try OutputTransaction(output: options.outputFolder)
@@ -158,7 +159,7 @@ public struct SiteBuilder: Sendable {
 
     /// Step 3: every card rendered once, into every page that shows it as the pages stream into
     /// `output`; the feed files, assets and `static/` as files for the write step.
-    private func render(_ selection: Selection, _ setup: Setup, into output: (any OutputTarget)?, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
+    private func render(_ selection: Selection, _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
         var assets = assetFiles()
         for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
             guard let css else { continue }
@@ -170,7 +171,7 @@ public struct SiteBuilder: Sendable {
         if !staticFiles.isEmpty {
             let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil)
             if !collisions.isEmpty {
-                output?.abandon()
+                output.abandon()
                 collisions.forEach { emit($0); report.diagnostics.append($0) }
                 throw BuildFailure(report: report)
             }
@@ -196,11 +197,11 @@ public struct SiteBuilder: Sendable {
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
                 // serve: what each card and page is made of, so that what did not change is not made again.
                 let keys = renderer.renderKeys(selection.cards)
-                let pages = try output.map { try PageStreams(renderer.pageStreams(selection, cardKeys: keys), into: $0) }
+                let pages = try PageStreams(renderer.pageStreams(selection, cardKeys: keys), into: output)
                 let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
                 let descriptions = try renderer.renderCards(selection.cards, keys: keys, into: pages, keepDescriptions: feedCards)
-                try pages?.finish()
-                guard let baseURL = setup.baseURL, pages != nil else { return [] }
+                try pages.finish()
+                guard let baseURL = setup.baseURL else { return [] }
                 let files = Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
                 syndicationFiles = files.count
                 return files
@@ -211,7 +212,7 @@ public struct SiteBuilder: Sendable {
             report.syndicatedFor = setup.baseURL
             return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount)
         } catch {
-            output?.abandon()
+            output.abandon()
             let diagnostic = (error as? TemplateFailure).map { failure in
                 var diagnostic = Diagnostic(
                     .error, file: failure.card?.source.file ?? "templates", cardIndex: failure.card?.source.index, cardID: failure.card?.id,
@@ -224,8 +225,8 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Step 4: the files that are not pages go into the output, which is then committed.
-    private func write(_ site: RenderedSite, into output: (any OutputTarget)?, _ report: inout BuildReport) throws(BuildFailure) {
-        guard let output else { return }
+    private func write(_ site: RenderedSite, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
+        guard options.write else { return }
         var writer = SiteWriter(output: options.outputFolder)
         do {
             let counts = try step("Write \(SiteFolder.display(writer.output))", 4, &report) { (progress: ProgressReport?) -> OutputCounts in

@@ -24,6 +24,8 @@ public final class OutputSink {
         case comparing
         /// Collecting the bytes in `buffer`.
         case inMemory
+        /// Keeping nothing (`cardfeed check`, which renders every page as a build does).
+        case discarding
     }
 
     /// How a file came out.
@@ -74,6 +76,12 @@ public final class OutputSink {
         mode = .inMemory
     }
 
+    /// A sink that keeps nothing of what is written.
+    init(discarding path: String) {
+        self.path = path
+        mode = .discarding
+    }
+
     private func openFile() throws {
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
@@ -93,6 +101,8 @@ public final class OutputSink {
         switch mode {
         case .inMemory:
             buffer.append(contentsOf: bytes)
+            return
+        case .discarding:
             return
         case .comparing:
             if try matchesPrevious(bytes) { return }
@@ -192,7 +202,7 @@ public final class OutputSink {
     @discardableResult
     func finish() throws -> Outcome {
         switch mode {
-        case .inMemory:
+        case .inMemory, .discarding:
             return .written
         case .comparing:
             if let previous, matched == previous.size {

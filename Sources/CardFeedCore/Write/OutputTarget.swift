@@ -54,3 +54,23 @@ final class MemoryOutput: OutputTarget, @unchecked Sendable {
 
     func abandon() { lock.withLock { files = [:] } }
 }
+
+/// Every file made and none kept: `cardfeed check` renders every page and feed into it, so that
+/// it meets every error a build would, and writes nothing.
+final class DiscardedOutput: OutputTarget, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func createFolders(_ folders: Set<String>) {}
+
+    func open(_ path: String) -> OutputSink { OutputSink(discarding: path) }
+
+    func close(_ sink: OutputSink, path: String) throws {
+        try sink.finish()
+        lock.withLock { count += 1 }
+    }
+
+    func commit() -> OutputCounts { OutputCounts(written: lock.withLock { count }) }
+
+    func abandon() {}
+}

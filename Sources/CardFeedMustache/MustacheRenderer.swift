@@ -165,7 +165,8 @@ struct MustacheRenderer: ~Copyable {
         guard depth < MustacheLibrary.maximumDepth else {
             var shown = trail.suffix(6).map(\.string)
             if trail.count > 6 { shown.insert("…", at: 0) }
-            throw MustacheRenderError(message: "templates include each other without end (\(shown.joined(separator: " > ")))")
+            throw MustacheRenderError(
+                message: "templates include each other without end (\(shown.joined(separator: " > ")))", templates: trail.map(\.string))
         }
         depth += 1
         defer { depth -= 1 }

@@ -49,6 +49,8 @@ public struct MustacheParseError: Error, Sendable, CustomStringConvertible {
 /// A template that cannot be rendered: it includes itself without end.
 public struct MustacheRenderError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The names of the templates being rendered when it happened, outermost first.
+    public var templates: [String] = []
     public var description: String { message }
 }
 

@@ -214,9 +214,12 @@ public struct SiteBuilder: Sendable {
         } catch {
             output.abandon()
             let diagnostic = (error as? TemplateFailure).map { failure in
+                // A card's failure is shown at the card (its data chose the way through the
+                // templates), naming the template; a page's, at the template.
+                let message = failure.card != nil && failure.templateFile != nil ? "in \(failure.templateFile!): \(failure.message)" : failure.message
                 var diagnostic = Diagnostic(
-                    .error, file: failure.card?.source.file ?? "templates", cardIndex: failure.card?.source.index, cardID: failure.card?.id,
-                    message: failure.message)
+                    .error, file: failure.card?.source.file ?? failure.templateFile ?? "templates", cardIndex: failure.card?.source.index,
+                    cardID: failure.card?.id, message: message)
                 diagnostic.cardOffset = failure.card?.source.offset
                 return diagnostic
             } ?? Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: "\(error)")

@@ -32,9 +32,12 @@ public struct TemplateSet: Sendable {
     /// rendering threads.
     private let cardTemplates: [String: MustacheName]
     private let page: MustacheName?
+    /// The file (as shown to the user) of every name a template answers to, for errors.
+    private let files: [String: String]
 
-    init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int) {
+    init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int, files: [String: String] = [:]) {
         self.library = library
+        self.files = files
         self.overrides = overrides
         self.additions = additions
         self.fingerprint = fingerprint
@@ -127,7 +130,7 @@ public struct TemplateSet: Sendable {
             hasher.combine(name)
             hasher.combine(entry.source.text)
         }
-        return TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
+        return TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize(), files: names)
     }
 
     /// Whether the site has a card template of this name (`cards/<name>`).
@@ -149,7 +152,7 @@ public struct TemplateSet: Sendable {
             _ = try library.render(template, .object(view), onto: &scratch)
             return scratch.array
         } catch {
-            throw TemplateFailure(card: view.card, message: error.message)
+            throw TemplateFailure(card: view.card, message: error.message, templateFile: file(of: error))
         }
     }
 
@@ -159,8 +162,13 @@ public struct TemplateSet: Sendable {
         do {
             return try library.render(page, .object(view), capacity: 8192)
         } catch {
-            throw TemplateFailure(card: nil, message: error.message)
+            throw TemplateFailure(card: nil, message: error.message, templateFile: file(of: error))
         }
+    }
+
+    /// The file of the innermost template being rendered when `error` happened.
+    private func file(of error: MustacheRenderError) -> String? {
+        error.templates.last.flatMap { files[$0] }
     }
 }
 
@@ -168,5 +176,7 @@ public struct TemplateSet: Sendable {
 struct TemplateFailure: Error, CustomStringConvertible {
     var card: Card?
     var message: String
+    /// The template file the renderer was in (as shown to the user), when known.
+    var templateFile: String?
     var description: String { message }
 }

@@ -8,7 +8,8 @@
 # libc6, libstdc++6 and libgcc-s1, so it keeps glibc's allocator.
 #
 # Usage: bash scripts/package.sh      (the version is the one in VERSION)
-# Installs the Debian tools it needs (dpkg-dev, lintian, libcmark-dev, libmimalloc-dev) if missing.
+# Installs the Debian tools it needs (dpkg-dev, lintian, libcmark-dev, libmimalloc-dev, python3) if
+# missing; the C stand-in is compiled with the clang of the Swift toolchain.
 # The same input gives byte-identical files: times come from the release's CHANGELOG.md date.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -23,7 +24,7 @@ release_date=$(sed -n "s/^## \[\?$version\]\? - \([0-9-]\{10\}\)\$/\1/p" CHANGEL
 SOURCE_DATE_EPOCH=$(date -u -d "$release_date 00:00:00" +%s)
 export SOURCE_DATE_EPOCH
 
-packages=(dpkg-dev lintian libcmark-dev libmimalloc-dev pkg-config gzip xz-utils)
+packages=(dpkg-dev lintian libcmark-dev libmimalloc-dev pkg-config gzip xz-utils python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -45,7 +46,7 @@ mkdir -p "$work/link/pkgconfig" dist
 ln -sf /usr/lib/x86_64-linux-gnu/libcmark.a "$work/link/libcmark.a"
 sed "s|^Libs: .*|Libs: -L$work/link -lcmark|" /usr/lib/x86_64-linux-gnu/pkgconfig/libcmark.pc > "$work/link/pkgconfig/libcmark.pc"
 export PKG_CONFIG_PATH=$work/link/pkgconfig
-cc -O2 -c packaging/no-network-curl.c -o "$work/link/no-network-curl.o"
+clang -O2 -c packaging/no-network-curl.c -o "$work/link/no-network-curl.o"
 rm -f "$work/link/libcurl.a"
 ar rcD "$work/link/libcurl.a" "$work/link/no-network-curl.o"
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The install step of the CardFeed GitHub Action (action.yml). Downloads the release archive,
 # checks it against the release's SHA256SUMS, unpacks it into the runner's tool cache and puts
-# cardfeed on PATH. The archive's binary needs only glibc 2.36+, libstdc++ and libgcc, which every
-# GitHub-hosted Linux runner has, so there is no apt-get and no sudo.
+# cardfeed on PATH. The archive's binary needs only glibc 2.35+, libstdc++ (GCC 12's or newer) and
+# libgcc, which every GitHub-hosted Ubuntu runner has, so there is no apt-get and no sudo.
 #
 # Environment (action.yml sets the first two from its inputs):
 #   CARDFEED_VERSION       the release to install, e.g. 1.0.0 (default: this checkout's VERSION)
@@ -12,8 +12,11 @@
 set -euo pipefail
 action_root=$(cd "$(dirname "$0")/.." && pwd)
 
+# Prints an error annotation: %, CR and LF escaped, so that no input can end the command early.
 fail() {
-  echo "::error title=cardfeed::$1"
+  local message=${1//'%'/%25}
+  message=${message//$'\r'/%0D}
+  echo "::error title=cardfeed::${message//$'\n'/%0A}"
   echo "cardfeed action: $1" >&2
   exit 1
 }
@@ -27,20 +30,26 @@ version=${version#v}
 repository=${CARDFEED_REPOSITORY:-cardfeed/cardfeed}
 releases=${CARDFEED_RELEASES_URL:-https://github.com/$repository/releases/download}
 name=cardfeed-$version-linux-x86_64
-install_root=${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}}/cardfeed/$version
+# The layout of @actions/tool-cache: NAME/VERSION/ARCH, and ARCH.complete once it is whole. An
+# unpack that fails or is stopped leaves no .complete, so the next run downloads again.
+install_root=${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}}/cardfeed/$version/x64
 
-if [ ! -x "$install_root/$name/cardfeed" ]; then
+if [ ! -f "$install_root.complete" ] || [ ! -x "$install_root/$name/cardfeed" ]; then
   download=$(mktemp -d)
-  trap 'rm -rf "$download"' EXIT
+  trap 'rm -rf "$download" "$install_root.partial"' EXIT
   for file in "$name.tar.gz" SHA256SUMS; do
-    curl --fail --silent --show-error --location --retry 3 --output "$download/$file" "$releases/v$version/$file" ||
+    curl --fail --silent --show-error --location --retry 3 --proto '=https,file' --proto-redir '=https' \
+      --output "$download/$file" "$releases/v$version/$file" ||
       fail "could not download $releases/v$version/$file (is $version a release of $repository?)"
   done
   grep -q "  $name.tar.gz\$" "$download/SHA256SUMS" || fail "SHA256SUMS of release $version does not list $name.tar.gz"
   (cd "$download" && grep "  $name.tar.gz\$" SHA256SUMS | sha256sum --check --status) ||
     fail "$name.tar.gz does not match the checksum in the release's SHA256SUMS"
-  mkdir -p "$install_root"
-  tar -xzf "$download/$name.tar.gz" -C "$install_root"
+  rm -rf "$install_root" "$install_root.partial" "$install_root.complete"
+  mkdir -p "$install_root.partial"
+  tar -xzf "$download/$name.tar.gz" -C "$install_root.partial" || fail "could not unpack $name.tar.gz"
+  mv "$install_root.partial" "$install_root"
+  touch "$install_root.complete"
 fi
 
 installed=$("$install_root/$name/cardfeed" --version) || fail "the installed cardfeed does not run on this runner"

@@ -2,6 +2,8 @@
 # Assembles the tar.gz archive from a built binary and its generated man pages and completions.
 # Called by scripts/package.sh: build-archive.sh VERSION BINARY EXTRAS_DIR OUTPUT.tar.gz
 set -euo pipefail
+umask 022
+: "${SOURCE_DATE_EPOCH:?set it to the release date (scripts/package.sh does)}"
 version=$1 binary=$2 extras=$3
 output=$(realpath -m "$4")
 name=cardfeed-$version-linux-x86_64
@@ -20,6 +22,8 @@ install -d "$folder/docs/screenshots"
 install -m 0644 docs/*.md "$folder/docs/"
 install -m 0644 docs/screenshots/*.png "$folder/docs/screenshots/"
 install -m 0644 packaging/copyright "$folder/COPYRIGHT"
+# COPYRIGHT points Debian's readers at /usr/share/common-licenses; the archive carries the text.
+install -D -m 0644 /usr/share/common-licenses/Apache-2.0 "$folder/licenses/Apache-2.0.txt"
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
   -C "$stage" -cf - "$name" | gzip -9n > "$output"
 echo "package: wrote $4"

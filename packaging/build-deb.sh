@@ -35,7 +35,10 @@ printf 'Source: cardfeed\n\nPackage: cardfeed\nArchitecture: amd64\n' > "$stage/
 depends=$(cd "$stage" && dpkg-shlibdeps -O -e cardfeed/usr/bin/cardfeed | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
-installed_size=$(du -sk --exclude=DEBIAN "$package" | cut -f1)
+# Counted as dpkg-gencontrol does (each file's size in KiB rounded up, 1 for each folder), not
+# with du, whose figure depends on the filesystem the package is staged on.
+installed_size=$(cd "$package" && find usr \( -type f -printf '%s\n' \) -o \( -type d -printf '1024\n' \) |
+  awk '{ total += int(($1 + 1023) / 1024) } END { print total }')
 cat > "$package/DEBIAN/control" <<CONTROL
 Package: cardfeed
 Version: $version

@@ -33,9 +33,9 @@ import Foundation
         links.newTab = ["partner.example", "*.example.com"]
         links.appSchemes = ["myapp"]
         let assets = Set(BuiltinFiles.assetPaths)
-        let settings = RenderSettings(
-            images: ImageURLs(assets: assets, siteOverrides: []), strings: strings, links: links, siteTitle: "Probe",
-            stylesheets: ["assets/cardfeed.css"], pageSize: 3, baseURL: "https://probe.example/")
+        let settings = RenderSettings(RenderSettings.Values(
+            builtinImages: BuiltinImages(assets: assets, siteOverrides: []), strings: strings, links: links, siteTitle: "Probe",
+            stylesheets: ["assets/cardfeed.css"], pageSize: 3, baseURL: "https://probe.example/"))
         return (templates, settings)
     }()
 

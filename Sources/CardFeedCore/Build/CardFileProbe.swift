@@ -44,7 +44,7 @@ import Foundation
         var output = Output()
         guard let (templates, settings) = setup else { fatalError("the built-in templates do not load") }
         let file = "cards.json"
-        let decoder = CardDecoder(assetExists: { $0.hasPrefix("images/") }, linkSchemes: settings.links.linkSchemes)
+        let decoder = CardDecoder(assets: .anyIn("images/"), linkSchemes: settings.links.linkSchemes)
         var loaded = LoadedCards()
         var merger = CardMerger()
         var diagnostics = Diagnostics()

@@ -14,9 +14,9 @@ import Testing
         // A link preview picture, so that every field of `social` has a value.
         var head = PageHead()
         head.image = "https://x.test/share.png"
-        return RenderSettings(
-            images: ImageURLs(assets: Set(BuiltinFiles.assetPaths), siteOverrides: []), strings: strings, links: LinkPolicy(),
-            siteTitle: "T", stylesheets: ["assets/cardfeed.css"], pageSize: 2, baseURL: "https://x.test/", head: head)
+        return RenderSettings(RenderSettings.Values(
+            builtinImages: BuiltinImages(assets: Set(BuiltinFiles.assetPaths), siteOverrides: []), strings: strings, links: LinkPolicy(),
+            siteTitle: "T", stylesheets: ["assets/cardfeed.css"], pageSize: 2, baseURL: "https://x.test/", head: head))
     }
 
     /// A card with every field a template can read.
@@ -29,7 +29,7 @@ import Testing
         // No image: the placeholder has every field of an image (a card's own has no srcset).
         card.url = "https://x.test/app"
         card.categories = [.news]
-        card.extras = [(key: "campaign", value: "spring")]
+        card.extras = [Card.Extra(key: "campaign", value: "spring")]
         card.rating = 4.5
         card.reviews = 12
         card.price = 1.99

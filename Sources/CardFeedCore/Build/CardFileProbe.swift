@@ -33,9 +33,9 @@ import Foundation
         links.newTab = ["partner.example", "*.example.com"]
         links.appSchemes = ["myapp"]
         let assets = Set(BuiltinFiles.assetPaths)
-        let settings = RenderSettings(
-            images: ImageURLs(assets: assets, siteOverrides: []), strings: strings, links: links, siteTitle: "Probe",
-            stylesheets: ["assets/cardfeed.css"], pageSize: 3, baseURL: "https://probe.example/")
+        let settings = RenderSettings(RenderSettings.Values(
+            builtinImages: BuiltinImages(assets: assets, siteOverrides: []), strings: strings, links: links, siteTitle: "Probe",
+            stylesheets: ["assets/cardfeed.css"], pageSize: 3, baseURL: "https://probe.example/"))
         return (templates, settings)
     }()
 
@@ -44,7 +44,7 @@ import Foundation
         var output = Output()
         guard let (templates, settings) = setup else { fatalError("the built-in templates do not load") }
         let file = "cards.json"
-        let decoder = CardDecoder(assetExists: { $0.hasPrefix("images/") }, linkSchemes: settings.links.linkSchemes)
+        let decoder = CardDecoder(assets: .anyIn("images/"), linkSchemes: settings.links.linkSchemes)
         var loaded = LoadedCards()
         var merger = CardMerger()
         var diagnostics = Diagnostics()

@@ -180,12 +180,13 @@ public struct SiteBuilder: Sendable {
         let assetPaths = Set(assets.map(\.path))
         let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
         let settings = RenderSettings(
-            images: ImageURLs(
-                assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path)), sizes: ImageSizes(folder: options.site.assetsFolder)),
-            strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
-            pageSize: pageSize(setup), baseURL: setup.baseURL,
-            contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
-            head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))))
+            RenderSettings.Values(
+                builtinImages: BuiltinImages(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
+                strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
+                pageSize: pageSize(setup), baseURL: setup.baseURL,
+                contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
+                head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path)))),
+            imageSizes: ImageSizes(folder: options.site.assetsFolder))
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.cache = options.caches?.cards
         renderer.batchSize = options.renderBatchSize
@@ -195,12 +196,8 @@ public struct SiteBuilder: Sendable {
             let syndication = try step("Render pages", 3, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 let total = selection.cards.count
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
-                // serve: what each card and page is made of, so that what did not change is not made again.
-                let keys = renderer.renderKeys(selection.cards)
-                let pages = try PageStreams(renderer.pageStreams(selection, cardKeys: keys), into: output)
                 let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
-                let descriptions = try renderer.renderCards(selection.cards, keys: keys, into: pages, keepDescriptions: feedCards)
-                try pages.finish()
+                let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: feedCards)
                 guard let baseURL = setup.baseURL else { return [] }
                 let files = Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
                 syndicationFiles = files.count

@@ -149,7 +149,7 @@ struct YAMLReader {
         return theme
     }
 
-    mutating func themeProperty(_ keyNode: Node, _ value: Node, path: String) -> (name: String, value: String)? {
+    mutating func themeProperty(_ keyNode: Node, _ value: Node, path: String) -> CSSProperty? {
         let key = keyNode.string ?? ""
         guard let kind = ThemeProperty.kinds[key] else {
             unknownKey(keyNode, path + key, among: ThemeProperty.kinds.keys.sorted() + (path == "theme." ? ["dark"] : []))
@@ -160,7 +160,7 @@ struct YAMLReader {
             error(value, path + key, "\(Diagnostic.quoted(text)) is not \(kind.rawValue)")
             return nil
         }
-        return (key, text)
+        return CSSProperty(name: key, value: text)
     }
 
     mutating func links(_ node: Node) -> LinkPolicy {

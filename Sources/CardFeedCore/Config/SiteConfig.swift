@@ -32,23 +32,18 @@ public enum ContentSecurityPolicy {
 
 /// CSS custom properties set by `theme:` in cardfeed.yml, for the light and the dark scheme.
 public struct Theme: Sendable, Equatable {
-    /// Property name without `--cf-` ("accent") -> value, sorted by name.
-    public var light: [(name: String, value: String)] = []
-    public var dark: [(name: String, value: String)] = []
+    /// Sorted by name.
+    public var light: [CSSProperty] = []
+    public var dark: [CSSProperty] = []
 
     public var isEmpty: Bool { light.isEmpty && dark.isEmpty }
 
     public init() {}
-
-    public static func == (a: Theme, b: Theme) -> Bool {
-        a.light.map { "\($0.name)=\($0.value)" } == b.light.map { "\($0.name)=\($0.value)" }
-            && a.dark.map { "\($0.name)=\($0.value)" } == b.dark.map { "\($0.name)=\($0.value)" }
-    }
 }
 
 /// What a click on a card's link does: which hosts open in a new tab, which app schemes are
 /// allowed as deep links.
-public struct LinkPolicy: Sendable {
+public struct LinkPolicy: Sendable, Hashable, Decodable {
     /// Host patterns ("partner.example", "*.example.com", or "*" for every web link).
     public var newTab: [String] = []
     /// Lower-cased schemes allowed besides http, https, mailto and tel ("myapp").

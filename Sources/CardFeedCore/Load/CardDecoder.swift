@@ -1,5 +1,20 @@
 import Foundation
 
+/// The files of SITE/assets/ a card's image may name: a value, so that the decoder is one.
+enum AssetFiles: Sendable, Hashable, Decodable {
+    /// These paths, relative to SITE/assets/.
+    case listed(Set<String>)
+    /// Any path in this folder of it ("images/"): the fuzz probe's site, which has no files.
+    case anyIn(String)
+
+    func contains(_ path: String) -> Bool {
+        switch self {
+        case .listed(let paths): paths.contains(path)
+        case .anyIn(let folder): path.hasPrefix(folder)
+        }
+    }
+}
+
 /// Why a card read from a file is not in any feed.
 public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case invalid = "invalid"
@@ -25,8 +40,12 @@ enum DecodedEntry {
     case skipped(SkipReason)
 }
 
-/// Turns one JSON object into a `Card`, in either key style, checking every field.
-struct CardDecoder {
+/// Turns one JSON object into a `Card`, in either key style, checking every field. A value,
+/// `Hashable` as the compiler writes it: `serve` keeps decoded cards under a key made from it
+/// (see `CardLoader`), so a setting of the decoder added here counts with no other edit.
+/// (`Decodable`, also written by the compiler, lets the tests make a copy with any one setting
+/// changed: see `ReuseKeyTests`.)
+struct CardDecoder: Sendable, Hashable, Decodable {
     /// Braze refuses a card whose content (text, URLs, extras) is larger than this.
     static let contentLimit = 2048
     /// The most text (keys and string values, in UTF-8 bytes) one card may hold here; a bigger
@@ -36,8 +55,8 @@ struct CardDecoder {
     /// well under a second, and cmark's memory for one description stays a few megabytes.
     static let sizeLimit = 65_536
 
-    /// Answers whether SITE/assets/ has a file at this relative path.
-    var assetExists: @Sendable (String) -> Bool
+    /// The files of SITE/assets/ a card's image may name.
+    var assets: AssetFiles
     /// Schemes a card's link may use (the site's app schemes included).
     var linkSchemes: Set<String> = URLCheck.linkSchemes
 
@@ -219,7 +238,7 @@ struct CardDecoder {
             guard let assetPath = URLCheck.assetPath(path) else {
                 return (nil, "\(Diagnostic.quoted(path)) is outside the site's assets/ folder; the placeholder image is shown")
             }
-            guard assetExists(assetPath) else {
+            guard assets.contains(assetPath) else {
                 return (nil, "no file assets/\(assetPath) in the site; the placeholder image is shown")
             }
             return (.asset(assetPath), nil)

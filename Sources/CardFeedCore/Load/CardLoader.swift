@@ -32,8 +32,7 @@ public struct CardLoader: Sendable {
 
     /// The decoder this loader uses, also for the values that rules set.
     func decoder() -> CardDecoder {
-        let assets = Set(site.assetFiles())
-        return CardDecoder(assetExists: { assets.contains($0) }, linkSchemes: linkSchemes)
+        CardDecoder(assets: .listed(Set(site.assetFiles())), linkSchemes: linkSchemes)
     }
 
     public func load() -> LoadedCards {
@@ -51,10 +50,8 @@ public struct CardLoader: Sendable {
                 message: "no card files: put cards in cards.json or in .json files under cards/"))
         }
         let decoder = decoder()
-        var settings = Hasher()
-        settings.combine(linkSchemes.sorted())
-        settings.combine(site.assetFiles())
-        let decoderFingerprint = settings.finalize()
+        // serve: what every entry is decoded with, in the key of each (see `readEntries`).
+        let decoderKey = cache == nil ? 0 : decoder.hashValue
         // Batches are merged on a thread of their own while the next is decoded on both cores
         // (merging a million cards takes about 1.5 s).
         let merging = Merging(result)
@@ -69,7 +66,7 @@ public struct CardLoader: Sendable {
             var fileEntries = 0
             var fileEntriesRead = 0
             readEntries(
-                url, file: file, decoder: decoder, decoderFingerprint: decoderFingerprint, firstOrder: { entriesHandedOver },
+                url, file: file, decoder: decoder, decoderKey: decoderKey, firstOrder: { entriesHandedOver },
                 into: &fileProblems,
                 expect: { count, sync in
                     fileEntries = count
@@ -130,7 +127,7 @@ public struct CardLoader: Sendable {
     /// Reads a file's entries, whatever its envelope, and hands them over decoded, in file
     /// order, a batch at a time.
     private func readEntries(
-        _ url: URL, file: String, decoder: CardDecoder, decoderFingerprint: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
+        _ url: URL, file: String, decoder: CardDecoder, decoderKey: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
         expect: (Int, ContentCardsSync?) -> Void = { _, _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
     ) {
         let data: Data
@@ -172,6 +169,7 @@ public struct CardLoader: Sendable {
                             continue
                         }
                         // serve: a card whose bytes did not change is not parsed or decoded again.
+                        // Its key: the file (its messages name it), the decoder and the bytes.
                         let order = firstOrder()
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
                         DispatchQueue.concurrentPerform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
@@ -179,7 +177,7 @@ public struct CardLoader: Sendable {
                                 let source = CardSource(file: file, index: start + offset, order: order + offset, offset: batch[offset].lowerBound)
                                 var hasher = Hasher()
                                 hasher.combine(file)
-                                hasher.combine(decoderFingerprint)
+                                hasher.combine(decoderKey)
                                 hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(shared.bytes)[batch[offset]]))
                                 let key = hasher.finalize()
                                 if let cached = cache.value(for: key) {

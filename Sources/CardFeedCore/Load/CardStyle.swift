@@ -15,25 +15,25 @@ enum CardStyle {
     }
 
     /// Values are CSS colours already checked (`CSSValue.isColor`); the result is sorted by name.
-    static func properties(background: String?, text: String?, accent: String?) -> [(name: String, value: String)] {
-        var properties: [(name: String, value: String)] = []
+    static func properties(background: String?, text: String?, accent: String?) -> [CSSProperty] {
+        var properties: [CSSProperty] = []
         let surface = background ?? text.map(contrasting)
         let foreground = text ?? background.map(contrasting)
         if let surface {
-            properties.append(("surface", surface))
-            properties.append(("border", "color-mix(in srgb, var(--cf-text) 16%, var(--cf-surface))"))
-            properties.append(("code-bg", "color-mix(in srgb, var(--cf-text) 8%, var(--cf-surface))"))
+            properties.append(CSSProperty(name: "surface", value: surface))
+            properties.append(CSSProperty(name: "border", value: "color-mix(in srgb, var(--cf-text) 16%, var(--cf-surface))"))
+            properties.append(CSSProperty(name: "code-bg", value: "color-mix(in srgb, var(--cf-text) 8%, var(--cf-surface))"))
         }
         if let foreground {
-            properties.append(("text", foreground))
-            properties.append(("muted", foreground))
+            properties.append(CSSProperty(name: "text", value: foreground))
+            properties.append(CSSProperty(name: "muted", value: foreground))
         }
         if let accent {
-            properties.append(("accent", accent))
-            properties.append(("accent-text", contrasting(accent)))
-            properties.append(("unread", accent))
+            properties.append(CSSProperty(name: "accent", value: accent))
+            properties.append(CSSProperty(name: "accent-text", value: contrasting(accent)))
+            properties.append(CSSProperty(name: "unread", value: accent))
         }
-        if !properties.isEmpty { properties.append(("link", "var(--cf-text)")) }
+        if !properties.isEmpty { properties.append(CSSProperty(name: "link", value: "var(--cf-text)")) }
         return properties.sorted { $0.name < $1.name }
     }
 }

@@ -302,24 +302,24 @@ struct FieldReader {
 
     /// A flat object of text values, sorted by key. Numbers and booleans are kept as text with a
     /// warning; nested values are dropped (Braze discourages them and its SDKs drop them).
-    mutating func stringMap(_ field: Field) -> [(key: String, value: String)] {
+    mutating func stringMap(_ field: Field) -> [Card.Extra] {
         guard let (key, value) = lookup(field) else { return [] }
         guard case .object(let object) = value else {
             warn(key, "expected an object of text values, found \(value.noun); ignored")
             return []
         }
-        var pairs: [(key: String, value: String)] = []
+        var pairs: [Card.Extra] = []
         var seen = Set<String>()
         // Sorted by key; a repeated key's last value counts.
         for (name, item) in object.reversed() where seen.insert(name).inserted {
             switch item {
-            case .string(let text): pairs.append((name, text))
+            case .string(let text): pairs.append(Card.Extra(key: name, value: text))
             case .number(let number, let integer):
                 warn("\(key).\(name)", "expected text, found a number; used as text")
-                pairs.append((name, JSONValue.text(of: number, integer: integer)))
+                pairs.append(Card.Extra(key: name, value: JSONValue.text(of: number, integer: integer)))
             case .bool(let flag):
                 warn("\(key).\(name)", "expected text, found a boolean; used as text")
-                pairs.append((name, flag ? "true" : "false"))
+                pairs.append(Card.Extra(key: name, value: flag ? "true" : "false"))
             case .null: break
             case let other: warn("\(key).\(name)", "expected text, found \(other.noun); ignored")
             }

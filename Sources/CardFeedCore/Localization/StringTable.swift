@@ -4,7 +4,8 @@ import CardFeedMustache
 /// Every text of the built-in templates in one language: feed names, the empty state, labels,
 /// pagination, rating text, and how dates and numbers are written. English, German and French
 /// are built in (`strings/<locale>.json`); `SITE/strings/<locale>.json` adds or overrides strings.
-public struct StringTable: Sendable {
+/// A setting (see `RenderSettings.Values`): `Hashable` as the compiler writes it.
+public struct StringTable: Sendable, Hashable, Decodable {
     public static let defaultLocale = "en"
 
     public let locale: String
@@ -32,7 +33,7 @@ public struct StringTable: Sendable {
     private let monthNames: [String]
     private let datePattern: [DatePart]
 
-    private enum DatePart: Sendable {
+    private enum DatePart: Sendable, Hashable, Decodable {
         case literal(String), day, month, year
     }
 

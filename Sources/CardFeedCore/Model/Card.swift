@@ -11,7 +11,11 @@ import Foundation
 /// perf). Setting a field gives the card storage of its own; decoders build `Fields` first.
 @dynamicMemberLookup
 public struct Card: Sendable, Equatable {
-    public struct Fields: Sendable {
+    /// Everything a card says. `Hashable` as the compiler writes it, from every field: `serve`
+    /// reuses a rendered card under a key made from it (see `CardRenderKey`), so a field added
+    /// here counts with no other edit. (`Decodable`, also written by the compiler, lets the tests
+    /// make a copy with any one field changed: see `ReuseKeyTests`.)
+    public struct Fields: Sendable, Hashable, Decodable {
         public var id: String
         public var type: CardType
         public var viewed = false
@@ -25,7 +29,7 @@ public struct Card: Sendable, Equatable {
         /// Sorted, without duplicates; empty means the card belongs to the uncategorized feed.
         public var categories: [FeedCategory] = []
         /// Sorted by key so that output is deterministic.
-        public var extras: [(key: String, value: String)] = []
+        public var extras: [Extra] = []
 
         /// `nil` when the card has no usable image: templates show the placeholder.
         public var image: CardImage?
@@ -62,12 +66,14 @@ public struct Card: Sendable, Equatable {
 
         // Set from documented extras keys (see `CardDecoder.styleExtras`).
         /// Checked CSS custom properties for this card alone ("surface" -> "#fff8e1").
-        public var styles: [(name: String, value: String)] = []
+        public var styles: [CSSProperty] = []
         /// The site template `cards/<name>` that renders this card instead of its type's.
         public var templateName: String?
 
-        /// Where the card was read: for messages, and to break ties between duplicates.
-        public var source: CardSource
+        /// Where the card was read: for messages, and to break ties between duplicates. Not in
+        /// the card's reuse key: it does not change how the card renders, and an edit that
+        /// changes a length early in a file moves the offset of every card after it.
+        @KeyExempt public var source: CardSource
 
         public init(id: String, type: CardType, source: CardSource) {
             self.id = id
@@ -106,6 +112,17 @@ public struct Card: Sendable, Equatable {
         }
     }
 
+    /// One of a card's `extras`: a key and its text.
+    public struct Extra: Sendable, Hashable, Decodable {
+        public var key: String
+        public var value: String
+
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
     /// The time used to sort cards and to pick the newer of two duplicates: `updated`, which
     /// is `created` for cards without one.
     public var sortTime: Int64 { storage.fields.updated }
@@ -115,8 +132,20 @@ public struct Card: Sendable, Equatable {
     }
 }
 
+/// A CSS custom property's name (without `--cf-`) and value, as a card's style extras and the
+/// theme of cardfeed.yml set them.
+public struct CSSProperty: Sendable, Hashable, Decodable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
 /// Where a card's image comes from.
-public enum CardImage: Sendable, Equatable {
+public enum CardImage: Sendable, Hashable, Decodable {
     /// An http(s) URL, used as it is.
     case remote(String)
     /// A file in SITE/assets/ (path relative to that folder), copied into the output.
@@ -124,7 +153,7 @@ public enum CardImage: Sendable, Equatable {
 }
 
 /// The wire type names of Braze cards.
-public enum CardType: String, Sendable, CaseIterable, Comparable {
+public enum CardType: String, Sendable, CaseIterable, Comparable, Decodable {
     case bannerImage = "banner_image"
     case captionedImage = "captioned_image"
     case shortNews = "short_news"
@@ -158,7 +187,7 @@ public enum CardType: String, Sendable, CaseIterable, Comparable {
 }
 
 /// The categories Braze's News Feed knows.
-public enum FeedCategory: String, Sendable, CaseIterable, Comparable {
+public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Decodable {
     case news, advertising, announcements, social
 
     /// Matches `news`, `NEWS`, `ABKCardCategoryNews` alike.
@@ -192,7 +221,7 @@ public enum FeedCategory: String, Sendable, CaseIterable, Comparable {
 }
 
 /// Where a card was read from.
-public struct CardSource: Sendable, Hashable, CustomStringConvertible {
+public struct CardSource: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// The file's path as the user would write it (relative to the working directory where possible).
     public var file: String
     /// Position in the file's list of cards, from 0.

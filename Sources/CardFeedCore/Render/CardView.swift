@@ -130,11 +130,11 @@ final class CategoryView: MustacheObject, @unchecked Sendable {
 
 /// `{{extras.campaign}}`: one extra by key.
 final class ExtrasView: MustacheObject, @unchecked Sendable {
-    init(pairs: [(key: String, value: String)]) {
+    init(pairs: [Card.Extra]) {
         self.pairs = pairs
     }
 
-    let pairs: [(key: String, value: String)]
+    let pairs: [Card.Extra]
     override func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
 }
 
@@ -247,62 +247,54 @@ final class PriceView: MustacheObject, @unchecked Sendable {
     }
 }
 
-/// What every view needs to know besides its own values. A class: every view holds it.
+/// What every view needs to know besides its own values. A class: every view holds it. The
+/// settings themselves are `values`, read as `settings.strings`, `settings.siteTitle`...; the
+/// rest is made from them (and the site's image files) once a build.
+@dynamicMemberLookup
 final class RenderSettings: Sendable {
-    let images: ImageURLs
-    let strings: StringTable
-    let links: LinkPolicy
-    let siteTitle: String
-    /// Stylesheets every page links, in order.
-    let stylesheets: [String]
-    /// Cards a page (0: one page a feed), to place a card in the "all" feed.
-    let pageSize: Int
-    /// With a base URL, the feeds also have Atom and JSON Feed files that pages link.
-    let baseURL: String?
-    /// The policy of the pages' `<meta http-equiv="Content-Security-Policy">`; nil for none.
-    let contentSecurityPolicy: String?
-    /// The favicon, description and link preview picture of every page.
-    let head: PageHead
+    /// Every setting a template can read. `Hashable` as the compiler writes it, from every
+    /// setting: `serve` reuses cards and pages under keys made from it (see `RenderContextKey`),
+    /// so a setting added here counts with no other edit. (`Decodable`, also written by the
+    /// compiler, lets the tests make a copy with any one setting changed: see `ReuseKeyTests`.)
+    struct Values: Sendable, Hashable, Decodable {
+        var builtinImages: BuiltinImages
+        var strings: StringTable
+        var links: LinkPolicy
+        var siteTitle: String
+        /// Stylesheets every page links, in order.
+        var stylesheets: [String]
+        /// Cards a page (0: one page a feed), to place a card in the "all" feed.
+        var pageSize: Int
+        /// With a base URL, the feeds also have Atom and JSON Feed files that pages link.
+        var baseURL: String?
+        /// The policy of the pages' `<meta http-equiv="Content-Security-Policy">`; nil for none.
+        var contentSecurityPolicy: String? = nil
+        /// The favicon, description and link preview picture of every page.
+        var head = PageHead()
+    }
 
-    /// A hash of everything here, computed once per build (see `SiteRenderer.renderKey`).
-    let fingerprint: Int
+    let values: Values
+    /// Card images and the built-in images, with the sizes of the site's image files (which
+    /// count in each card's key: see `CardRenderKey`).
+    let images: ImageURLs
     /// `{{strings.name}}`.
     let stringsView: StringsView
     let pageConstants: PageConstants
 
-    init(
-        images: ImageURLs, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String], pageSize: Int,
-        baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead()
-    ) {
-        self.head = head
-        self.contentSecurityPolicy = contentSecurityPolicy
-        self.images = images
-        self.strings = strings
-        self.links = links
-        self.siteTitle = siteTitle
-        self.stylesheets = stylesheets
-        self.pageSize = pageSize
-        self.baseURL = baseURL
-        stringsView = StringsView(table: strings)
-        pageConstants = PageConstants(strings: strings, stylesheets: stylesheets)
-        var hasher = Hasher()
-        hasher.combine(strings.locale)
-        for (key, value) in strings.values.sorted(by: { $0.key < $1.key }) { hasher.combine(key); hasher.combine(value) }
-        hasher.combine(links.newTab)
-        hasher.combine(links.appSchemes)
-        hasher.combine(images.placeholder.srcset)
-        hasher.combine(images.pinnedIcon(alt: "").srcset)
-        hasher.combine(siteTitle)
-        hasher.combine(stylesheets)
-        hasher.combine(pageSize)
-        hasher.combine(baseURL)
-        hasher.combine(contentSecurityPolicy)
-        hasher.combine(head)
-        fingerprint = hasher.finalize()
+    /// `imageSizes` reads SITE/assets/ (none: the files' sizes are not known).
+    init(_ values: Values, imageSizes: ImageSizes = ImageSizes(folder: nil)) {
+        self.values = values
+        images = ImageURLs(values.builtinImages, sizes: imageSizes)
+        stringsView = StringsView(table: values.strings)
+        pageConstants = PageConstants(strings: values.strings, stylesheets: values.stylesheets)
+    }
+
+    subscript<Value>(dynamicMember setting: KeyPath<Values, Value>) -> Value {
+        values[keyPath: setting]
     }
 
     /// The page of the "all" feed that shows the card at `position` in display order.
-    func allFeedPage(_ position: Int) -> Int { pageSize > 0 ? position / pageSize + 1 : 1 }
+    func allFeedPage(_ position: Int) -> Int { values.pageSize > 0 ? position / values.pageSize + 1 : 1 }
 
     /// The card's permalink, from its anchor (`ShownCards.anchor(at:)`).
     func permalink(position: Int, anchor: String) -> String {

@@ -48,32 +48,25 @@ final class ImageView: MustacheObject, @unchecked Sendable {
     }
 }
 
-/// The URLs of card images and of the two replaceable built-in images (placeholder and pinned
-/// icon) with their high-density variants.
-struct ImageURLs: Sendable {
+/// The URLs of the two replaceable built-in images (placeholder and pinned icon) with their
+/// high-density variants. A setting (see `RenderSettings.Values`).
+struct BuiltinImages: Sendable, Hashable, Decodable {
     static let placeholderName = "images/appboy_cc_noimage_lrg"
     static let pinnedIconName = "images/appboy_cc_icon_pinned"
-    /// The size of the built-in placeholder at 1x; a site's replacement is shown in the same box.
-    static let placeholderSize = (width: 600, height: 400)
 
-    /// Narrower than this (in pixels), an image is "small": scaled to the width of a card on a
-    /// desktop (about 830 px), it would be blurred.
-    static let smallWidth = 600
-
-    let placeholder: ImageView
-    private let pinned: ImageView
-    let sizes: ImageSizes
-
-    func pinnedIcon(alt: String) -> ImageView {
-        pinned.with(alt: alt)
+    /// An image's `src`, and its `srcset` when the site has the @2x and @3x variants.
+    struct Variants: Sendable, Hashable, Decodable {
+        var src: String
+        var srcset: String?
     }
+
+    let placeholder: Variants
+    let pinnedIcon: Variants
 
     /// `assets` lists the output's asset files; `siteOverrides` those the site replaced, so that
     /// a site's 1x image is not paired with the built-in 2x and 3x of another picture.
-    /// `sizes` reads the site's image files (see `ImageSize`).
-    init(assets: Set<String>, siteOverrides: Set<String>, sizes: ImageSizes = ImageSizes(folder: nil)) {
-        self.sizes = sizes
-        func variants(_ name: String) -> (src: String, srcset: String?) {
+    init(assets: Set<String>, siteOverrides: Set<String>) {
+        func variants(_ name: String) -> Variants {
             let base = name + ".png"
             let replaced = siteOverrides.contains(base)
             let dense = ["@2x", "@3x"].enumerated().compactMap { offset, suffix -> String? in
@@ -82,14 +75,37 @@ struct ImageURLs: Sendable {
                 return "assets/\(path) \(offset + 2)x"
             }
             let src = "assets/" + base
-            return (src, dense.isEmpty ? nil : ([src + " 1x"] + dense).joined(separator: ", "))
+            return Variants(src: src, srcset: dense.isEmpty ? nil : ([src + " 1x"] + dense).joined(separator: ", "))
         }
-        let empty = variants(Self.placeholderName)
+        placeholder = variants(Self.placeholderName)
+        pinnedIcon = variants(Self.pinnedIconName)
+    }
+}
+
+/// The `<img>` of card images and of the built-in images.
+struct ImageURLs: Sendable {
+    /// The size of the built-in placeholder at 1x; a site's replacement is shown in the same box.
+    static let placeholderSize = (width: 600, height: 400)
+
+    /// Narrower than this (in pixels), an image is "small": scaled to the width of a card on a
+    /// desktop (about 830 px), it would be blurred.
+    static let smallWidth = 600
+
+    private let placeholder: ImageView
+    private let pinned: ImageView
+    /// Reads the site's image files (see `ImageSize`).
+    let sizes: ImageSizes
+
+    init(_ builtins: BuiltinImages, sizes: ImageSizes) {
+        self.sizes = sizes
         placeholder = ImageView(
-            src: empty.src, srcset: empty.srcset, alt: "", width: Self.placeholderSize.width,
+            src: builtins.placeholder.src, srcset: builtins.placeholder.srcset, alt: "", width: Self.placeholderSize.width,
             height: Self.placeholderSize.height, placeholder: true)
-        let pin = variants(Self.pinnedIconName)
-        pinned = ImageView(src: pin.src, srcset: pin.srcset, alt: "", width: 24, height: 24, placeholder: false)
+        pinned = ImageView(src: builtins.pinnedIcon.src, srcset: builtins.pinnedIcon.srcset, alt: "", width: 24, height: 24, placeholder: false)
+    }
+
+    func pinnedIcon(alt: String) -> ImageView {
+        pinned.with(alt: alt)
     }
 
     func cardImage(_ card: Card) -> ImageView {

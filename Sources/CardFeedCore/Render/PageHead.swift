@@ -2,10 +2,15 @@ import CardFeedMustache
 
 /// What a page's `<head>` tells browsers and link previews besides its title: the favicon,
 /// the description, and with a base URL the canonical address and the Open Graph and Twitter
-/// card tags, which need absolute URLs.
-struct PageHead: Sendable, Hashable {
-    /// The favicon's path from the site root and its MIME type.
-    var favicon = (href: "assets/favicon.svg", type: "image/svg+xml")
+/// card tags, which need absolute URLs. A setting (see `RenderSettings.Values`).
+struct PageHead: Sendable, Hashable, Decodable {
+    /// A favicon's path from the site root and its MIME type.
+    struct Favicon: Sendable, Hashable, Decodable {
+        var href: String
+        var type: String
+    }
+
+    var favicon = Favicon(href: "assets/favicon.svg", type: "image/svg+xml")
     /// cardfeed.yml's `description`; without one, each page describes itself (see `PageView`).
     var description: String?
     /// cardfeed.yml's `image`, absolute (needs the base URL for a path under assets/).
@@ -21,9 +26,9 @@ struct PageHead: Sendable, Hashable {
     init(config: SiteConfig, baseURL: String?, assets: Set<String>, siteAssets: Set<String>) {
         if !siteAssets.contains(Self.builtinFavicon) {
             if siteAssets.contains("favicon.png") {
-                favicon = ("assets/favicon.png", "image/png")
+                favicon = Favicon(href: "assets/favicon.png", type: "image/png")
             } else if siteAssets.contains("favicon.ico") {
-                favicon = ("assets/favicon.ico", "image/x-icon")
+                favicon = Favicon(href: "assets/favicon.ico", type: "image/x-icon")
             }
         }
         description = config.description
@@ -34,17 +39,6 @@ struct PageHead: Sendable, Hashable {
                 self.image = baseURL + "assets/" + Formatting.attributeURL(image)
             }
         }
-    }
-
-    static func == (a: PageHead, b: PageHead) -> Bool {
-        a.favicon == b.favicon && a.description == b.description && a.image == b.image
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(favicon.href)
-        hasher.combine(favicon.type)
-        hasher.combine(description)
-        hasher.combine(image)
     }
 }
 
@@ -83,7 +77,7 @@ final class FaviconView: MustacheObject, @unchecked Sendable {
     let href: String
     let type: String
 
-    init(_ favicon: (href: String, type: String)) {
+    init(_ favicon: PageHead.Favicon) {
         href = favicon.href
         type = favicon.type
     }

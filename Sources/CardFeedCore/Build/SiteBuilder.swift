@@ -213,7 +213,7 @@ public struct SiteBuilder: Sendable {
             let diagnostic = (error as? TemplateFailure).map { failure in
                 // A card's failure is shown at the card (its data chose the way through the
                 // templates), naming the template; a page's, at the template.
-                let message = failure.card != nil && failure.templateFile != nil ? "in \(failure.templateFile!): \(failure.message)" : failure.message
+                let message = failure.card == nil ? failure.message : failure.templateFile.map { "in \($0): \(failure.message)" } ?? failure.message
                 var diagnostic = Diagnostic(
                     .error, file: failure.card?.source.file ?? failure.templateFile ?? "templates", cardIndex: failure.card?.source.index,
                     cardID: failure.card?.id, message: message)

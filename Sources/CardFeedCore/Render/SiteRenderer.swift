@@ -34,11 +34,10 @@ struct SiteRenderer {
         return descriptions
     }
 
-    /// Renders every card once, in display order, into `output` (the pages, as they stream;
-    /// nil: render and discard, for `cardfeed check`). Returns the
-    /// descriptions, as HTML, of the cards at `keepDescriptions` (the feed files need them), nil
-    /// elsewhere.
-    func renderCards(_ cards: ShownCards, keys: [Int]? = nil, into output: RenderedCards?, keepDescriptions: Set<Int>) throws -> [String?] {
+    /// Renders every card once, in display order, into `output` (the pages, as they stream).
+    /// Returns the descriptions, as HTML, of the cards at `keepDescriptions` (the feed files
+    /// need them), nil elsewhere.
+    func renderCards(_ cards: ShownCards, keys: [Int]? = nil, into output: RenderedCards, keepDescriptions: Set<Int>) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
         // A batch goes to the output on another thread while the next one renders; at most two
         // wait there, so that rendered cards do not pile up in memory if writing falls behind.
@@ -83,14 +82,12 @@ struct SiteRenderer {
                 outputQueue.sync {}
                 throw failure
             }
-            if let output {
-                let rendered = html.values
-                waiting.wait()
-                outputQueue.async {
-                    defer { waiting.signal() }
-                    guard outputFailure.values[0] == nil else { return }
-                    do { try output.append(rendered, at: batch) } catch { outputFailure.set(0, error) }
-                }
+            let rendered = html.values
+            waiting.wait()
+            outputQueue.async {
+                defer { waiting.signal() }
+                guard outputFailure.values[0] == nil else { return }
+                do { try output.append(rendered, at: batch) } catch { outputFailure.set(0, error) }
             }
             for (offset, description) in kept.values.enumerated() where description != nil {
                 descriptions[batch.lowerBound + offset] = description

@@ -50,12 +50,11 @@ struct SiteOptions: ParsableArguments {
         if let now, now < 0 { throw ValidationError("--now takes Unix seconds (0 or more), not \(now).") }
     }
 
-    func buildOptions(output: String?, write: Bool) -> BuildOptions {
+    func buildOptions() -> BuildOptions {
         BuildOptions(
             site: location.located.folder,
-            output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
             now: now ?? Int64(Date().timeIntervalSince1970),
-            pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict, write: write,
+            pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict,
             contentSecurityPolicy: csp ? true : nil)
     }
 
@@ -66,7 +65,8 @@ struct SiteOptions: ParsableArguments {
         return logger
     }
 
-    /// Runs a build (or, without `write`, a check) and prints its summary; exit status 1 when it fails.
+    /// Runs a build into `output` (default: SITE/public), or, without `write`, a check that
+    /// keeps nothing, and prints its summary; exit status 1 when it fails.
     func run(output: String?, write: Bool) throws {
         let located = location.located
         let printer = DiagnosticPrinter(format: diagnostics)
@@ -76,16 +76,18 @@ struct SiteOptions: ParsableArguments {
             throw ExitCode.failure
         }
         if !quiet, let line = located.announcement { print(line) }
-        var options = buildOptions(output: output, write: write)
-        options.processEndsAfterBuild = true
+        var options = buildOptions()
         options.diagnosticHandler = printer.print
         if !quiet { options.progress = TerminalProgress.onStandardOutput() }
-        let builder = SiteBuilder(options: options, logger: logger())
+        let folder = output.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? options.site.defaultOutput
+        let builder = SiteBuilder(options: options, destination: write ? .folder(folder) : .discarded, logger: logger())
         do {
             let report = try builder.run()
+            LeftToExit.keep(report)
             if !quiet { print(Summary(report).text) }
             if stats { print(Summary(report).stats) }
         } catch {
+            LeftToExit.keep(error.report)
             if diagnostics == .text { Console.printFailure(error.report, wrote: write, strict: strict) }
             throw ExitCode.failure
         }

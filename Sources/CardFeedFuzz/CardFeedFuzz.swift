@@ -1,9 +1,9 @@
 @_spi(Fuzzing) import CardFeedCore
 import Foundation
 
-// The fuzz target over loading and rendering one card file (see `CardFileProbe` and
+// The fuzz target over loading and rendering one card file (see `SiteProbe` and
 // scripts/fuzz.sh), or, with CARDFEED_FUZZ_TARGET=config or templates, over a site's
-// cardfeed.yml or card template (see `SiteFileProbe`). Built with CARDFEED_LIBFUZZER=1 (libFuzzer and AddressSanitizer), `main`
+// cardfeed.yml or card template (the same probe). Built with CARDFEED_LIBFUZZER=1 (libFuzzer and AddressSanitizer), `main`
 // hands over to libFuzzer, which calls `checkOneInput` with each input; a failed check aborts,
 // which libFuzzer reports as a crash and saves. Built normally, the same checks run over the
 // files named on the command line, to replay what the fuzzer found.
@@ -81,7 +81,7 @@ enum FuzzTarget {
 
     func problems(_ data: Data) -> [String] {
         switch self {
-        case .cards: FuzzChecks.problems(data)
+        case .cards: FuzzChecks.problems(data, as: .cards)
         case .config: FuzzChecks.problems(data, as: .config)
         case .template: FuzzChecks.problems(data, as: .cardTemplate)
         }

@@ -4,39 +4,33 @@ import Foundation
 import FoundationXML
 #endif
 
-/// What the fuzz target asks of every input: the pipeline does not crash (the sanitizers watch
-/// that), and what it wrote is safe and consistent.
+/// What the fuzz target asks of every input: the build does not crash (the sanitizers watch
+/// that) or hang (libFuzzer's timeout), every warning and error names a file and says something,
+/// the feeds are well-formed, and, for a card file (the data a site does not control), every
+/// page is inert and the card styles are only checked rules.
 enum FuzzChecks {
-    /// Runs one card file through the pipeline; returns what is wrong with the result.
-    static func problems(_ data: Data) -> [String] {
-        let output = CardFileProbe.run(data)
-        var problems: [String] = []
-        for card in output.cards {
-            problems += InertHTML.problems(card.html).map { "card \(card.id.debugDescription): \($0)" }
+    /// Builds the probe's site with `data` as `file`; returns what is wrong with the result.
+    static func problems(_ data: Data, as file: SiteProbe.File) -> [String] {
+        let output = SiteProbe.run(data, as: file)
+        if let reason = output.notRun { return ["the probe did not run: \(reason)"] }
+        var problems = output.diagnostics.compactMap { diagnostic in
+            diagnostic.file.isEmpty || diagnostic.message.isEmpty ? "a diagnostic without a file or message: \(diagnostic)" : nil
         }
-        for page in output.pages {
-            problems += InertHTML.problems(page.html).map { "page \(page.path): \($0)" }
-        }
-        if let css = output.cardStyles { problems += cssProblems(css) }
-        for feed in output.feeds {
-            if feed.path.hasSuffix(".json") {
-                if (try? JSONSerialization.jsonObject(with: Data(feed.text.utf8))) == nil { problems.append("\(feed.path) is not valid JSON") }
-            } else if let problem = xmlProblem(feed.text) {
-                problems.append("\(feed.path) is not well-formed XML: \(problem)")
+        for (path, bytes) in output.files.sorted(by: { $0.key < $1.key }) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            if ["feed.xml", "feed.json", "sitemap.xml"].contains(name) {
+                if path.hasSuffix(".json") {
+                    if (try? JSONSerialization.jsonObject(with: Data(bytes))) == nil { problems.append("\(path) is not valid JSON") }
+                } else if let problem = xmlProblem(text) {
+                    problems.append("\(path) is not well-formed XML: \(problem)")
+                }
             }
+            guard file == .cards else { continue }
+            if path.hasSuffix(".html") { problems += InertHTML.problems(text).map { "page \(path): \($0)" } }
+            if path == "assets/card-styles.css" { problems += cssProblems(text) }
         }
         return problems
-    }
-
-    /// A `cardfeed.yml` or card template in a small site checked as `cardfeed check` does: the
-    /// check ends (the sanitizers watch for crashes, libFuzzer's timeout for hangs), and every
-    /// warning and error names a file and says something.
-    static func problems(_ data: Data, as file: SiteFileProbe.File) -> [String] {
-        SiteFileProbe.run(data, as: file).compactMap { diagnostic in
-            if diagnostic.file == "probe" { return "the probe did not run: \(diagnostic.message)" }
-            if diagnostic.file.isEmpty || diagnostic.message.isEmpty { return "a diagnostic without a file or message: \(diagnostic)" }
-            return nil
-        }
     }
 
     /// `assets/card-styles.css` must be exactly rules of checked custom properties: nothing a

@@ -30,12 +30,14 @@ public final class PreviewBuilder: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var state = State()
-    /// What the previous build decoded, rendered and wrote, reused by the next.
-    private let caches: PreviewCaches
+    /// What the previous build decoded and rendered, reused by the next.
+    private let reuse = ReuseCaches()
+    /// The folder the builds go to, updated in place: only what changed is written.
+    private let output: InPlaceOutput
     /// Builds run one at a time, off Swift's cooperative threads (they are CPU-bound).
     private let queue = DispatchQueue(label: "cardfeed.serve.build")
 
-    /// `options.output` is ignored: the builds go to a temporary folder.
+    /// The builds go to a private temporary folder.
     public init(options: BuildOptions, logger: Logger) throws {
         self.options = options
         self.logger = logger
@@ -43,7 +45,7 @@ public final class PreviewBuilder: @unchecked Sendable {
             .appendingPathComponent("cardfeed-serve-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))", isDirectory: true)
         // Private: it holds the builds and the HTTP server's Unix socket.
         try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        caches = PreviewCaches(output: workFolder.appendingPathComponent("site", isDirectory: true))
+        output = InPlaceOutput(folder: workFolder.appendingPathComponent("site", isDirectory: true).standardizedFileURL)
     }
 
     public var current: State {
@@ -66,9 +68,6 @@ public final class PreviewBuilder: @unchecked Sendable {
 
     private func buildNow(logger: Logger) -> BuildOutcome {
         var options = self.options
-        let output = caches.output.folder
-        options.write = true
-        options.caches = caches
         // Errors are reported as they come; warnings once the build is over, compared with the
         // last good build's.
         let report = self.options.diagnosticHandler ?? { diagnostic in
@@ -94,13 +93,13 @@ public final class PreviewBuilder: @unchecked Sendable {
         let start = ContinuousClock.now
         let outcome: BuildOutcome
         do {
-            let report = try SiteBuilder(options: options, logger: logger).run()
+            let report = try SiteBuilder(options: options, destination: .inPlace(output), reusing: reuse, logger: logger).run()
             let seconds = Self.seconds(since: start)
             lock.lock()
-            state.root = output
+            state.root = output.folder
             state.generation += 1
             state.errors = []
-            state.changed = caches.output.lastChanged
+            state.changed = output.lastChanged
             lock.unlock()
             lastWarnings = Set(warnings.all)
             succeeded = true

@@ -36,7 +36,7 @@ import Testing
         var options = site.options(pageSize: 3)
         options.renderBatchSize = 4
         options.progress = recorder
-        let report = try SiteBuilder(options: options, logger: .quiet).run()
+        let report = try SiteBuilder(options: options, destination: .folder(site.output), logger: .quiet).run()
         #expect(report.cardsShown == 10)
 
         let events = recorder.events
@@ -92,7 +92,7 @@ import Testing
         let recorder = Recorder()
         var options = site.options(pageSize: 1)
         options.progress = recorder
-        _ = try SiteBuilder(options: options, logger: .quiet).run()
+        _ = try SiteBuilder(options: options, destination: .folder(site.output), logger: .quiet).run()
         let write = recorder.updates.filter { $0.step == 4 }
         let total = try #require(write.first?.total)
         #expect(total > 150)
@@ -112,7 +112,7 @@ import Testing
         let recorder = Recorder()
         var options = site.options()
         options.progress = recorder
-        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, logger: .quiet).run() }
+        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, destination: .folder(site.output), logger: .quiet).run() }
         let events = recorder.events
         #expect(events.filter { $0 == .ended }.count == 3, "load, select and the failed render step")
         #expect(events.last == .ended)

@@ -10,8 +10,8 @@ import Testing
 
     static func buildExample() throws -> (URL, BuildReport) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-custom-\(UUID().uuidString)")
-        let options = BuildOptions(site: SiteFolder(example.path), output: output, now: 1_800_000_000)
-        return (output, try SiteBuilder(options: options, logger: .quiet).run())
+        let options = BuildOptions(site: SiteFolder(example.path), now: 1_800_000_000)
+        return (output, try SiteBuilder(options: options, destination: .folder(output), logger: .quiet).run())
     }
 
     static func page(_ output: URL, _ path: String = "index.html") throws -> String {
@@ -112,7 +112,7 @@ import Testing
         defer { site.remove() }
         var options = site.options()
         options.locale = locale
-        _ = try SiteBuilder(options: options, logger: .quiet).run()
+        _ = try site.builder(options).run()
         #expect(try site.read("index.html").contains("<html lang=\"\(locale)\">"))
         #expect(try site.read("news/index.html").contains(empty))
         #expect(try site.read("index.html").contains(date))
@@ -146,7 +146,7 @@ import Testing
         defer { site.remove() }
         var options = site.options()
         options.locale = "nl"
-        let report = try SiteBuilder(options: options, logger: .quiet).run()
+        let report = try site.builder(options).run()
         #expect(try site.read("news/index.html").contains("Geen nieuws."))
         #expect(try site.read("news/index.html").contains("<html lang=\"nl\">"))
         #expect(report.diagnostics.contains("strings/nl.json", "no translation for", "English is used"))
@@ -158,7 +158,7 @@ import Testing
         defer { site.remove() }
         var options = site.options()
         options.locale = "xx"
-        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, logger: .quiet).run() }
+        #expect(throws: BuildFailure.self) { try site.builder(options).run() }
     }
 }
 
@@ -244,15 +244,15 @@ import Testing
         let plain = try TempSite(["cards.json": cards])
         let configured = try TempSite(["cards.json": cards, "cardfeed.yml": "csp: \"default-src 'none'\""])
         defer { plain.remove(); configured.remove() }
-        _ = try SiteBuilder(options: plain.options(), logger: .quiet).run()
+        _ = try plain.builder(plain.options()).run()
         #expect(!(try plain.read("index.html")).contains("Content-Security-Policy"))
         var options = plain.options()
         options.contentSecurityPolicy = true
-        _ = try SiteBuilder(options: options, logger: .quiet).run()
+        _ = try plain.builder(options).run()
         let page = try plain.read("news/index.html")
         let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;self&#39;; img-src &#39;self&#39; https: http: data:; style-src &#39;self&#39;; script-src &#39;self&#39;; object-src &#39;none&#39;; base-uri &#39;self&#39;; form-action &#39;self&#39;\">"
         #expect(page.contains("<meta charset=\"utf-8\">\n" + meta + "\n<meta name=\"viewport\""))
-        _ = try SiteBuilder(options: configured.options(), logger: .quiet).run()
+        _ = try configured.builder(configured.options()).run()
         #expect(try configured.read("index.html").contains("content=\"default-src &#39;none&#39;\">"))
     }
 
@@ -356,7 +356,8 @@ import Testing
         for folderName in ["templates", "assets/images", "strings", "cards"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(folderName).path))
         }
-        let report = try SiteBuilder(options: BuildOptions(site: SiteFolder(folder.path), now: 1_800_000_000, strict: true), logger: .quiet).run()
+        let site = SiteFolder(folder.path)
+        let report = try SiteBuilder(options: BuildOptions(site: site, now: 1_800_000_000, strict: true), destination: .folder(site.defaultOutput), logger: .quiet).run()
         #expect(report.cardsShown == 3)
         #expect(throws: SiteScaffold.Refusal.self) { try SiteScaffold.create(at: folder) }
     }

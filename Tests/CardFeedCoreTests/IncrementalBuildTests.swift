@@ -16,16 +16,13 @@ import Testing
     /// Builds `site` incrementally with `caches` into its output, and freshly into another folder;
     /// expects the two outputs to be identical. Returns the incremental build's report.
     @discardableResult
-    static func rebuild(_ site: TempSite, _ caches: PreviewCaches, _ step: String) throws -> BuildReport {
+    static func rebuild(_ site: TempSite, _ caches: ServeState, _ step: String) throws -> BuildReport {
         let before = FileManager.default.fileExists(atPath: site.output.path) ? try OutputSafetyTests.tree(site.output) : [:]
-        var options = site.options(pageSize: 4)
-        options.caches = caches
-        let report = try SiteBuilder(options: options, logger: .quiet).run()
+        let options = site.options(pageSize: 4)
+        let report = try SiteBuilder(options: options, destination: .inPlace(caches.output), reusing: caches.reuse, logger: .quiet).run()
         let fresh = site.root.appendingPathComponent("fresh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: fresh) }
-        var freshOptions = site.options(pageSize: 4)
-        freshOptions.output = fresh
-        _ = try SiteBuilder(options: freshOptions, logger: .quiet).run()
+        _ = try SiteBuilder(options: options, destination: .folder(fresh), logger: .quiet).run()
         let incremental = try OutputSafetyTests.tree(site.output)
         let expected = try OutputSafetyTests.tree(fresh)
         #expect(incremental != before, "\(step): the edit changes the site")
@@ -40,7 +37,7 @@ import Testing
         var list = (1...30).map { Self.card($0, category: $0 % 3 == 0 ? "social" : "news") }
         let site = try TempSite(["cards.json": Self.cards(list)])
         defer { site.remove() }
-        let caches = PreviewCaches(output: site.output)
+        let caches = ServeState(output: site.output)
         try Self.rebuild(site, caches, "first build")
 
         list[29] = Self.card(30, title: "A new title", category: "social")

@@ -242,8 +242,8 @@ import Testing
         let site = try TempSite(["cards.json": Self.good])
         defer { site.remove() }
         for output in [site.root, site.root.deletingLastPathComponent(), site.root.appendingPathComponent("assets/out")] {
-            let options = BuildOptions(site: site.site, output: output, now: 0)
-            #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, logger: .quiet).run() }
+            let options = BuildOptions(site: site.site, now: 0)
+            #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, destination: .folder(output), logger: .quiet).run() }
         }
         #expect(site.exists("cards.json"))
     }
@@ -259,7 +259,7 @@ import Testing
 
     @Test func missingSiteIsAnError() {
         let options = BuildOptions(site: SiteFolder("/nonexistent/cardfeed-site"), now: 0)
-        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, logger: .quiet).run() }
+        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, destination: .folder(options.site.defaultOutput), logger: .quiet).run() }
     }
 }
 

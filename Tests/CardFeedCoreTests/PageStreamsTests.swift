@@ -131,9 +131,8 @@ import Testing
         func build(_ output: URL, batchSize: Int, site root: URL? = nil) throws -> [String: Data] {
             var options = site.options(pageSize: pageSize)
             if let root { options.site = SiteFolder(root.path) }
-            options.output = output
             options.renderBatchSize = batchSize
-            _ = try SiteBuilder(options: options, logger: .quiet).run()
+            _ = try SiteBuilder(options: options, destination: .folder(output), logger: .quiet).run()
             return try OutputSafetyTests.tree(output)
         }
         let fresh = try build(site.root.appendingPathComponent("fresh"), batchSize: batchSize)

@@ -22,8 +22,8 @@ import Testing
 
     static func build(_ site: URL, pageSize: Int, locale: String?, csp: Bool = false) throws -> URL {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-out-\(UUID().uuidString)")
-        let options = BuildOptions(site: SiteFolder(site.path), output: output, now: 1_795_000_000, pageSize: pageSize, locale: locale, contentSecurityPolicy: csp)
-        _ = try SiteBuilder(options: options, logger: .quiet).run()
+        let options = BuildOptions(site: SiteFolder(site.path), now: 1_795_000_000, pageSize: pageSize, locale: locale, contentSecurityPolicy: csp)
+        _ = try SiteBuilder(options: options, destination: .folder(output), logger: .quiet).run()
         return output
     }
 

@@ -88,7 +88,7 @@ import Testing
 
     /// Renders `cards` as a build's render step does: into serve's output, with its caches, or
     /// without them into memory, as a fresh build.
-    static func render(_ cards: [Card], _ settings: RenderSettings, _ templates: TemplateSet, caches: PreviewCaches?) throws -> Rendered {
+    static func render(_ cards: [Card], _ settings: RenderSettings, _ templates: TemplateSet, caches: ServeState?) throws -> Rendered {
         let selection = FeedSelector(now: now, pageSize: settings.pageSize).select(cards)
         var renderer = SiteRenderer(templates: templates, settings: settings)
         let everyCard = Set(selection.cards.indices)
@@ -108,7 +108,7 @@ import Testing
     }
 
     /// Renders under serve, after a build of `before`, and freshly; expects the same.
-    static func expectServeGivesAFreshBuild(_ cards: [Card], _ settings: RenderSettings, after before: (cards: [Card], settings: RenderSettings), _ templates: TemplateSet, caches: PreviewCaches, _ edit: String) throws {
+    static func expectServeGivesAFreshBuild(_ cards: [Card], _ settings: RenderSettings, after before: (cards: [Card], settings: RenderSettings), _ templates: TemplateSet, caches: ServeState, _ edit: String) throws {
         _ = try render(before.cards, before.settings, templates, caches: caches)
         let served = try render(cards, settings, templates, caches: caches)
         let fresh = try render(cards, settings, templates, caches: nil)
@@ -139,7 +139,7 @@ import Testing
         let sample = [Card(Self.sampleCard())] + others
         let site = try TempSite()
         defer { site.remove() }
-        let caches = PreviewCaches(output: site.output)
+        let caches = ServeState(output: site.output)
         var made = 0
         let edits = try ModelEdits(Self.sampleCard(), isExempt: Self.isExempt)
         for edit in edits.edits {
@@ -175,7 +175,7 @@ import Testing
         let cards = [Card(Self.sampleCard())] + Self.otherCards()
         let site = try TempSite()
         defer { site.remove() }
-        let caches = PreviewCaches(output: site.output)
+        let caches = ServeState(output: site.output)
         for edit in try ModelEdits(try Self.sampleSettings(), isExempt: Self.isExempt).edits {
             try Self.expectServeGivesAFreshBuild(cards, RenderSettings(edit.value), after: (cards, sample), templates, caches: caches, edit.path)
         }

@@ -46,14 +46,20 @@ struct TempSite {
         FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
     }
 
-    func options(now: Int64 = 1_800_000_000, pageSize: Int = 20, strict: Bool = false, write: Bool = true) -> BuildOptions {
-        BuildOptions(site: site, output: output, now: now, pageSize: pageSize, strict: strict, write: write)
+    func options(now: Int64 = 1_800_000_000, pageSize: Int = 20, strict: Bool = false) -> BuildOptions {
+        BuildOptions(site: site, now: now, pageSize: pageSize, strict: strict)
     }
 
-    /// Builds and returns the report, whether the build succeeded or not.
+    /// Builds into `output` (without `write`, as `cardfeed check` does) and returns the report,
+    /// whether the build succeeded or not.
     func build(now: Int64 = 1_800_000_000, pageSize: Int = 20, strict: Bool = false, write: Bool = true) -> BuildReport {
-        let builder = SiteBuilder(options: options(now: now, pageSize: pageSize, strict: strict, write: write), logger: .quiet)
+        let builder = SiteBuilder(options: options(now: now, pageSize: pageSize, strict: strict), destination: write ? .folder(output) : .discarded, logger: .quiet)
         do { return try builder.run() } catch { return error.report }
+    }
+
+    /// A build of `options` into the site's `output`.
+    func builder(_ options: BuildOptions) -> SiteBuilder {
+        SiteBuilder(options: options, destination: .folder(output), logger: .quiet)
     }
 
     /// The cards loaded from the site, with their diagnostics.
@@ -84,4 +90,17 @@ extension Diagnostics {
 func cardJSON(_ fields: [String: Any]) -> String {
     let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
     return String(decoding: data, as: UTF8.self)
+}
+
+/// What `serve` hands each of its builds: the caches of the previous build and the folder it
+/// updates in place.
+final class ServeState: Sendable {
+    let reuse = ReuseCaches()
+    let output: InPlaceOutput
+
+    init(output: URL) { self.output = InPlaceOutput(folder: output.standardizedFileURL) }
+
+    var cards: ReuseCache<RenderedCard> { reuse.cards }
+    func beginBuild() { reuse.beginBuild() }
+    func endBuild() { reuse.endBuild() }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@_spi(Fuzzing) import CardFeedCore
 @testable import CardFeedFuzz
 
 /// Every input the fuzzer found a problem with, replayed through the fuzz target's checks: each
@@ -17,5 +18,26 @@ import Testing
     func replay(_ input: URL) throws {
         let problems = FuzzTarget(path: input.path).problems(try Data(contentsOf: input))
         #expect(problems.isEmpty, "\(input.lastPathComponent): \(problems.joined(separator: "\n"))")
+    }
+}
+
+/// The probe the fuzz target drives is a whole build: the same steps as `cardfeed build`.
+@Suite struct SiteProbeTests {
+    @Test func theProbeRunsEveryStepOfABuild() throws {
+        let cards = ##"[{"id": "e1", "type": "text_announcement", "created": 1700000000, "title": "T", "description": "d", "extras": {"background_color": "#abcdef"}}]"##
+        let output = SiteProbe.run(Data(cards.utf8), as: .cards)
+        #expect(output.notRun == nil)
+        #expect(output.diagnostics.allSatisfy { $0.severity != .error }, "\(output.diagnostics.map(\.description))")
+        let page = try #require(output.files["index.html"].map { String(decoding: $0, as: UTF8.self) })
+        #expect(page.contains("Renamed"), "the configuration's rules ran")
+        for path in ["sitemap.xml", "feed.xml", "feed.json", "robots.txt", "assets/theme.css", "assets/card-styles.css", "assets/images/a.png"] {
+            #expect(output.files[path] != nil, "\(path) is made")
+        }
+    }
+
+    @Test func aBrokenCardFileGivesTheBuildsErrors() {
+        let output = SiteProbe.run(Data("[{\"id\": 1,".utf8), as: .cards)
+        #expect(output.files.keys.sorted() == [])
+        #expect(output.diagnostics.contains { $0.severity == .error && $0.description.contains("cards.json:1:11: invalid JSON") }, "\(output.diagnostics.map(\.description))")
     }
 }

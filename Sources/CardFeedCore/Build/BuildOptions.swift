@@ -1,11 +1,10 @@
 import Foundation
 import Logging
 
-/// What a build is asked to do. Options left nil come from cardfeed.yml, else their defaults.
+/// What a build is asked to make. Options left nil come from cardfeed.yml, else their defaults.
+/// Where it goes is the `BuildDestination` the command gives `SiteBuilder`.
 public struct BuildOptions: Sendable {
     public var site: SiteFolder
-    /// Defaults to `SITE/public`.
-    public var output: URL?
     /// Unix seconds; cards that expire at or before it are hidden.
     public var now: Int64
     /// Cards a page; 0 puts each feed on one page.
@@ -15,17 +14,9 @@ public struct BuildOptions: Sendable {
     public var baseURL: String?
     /// Warnings count as errors.
     public var strict: Bool
-    /// False for `cardfeed check`: everything but the writing.
-    public var write: Bool
-    /// With `serve`: what the previous build made, reused where nothing it depends on changed,
-    /// and the output folder updated in place (its folder replaces `output`).
-    public var caches: PreviewCaches?
     /// True puts a Content Security Policy in every page (the site's own from cardfeed.yml, else
     /// the built-in one); nil leaves it to `csp` in cardfeed.yml.
     public var contentSecurityPolicy: Bool?
-    /// True when the process ends with the build (`cardfeed build`, `check`): the cards are then
-    /// left for the exit to reclaim, not freed one by one (see `LeftToExit`).
-    public var processEndsAfterBuild = false
     /// Cards rendered at a time (tests make it small, to run many batches through few cards).
     var renderBatchSize = SiteRenderer.defaultBatchSize
     /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
@@ -38,22 +29,18 @@ public struct BuildOptions: Sendable {
     public static let defaultPageSize = 20
 
     public init(
-        site: SiteFolder, output: URL? = nil, now: Int64 = Int64(Date().timeIntervalSince1970),
-        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false, write: Bool = true,
+        site: SiteFolder, now: Int64 = Int64(Date().timeIntervalSince1970),
+        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false,
         contentSecurityPolicy: Bool? = nil
     ) {
         self.site = site
-        self.output = output
         self.now = now
         self.pageSize = pageSize
         self.locale = locale
         self.baseURL = baseURL
         self.strict = strict
-        self.write = write
         self.contentSecurityPolicy = contentSecurityPolicy
     }
-
-    public var outputFolder: URL { caches?.output.folder ?? output ?? site.defaultOutput }
 }
 
 /// What a build did, for the summary and for tests.
@@ -76,6 +63,10 @@ public struct BuildReport: Sendable {
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []
+    /// The cards as read and as the rules left them, alive as long as the report: a command
+    /// that ends with its build can leave them to the process's exit, which hands the memory
+    /// back at once (freed one by one, a million cards took half a second).
+    public internal(set) var cards: [[Card]] = []
 
     public var succeeded: Bool { !diagnostics.hasErrors }
 }

@@ -7,26 +7,31 @@ import Logging
 /// -> write (the other files, then the output committed as a whole).
 public struct SiteBuilder: Sendable {
     public let options: BuildOptions
+    public let destination: BuildDestination
+    /// What the previous build decoded and rendered, reused where nothing it depends on changed.
+    let reuse: ReuseCaches?
     let logger: Logger
 
-    public init(options: BuildOptions, logger: Logger = Logger(label: "cardfeed")) {
+    public init(options: BuildOptions, destination: BuildDestination, reusing reuse: ReuseCaches? = nil, logger: Logger = Logger(label: "cardfeed")) {
         self.options = options
+        self.destination = destination
+        self.reuse = reuse
         self.logger = logger
     }
 
     public func run() throws(BuildFailure) -> BuildReport {
         var report = BuildReport()
-        options.caches?.beginBuild()
+        reuse?.beginBuild()
         let configuration = try configure(&report)
         let loaded = load(configuration, &report)
-        defer { if options.processEndsAfterBuild { LeftToExit.keep(loaded.cards) } }
+        report.cards = [loaded.cards]
         let (setup, ruled) = try applyRules(loaded, configuration, &report)
-        defer { if options.processEndsAfterBuild { LeftToExit.keep(ruled.cards) } }  // a new array when the site has rules
+        report.cards.append(ruled.cards)  // a new array when the site has rules
         let selection = select(ruled, setup, &report)
         let output = try openOutput(&report)
         let site = try render(selection, setup, into: output, &report)
         try write(site, into: output, &report)
-        options.caches?.endBuild()
+        reuse?.endBuild()
         return report
     }
 
@@ -55,7 +60,11 @@ public struct SiteBuilder: Sendable {
         var pageCount: Int
     }
 
-    private var stepCount: Int { options.write ? 4 : 3 }
+    /// A build that keeps nothing (`cardfeed check`) has no write step.
+    private var writes: Bool {
+        if case .discarded = destination { false } else { true }
+    }
+    private var stepCount: Int { writes ? 4 : 3 }
 
     /// Step 0: cardfeed.yml, the strings and the templates.
     private func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
@@ -80,7 +89,7 @@ public struct SiteBuilder: Sendable {
     /// Step 1: every card file read and decoded.
     private func load(_ configuration: Configuration, _ report: inout BuildReport) -> LoadedCards {
         var loader = CardLoader(site: options.site, linkSchemes: configuration.config.links.linkSchemes)
-        loader.cache = options.caches?.entries
+        loader.cache = reuse?.entries
         let loaded = step("Load cards", 1, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
             return loader.load()
@@ -106,9 +115,9 @@ public struct SiteBuilder: Sendable {
 
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
-        if options.write {
-            do { try SiteWriter(output: options.outputFolder).checkOutput(site: options.site) } catch {
-                report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: error.description))
+        if let folder = destination.folder {
+            do { try SiteWriter(output: folder).checkOutput(site: options.site) } catch {
+                report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }
         }
         report.diagnostics.all.forEach(emit)
@@ -144,16 +153,19 @@ public struct SiteBuilder: Sendable {
 
     private func pageSize(_ setup: Setup) -> Int { options.pageSize ?? setup.config.pageSize ?? BuildOptions.defaultPageSize }
 
-    /// The write step's output, which the render step streams the pages into: a transaction
-    /// (`cardfeed build`), serve's folder updated in place, or one that keeps nothing
-    /// (`cardfeed check`, which renders every page all the same, to meet every error a build would).
+    /// The destination's output, which the render step streams the pages into and the write
+    /// step commits.
     private func openOutput(_ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
-        guard options.write else { return DiscardedOutput() }
-        if let caches = options.caches { return caches.output }
-        do {
-            return try OutputTransaction(output: options.outputFolder)
-        } catch {
-            throw fail(&report, Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: error.description))
+        switch destination {
+        case .folder(let folder):
+            do {
+                return try OutputTransaction(output: folder)
+            } catch {
+                throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
+            }
+        case .inPlace(let output): return output
+        case .memory(let output): return output
+        case .discarded: return DiscardedOutput()
         }
     }
 
@@ -188,7 +200,7 @@ public struct SiteBuilder: Sendable {
                 head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path)))),
             imageSizes: ImageSizes(folder: options.site.assetsFolder))
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
-        renderer.cache = options.caches?.cards
+        renderer.cache = reuse?.cards
         renderer.batchSize = options.renderBatchSize
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
         var syndicationFiles = 0
@@ -219,17 +231,19 @@ public struct SiteBuilder: Sendable {
                     cardID: failure.card?.id, message: message)
                 diagnostic.cardOffset = failure.card?.source.offset
                 return diagnostic
-            } ?? Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: "\(error)")
+            } ?? Diagnostic(.error, file: destination.folder.map(SiteFolder.display) ?? "output", message: "\(error)")
             throw fail(&report, diagnostic)
         }
     }
 
     /// Step 4: the files that are not pages go into the output, which is then committed.
     private func write(_ site: RenderedSite, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
-        guard options.write else { return }
-        var writer = SiteWriter(output: options.outputFolder)
+        guard writes else { return }
+        let shownAs = destination.folder.map(SiteFolder.display) ?? "memory"
+        // The writer needs a folder only to check one (see `applyRules`); memory has none.
+        var writer = SiteWriter(output: destination.folder ?? options.site.defaultOutput)
         do {
-            let counts = try step("Write \(SiteFolder.display(writer.output))", 4, &report) { (progress: ProgressReport?) -> OutputCounts in
+            let counts = try step("Write \(shownAs)", 4, &report) { (progress: ProgressReport?) -> OutputCounts in
                 let total = site.files.count
                 if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
                 do {
@@ -246,9 +260,9 @@ public struct SiteBuilder: Sendable {
             report.filesWritten = counts.written
             report.filesUnchanged = counts.unchanged
             report.filesRemoved = counts.removed
-            report.output = writer.output
+            report.output = destination.folder.map(\.standardizedFileURL)
         } catch {
-            throw fail(&report, Diagnostic(.error, file: SiteFolder.display(writer.output), message: "\(error)"))
+            throw fail(&report, Diagnostic(.error, file: shownAs, message: "\(error)"))
         }
     }
 
@@ -364,20 +378,5 @@ public struct SiteBuilder: Sendable {
         report.stepSeconds.append((title, seconds))
         logger.info("[\(number)/\(total)] \(title): \(detail(result))")
         return result
-    }
-}
-
-/// Memory a command that ends with its build leaves to the process's exit, which hands it back
-/// to the kernel at once: freed one by one, a million cards (each string of each card) took
-/// 0.5 s after the site was written. Never used by `serve`, which builds again and again.
-enum LeftToExit {
-    private final class Holder<Value: Sendable>: Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
-    /// Keeps `value` alive until the process exits.
-    static func keep<Value: Sendable>(_ value: Value) {
-        _ = Unmanaged.passRetained(Holder(value))
     }
 }

@@ -22,7 +22,7 @@ protocol OutputTarget: AnyObject, Sendable {
 }
 
 extension OutputTarget {
-    /// Only serve's output remembers what its files were made from.
+    /// Only an output updated in place (`InPlaceOutput`) remembers what its files were made from.
     func holds(_ path: String, madeFrom key: Int) -> Bool { false }
 }
 
@@ -37,9 +37,12 @@ public struct OutputCounts: Sendable, Equatable {
 }
 
 /// Every file kept in memory, by path: what the fuzz probe and the tests look at.
-final class MemoryOutput: OutputTarget, @unchecked Sendable {
+public final class MemoryOutput: OutputTarget, @unchecked Sendable {
     private let lock = NSLock()
-    private(set) var files: [String: [UInt8]] = [:]
+    /// The files, by path relative to the output.
+    public private(set) var files: [String: [UInt8]] = [:]
+
+    public init() {}
 
     func createFolders(_ folders: Set<String>) {}
 
@@ -50,7 +53,7 @@ final class MemoryOutput: OutputTarget, @unchecked Sendable {
         lock.withLock { files[path] = sink.bytes }
     }
 
-    func commit() -> OutputCounts { OutputCounts(written: files.count) }
+    func commit() -> OutputCounts { OutputCounts(written: lock.withLock { files.count }) }
 
     func abandon() { lock.withLock { files = [:] } }
 }

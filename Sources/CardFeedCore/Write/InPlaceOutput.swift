@@ -1,11 +1,11 @@
 import Foundation
 
-/// `serve`'s output: one private folder, updated in place from one build to the next. Each file
+/// An output folder updated in place from one build to the next (`cardfeed serve`'s). Each file
 /// is collected in memory and compared, by a hash, with what the last build wrote at its path;
 /// only the files that differ are written, when the build commits (each by an atomic rename),
 /// and the files the site no longer has are removed. A build that fails writes nothing, so the
 /// last good pages stay served.
-public final class PreviewOutput: OutputTarget, @unchecked Sendable {
+public final class InPlaceOutput: OutputTarget, @unchecked Sendable {
     public let folder: URL
     private let lock = NSLock()
     /// A hash of each file in the folder, by path relative to it.
@@ -16,8 +16,8 @@ public final class PreviewOutput: OutputTarget, @unchecked Sendable {
     /// What each page was made from (see `holds`), by the last build and by this one.
     private var keys: [String: Int] = [:]
     private var nextKeys: [String: Int] = [:]
-    /// The paths, relative to the folder, that the last committed build wrote or removed: what
-    /// serve tells the open pages to fetch again (a stylesheet or an image under the same name).
+    /// The paths, relative to the folder, that the last committed build wrote or removed (what
+    /// a preview tells its open pages to fetch again: a stylesheet or an image under the same name).
     public private(set) var lastChanged: [String] = []
 
     public init(folder: URL) {

@@ -332,8 +332,8 @@ import Testing
         ])
         defer { site.remove() }
         let report = site.build()
-        #expect(report.diagnostics.contains("cardfeed.yml:2: field \"rule 1\": the rule matches no card"))
-        #expect(report.diagnostics.contains("cardfeed.yml:4: field \"rule 2: set.url\"", "\"javascript:\" is not allowed"))
+        #expect(report.diagnostics.contains("cardfeed.yml:2:5: field \"rule 1\": the rule matches no card"))
+        #expect(report.diagnostics.contains("cardfeed.yml:4:5: field \"rule 2: set.url\"", "\"javascript:\" is not allowed"))
         #expect(!(try site.read("index.html").contains("javascript")))
     }
 

@@ -171,3 +171,24 @@ def test_github_actions_gets_workflow_commands(cardfeed_bin, tmp_path):
                                env=dict(os.environ, GITHUB_ACTIONS="true"), timeout=60).stdout
     assert '(id "a\\u{1b}[31mred\\u{7}")' in annotated, annotated
     assert "\x1b" not in annotated and "\x07" not in annotated
+
+
+def test_rule_diagnostics_have_a_file_line_and_column_in_every_form(cardfeed_bin, tmp_path):
+    import os
+    site = write_cards(tmp_path / "r", [card(0)])
+    (site / "cardfeed.yml").write_text(
+        'title: R\nrules:\n  - name: Nothing\n    match:\n      id: nope\n    pin: true\n'
+        '  - name: Bad link\n    match: {id: c0}\n    set: {url: "javascript:x"}\n')
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    text = subprocess.run([str(cardfeed_bin), "check", "r", "-q"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert 'r/cardfeed.yml:3:5: field "Nothing": the rule matches no card' in text.stderr, text.stderr
+    assert 'r/cardfeed.yml:7:5: field "Bad link: set.url":' in text.stderr, text.stderr
+    as_json = subprocess.run([str(cardfeed_bin), "check", "r", "-q", "--diagnostics", "json"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=60)
+    places = [(o["file"], o["line"], o["column"]) for o in map(json.loads, as_json.stderr.splitlines())]
+    assert places == [("r/cardfeed.yml", 7, 5), ("r/cardfeed.yml", 3, 5)] or places == [("r/cardfeed.yml", 3, 5), ("r/cardfeed.yml", 7, 5)], places
+    github = subprocess.run([str(cardfeed_bin), "check", "r", "-q"], cwd=tmp_path, capture_output=True, text=True,
+                            env=dict(env, GITHUB_ACTIONS="true"), timeout=60)
+    annotations = github.stdout.splitlines()
+    assert any(line.startswith("::warning file=r/cardfeed.yml,line=3,col=5,") for line in annotations), annotations
+    assert any(line.startswith("::warning file=r/cardfeed.yml,line=7,col=5,") for line in annotations), annotations

@@ -3,8 +3,12 @@
 /// hides them, pins them or moves them to a category. Rules apply in file order.
 public struct CardRule: Sendable {
     public var name: String
-    /// Where the rule is written, for reports ("cardfeed.yml:12").
-    public var location: String
+    /// Where the rule is written: the file, and the line and column of its first key.
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+    /// For reports: "cardfeed.yml:12".
+    public var location: String { line.map { "\(file):\($0)" } ?? file }
 
     // What it matches; every condition given must hold, an empty list matches anything.
     public var types: [CardType] = []
@@ -21,9 +25,11 @@ public struct CardRule: Sendable {
     /// Replaces the card's categories; an empty list moves it to uncategorized.
     public var moveTo: [FeedCategory]?
 
-    public init(name: String, location: String) {
+    public init(name: String, file: String, line: Int? = nil, column: Int? = nil) {
         self.name = name
-        self.location = location
+        self.file = file
+        self.line = line
+        self.column = column
     }
 
     public enum RuleValue: Sendable, Equatable {

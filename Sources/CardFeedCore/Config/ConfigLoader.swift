@@ -202,7 +202,7 @@ struct YAMLReader {
     mutating func rule(_ node: Node, number: Int) -> CardRule? {
         let path = "rules[\(number)]"
         guard let mapping = keyValues(node, key: path) else { return nil }
-        var rule = CardRule(name: "rule \(number)", location: "\(file):\(node.mark?.line ?? 0)")
+        var rule = CardRule(name: "rule \(number)", file: file, line: node.mark?.line, column: node.mark?.column)
         var acts = false
         let problemsBefore = diagnostics.count
         for (keyNode, value) in mapping {

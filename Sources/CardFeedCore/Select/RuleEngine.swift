@@ -46,7 +46,7 @@ struct RuleEngine {
                 outcome.diagnostics.append(warning(rule, problem.field, "\(problem.message) (for \(cards): \(shown))"))
             }
             if ids.isEmpty && cardsComplete {
-                outcome.diagnostics.append(Diagnostic(.warning, file: rule.location, field: rule.name, message: "the rule matches no card"))
+                outcome.diagnostics.append(Diagnostic(.warning, file: rule.file, line: rule.line, column: rule.column, field: rule.name, message: "the rule matches no card"))
             }
             outcome.matches.append((rule, ids))
         }
@@ -90,6 +90,6 @@ struct RuleEngine {
     }
 
     private func warning(_ rule: CardRule, _ field: String, _ message: String) -> Diagnostic {
-        Diagnostic(.warning, file: rule.location, field: "\(rule.name): set.\(field)", message: message)
+        Diagnostic(.warning, file: rule.file, line: rule.line, column: rule.column, field: "\(rule.name): set.\(field)", message: message)
     }
 }

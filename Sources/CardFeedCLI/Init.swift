@@ -23,11 +23,9 @@ struct Init: ParsableCommand {
             let here = name == "."
             print("Created the site \(here ? "in the current folder" : name) (\(files.count) files):")
             for file in files { print("  \(here ? file : name + "/" + file)") }
-            if here {
-                print("Next: cardfeed build   (then open public/index.html)")
-            } else {
-                print("Next: cardfeed build \(name)   (then open \(name)/public/index.html)")
-            }
+            let site = here ? "" : " " + name
+            print("Next: cardfeed serve\(site)   (a preview that reloads as you edit)")
+            print("      cardfeed build\(site)   (writes \(here ? "" : name + "/")public/; then cardfeed check\(site) --strict in CI)")
         } catch let refusal as SiteScaffold.Refusal {
             throw Console.fail(refusal.description)
         }

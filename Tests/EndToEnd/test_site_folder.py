@@ -55,7 +55,7 @@ def test_init_dot_in_an_empty_folder_or_one_with_only_dotfiles_then_build(run, t
     (repo / ".gitignore").write_text("public/\n")
     made = run("init", ".", cwd=repo)
     assert made.returncode == 0, made.stderr
-    assert "Next: cardfeed build " in made.stdout
+    assert "Next: cardfeed serve " in made.stdout and "cardfeed build " in made.stdout
     assert (repo / "cardfeed.yml").is_file()
     assert (repo / ".gitignore").read_text() == "public/\n"
     built = run("build", "-q", cwd=repo)
@@ -77,7 +77,22 @@ def test_init_without_a_folder_creates_site(run, tmp_path):
     made = run("init")
     assert made.returncode == 0, made.stderr
     assert (tmp_path / "site" / "cardfeed.yml").is_file()
-    assert "Next: cardfeed build site" in made.stdout
+    assert "Next: cardfeed serve site" in made.stdout and "cardfeed build site" in made.stdout
+
+
+def test_an_init_site_passes_strict_check_once_its_sample_cards_are_replaced(run, tmp_path):
+    made = run("init", "coffee")
+    assert made.returncode == 0, made.stderr
+    site = tmp_path / "coffee"
+    assert (site / ".gitignore").read_text().splitlines()[-1] == "/public/"
+    assert (site / "static").is_dir()
+    assert "# base_url: https://" in (site / "cardfeed.yml").read_text()
+    (site / "cards" / "content-cards.json").unlink()
+    (site / "cards.json").write_text(
+        '[{"id": "latte", "type": "text_announcement", "created": 1700000000, "title": "Latte", "description": "New"}]')
+    checked = run("check", site, "--strict", "-q")
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stderr == ""
 
 
 def test_templates_and_eject_take_the_site_as_an_argument_and_inside_a_site(run, example_site):

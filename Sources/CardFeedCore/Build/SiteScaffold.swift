@@ -1,7 +1,8 @@
 import Foundation
 
-/// `cardfeed init DIR`: a new site with sample cards, a commented cardfeed.yml, and the folders
-/// for templates, assets and strings (the files of the package's `scaffold/` folder).
+/// `cardfeed init DIR`: a new site with sample cards, a commented cardfeed.yml, the folders for
+/// templates, assets, strings and static files (the files of the package's `scaffold/` folder),
+/// and a `.gitignore` that keeps the output out of git.
 public enum SiteScaffold {
     public struct Refusal: Error, CustomStringConvertible {
         public var description: String
@@ -13,8 +14,12 @@ public enum SiteScaffold {
         }
     }
 
+    /// Keeps `cardfeed build`'s output out of the site's repository.
+    static let gitignore = "# What `cardfeed build` writes (see README.md).\n/public/\n"
+
     /// Writes the scaffold into `folder`, which must be missing, empty, or hold only hidden files
-    /// (`.git`, `.gitignore`: a repository made first); returns the files written.
+    /// (`.git`, `.gitignore`: a repository made first, whose `.gitignore` is left as it is);
+    /// returns the files written.
     @discardableResult
     public static func create(at folder: URL) throws -> [String] {
         let manager = FileManager.default
@@ -31,8 +36,9 @@ public enum SiteScaffold {
                 throw Refusal(description: "\(SiteFolder.display(folder)) is not empty (it holds \(shown)); choose a new folder, or an empty one, so that nothing in it is overwritten")
             }
         }
+        var written: [String] = []
         do {
-            for subfolder in ["cards", "templates", "assets/images", "strings"] {
+            for subfolder in ["cards", "templates", "assets/images", "strings", "static"] {
                 try manager.createDirectory(at: folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)
             }
             for (path, data) in files {
@@ -40,9 +46,14 @@ public enum SiteScaffold {
                 try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try data.write(to: target, options: .withoutOverwriting)
             }
+            let ignore = folder.appendingPathComponent(".gitignore")
+            if !manager.fileExists(atPath: ignore.path) {
+                try Data(gitignore.utf8).write(to: ignore, options: .withoutOverwriting)
+                written.append(".gitignore")
+            }
         } catch {
             throw Refusal(description: "cannot write the new site: \(error.localizedDescription)")
         }
-        return files.map(\.path)
+        return (written + files.map(\.path)).sorted()
     }
 }

@@ -45,8 +45,22 @@ import Testing
         let page = try Self.page(output)
         #expect(page.contains("<link rel=\"stylesheet\" href=\"assets/cardfeed.css\">\n<link rel=\"stylesheet\" href=\"assets/theme.css\">\n<link rel=\"stylesheet\" href=\"assets/card-styles.css\">\n<link rel=\"stylesheet\" href=\"assets/custom.css\">"))
         let theme = try Self.page(output, "assets/theme.css")
-        #expect(theme.contains(":root {\n  --cf-accent: #b45309;\n  --cf-font: Georgia, serif;\n  --cf-radius: 4px;\n}"))
-        #expect(theme.contains("@media (prefers-color-scheme: dark) {\n:root {\n  --cf-accent: #fbbf24;\n}\n}"))
+        // The accent's companions are derived (see docs/customising.md): text on it, links, unread bar.
+        #expect(theme.contains(":root {\n  --cf-accent: #b45309;\n  --cf-accent-text: lch(from #b45309 calc((49.44 - l) * infinity) 0 0);\n  --cf-font: Georgia, serif;\n  --cf-link: lch(from #b45309 min(l, 40) min(c, 60) h);\n  --cf-radius: 4px;\n  --cf-unread: #b45309;\n}"))
+        #expect(theme.contains("@media (prefers-color-scheme: dark) {\n:root {\n  --cf-accent: #fbbf24;\n  --cf-accent-text: lch(from #fbbf24 calc((49.44 - l) * infinity) 0 0);\n  --cf-link: lch(from #fbbf24 max(l, 70) min(c, 60) h);\n  --cf-unread: #fbbf24;\n}\n}"))
+    }
+
+    @Test("a colour the theme sets itself is not derived from the accent; a light accent gives the dark scheme its links")
+    func themeColoursTheSiteSetsStay() {
+        var theme = Theme()
+        theme.light = [CSSProperty(name: "accent", value: "teal"), CSSProperty(name: "link", value: "navy")]
+        let (light, dark) = GeneratedStyles.accentColors(theme)
+        #expect(light.map(\.name) == ["accent", "accent-text", "link", "unread"])
+        #expect(light.first { $0.name == "link" }?.value == "navy")
+        #expect(dark.isEmpty, "the site's own light link applies to dark too")
+        theme.light.removeLast()
+        #expect(GeneratedStyles.accentColors(theme).dark == [CSSProperty(name: "link", value: "lch(from teal max(l, 70) min(c, 60) h)")])
+        #expect(GeneratedStyles.accentColors(Theme()) == ([], []))
     }
 
     @Test func oneCardThroughItsExtras() throws {

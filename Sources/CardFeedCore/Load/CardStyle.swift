@@ -8,17 +8,11 @@
 ///   white against it; links take the text colour, so the accent never has to be legible on
 ///   the card's background.
 enum CardStyle {
-    /// Black or white, whichever contrasts more with `color`: the lightness (LCH) at which both
-    /// contrast equally is 49.44, and a lightness beyond 0-100 is clamped to it.
-    static func contrasting(_ color: String) -> String {
-        "lch(from \(color) calc((49.44 - l) * infinity) 0 0)"
-    }
-
     /// Values are CSS colours already checked (`CSSValue.isColor`); the result is sorted by name.
     static func properties(background: String?, text: String?, accent: String?) -> [CSSProperty] {
         var properties: [CSSProperty] = []
-        let surface = background ?? text.map(contrasting)
-        let foreground = text ?? background.map(contrasting)
+        let surface = background ?? text.map(ReadableColor.contrasting)
+        let foreground = text ?? background.map(ReadableColor.contrasting)
         if let surface {
             properties.append(CSSProperty(name: "surface", value: surface))
             properties.append(CSSProperty(name: "border", value: "color-mix(in srgb, var(--cf-text) 16%, var(--cf-surface))"))
@@ -30,7 +24,7 @@ enum CardStyle {
         }
         if let accent {
             properties.append(CSSProperty(name: "accent", value: accent))
-            properties.append(CSSProperty(name: "accent-text", value: contrasting(accent)))
+            properties.append(CSSProperty(name: "accent-text", value: ReadableColor.contrasting(accent)))
             properties.append(CSSProperty(name: "unread", value: accent))
         }
         if !properties.isEmpty { properties.append(CSSProperty(name: "link", value: "var(--cf-text)")) }

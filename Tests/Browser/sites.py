@@ -1,6 +1,7 @@
 """The sites the layout, accessibility and screenshot tests look at: the example site, an empty
-feed, a site from `cardfeed init`, examples/customised (docs/customising.md), and a site of awkward cards
-(long words and URLs, code blocks, portrait, tiny and wide images, partly styled cards)."""
+feed, a site from `cardfeed init`, examples/customised (docs/customising.md), a site of awkward cards
+(long words and URLs, code blocks, portrait, tiny and wide images, partly styled cards), and the
+awkward cards in a grid of up to three columns."""
 import json
 import shutil
 import struct
@@ -113,6 +114,12 @@ def make_sites(binary, root: Path):
     (stress / "cards.json").write_text(json.dumps(STRESS_CARDS, indent=1))
     (stress / "cardfeed.yml").write_text("title: Awkward cards\nbase_url: https://awkward.example/\n")
     sites["stress"] = stress
+
+    # The awkward cards again, up to three side by side (the theme's `columns`).
+    grid = root / "grid"
+    shutil.copytree(stress, grid)
+    (grid / "cardfeed.yml").write_text("title: Awkward cards in a grid\ntheme:\n  columns: 3\n")
+    sites["grid"] = grid
 
     return {name: build(binary, site, site / "public") for name, site in sites.items()}
 

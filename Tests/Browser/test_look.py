@@ -145,6 +145,30 @@ def test_axe_finds_no_violation(look_sites, dark):
     assert found == [], "\n".join(found)
 
 
+COLUMNS = "return new Set([...document.querySelectorAll('.card')].map(c => Math.round(c.getBoundingClientRect().left))).size"
+
+
+def test_the_grid_puts_cards_side_by_side_on_wide_screens_only(look_sites):
+    """`columns: 3`: one column on phones, two on a tablet, three from a laptop up; screenshots
+    at each width for a person to look at. Without the setting, one column everywhere."""
+    folder = SCREENSHOTS / "look"
+    folder.mkdir(parents=True, exist_ok=True)
+    driver = make_driver()
+    try:
+        seen = {}
+        for width in (390, 768, 1280, 1920):
+            set_viewport(driver, width, height(width))
+            load(driver, look_sites["grid"][0] + "index.html")
+            seen[width] = driver.execute_script(COLUMNS)
+            if width >= 768:
+                assert driver.save_screenshot(str(folder / f"grid-all-{width}-light.png"))
+            load(driver, look_sites["example"][0] + "index.html")
+            assert driver.execute_script(COLUMNS) == 1, f"the example site at {width} px"
+        assert seen == {390: 1, 768: 2, 1280: 3, 1920: 3}
+    finally:
+        driver.quit()
+
+
 def test_screenshots_of_every_site(look_sites):
     """Pictures for a person to look at; scripts/update-readme-screenshots.sh copies two."""
     folder = SCREENSHOTS / "look"

@@ -218,6 +218,12 @@ import Testing
         #expect(rule.moveTo == [])
     }
 
+    @Test func themeColumnsAreAWholeNumberFromOneToSix() throws {
+        let (config, diagnostics) = try load("theme:\n  columns: 3\n  column-width: 18rem\n  dark:\n    columns: 9\n")
+        #expect(config.theme.light.map(\.name) == ["column-width", "columns"])
+        #expect(diagnostics.contains("cardfeed.yml:5:14: field \"theme.dark.columns\": \"9\" is not a whole number from 1 to 6"))
+    }
+
     @Test func unknownKeysAndWrongTypesNameTheKeyAndLine() throws {
         let (_, diagnostics) = try load("""
             title: ok

@@ -3,12 +3,13 @@ import CardFeedCore
 import Foundation
 
 /// The site a command works on, given the same way to every command: an optional positional
-/// argument. Without one, the current folder is the site when it looks like one (it has
-/// cardfeed.yml, cards.json or cards/), else ./site.
+/// argument. Without one, the current folder is the site when it is one (it has cardfeed.yml,
+/// cards.json or a cards/ folder of card files, and is not a site's own templates/, cards/,
+/// assets/, static/, strings/ or output), else ./site.
 struct SiteArgument: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
-            "The site folder (default: the current folder when it has cardfeed.yml, cards.json or cards/, else ./site).",
+            "The site folder (default: the current folder when it has cardfeed.yml, cards.json or a cards/ folder of card files, else ./site).",
             valueName: "site"),
         completion: .directory)
     var site: String?
@@ -33,9 +34,9 @@ struct LocatedSite {
     enum Choice {
         /// Named on the command line.
         case given
-        /// The current folder, which looks like a site.
+        /// The current folder, which is a site.
         case currentFolder
-        /// ./site, the current folder not looking like a site.
+        /// ./site, the current folder not being a site.
         case defaultFolder
     }
 
@@ -49,49 +50,54 @@ struct LocatedSite {
 
     static func locate(_ given: String?) -> LocatedSite {
         if let given { return LocatedSite(path: given, choice: .given) }
-        if SiteFolder(".").looksLikeSite { return LocatedSite(path: ".", choice: .currentFolder) }
+        if SiteFolder(".").isSite { return LocatedSite(path: ".", choice: .currentFolder) }
         return LocatedSite(path: defaultPath, choice: .defaultFolder)
     }
 
-    private static var markerList: String { "cardfeed.yml, cards.json or cards/" }
 
     /// The line that says which folder was used when none was named; nil when one was.
     var announcement: String? {
         switch choice {
         case .given: return nil
         case .currentFolder: return "Site: the current folder (it has \(Self.present(folder)))."
-        case .defaultFolder: return "Site: \(display)/ (the current folder has no \(Self.markerList))."
+        case .defaultFolder: return "Site: \(display)/ (the current folder has no \(SiteFolder.markerList))."
         }
     }
 
     private static func present(_ folder: SiteFolder) -> String {
-        let found = SiteFolder.markers.filter { name in
+        let found = ["cardfeed.yml", "cards.json", "cards"].filter { name in
             var info = stat()
             return lstat(folder.root.appendingPathComponent(name).path, &info) == 0
         }
         return found.map { $0 == "cards" ? "cards/" : $0 }.joined(separator: ", ")
     }
 
-    /// Why there is no site to work on, with what to do instead; nil when the folder exists.
+    /// Why there is no site to work on, with what to do instead; nil when there is one.
     var missing: String? {
-        guard !folder.exists else { return nil }
+        guard !folder.exists else {
+            guard !folder.isSite else { return nil }
+            var message = "\(display) is not a site: it has no \(SiteFolder.markerList)"
+            if let (site, role) = folder.enclosingSite {
+                message += "; it is \(role) of the site \(SiteFolder.display(site.root)), which is probably the one you meant: give \(SiteFolder.display(site.root)) instead"
+            } else {
+                message += " (create one with `cardfeed init \(display)`)"
+            }
+            return message
+        }
         switch choice {
         case .given:
             return "no site folder \(display) (create one with `cardfeed init \(display)`)"
         case .currentFolder:
             return "the current folder cannot be read as a site"
         case .defaultFolder:
-            return "no site here: the current folder has no \(Self.markerList), and there is no \(display)/ folder; "
+            if let (site, role) = SiteFolder(".").enclosingSite {
+                let parent = SiteFolder.display(site.root)
+                return "no site here: the current folder is \(role) of the site \(parent); run cardfeed there, or give the site as the argument (`cardfeed build \(parent)`)"
+            }
+            return "no site here: the current folder has no \(SiteFolder.markerList), and there is no \(display)/ folder; "
                 + "give the site's folder as the argument (`cardfeed build path/to/site`), run `cardfeed init .` to make this folder a site, "
                 + "or `cardfeed init` to create \(display)/"
         }
-    }
-
-    /// For commands that write into a site (`eject`): why this folder is not a site; nil when it is one.
-    var notASite: String? {
-        if let missing { return missing }
-        guard !folder.looksLikeSite else { return nil }
-        return "\(display) is not a site: it has no \(Self.markerList) (create one with `cardfeed init`)"
     }
 }
 

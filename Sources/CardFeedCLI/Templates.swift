@@ -61,7 +61,7 @@ struct Eject: ParsableCommand {
         let located = location.located
         // Eject writes into the site: a folder that is not one (a typo, the wrong directory)
         // would get a stray templates/ that no build reads.
-        if let refusal = located.notASite { throw Console.fail(refusal) }
+        if let refusal = located.missing { throw Console.fail(refusal) }
         let catalog = TemplateCatalog(site: located.folder)
         do {
             let file = try catalog.eject(name, force: force)

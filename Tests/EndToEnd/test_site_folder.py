@@ -1,5 +1,6 @@
 """How every command finds its site: an optional positional argument, else the current folder
-when it looks like a site (cardfeed.yml, cards.json or cards/), else ./site."""
+when it is a site (cardfeed.yml, cards.json or a cards/ folder of card files, and not a site's own
+folder), else ./site."""
 import re
 
 from conftest import write_cards
@@ -21,7 +22,8 @@ def test_build_inside_a_site_builds_the_current_folder_and_says_so(run, tmp_path
 
 def test_each_marker_makes_the_current_folder_a_site(run, tmp_path):
     for marker in ["cardfeed.yml", "cards.json", "cards"]:
-        folder = tmp_path / marker.replace(".", "-")
+        # Not named "cards": a folder of that name holding cards/ is a site's own cards/ folder.
+        folder = tmp_path / ("site-with-" + marker.replace(".", "-"))
         folder.mkdir()
         if marker == "cards":
             write_cards(folder / "cards", [CARD])
@@ -39,13 +41,34 @@ def test_without_a_site_here_the_default_is_site_and_the_message_says_where_it_l
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "site" / "public" / "index.html").is_file()
     named = run("check")
-    assert named.stdout.splitlines()[0] == "Site: site/ (the current folder has no cardfeed.yml, cards.json or cards/)."
+    assert named.stdout.splitlines()[0] == "Site: site/ (the current folder has no cardfeed.yml, cards.json or a cards/ folder of card files)."
     empty = tmp_path / "empty"
     empty.mkdir()
     missing = run("build", cwd=empty)
     assert missing.returncode == 1
     assert "no site here" in missing.stderr and "cardfeed init ." in missing.stderr
     assert "cardfeed init site" not in missing.stderr  # would not nest a site in a site
+    assert not list(empty.iterdir())
+
+
+def test_a_sites_own_folders_and_output_are_not_sites_and_the_message_names_the_site(run, tmp_path):
+    assert run("init", "coffee").returncode == 0
+    assert run("eject", "cards/short_news", "coffee").returncode == 0  # templates/ now holds cards/
+    assert run("build", "coffee", "-q").returncode == 0
+    for folder, role in [("templates", "the templates/ folder"), ("cards", "the cards/ folder"), ("public", "the output folder")]:
+        for command in (["build"], ["check"], ["eject", "cards/text_announcement"], ["templates"]):
+            result = run(*command[:1], *command[1:], f"coffee/{folder}")
+            assert result.returncode == 1, (command, folder, result.stdout)
+            assert f"coffee/{folder} is not a site" in result.stderr and f"it is {role} of the site coffee" in result.stderr, result.stderr
+    inside = run("eject", "cards/short_news", cwd=tmp_path / "coffee" / "templates")
+    assert inside.returncode == 1 and "the current folder is the templates/ folder of the site" in inside.stderr, inside.stderr
+    assert not (tmp_path / "coffee" / "templates" / "templates").exists()
+    assert not (tmp_path / "coffee" / "templates" / "public").exists()
+    assert not (tmp_path / "coffee" / "cards" / "public").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    refused = run("build", empty)
+    assert refused.returncode == 1 and "empty is not a site" in refused.stderr and "cardfeed init empty" in refused.stderr
     assert not list(empty.iterdir())
 
 

@@ -27,8 +27,9 @@ public enum SiteScaffold {
         if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw Refusal(description: "\(SiteFolder.display(folder)) exists and is not a folder") }
             let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
-            if SiteFolder(folder.path).looksLikeSite {
-                throw Refusal(description: "\(SiteFolder.display(folder)) is a site already (it has \(SiteFolder.markers.filter { entries.contains($0) }.joined(separator: ", "))); init never overwrites a file")
+            if SiteFolder(folder.path).isSite {
+                let has = ["cardfeed.yml", "cards.json", "cards"].filter(entries.contains).map { $0 == "cards" ? "cards/" : $0 }
+                throw Refusal(description: "\(SiteFolder.display(folder)) is a site already (it has \(has.joined(separator: ", "))); init never overwrites a file")
             }
             let visible = entries.filter { !$0.hasPrefix(".") }.sorted()
             guard visible.isEmpty else {

@@ -77,17 +77,37 @@ public struct SiteFolder: Sendable {
         isLinkedOut(folder) ? ([], []) : Self.scan(folder, includeHidden: includeHidden)
     }
 
-    /// The names whose presence makes a folder a site: what `cardfeed` looks for in the current
-    /// folder when no site is named, and what commands that write into a site insist on.
-    public static let markers = ["cardfeed.yml", "cards.json", "cards"]
+    /// What makes a folder a site, as messages name it.
+    public static let markerList = "cardfeed.yml, cards.json or a cards/ folder of card files"
 
-    /// True when the folder has `cardfeed.yml`, `cards.json` or `cards/` (of any kind: a broken
-    /// one is still meant as the site's, and reading it says what is wrong).
-    public var looksLikeSite: Bool {
-        Self.markers.contains { name in
-            var info = stat()
-            return lstat(root.appendingPathComponent(name).path, &info) == 0
-        }
+    /// The file that marks a folder as cardfeed's output, which a later build may replace whole.
+    public static let outputMarker = ".cardfeed-output"
+
+    /// True when the folder is a site: it has `cardfeed.yml` or `cards.json` (of any kind: a
+    /// broken one is still meant as the site's, and reading it says what is wrong) or a `cards/`
+    /// holding card files, and it is not one of a site's own folders (`enclosingSite`): a site's
+    /// `templates/` holds a `cards/` too, of templates.
+    public var isSite: Bool { hasSiteFiles && enclosingSite == nil }
+
+    private var hasSiteFiles: Bool {
+        var info = stat()
+        for name in ["cardfeed.yml", "cards.json"] where lstat(root.appendingPathComponent(name).path, &info) == 0 { return true }
+        guard let files = FileManager.default.enumerator(at: cardsFolder, includingPropertiesForKeys: nil) else { return false }
+        for case let file as URL in files where Self.isCardFile(file.lastPathComponent) { return true }
+        return false
+    }
+
+    /// The site this folder is a part of, when it is one of that site's folders (`cards/`,
+    /// `templates/`, `assets/`, `static/`, `strings/`) or a cardfeed output beside them: the
+    /// site someone who named this folder most likely meant.
+    public var enclosingSite: (site: SiteFolder, role: String)? {
+        let parent = SiteFolder(root.deletingLastPathComponent().path)
+        guard parent.root.path != root.path, parent.hasSiteFiles else { return nil }
+        let name = root.lastPathComponent
+        if parent.standardFolders.contains(where: { $0.lastPathComponent == name }) { return (parent, "the \(name)/ folder") }
+        var info = stat()
+        if lstat(root.appendingPathComponent(Self.outputMarker).path, &info) == 0 { return (parent, "the output folder") }
+        return nil
     }
 
     public var exists: Bool {

@@ -6,7 +6,7 @@ import Foundation
 /// emptied.
 public struct SiteWriter: Sendable {
     /// Marks a folder as cardfeed's output, which a later build may replace whole.
-    public static let markerName = ".cardfeed-output"
+    public static let markerName = SiteFolder.outputMarker
     static let markerText = "This folder is written by cardfeed. `cardfeed build` replaces all of it.\n"
 
     public let output: URL

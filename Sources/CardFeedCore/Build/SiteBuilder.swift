@@ -151,7 +151,7 @@ public struct SiteBuilder: Sendable {
         guard options.write else { return DiscardedOutput() }
         if let caches = options.caches { return caches.output }
         do {
-            return try OutputTransaction(output: options.outputFolder)
+            return try OutputTransaction(output: options.outputFolder, staticFolder: options.site.staticFolder)
         } catch {
             throw fail(&report, Diagnostic(.error, file: SiteFolder.display(options.outputFolder), message: error.description))
         }
@@ -169,7 +169,8 @@ public struct SiteBuilder: Sendable {
         // SITE/static/: copied as they are to the output's root, where no generated file may be.
         let staticFiles = options.site.staticFiles()
         if !staticFiles.isEmpty {
-            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil)
+            let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
+            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil, hidden: hidden)
             if !collisions.isEmpty {
                 output.abandon()
                 collisions.forEach { emit($0); report.diagnostics.append($0) }
@@ -276,8 +277,9 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Errors for files of `static/` that would land where the build writes a file (or a folder
-    /// of files), each naming both.
-    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool) -> [Diagnostic] {
+    /// of files), in a `.git`, or on or inside a hidden path of the output that the build keeps,
+    /// each naming both.
+    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool, hidden: OutputHiddenFiles) -> [Diagnostic] {
         var generated: [String: String] = [SiteWriter.markerName: "the marker of cardfeed's output folder"]
         for feed in selection.feeds {
             for page in 1...max(feed.pages.count, 1) { generated[PagePaths.file(feed: feed.feed, page: page)] = "page \(page) of the \(feed.feed.slug) feed" }
@@ -297,7 +299,12 @@ public struct SiteBuilder: Sendable {
         var problems: [Diagnostic] = []
         for path in files {
             let file = options.site.display(options.site.staticFolder.appendingPathComponent(path))
-            if let what = generated[path] {
+            if OutputHiddenFiles.isInsideGit(path) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), inside the output's .git, which is git's own (a deployment branch's repository and its config), never a file of the site; remove it from static/"))
+            } else if let kept = hidden.keptPath(touchedBy: path) {
+                let output = SiteFolder.display(options.outputFolder.appendingPathComponent(kept))
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), \(kept == path ? "over" : path.hasPrefix(kept + "/") ? "inside" : "in place of the folder holding") \(output), a hidden path of the output that every build keeps and none wrote; remove one of them (or move the output's into static/, so that the build writes it)"))
+            } else if let what = generated[path] {
                 problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes \(what); rename or remove one of them"))
             } else if folders.contains(path) {
                 problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes the folder \(path)/; rename or remove it"))

@@ -21,12 +21,12 @@ struct Init: ParsableCommand {
             let files = try SiteScaffold.create(at: url)
             let name = located.display
             let here = name == "."
-            print("Created the site \(here ? "in the current folder" : name) (\(files.count) files):")
-            for file in files { print("  \(here ? file : name + "/" + file)") }
+            Console.line("Created the site \(here ? "in the current folder" : name) (\(files.count) files):")
+            for file in files { Console.line("  \(here ? file : name + "/" + file)") }
             if here {
-                print("Next: cardfeed build   (then open public/index.html)")
+                Console.line("Next: cardfeed build   (then open public/index.html)")
             } else {
-                print("Next: cardfeed build \(name)   (then open \(name)/public/index.html)")
+                Console.line("Next: cardfeed build \(name)   (then open \(name)/public/index.html)")
             }
         } catch let refusal as SiteScaffold.Refusal {
             throw Console.fail(refusal.description)

@@ -75,7 +75,7 @@ struct SiteOptions: ParsableArguments {
             printer.print(Diagnostic(.error, file: located.display, message: missing))
             throw ExitCode.failure
         }
-        if !quiet, let line = located.announcement { print(line) }
+        if !quiet, let line = located.announcement { Console.line(line) }
         var options = buildOptions(output: output, write: write)
         options.processEndsAfterBuild = true
         options.diagnosticHandler = printer.print
@@ -83,8 +83,8 @@ struct SiteOptions: ParsableArguments {
         let builder = SiteBuilder(options: options, logger: logger())
         do {
             let report = try builder.run()
-            if !quiet { print(Summary(report).text) }
-            if stats { print(Summary(report).stats) }
+            if !quiet { Summary(report).lines.forEach { Console.line($0) } }
+            if stats { Summary(report).stats.forEach { Console.line($0) } }
         } catch {
             if diagnostics == .text { Console.printFailure(error.report, wrote: write, strict: strict) }
             throw ExitCode.failure

@@ -499,3 +499,17 @@ def test_anchors_and_feed_ids_are_unique_when_an_id_equals_another_cards_anchor(
     atom_ids = re.findall(r"<entry\b.*?<id>([^<]*)</id>", (out / "feed.xml").read_text(), re.S)
     assert len(atom_ids) == len(set(atom_ids)) == 4, atom_ids
     assert f"index.html#card-{twin}-2" in json.dumps(feed) or f"#card-{twin}-2" in json.dumps(feed)
+
+
+def test_file_names_that_are_not_utf8_are_errors_naming_the_file(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    for folder, name in [("cards", b"caf\xe9.json"), ("assets", b"logo\xff.png"), ("static", b"r\xe9sum\xe9.txt")]:
+        (site / folder).mkdir()
+        with open(os.path.join(bytes(site / folder), name), "wb") as file:
+            file.write(b"[]")
+    for command in ["build", "check"]:
+        result = run(command, site)
+        assert result.returncode == 1, result.stdout
+        for shown in ["site/cards/caf\\xE9.json", "site/assets/logo\\xFF.png", "site/static/r\\xE9sum\\xE9.txt"]:
+            assert f"error: {shown}: has a name that is not UTF-8" in result.stderr, result.stderr
+    assert not (site / "public").exists()

@@ -71,8 +71,8 @@ public struct SiteBuilder: Sendable {
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
         let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
-        for (path, reason) in site.skippedEntries() {
-            report.diagnostics.append(Diagnostic(.warning, file: path, message: reason))
+        for (path, reason, isError) in site.skippedEntries() {
+            report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }
         return Configuration(config: config, baseURL: baseURL, strings: strings, templates: templates)
     }

@@ -6,8 +6,18 @@ import Logging
 import CMimalloc
 #endif
 
-/// Terminal output: progress on standard output, warnings and errors on standard error, each
-/// as one plain line ("warning: site/cards.json: card 3 (id \"x\"): field \"image\": ...").
+/// The one printer: every line any command prints, on either stream, in every mode (text,
+/// `--diagnostics json`, GitHub workflow commands, step and progress lines, serve's lines) goes
+/// through `line`, `workflowCommand` or `redraw`. Progress goes on standard output, warnings and
+/// errors on standard error, each as one line ("warning: site/cards.json: card 3 (id \"x\"):
+/// field \"image\": ...").
+///
+/// Lines carry file names, card ids and messages from the site, which nothing printed may let
+/// act: control characters (ESC, BEL, CR, LF inside a value, C1, U+2028/9, bidirectional
+/// overrides) are shown as `\u{1b}` (`Diagnostic.escapingControls`), so no value moves the
+/// cursor or starts a line of its own; and no line but cardfeed's own annotations can be read
+/// by GitHub Actions as a workflow command (`::stop-commands::`, `::error …::`, or the older
+/// `##[…]`).
 enum Console {
     private static let once: Void = {
         LoggingSystem.bootstrap { label in PlainHandler(label: label) }
@@ -15,12 +25,56 @@ enum Console {
 
     static func bootstrap() { _ = once }
 
-    /// Writes a line to standard error, after what standard output holds: piped (in CI, an
-    /// editor's terminal) standard output is written in blocks, and without the flush the step
-    /// lines would come after the warnings and errors printed between them.
-    static func printError(_ line: String, prefix: String = "error: ") {
+    enum Stream { case output, error }
+
+    /// Prints `text` as one line on `stream`. Standard error is written after what standard
+    /// output holds: piped (in CI, an editor's terminal) standard output is written in blocks,
+    /// and without the flush the step lines would come after the warnings and errors printed
+    /// between them.
+    static func line(_ text: String, to stream: Stream = .output) {
+        let shown = safe(text) + "\n"
+        switch stream {
+        case .output:
+            Swift.print(shown, terminator: "")
+        case .error:
+            fflush(nil)
+            FileHandle.standardError.write(Data(shown.utf8))
+        }
+    }
+
+    /// An error (or with `prefix`, another kind of line) on standard error.
+    static func printError(_ text: String, prefix: String = "error: ") {
+        line(prefix + text, to: .error)
+    }
+
+    /// One of cardfeed's own GitHub workflow commands (`::warning file=…::…`), on standard
+    /// output, at once; `command` holds values escaped as `DiagnosticPrinter.workflowCommand`
+    /// escapes them, in one line.
+    static func workflowCommand(_ command: String) {
+        precondition(!command.contains("\n") && !command.contains("\r"), "a workflow command is one line")
+        Swift.print(command)
         fflush(nil)
-        FileHandle.standardError.write(Data((prefix + line + "\n").utf8))
+    }
+
+    /// `text` drawn over the current line of a terminal (the progress line), after `prefix`
+    /// (the terminal's own sequences: back to the start of the line, clear it).
+    static func redraw(_ text: String, after prefix: String) {
+        FileHandle.standardOutput.write(Data((prefix + safe(text)).utf8))
+    }
+
+    /// `text` as printed: control characters escaped, and a line that GitHub Actions would read
+    /// as a workflow command (`::` after any blanks, `##[` anywhere) made one it reads as text.
+    static func safe(_ text: String) -> String {
+        var shown = Diagnostic.escapingControls(text)
+        if shown.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("::"), let colon = shown.firstIndex(of: ":") {
+            shown.replaceSubrange(colon...colon, with: "\\u{3a}")
+        }
+        return neutralisingOldCommands(shown)
+    }
+
+    /// `##[` (GitHub's older command form, read anywhere in a line) written `##\u{5b}`.
+    static func neutralisingOldCommands(_ text: String) -> String {
+        text.contains("##[") ? text.replacingOccurrences(of: "##[", with: "##\\u{5b}") : text
     }
 
     /// The last line of a failed build, or of a check that found errors.
@@ -53,7 +107,7 @@ enum Console {
             case .error, .critical:
                 Console.printError("\(event.message)")
             default:
-                print(event.message)
+                Console.line("\(event.message)")
             }
         }
     }
@@ -65,7 +119,8 @@ struct Summary {
 
     init(_ report: BuildReport) { self.report = report }
 
-    var text: String {
+    /// The lines, each printed through `Console.line`.
+    var lines: [String] {
         var lines: [String] = []
         let notShown = report.skipped.values.reduce(0, +)
         var read = "Read \(Console.plural(report.entriesRead, "card entry").replacingOccurrences(of: "entrys", with: "entries")) from \(Console.plural(report.filesRead.count, "file")): \(report.cardsShown) shown"
@@ -96,11 +151,11 @@ struct Summary {
         } else {
             lines.append("Checked in \(timing): \(warnings > 0 ? Console.plural(warnings, "warning") : "no problems"); nothing written.")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// `--stats`: the time of each step and the peak memory of the process.
-    var stats: String {
+    var stats: [String] {
         var lines = report.stepSeconds.map { String(format: "%8.3f s  %@", $0.seconds, $0.step) }
         lines.append(String(format: "%8.3f s  total", report.stepSeconds.reduce(0) { $0 + $1.seconds }))
         var usage = rusage()
@@ -114,7 +169,7 @@ struct Summary {
             lines.append(String(format: "%8.1f MiB peak memory (resident)", Double(usage.ru_maxrss) / 1024))
         }
         lines.append("           memory allocator: \(Self.allocator)")
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// The allocator behind malloc: mimalloc where the package links it (Linux).

@@ -25,10 +25,7 @@ struct DiagnosticPrinter: Sendable {
         case .text: Console.printError(diagnostic.description, prefix: diagnostic.severity == .error ? "error: " : "warning: ")
         case .json: Console.printError(Self.json(diagnostic), prefix: "")
         }
-        if github {
-            Swift.print(Self.workflowCommand(diagnostic))
-            fflush(nil)
-        }
+        if github { Console.workflowCommand(Self.workflowCommand(diagnostic)) }
     }
 
     /// One line of JSON, keys always present and in this order (null when unknown):
@@ -43,7 +40,9 @@ struct DiagnosticPrinter: Sendable {
             + "\"field\":\(string(diagnostic.field)),\"message\":\(quoted(diagnostic.message))}"
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped, everything else as is.
+    /// A JSON string: quotes, backslashes and the characters a terminal acts on
+    /// (`Diagnostic.isControl`: C0, DEL, C1, U+2028/9, bidirectional overrides) escaped,
+    /// everything else as is.
     static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -53,12 +52,13 @@ struct DiagnosticPrinter: Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
+            case _ where Diagnostic.isControl(scalar):
                 out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        // GitHub's older command form (`##[`, read anywhere in a line) as JSON that means the same.
+        return out.replacingOccurrences(of: "##[", with: "##\\u005b") + "\""
     }
 
     /// `::warning file=site/cards.json,line=3,col=3,title=cardfeed::card 1 (id "x"): field "image": …`
@@ -77,12 +77,13 @@ struct DiagnosticPrinter: Sendable {
             text += ": "
         }
         if let field = diagnostic.field { text += "field \"\(shown(field))\": " }
-        text += Diagnostic.escapingControls(diagnostic.message, keepingNewlines: true)
+        text += shown(diagnostic.message)
         return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(text))"
     }
 
     static func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        let escaped = text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        return Console.neutralisingOldCommands(escaped)
     }
 
     static func escapeProperty(_ text: String) -> String {

@@ -21,11 +21,11 @@ struct Init: ParsableCommand {
             let files = try SiteScaffold.create(at: url)
             let name = located.display
             let here = name == "."
-            print("Created the site \(here ? "in the current folder" : name) (\(files.count) files):")
-            for file in files { print("  \(here ? file : name + "/" + file)") }
+            Console.line("Created the site \(here ? "in the current folder" : name) (\(files.count) files):")
+            for file in files { Console.line("  \(here ? file : name + "/" + file)") }
             let site = here ? "" : " " + name
-            print("Next: cardfeed serve\(site)   (a preview that reloads as you edit)")
-            print("      cardfeed build\(site)   (writes \(here ? "" : name + "/")public/; then cardfeed check\(site) --strict in CI)")
+            Console.line("Next: cardfeed serve\(site)   (a preview that reloads as you edit)")
+            Console.line("      cardfeed build\(site)   (writes \(here ? "" : name + "/")public/; then cardfeed check\(site) --strict in CI)")
         } catch let refusal as SiteScaffold.Refusal {
             throw Console.fail(refusal.description)
         }

@@ -39,7 +39,7 @@ struct Serve: AsyncParsableCommand {
         let logger = FlushingHandler.logger(options.logger())
         let located = options.location.located
         if let missing = located.missing { throw Console.fail(missing) }
-        if let line = located.announcement { print(line) }
+        if let line = located.announcement { Console.line(line) }
         let address = try ListenAddress(host: host, port: port)
         if address.isEverywhere {
             logger.warning("listening on \(address.host): anyone who can reach this machine can read the site")
@@ -52,7 +52,7 @@ struct Serve: AsyncParsableCommand {
         do {
             try await server.run { url in
                 // Always printed, even with --quiet: it is what the user came for.
-                print("Serving \(located.display) at \(url) (Ctrl-C to stop)")
+                Console.line("Serving \(located.display) at \(url) (Ctrl-C to stop)")
                 fflush(nil)
                 if open { Browser.open(url) }
             }
@@ -129,6 +129,6 @@ enum Browser {
     }
 
     private static func warn(_ reason: String, _ url: String) {
-        FileHandle.standardError.write(Data("warning: \(reason); open \(url) in a browser by hand\n".utf8))
+        Console.printError("\(reason); open \(url) in a browser by hand", prefix: "warning: ")
     }
 }

@@ -75,7 +75,7 @@ struct SiteOptions: ParsableArguments {
             printer.print(Diagnostic(.error, file: located.display, message: missing))
             throw ExitCode.failure
         }
-        if !quiet, let line = located.announcement { print(line) }
+        if !quiet, let line = located.announcement { Console.line(line) }
         var options = buildOptions()
         options.diagnosticHandler = printer.print
         if !quiet { options.progress = TerminalProgress.onStandardOutput() }
@@ -84,8 +84,8 @@ struct SiteOptions: ParsableArguments {
         do {
             let report = try builder.run()
             LeftToExit.keep(report)
-            if !quiet { print(Summary(report).text) }
-            if stats { print(Summary(report).stats) }
+            if !quiet { Summary(report).lines.forEach { Console.line($0) } }
+            if stats { Summary(report).stats.forEach { Console.line($0) } }
         } catch {
             LeftToExit.keep(error.report)
             if diagnostics == .text { Console.printFailure(error.report, wrote: write, strict: strict) }

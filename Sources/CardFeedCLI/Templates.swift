@@ -17,7 +17,7 @@ struct Templates: ParsableCommand {
     func run() throws {
         let located = location.located
         if let missing = located.missing { throw Console.fail(missing) }
-        if let line = located.announcement { print(line) }
+        if let line = located.announcement { Console.line(line) }
         let catalog = TemplateCatalog(site: located.folder)
         for entry in catalog.entries {
             let state: String
@@ -29,7 +29,7 @@ struct Templates: ParsableCommand {
                     + (entry.builtinChanged ? "; the built-in has changed since: compare with `cardfeed eject \(entry.name) \(located.display) --force` in a copy" : "")
             case .added: state = "site only: \(entry.siteFile ?? "")"
             }
-            print("\(entry.name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(state)")
+            Console.line("\(entry.name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(state)")
         }
         let changed = catalog.entries.filter(\.builtinChanged).count
         if changed > 0 {
@@ -65,7 +65,7 @@ struct Eject: ParsableCommand {
         let catalog = TemplateCatalog(site: located.folder)
         do {
             let file = try catalog.eject(name, force: force)
-            print("Copied the built-in \(catalog.normalised(name)) to \(file); edit it there.")
+            Console.line("Copied the built-in \(catalog.normalised(name)) to \(file); edit it there.")
         } catch let error as TemplateCatalog.EjectError {
             throw Console.fail(error.description)
         }

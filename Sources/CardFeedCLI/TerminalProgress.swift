@@ -11,6 +11,7 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
     /// Seconds a step runs before its progress is shown, and between two redraws.
     let delay: Double
     let interval: Double
+    /// Erases the line being shown and draws the one given in its place.
     private let write: @Sendable (String) -> Void
     private let lock = NSLock()
     private var lastDrawn: Double?
@@ -31,7 +32,7 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
         let environment = ProcessInfo.processInfo.environment
         guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb" else { return nil }
         let delay = environment["CARDFEED_PROGRESS_DELAY"].flatMap(Double.init).map { max($0, 0) } ?? 0.5
-        return TerminalProgress(delay: delay, columns: terminalColumns) { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+        return TerminalProgress(delay: delay, columns: terminalColumns) { text in Console.redraw(text, after: eraseLine) }
     }
 
     @Sendable private static func terminalColumns() -> Int? {
@@ -46,15 +47,15 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
             if let lastDrawn, progress.seconds - lastDrawn < interval { return }
             lastDrawn = progress.seconds
             showing = true
-            var line = Self.line(progress)
+            var line = Console.safe(Self.line(progress))  // escaped first: the escapes count in the width
             if let columns = columns(), line.count >= columns { line = String(line.prefix(max(columns - 1, 0))) }
-            write(Self.eraseLine + line)
+            write(line)
         }
     }
 
     func stepEnded() {
         lock.withLock {
-            if showing { write(Self.eraseLine) }
+            if showing { write("") }
             showing = false
             lastDrawn = nil
         }

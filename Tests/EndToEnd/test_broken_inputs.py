@@ -499,3 +499,38 @@ def test_anchors_and_feed_ids_are_unique_when_an_id_equals_another_cards_anchor(
     atom_ids = re.findall(r"<entry\b.*?<id>([^<]*)</id>", (out / "feed.xml").read_text(), re.S)
     assert len(atom_ids) == len(set(atom_ids)) == 4, atom_ids
     assert f"index.html#card-{twin}-2" in json.dumps(feed) or f"#card-{twin}-2" in json.dumps(feed)
+
+
+def test_file_names_that_are_not_utf8_are_errors_naming_the_file(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card()])
+    for folder, name in [("cards", b"caf\xe9.json"), ("assets", b"logo\xff.png"), ("static", b"r\xe9sum\xe9.txt")]:
+        (site / folder).mkdir()
+        with open(os.path.join(bytes(site / folder), name), "wb") as file:
+            file.write(b"[]")
+    for command in ["build", "check"]:
+        result = run(command, site)
+        assert result.returncode == 1, result.stdout
+        for shown in ["site/cards/caf\\xE9.json", "site/assets/logo\\xFF.png", "site/static/r\\xE9sum\\xE9.txt"]:
+            assert f"error: {shown}: has a name that is not UTF-8" in result.stderr, result.stderr
+    assert not (site / "public").exists()
+
+
+def test_a_sync_removes_only_cards_of_syncs_and_every_envelope_key_is_read_or_warned_about(run, tmp_path):
+    site = tmp_path / "site"
+    (site / "cards").mkdir(parents=True)
+    news = {"id": "n1", "type": "text_announcement", "created": 1, "description": "news card", "categories": ["news"]}
+    (site / "cards" / "a-news.json").write_text(json.dumps({"feed": [news], "cards": [
+        {"id": "cc1", "tp": "text_announcement", "ca": 2, "ds": "lost card"}], "extra": 1}))
+    (site / "cards" / "b-sync.json").write_text(json.dumps({"cards": [
+        {"id": "s1", "tp": "text_announcement", "ca": 3, "ds": "sync card"}], "full_sync": False}))
+    (site / "cards" / "c-sync.json").write_text(json.dumps({"cards": [{"id": "n1", "r": True}, {"id": "s1", "r": True}]}))
+    result = run("build", site)
+    assert result.returncode == 0, result.stderr
+    page = (site / "public" / "index.html").read_text()
+    assert "news card" in page and "sync card" not in page
+    assert ('site/cards/c-sync.json:1:12: card 1 (id "n1"): field "r": removes card "n1", which no earlier sync sent; '
+            "the card of that id (site/cards/a-news.json: card 1) is not from a sync, so it stays") in result.stderr, result.stderr
+    assert ('site/cards/a-news.json: field "cards": the file\'s cards are read from {"feed": [...]}, so those under '
+            '"cards" are not (a file holds one envelope)') in result.stderr
+    assert 'site/cards/a-news.json: field "extra": not a key of the {"feed": [...]} envelope; ignored' in result.stderr
+    assert run("check", site, "--strict").returncode == 1

@@ -105,6 +105,70 @@ def test_a_static_file_colliding_with_a_generated_one_is_an_error_naming_both(ru
     assert "would be copied into news/index.html/" in inside.stderr
 
 
+def test_static_cannot_write_into_the_outputs_git_or_its_kept_hidden_files(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards(1))
+    out = site / "public"
+    assert run("build", site, "-q").returncode == 0
+    (out / ".git").mkdir()
+    (out / ".git" / "config").write_text("[core]\n")
+    (out / ".nojekyll").write_text("by hand\n")
+    before = tree(out)
+    static = site / "static"
+    (static / ".git").mkdir(parents=True)
+    (static / ".git" / "config").write_text("[core]\n\tfsmonitor = touch /tmp/pwned\n")
+    (static / ".nojekyll").write_text("")
+    result = run("build", site)
+    assert result.returncode == 1
+    assert ("error: s/static/.git/config: would be copied to .git/config, inside the output's .git, "
+            "which is git's own") in result.stderr
+    assert ("error: s/static/.nojekyll: would be copied to .nojekyll, over s/public/.nojekyll, a hidden path "
+            "of the output that every build keeps and none wrote") in result.stderr
+    assert tree(out) == before, "nothing written"
+    # A submodule's gitlink file is refused too, also into an output that has no .git yet.
+    (static / ".git" / "config").unlink()
+    (static / ".git").rmdir()
+    (static / ".git").write_text("gitdir: /elsewhere\n")
+    (static / ".nojekyll").unlink()
+    fresh = run("build", site, "-o", tmp_path / "fresh")
+    assert fresh.returncode == 1 and "s/static/.git: would be copied to .git, inside the output's .git" in fresh.stderr
+    assert not (tmp_path / "fresh").exists()
+
+
+def test_hidden_files_static_copied_are_the_builds_own_and_others_are_kept_in_any_folder(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards(1))
+    out = site / "public"
+    static = site / "static"
+    (static / ".well-known").mkdir(parents=True)
+    (static / ".well-known" / "security.txt").write_text("v1\n")
+    (static / "docs").mkdir()
+    (static / "docs" / "guide.txt").write_text("guide")
+    assert run("build", site, "-q").returncode == 0
+    (out / "docs" / ".htaccess").write_text("deny\n")
+    (out / "docs" / ".cache").mkdir()
+    (out / "docs" / ".cache" / "x").write_text("x")
+    (out / ".well-known" / "by-hand.txt").write_text("mine\n")
+    # The build no longer makes docs/: the hidden files in it stay, in a folder of their own.
+    (static / "docs" / "guide.txt").unlink()
+    (static / ".well-known" / "security.txt").write_text("v2\n")
+    second = run("build", site)
+    assert second.returncode == 0, second.stderr
+    assert (out / "docs" / ".htaccess").read_text() == "deny\n"
+    assert (out / "docs" / ".cache" / "x").read_text() == "x"
+    assert not (out / "docs" / "guide.txt").exists()
+    assert "no longer has: docs/guide.txt." in second.stdout
+    assert (out / ".well-known" / "security.txt").read_text() == "v2\n", "static/'s copy is the build's own"
+    assert (out / ".well-known" / "by-hand.txt").read_text() == "mine\n"
+    (static / ".well-known" / "security.txt").unlink()
+    third = run("build", site)
+    assert third.returncode == 0, third.stderr
+    assert not (out / ".well-known" / "security.txt").exists()
+    assert "no longer has: .well-known/security.txt." in third.stdout
+    assert (out / ".well-known" / "by-hand.txt").read_text() == "mine\n"
+    (static / ".well-known" / "by-hand.txt").write_text("other\n")
+    clash = run("build", site)
+    assert clash.returncode == 1 and "would be copied to .well-known/by-hand.txt, inside s/public/.well-known, a hidden path" in clash.stderr
+
+
 def test_output_inside_static_is_refused(run, tmp_path):
     site = write_cards(tmp_path / "s", cards(1))
     (site / "static").mkdir()

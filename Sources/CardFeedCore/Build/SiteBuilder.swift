@@ -80,8 +80,8 @@ public struct SiteBuilder: Sendable {
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
         let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
-        for (path, reason) in site.skippedEntries() {
-            report.diagnostics.append(Diagnostic(.warning, file: path, message: reason))
+        for (path, reason, isError) in site.skippedEntries() {
+            report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }
         return Configuration(config: config, baseURL: baseURL, strings: strings, templates: templates)
     }
@@ -159,7 +159,7 @@ public struct SiteBuilder: Sendable {
         switch destination {
         case .folder(let folder):
             do {
-                return try OutputTransaction(output: folder)
+                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder)
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }
@@ -181,7 +181,8 @@ public struct SiteBuilder: Sendable {
         // SITE/static/: copied as they are to the output's root, where no generated file may be.
         let staticFiles = options.site.staticFiles()
         if !staticFiles.isEmpty {
-            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil)
+            let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
+            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil, hidden: hidden)
             if !collisions.isEmpty {
                 output.abandon()
                 collisions.forEach { emit($0); report.diagnostics.append($0) }
@@ -290,8 +291,9 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Errors for files of `static/` that would land where the build writes a file (or a folder
-    /// of files), each naming both.
-    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool) -> [Diagnostic] {
+    /// of files), in a `.git`, or on or inside a hidden path of the output that the build keeps,
+    /// each naming both.
+    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool, hidden: OutputHiddenFiles) -> [Diagnostic] {
         var generated: [String: String] = [SiteWriter.markerName: "the marker of cardfeed's output folder"]
         for feed in selection.feeds {
             for page in 1...max(feed.pages.count, 1) { generated[PagePaths.file(feed: feed.feed, page: page)] = "page \(page) of the \(feed.feed.slug) feed" }
@@ -311,7 +313,13 @@ public struct SiteBuilder: Sendable {
         var problems: [Diagnostic] = []
         for path in files {
             let file = options.site.display(options.site.staticFolder.appendingPathComponent(path))
-            if let what = generated[path] {
+            if OutputHiddenFiles.isInsideGit(path) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), inside the output's .git, which is git's own (a deployment branch's repository and its config), never a file of the site; remove it from static/"))
+            } else if let kept = hidden.keptPath(touchedBy: path) {
+                // Only a folder replaced as a whole keeps hidden paths of its own (`OutputTransaction`).
+                let output = destination.folder.map { SiteFolder.display($0.appendingPathComponent(kept)) } ?? kept
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), \(kept == path ? "over" : path.hasPrefix(kept + "/") ? "inside" : "in place of the folder holding") \(output), a hidden path of the output that every build keeps and none wrote; remove one of them (or move the output's into static/, so that the build writes it)"))
+            } else if let what = generated[path] {
                 problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes \(what); rename or remove one of them"))
             } else if folders.contains(path) {
                 problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes the folder \(path)/; rename or remove it"))

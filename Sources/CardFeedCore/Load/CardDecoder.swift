@@ -36,7 +36,7 @@ public enum SkipReason: String, Sendable, CaseIterable, Comparable {
 enum DecodedEntry {
     case card(Card)
     /// A Content Cards sync entry `{"id": X, "r": true}`: card X is deleted.
-    case removal(id: String)
+    case removal(id: String, source: CardSource)
     case skipped(SkipReason)
 }
 
@@ -93,7 +93,7 @@ struct CardDecoder: Sendable, Hashable, Decodable {
         reader.cardID = id
         reader.warnAboutMisspelledKeys()
         if reader.bool(.removed) == true {
-            return .removal(id: id)
+            return .removal(id: id, source: source)
         }
         guard let typeName = reader.string(.type) else {
             reader.warn(reader.keyName(.type), "missing; the card is skipped")

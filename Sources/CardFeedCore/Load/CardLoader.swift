@@ -223,6 +223,8 @@ public struct CardLoader: Sendable {
         if case .card(var card) = entry, card.source != source {  // setting a field gives the card new storage
             card.source = source
             entry = .card(card)
+        } else if case .removal(let id, _) = entry {
+            entry = .removal(id: id, source: source)
         }
         for index in diagnostics.indices where diagnostics[index].cardIndex != nil {
             diagnostics[index].cardIndex = source.index
@@ -241,6 +243,7 @@ public struct CardLoader: Sendable {
         case .object(let pairs):
             for key in envelopeKeys {
                 guard let value = json[key] else { continue }
+                warnAboutUnreadKeys(of: pairs.map(\.key), envelope: key, file: file, into: &diagnostics)
                 if case .array(let cards) = value { return cards }
                 diagnostics.append(Diagnostic(.error, file: file, field: key, message: "expected a list of cards, found \(value.noun)"))
                 return nil
@@ -276,13 +279,28 @@ enum ContentCardsSync {
 extension CardLoader {
     /// Whether a file is a Content Cards sync, and which kind; nil for every other file.
     static func sync(of document: JSONValue, file: String, into diagnostics: inout Diagnostics) -> ContentCardsSync? {
-        guard case .object = document, document["cards"] != nil else { return nil }
+        // The envelope read is the first of `envelopeKeys` the file has: with a "feed" too, the
+        // file is a News Feed file (its "cards" get a warning), and no sync.
+        guard case .object = document, envelopeKeys.first(where: { document[$0] != nil }) == "cards" else { return nil }
         switch document["full_sync"] {
         case .bool(true)?, .number(1, _)?: return .full
         case nil, .null?, .bool(false)?, .number(0, _)?: return .incremental
         case let other?:
             diagnostics.append(Diagnostic(.warning, file: file, field: "full_sync", message: "expected true or false, found \(other.noun); read as an incremental sync"))
             return .incremental
+        }
+    }
+
+    /// Every key of an envelope object other than its list and, for a sync, the sync's own
+    /// keys, is not read: each gets a warning, a second envelope's list (a file with both
+    /// `{"feed": [...]}` and `{"cards": [...]}`) first of all, whose cards would be lost.
+    static func warnAboutUnreadKeys(of keys: [String], envelope: String, file: String, into diagnostics: inout Diagnostics) {
+        let read: Set<String> = envelope == "cards" ? ["cards", "full_sync", "last_full_sync_at", "last_card_updated_at"] : [envelope]
+        for key in keys where !read.contains(key) {
+            let message = envelopeKeys.contains(key)
+                ? "the file's cards are read from {\"\(envelope)\": [...]}, so those under \"\(key)\" are not (a file holds one envelope); move them to a file of their own"
+                : "not a key of the {\"\(envelope)\": [...]} envelope; ignored"
+            diagnostics.append(Diagnostic(.warning, file: file, field: key, message: message))
         }
     }
 
@@ -355,12 +373,23 @@ struct CardMerger {
         switch entry {
         case .skipped(let reason):
             result.skipped[reason, default: 0] += 1
-        case .removal(let id):
+        case .removal(let id, let source):
             guard sync != nil else {
                 removals.insert(id)
                 return
             }
-            if let position = byID[id] { delete(position, as: .removed, from: &result) }
+            guard let position = byID[id] else { return }
+            guard fromSyncs.contains(position) else {
+                // A sync removes what syncs sent: a News Feed file's card of the same id stays.
+                let kept = result.cards[position]
+                var diagnostic = Diagnostic(
+                    .warning, file: source.file, cardIndex: source.index, cardID: id, field: "r",
+                    message: "removes card \(Diagnostic.quoted(id)), which no earlier sync sent; the card of that id (\(kept.source)) is not from a sync, so it stays (a sync removes only cards of syncs; add \"r\": true to that card to remove it)")
+                diagnostic.cardOffset = source.offset
+                result.diagnostics.append(diagnostic)
+                return
+            }
+            delete(position, as: .removed, from: &result)
         case .card(let card):
             guard let previous = byID[card.id] else {
                 byID[card.id] = result.cards.count

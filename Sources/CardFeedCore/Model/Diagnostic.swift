@@ -49,23 +49,29 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             if let cardID { text += " (id \(Self.quoted(cardID)))" }
         }
         if let field { text += ": field \(Self.quoted(field))" }
-        return text + ": " + Self.escapingControls(message, keepingNewlines: true)
+        return text + ": " + Self.escapingControls(message)
     }
 
-    /// Whether a scalar is a control character a terminal acts on: C0 (ESC, BEL, CR), DEL and C1
-    /// (U+0080-U+009F, which some terminals read as ESC sequences).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    /// Whether a scalar is one a terminal or a log acts on rather than shows: C0 (ESC, BEL, CR,
+    /// LF), DEL and C1 (U+0080-U+009F, which some terminals read as ESC sequences), the line and
+    /// paragraph separators (U+2028, U+2029, line breaks to some viewers) and the bidirectional
+    /// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069, which reorder what
+    /// follows them on the line: "Trojan Source").
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
-    /// `text` with every control character written `\u{1b}`, so that a file name or card id
-    /// printed to a terminal shows what it holds instead of moving the cursor or changing the
-    /// title. A message may keep its own line breaks and tabs.
-    public static func escapingControls(_ text: String, keepingNewlines: Bool = false) -> String {
+    /// `text` with every control character written `\u{1b}`, so that a file name, card id or
+    /// message printed to a terminal or a CI log shows what it holds instead of moving the
+    /// cursor, changing the title or starting a line of its own.
+    public static func escapingControls(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var shown = ""
         for scalar in text.unicodeScalars {
-            if isControl(scalar) && !(keepingNewlines && (scalar == "\n" || scalar == "\t")) {
+            if isControl(scalar) {
                 shown += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 shown.unicodeScalars.append(scalar)

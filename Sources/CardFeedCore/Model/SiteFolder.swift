@@ -73,7 +73,7 @@ public struct SiteFolder: Sendable {
     }
 
     /// `scan` of one of the site's folders; nothing when the folder is a link out of the site.
-    func scan(_ folder: URL, includeHidden: Bool = false) -> (files: [String], skipped: [(path: String, reason: String, always: Bool)]) {
+    func scan(_ folder: URL, includeHidden: Bool = false) -> (files: [String], skipped: [Skipped]) {
         isLinkedOut(folder) ? ([], []) : Self.scan(folder, includeHidden: includeHidden)
     }
 
@@ -129,14 +129,15 @@ public struct SiteFolder: Sendable {
     static func isCardFile(_ path: String) -> Bool { path.lowercased().hasSuffix(".json") }
     static func isTemplateFile(_ path: String) -> Bool { path.hasSuffix(".mustache") }
 
-    /// Entries of `cards/`, `templates/` and `assets/` that are not read, each with the reason:
-    /// what the build warns about. Only names that would be used count (`.json` under cards/,
-    /// `.mustache` under templates/), besides folders that are not read.
-    public func skippedEntries() -> [(path: String, reason: String)] {
-        var skipped: [(path: String, reason: String)] = []
+    /// Entries of `cards/`, `templates/`, `assets/` and `static/` that are not read, each with
+    /// the reason: what the build warns about (or, for a name that is not UTF-8, stops at).
+    /// Only names that would be used count (`.json` under cards/, `.mustache` under
+    /// templates/), besides folders that are not read.
+    public func skippedEntries() -> [(path: String, reason: String, isError: Bool)] {
+        var skipped: [(path: String, reason: String, isError: Bool)] = []
         for (folder, wanted) in [(cardsFolder, Self.isCardFile), (templatesFolder, Self.isTemplateFile), (assetsFolder, { (_: String) in true }), (staticFolder, { (_: String) in true })] {
             for entry in scan(folder, includeHidden: folder == staticFolder).skipped where wanted(entry.path) || entry.always {
-                skipped.append((display(entry.path.isEmpty ? folder : folder.appendingPathComponent(entry.path)), entry.reason))
+                skipped.append((display(entry.path.isEmpty ? folder : folder.appendingPathComponent(entry.path)), entry.reason, entry.isError))
             }
         }
         return skipped
@@ -161,9 +162,9 @@ public struct SiteFolder: Sendable {
     /// outside it (which could copy any file of the machine into the site), to a folder (which
     /// could loop), nowhere, or round in a loop are left out, and so are named pipes, devices
     /// and sockets, which a read could block on or never finish.
-    static func scan(_ folder: URL, includeHidden: Bool = false) -> (files: [String], skipped: [(path: String, reason: String, always: Bool)]) {
+    static func scan(_ folder: URL, includeHidden: Bool = false) -> (files: [String], skipped: [Skipped]) {
         var files: [String] = []
-        var skipped: [(path: String, reason: String, always: Bool)] = []
+        var skipped: [Skipped] = []
         let manager = FileManager.default
         let base = folder.standardizedFileURL.resolvingSymlinksInPath().path
         var isDirectory: ObjCBool = false
@@ -171,12 +172,18 @@ public struct SiteFolder: Sendable {
         func walk(_ relative: String, depth: Int) {
             let directory = relative.isEmpty ? base : base + "/" + relative
             guard depth < maximumDepth else {
-                skipped.append((relative, "is nested more than \(maximumDepth) folders deep; not read", true))
+                skipped.append((relative, "is nested more than \(maximumDepth) folders deep; not read", true, false))
                 return
             }
             guard let names = try? manager.contentsOfDirectory(atPath: directory) else {
-                skipped.append((relative, "is a folder that cannot be read (check its permissions); its files are not read", true))
+                skipped.append((relative, "is a folder that cannot be read (check its permissions); its files are not read", true, false))
                 return
+            }
+            // Foundation leaves out names that are not UTF-8, which no String can hold: each is an
+            // error rather than a file lost without a word.
+            for name in undecodableNames(in: directory) where includeHidden || !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                skipped.append((path, "has a name that is not UTF-8 (the bytes shown as \\x..), which cardfeed cannot read or copy; rename it", true, true))
             }
             for name in names.sorted() where includeHidden || !name.hasPrefix(".") {
                 let path = relative.isEmpty ? name : relative + "/" + name
@@ -190,25 +197,64 @@ public struct SiteFolder: Sendable {
                     let problem = InputFile.problem(at: full)
                     let toFolder = problem?.hasPrefix("is a folder") == true
                     if let problem, !toFolder {
-                        skipped.append((path, problem + "; not read", false))
+                        skipped.append((path, problem + "; not read", false, false))
                         continue
                     }
                     let target = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
                     let written = Diagnostic.quoted(InputFile.linkTarget(full))
                     if target != base && !target.hasPrefix(base + "/") {
-                        skipped.append((path, "is a symbolic link to \(written), outside \(folder.lastPathComponent)/; links out of the site's folders are not followed (copy the \(toFolder ? "folder" : "file") in instead)", toFolder))
+                        skipped.append((path, "is a symbolic link to \(written), outside \(folder.lastPathComponent)/; links out of the site's folders are not followed (copy the \(toFolder ? "folder" : "file") in instead)", toFolder, false))
                     } else if toFolder {
-                        skipped.append((path, "is a symbolic link to the folder \(written); links to folders are not followed", true))
+                        skipped.append((path, "is a symbolic link to the folder \(written); links to folders are not followed", true, false))
                     } else {
                         files.append(path)
                     }
                 default:
-                    skipped.append((path, (InputFile.problem(at: full) ?? "is not a regular file") + "; not read", false))
+                    skipped.append((path, (InputFile.problem(at: full) ?? "is not a regular file") + "; not read", false, false))
                 }
             }
         }
         walk("", depth: 0)
         return (files.sorted(), skipped)
+    }
+
+    /// An entry `scan` leaves out: its path, why, whether it is reported whatever its name, and
+    /// whether it is an error.
+    typealias Skipped = (path: String, reason: String, always: Bool, isError: Bool)
+
+    /// The entries of `directory` whose names are not UTF-8, each written with its other bytes
+    /// as `\xE9` (`caf\xE9.json`), sorted.
+    static func undecodableNames(in directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+            names.append(escapedName(bytes))
+        }
+        return names.sorted()
+    }
+
+    /// `bytes` as text, each byte that is not part of valid UTF-8 written `\xE9`.
+    static func escapedName(_ bytes: [UInt8]) -> String {
+        var shown = ""
+        var start = 0
+        while start < bytes.count {
+            var end = start + 1
+            // The longest run from `start` that decodes: at most 4 bytes per character.
+            var decoded: String?
+            for length in stride(from: min(4, bytes.count - start), through: 1, by: -1) {
+                if let text = String(validating: bytes[start..<start + length], as: UTF8.self) {
+                    decoded = text
+                    end = start + length
+                    break
+                }
+            }
+            shown += decoded ?? "\\x" + String(bytes[start], radix: 16, uppercase: true)
+            start = end
+        }
+        return shown
     }
 
     /// A path as the user would write it: relative to the working directory when below it.

@@ -15,7 +15,8 @@ import Darwin
 /// its modification time (deployments that copy only what changed rely on it) and a rebuild
 /// writes only what changed. `commit` then exchanges the two folders in one rename, so that at
 /// every instant, `kill -9` included, the output is the whole previous site or the whole new
-/// one. Hidden files of the output (`.git`, `.nojekyll`) are linked into the new one first.
+/// one. Hidden files of the output that every build keeps (`.git`, `.nojekyll`, see
+/// `OutputHiddenFiles`) are linked into the new one first, whatever folder they are in.
 ///
 /// A lock file beside the output keeps a second build out meanwhile, and what a killed build
 /// left beside the output is removed by the next one. Symbolic links in the old output are
@@ -29,6 +30,8 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
     private let aside: String
     private let lock: OutputLock
     private let hasPrevious: Bool
+    /// The old output's hidden files that the new one keeps.
+    let hiddenFiles: OutputHiddenFiles
 
     private let mutex = NSLock()
     /// Folders of the old output (relative) that are real folders, in which its files are compared.
@@ -42,7 +45,9 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
     /// Locks `output`, clears what an interrupted build left beside it and creates the staging
     /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
     /// it is a symbolic link, the folder it leads to is the one replaced, and the link stays.
-    init(output url: URL) throws(SiteWriter.Refusal) {
+    /// `staticFolder` is the site's `static/`, which tells the hidden files an older cardfeed
+    /// copied from it (see `OutputHiddenFiles`).
+    init(output url: URL, staticFolder: URL? = nil) throws(SiteWriter.Refusal) {
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
@@ -70,6 +75,7 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
         }
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
         if hasPrevious { comparable.insert("") }
+        hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
             finished = true  // the staging name is not this build's to remove
@@ -138,7 +144,8 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
         var carried: Set<String> = []
         do {
             if hasPrevious { carried = try carryHiddenFiles() }
-            try Data(SiteWriter.markerText.utf8).write(to: URL(fileURLWithPath: staging + "/" + SiteWriter.markerName))
+            let marker = OutputHiddenFiles.markerText(copied: paths.filter(OutputHiddenFiles.isHidden))
+            try Data(marker.utf8).write(to: URL(fileURLWithPath: staging + "/" + SiteWriter.markerName))
         } catch {
             abandon()
             throw SiteWriter.Refusal(description: "cannot write into the folder beside \(shown): \(error)")
@@ -182,26 +189,24 @@ final class OutputTransaction: OutputTarget, @unchecked Sendable {
         lock.release()
     }
 
-    /// Hidden files and folders of the old output (`.git`, `news/.htaccess`) that the build did
-    /// not write are linked into the new one, file by file (a folder is made anew, a symbolic
-    /// link copied as a link), in every folder the new site has too. Returns the files carried.
+    /// The hidden files and folders of the old output that every build keeps are linked into the
+    /// new one, file by file (a folder is made anew, a symbolic link copied as a link), with the
+    /// folders they are in, also where the new site has no such folder. The build checked that
+    /// nothing it wrote lands on them (`SiteBuilder.staticCollisions`). Returns the files carried.
     private func carryHiddenFiles() throws -> Set<String> {
         var carried: Set<String> = []
-        func visit(_ relative: String) throws {
-            let old = relative.isEmpty ? output : output + "/" + relative
-            let new = relative.isEmpty ? staging : staging + "/" + relative
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: old)) ?? []).sorted() {
-                let child = relative.isEmpty ? name : relative + "/" + name
-                var status = stat()
-                if SiteWriter.isKept(name) {
-                    guard lstat(new + "/" + name, &status) != 0 else { continue }  // the build wrote its own
-                    try Self.linkTree(old + "/" + name, to: new + "/" + name, as: child, into: &carried)
-                } else if created.contains(child), lstat(old + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-                    try visit(child)
-                }
+        for path in hiddenFiles.kept {
+            var folder = staging
+            for name in path.split(separator: "/").dropLast() {
+                folder += "/" + name
+                guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { throw OutputError(path: folder, code: errno) }
             }
+            var status = stat()
+            guard lstat(staging + "/" + path, &status) != 0 else {
+                throw SiteWriter.Refusal(description: "the build wrote \(path), which the output has as a hidden file every build keeps")
+            }
+            try Self.linkTree(output + "/" + path, to: staging + "/" + path, as: path, into: &carried)
         }
-        try visit("")
         return carried
     }
 

@@ -13,7 +13,9 @@ struct SiteOptions: ParsableArguments {
         valueName: "unix-seconds"))
     var now: Int64?
 
-    @Option(help: ArgumentHelp("Cards a page; 0 puts each feed on one page (default: page_size in cardfeed.yml, else \(BuildOptions.defaultPageSize)).", valueName: "n"))
+    // Unconditional, so that `--page-size -1` reaches `validate` (which says what is allowed)
+    // instead of reading as an option "-1" and failing with "Missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cards a page; 0 puts each feed on one page (default: page_size in cardfeed.yml, else \(BuildOptions.defaultPageSize)).", valueName: "n"))
     var pageSize: Int?
 
     @Option(help: ArgumentHelp("The language of the pages: en, de, fr, or one the site adds in strings/ (default: locale in cardfeed.yml, else en).", valueName: "locale"))
@@ -47,6 +49,7 @@ struct SiteOptions: ParsableArguments {
     func validate() throws {
         try location.validate()
         if let pageSize, pageSize < 0 { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
+        if let locale, !StringTable.isLanguageTag(locale) { throw ValidationError("--locale: \(StringTable.notALanguageTag(locale)).") }
         if let now, now < 0 { throw ValidationError("--now takes Unix seconds (0 or more), not \(now).") }
     }
 

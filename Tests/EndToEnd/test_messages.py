@@ -192,3 +192,31 @@ def test_rule_diagnostics_have_a_file_line_and_column_in_every_form(cardfeed_bin
     annotations = github.stdout.splitlines()
     assert any(line.startswith("::warning file=r/cardfeed.yml,line=3,col=5,") for line in annotations), annotations
     assert any(line.startswith("::warning file=r/cardfeed.yml,line=7,col=5,") for line in annotations), annotations
+
+
+def test_messages_lead_to_the_fix(run, tmp_path):
+    site = write_cards(tmp_path / "m", [{"id": "x", "type": "text_announcement", "created": 1, "description": "d",
+                                         "url": "brewline://offer"}])
+    negative = run("build", site, "--page-size", "-1")
+    assert negative.returncode != 0 and "--page-size must be 0 (one page) or more, not -1" in negative.stderr, negative.stderr
+    german = run("build", site, "--locale", "german")
+    assert german.returncode != 0 and '"german" is not a language tag' in german.stderr and 'did you mean "de"?' in german.stderr
+    (site / "cardfeed.yml").write_text("title: T\nlocale: Deutsch\n")
+    deutsch = run("check", site, "-q")
+    assert 'm/cardfeed.yml:2:9: field "locale": "Deutsch" is not a language tag' in deutsch.stderr, deutsch.stderr
+    assert 'did you mean "de"?' in deutsch.stderr and "strings/" not in deutsch.stderr
+    (site / "cardfeed.yml").write_text("title: Bean & Bloom: Coffee\n")
+    colon = run("check", site, "-q")
+    assert 'a value holding ": " must be quoted' in colon.stderr, colon.stderr
+    # A broken cardfeed.yml holds the card warnings back: its app_schemes would have allowed the link.
+    (site / "cardfeed.yml").write_text("title: A\ntitle: B\nlinks:\n  app_schemes: [brewline]\n")
+    twice = run("check", site, "-q")
+    assert "a key is given twice: title" in twice.stderr
+    assert "brewline:" not in twice.stderr and "1 card warning is held back" in twice.stderr, twice.stderr
+    (site / "cardfeed.yml").write_text("title: T\n")
+    deep = run("check", site, "-q")
+    assert "allow it with `links: {app_schemes: [brewline]}` in cardfeed.yml" in deep.stderr, deep.stderr
+    eject = run("eject", "short_news", site)
+    assert eject.returncode == 1 and 'did you mean "cards/short_news"?' in eject.stderr, eject.stderr
+    built = run("build", site, "--now", "2")
+    assert "Render pages: 1 card, " in built.stdout, built.stdout

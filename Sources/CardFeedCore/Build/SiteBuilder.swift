@@ -39,6 +39,8 @@ public struct SiteBuilder: Sendable {
     /// they have errors, which stop the build once the cards are loaded (one run reports both).
     struct Configuration {
         var config: SiteConfig
+        /// cardfeed.yml has errors: `config` holds only what could be read of it, perhaps nothing.
+        var configFailed = false
         /// `--base-url` or `base_url`, ending in "/"; nil without one.
         var baseURL: String?
         var strings: StringTable?
@@ -75,7 +77,9 @@ public struct SiteBuilder: Sendable {
         for (path, message) in site.foldersLinkedOut() {
             report.diagnostics.append(Diagnostic(.error, file: path, message: message))
         }
+        let errorsBefore = report.diagnostics.errors.count
         let config = ConfigLoader(site: site).load(into: &report.diagnostics)
+        let configFailed = report.diagnostics.errors.count > errorsBefore
         let baseURL = checkedBaseURL(config, &report.diagnostics)
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
         let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
@@ -83,7 +87,7 @@ public struct SiteBuilder: Sendable {
         for (path, reason, isError) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }
-        return Configuration(config: config, baseURL: baseURL, strings: strings, templates: templates)
+        return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, strings: strings, templates: templates)
     }
 
     /// Step 1: every card file read and decoded.
@@ -99,7 +103,17 @@ public struct SiteBuilder: Sendable {
         report.filesRead = loaded.files
         report.entriesRead = loaded.entriesRead
         report.skipped = loaded.skipped
-        report.diagnostics.append(contentsOf: loaded.diagnostics)
+        if configuration.configFailed, !loaded.diagnostics.warnings.isEmpty {
+            // Card warnings depend on cardfeed.yml's settings (its links' app schemes, for one),
+            // which could not be read: shown now, they would send the user to the wrong place.
+            report.diagnostics.append(contentsOf: Diagnostics(loaded.diagnostics.errors))
+            let count = loaded.diagnostics.warnings.count
+            report.diagnostics.append(Diagnostic(
+                .warning, file: options.site.display(options.site.root.appendingPathComponent("cardfeed.yml")),
+                message: "\(count) card warning\(count == 1 ? " is" : "s are") held back until this file reads without errors (card warnings depend on its settings)"))
+        } else {
+            report.diagnostics.append(contentsOf: loaded.diagnostics)
+        }
         return loaded
     }
 
@@ -216,7 +230,8 @@ public struct SiteBuilder: Sendable {
                 syndicationFiles = files.count
                 return files
             } detail: { (_: [OutputFile]) in
-                "\(selection.cards.count) cards, \(pageCount) pages" + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
+                let (cards, pages) = (selection.cards.count, pageCount)
+                return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")" + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.baseURL

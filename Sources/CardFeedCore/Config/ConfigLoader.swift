@@ -51,7 +51,9 @@ public struct ConfigLoader: Sendable {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _), .composer(let context, let problem, let mark, _):
             let detail = [context?.text, problem].compactMap { $0 }.joined(separator: " ")
-            return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(detail)")
+            // libyaml's words for `title: Bean & Bloom: Coffee`: a ": " inside a plain value.
+            let hint = problem.contains("mapping values are not allowed") ? "; a value holding \": \" must be quoted (title: \"Bean & Bloom: Coffee\")" : ""
+            return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(detail)\(hint)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             return Diagnostic(
                 .error, file: file, line: context.mark.line, column: context.mark.column,
@@ -84,7 +86,9 @@ struct YAMLReader {
                 if let number = integer(value, key: key) {
                     if number >= 0 { config.pageSize = number } else { error(value, key, "must be 0 (one page) or more") }
                 }
-            case "locale": config.locale = string(value, key: key)
+            case "locale":
+                guard let locale = string(value, key: key) else { continue }
+                if StringTable.isLanguageTag(locale) { config.locale = locale } else { error(value, key, StringTable.notALanguageTag(locale)) }
             case "theme": config.theme = theme(value)
             case "rules": config.rules = rules(value)
             case "links": config.links = links(value)

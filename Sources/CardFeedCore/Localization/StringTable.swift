@@ -74,8 +74,10 @@ public struct StringTable: Sendable, Hashable, Decodable {
             file = site.stringsFolder.appendingPathComponent(match)
         }
         let name = site.display(file)
-        guard locale.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"#, options: .regularExpression) != nil else {
-            diagnostics.append(Diagnostic(.error, file: name, field: "locale", message: "\(Diagnostic.quoted(given)) is not a language tag such as en, de or pt-BR"))
+        // cardfeed.yml's `locale` and `--locale` are checked where they are given; a tag that got
+        // here unchecked must not name a path.
+        guard isLanguageTag(locale) else {
+            diagnostics.append(Diagnostic(.error, file: "locale", message: notALanguageTag(given)))
             return nil
         }
         let builtin = builtin(locale) ?? builtin(locale.split(separator: "-").first.map(String.init) ?? locale)
@@ -210,6 +212,23 @@ public struct StringTable: Sendable, Hashable, Decodable {
 
     /// A language tag as written in the built-in tables and file names, whatever case it was
     /// given in: `DE` -> `de`, `pt-br` -> `pt-BR`, `zh-hant` -> `zh-Hant`.
+    /// Whether `text` has the shape of a BCP 47 language tag (`en`, `pt-BR`, `zh-Hant-TW`).
+    public static func isLanguageTag(_ text: String) -> Bool {
+        text.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"#, options: .regularExpression) != nil
+    }
+
+    /// Why `given` is not a locale, with the tag that was probably meant: a built-in language
+    /// named in English or in itself ("german", "Deutsch" -> de), else the nearest built-in tag.
+    public static func notALanguageTag(_ given: String) -> String {
+        let named = builtinLocales.first { code in
+            [Locale(identifier: "en"), Locale(identifier: code)].contains { names in
+                names.localizedString(forLanguageCode: code)?.lowercased() == given.lowercased()
+            }
+        }
+        let hint = named.map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? Diagnostic.suggestion(for: given, among: Set(builtinLocales))
+        return "\(Diagnostic.quoted(given)) is not a language tag such as en, de or pt-BR\(hint); the built-in ones are \(builtinLocales.joined(separator: ", "))"
+    }
+
     public static func canonical(_ locale: String) -> String {
         locale.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { index, part in
             if index == 0 { return part.lowercased() }

@@ -131,6 +131,8 @@ public struct Diagnostics: Sendable {
 
     public init() {}
 
+    init(_ all: [Diagnostic]) { self.all = all }
+
     public mutating func append(_ diagnostic: Diagnostic) { all.append(diagnostic) }
     public mutating func append(contentsOf other: Diagnostics) { all += other.all }
 

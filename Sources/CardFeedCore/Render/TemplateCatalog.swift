@@ -85,7 +85,10 @@ public struct TemplateCatalog: Sendable {
         let name = normalised(requested)
         guard let text = BuiltinFiles.templates[name] else {
             let names = BuiltinFiles.templates.keys.sorted().joined(separator: ", ")
-            throw EjectError(description: "no built-in template named \(Diagnostic.quoted(requested))\(Diagnostic.suggestion(for: name, among: Set(BuiltinFiles.templates.keys))); the built-ins are: \(names)")
+            // `short_news` for `cards/short_news`: the name without its folder is what people type.
+            let inFolder = BuiltinFiles.templates.keys.sorted().first { $0.split(separator: "/").last.map(String.init) == name }
+            let suggestion = inFolder.map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? Diagnostic.suggestion(for: name, among: Set(BuiltinFiles.templates.keys))
+            throw EjectError(description: "no built-in template named \(Diagnostic.quoted(requested))\(suggestion); the built-ins are: \(names)")
         }
         let url = site.templatesFolder.appendingPathComponent(name + ".mustache")
         if FileManager.default.fileExists(atPath: url.path) && !force {

@@ -72,7 +72,9 @@ public enum URLCheck {
         }
         guard allowedSchemes.contains(scheme) else {
             let allowed = allowedSchemes.sorted().map { "\($0):" }.joined(separator: ", ")
-            return .refused("the scheme \"\(scheme):\" is not allowed (allowed: \(allowed))")
+            // Any other scheme may be an app's deep link (myapp://offer), which a site can allow.
+            let howToAllow = ["javascript", "vbscript", "data", "file", "blob", "about", "ftp"].contains(scheme) ? "" : "; if it is your app's deep link, allow it with `links: {app_schemes: [\(scheme)]}` in cardfeed.yml"
+            return .refused("the scheme \"\(scheme):\" is not allowed (allowed: \(allowed))\(howToAllow)")
         }
         // "https:javascript:x" has no host; what a browser makes of it differs between browsers.
         if (scheme == "http" || scheme == "https") && !hasHost {

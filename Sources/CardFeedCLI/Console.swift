@@ -146,6 +146,14 @@ struct Summary {
             if !removed.isEmpty {
                 let shown = removed.prefix(5).joined(separator: ", ") + (removed.count > 5 ? ", …" : "")
                 lines.append("Removed \(Console.plural(removed.count, "file")) of the previous build that the site no longer has: \(shown).")
+                // A build makes pages, feeds, the sitemap and assets; anything else was most likely
+                // put into the output by hand (a CNAME for GitHub Pages), which every build replaces.
+                let madeByBuilds = { (path: String) in
+                    path.hasPrefix("assets/") || [".html", "feed.xml", "feed.json", "sitemap.xml"].contains { path.hasSuffix($0) }
+                }
+                if let handmade = removed.first(where: { !madeByBuilds($0) }) {
+                    lines.append("If you put \(handmade) into the output by hand: every build replaces the output, so put it in the site's static/ folder instead (static/\(handmade)), which every build copies to the output.")
+                }
             }
             lines.append("Open \(output.appendingPathComponent("index.html").path) in a browser.")
         } else {

@@ -33,6 +33,17 @@ def test_hidden_files_in_the_output_survive_rebuilds(run, tmp_path):
     assert ("Removed 4 files of the previous build that the site no longer has: "
             "news/page-2.html, news/page-3.html, page-2.html, page-3.html.") in second.stdout
     assert "4 removed" in second.stdout
+    assert "by hand" not in second.stdout  # pages the build made, not files put there by hand
+
+
+def test_a_file_put_into_the_output_by_hand_is_removed_with_a_pointer_to_static(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards(1))
+    assert run("build", site, "-q").returncode == 0
+    (site / "public" / "CNAME").write_text("news.example\n")
+    again = run("build", site)
+    assert again.returncode == 0, again.stderr
+    assert not (site / "public" / "CNAME").exists()
+    assert "If you put CNAME into the output by hand" in again.stdout and "(static/CNAME)" in again.stdout, again.stdout
 
 
 def test_hidden_files_survive_a_fresh_swap(run, tmp_path):

@@ -224,6 +224,13 @@ import Testing
         #expect(diagnostics.contains("cardfeed.yml:5:14: field \"theme.dark.columns\": \"9\" is not a whole number from 1 to 6"))
     }
 
+    @Test func newTabTakesHostsAndSaysWhichHostAURLMeant() throws {
+        let (config, diagnostics) = try load("links:\n  new_tab: [\"https://partner.example/offers\", partner.example, \"*.brew.example\", \"*\", localhost]\n")
+        #expect(config.links.newTab == ["partner.example", "*.brew.example", "*", "localhost"])
+        #expect(diagnostics.contains("cardfeed.yml:2:13: field \"links.new_tab\": \"https://partner.example/offers\" is not a host", "(did you mean \"partner.example\"?)"))
+        #expect(diagnostics.errors.count == 1)
+    }
+
     @Test func unknownKeysAndWrongTypesNameTheKeyAndLine() throws {
         let (_, diagnostics) = try load("""
             title: ok

@@ -173,7 +173,7 @@ struct YAMLReader {
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
             switch key {
-            case "new_tab": policy.newTab = stringList(value, key: "links.new_tab")
+            case "new_tab": policy.newTab = hostPatterns(value, key: "links.new_tab")
             case "app_schemes":
                 for scheme in stringList(value, key: "links.app_schemes") {
                     let clean = scheme.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":/ "))
@@ -342,6 +342,22 @@ struct YAMLReader {
     }
 
     /// A list of text, or one text value standing for a list of one.
+    /// `links.new_tab`: hosts ("partner.example"), hosts under a domain ("*.example.com") or
+    /// "*". A URL or a path never matches a link's host, so it is an error that names the host.
+    mutating func hostPatterns(_ node: Node, key: String) -> [String] {
+        let items: [Node] = if case .sequence(let sequence) = node { Array(sequence) } else { [node] }
+        return items.compactMap { item in
+            guard let text = scalarText(item, key: key) else { return nil }
+            if text == "*" || text.range(of: #"^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$"#, options: .regularExpression) != nil {
+                return text
+            }
+            let host = URL(string: text.contains("://") ? text : "https://" + text)?.host
+            let suggestion = host.map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? ""
+            error(item, key, "\(Diagnostic.quoted(text)) is not a host such as partner.example, *.example.com or *\(suggestion): links are matched by their host alone")
+            return nil
+        }
+    }
+
     mutating func stringList(_ node: Node, key: String) -> [String] {
         if case .sequence(let sequence) = node {
             return sequence.compactMap { scalarText($0, key: key) }

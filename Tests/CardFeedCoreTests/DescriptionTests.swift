@@ -82,6 +82,18 @@ import Testing
         #expect(!site.build(strict: true, write: false).succeeded)
     }
 
+    @Test func aMarkdownTableGetsAWarningNamingTheCardAndLine() throws {
+        let site = try TempSite(["cards.json": "[" + [
+            cardJSON(["id": "prices", "type": "text_announcement", "created": 1, "description": "Prices:\n\n| Size | Price |\n| --- | ---: |\n| S | 2 |"]),
+            cardJSON(["id": "rule", "type": "text_announcement", "created": 1, "description": "a | b\n\n---\n\nA rule, not a table. | Pipes | alone."]),
+        ].joined(separator: ",") + "]"])
+        defer { site.remove() }
+        let report = site.build(write: false)
+        let warnings = report.diagnostics.lines.filter { $0.contains("Markdown table") }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("card 1 (id \"prices\"): field \"description\": line 4 makes a Markdown table") == true, "\(warnings)")
+    }
+
     @Test func theWordsOfPastedHTMLAreOnThePage() throws {
         let site = try TempSite(["cards.json": cardJSON([
             "id": "a", "type": "text_announcement", "created": 1,

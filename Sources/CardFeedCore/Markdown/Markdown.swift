@@ -55,6 +55,26 @@ public enum Markdown {
         return notes
     }
 
+    /// The line (from 1) of the first table delimiter row (`|---|:--:|`, `--- | ---`) right
+    /// under a row with a pipe: a GitHub-style table, which CommonMark (and so cmark) shows as
+    /// text, pipes and all. Nil when there is none.
+    static func tableLine(_ markdown: String) -> Int? {
+        guard markdown.containsByte(UInt8(ascii: "|")) else { return nil }
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in lines.indices.dropFirst() where lines[index - 1].contains("|") && isDelimiterRow(lines[index]) {
+            return index + 1
+        }
+        return nil
+    }
+
+    private static func isDelimiterRow(_ line: Substring) -> Bool {
+        var cells = line.trimmingCharacters(in: .whitespaces).split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        if cells.first == "" { cells.removeFirst() }
+        if cells.last == "" { cells.removeLast() }
+        guard !cells.isEmpty, line.contains("|") || cells.count > 1 else { return false }
+        return cells.allSatisfy { $0.range(of: "^:?-+:?$", options: .regularExpression) != nil }
+    }
+
     /// Whether cmark decodes a character reference of the text into a character HTML forbids.
     private static func forbiddenReference(in markdown: String) -> Bool {
         withDocument(markdown) { document in

@@ -94,6 +94,26 @@ import Testing
         #expect(warnings.first?.contains("card 1 (id \"prices\"): field \"description\": line 4 makes a Markdown table") == true, "\(warnings)")
     }
 
+    @Test("a banner without image_alt is named from the card, with one warning a file; an image beside text is decorative")
+    func altTextAsTheBrazeSDKsSetIt() throws {
+        let site = try TempSite(["cards.json": "[" + [
+            cardJSON(["id": "b1", "type": "banner_image", "created": 3, "image": "https://x.test/a.png", "url": "https://shop.example/x"]),
+            cardJSON(["id": "b2", "type": "banner_image", "created": 2, "image": "https://x.test/b.png", "title": "Autumn menu"]),
+            cardJSON(["id": "b3", "type": "banner_image", "created": 1, "image": "https://x.test/c.png", "image_alt": "A latte"]),
+            cardJSON(["id": "c", "type": "captioned_image", "created": 0, "title": "T", "description": "d", "image": "https://x.test/d.png"]),
+        ].joined(separator: ",") + "]"])
+        defer { site.remove() }
+        let report = site.build()
+        let warnings = report.diagnostics.lines.filter { $0.contains("image_alt") }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.hasSuffix("cards.json: field \"image_alt\": 2 banners have no image_alt (\"b1\", \"b2\"): a banner's image is all it shows, so screen readers read the card's title, domain or link host instead (\"shop.example\" for \"b1\"); add image_alt to say what the image shows") == true, "\(warnings)")
+        let page = try site.read("index.html")
+        #expect(page.contains("src=\"https://x.test/a.png\" alt=\"shop.example\""))
+        #expect(page.contains("src=\"https://x.test/b.png\" alt=\"Autumn menu\""))
+        #expect(page.contains("src=\"https://x.test/c.png\" alt=\"A latte\""))
+        #expect(page.contains("src=\"https://x.test/d.png\" alt=\"\""))
+    }
+
     @Test func theWordsOfPastedHTMLAreOnThePage() throws {
         let site = try TempSite(["cards.json": cardJSON([
             "id": "a", "type": "text_announcement", "created": 1,

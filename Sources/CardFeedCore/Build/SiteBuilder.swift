@@ -126,6 +126,7 @@ public struct SiteBuilder: Sendable {
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }
         if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
+        checkBannerDescriptions(ruled.cards, &report.diagnostics)
 
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
@@ -302,6 +303,30 @@ public struct SiteBuilder: Sendable {
                 message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used")
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
+        }
+    }
+
+    /// A banner's image is all it shows, so a screen reader needs words for it: one warning a
+    /// file for the banners without `image_alt` (after the rules, which may set it), rather than
+    /// one a card, since Braze's own banners seldom carry it.
+    private func checkBannerDescriptions(_ cards: [Card], _ diagnostics: inout Diagnostics) {
+        let undescribed = cards.filter { $0.type == .bannerImage && $0.image != nil && $0.imageAlt == nil }
+        var files: [String] = []
+        var byFile: [String: [Card]] = [:]
+        for card in undescribed {
+            if byFile[card.source.file] == nil { files.append(card.source.file) }
+            byFile[card.source.file, default: []].append(card)
+        }
+        for file in files {
+            let banners = byFile[file] ?? []
+            let ids = banners.prefix(3).map { Diagnostic.quoted($0.id) }.joined(separator: ", ") + (banners.count > 3 ? ", …" : "")
+            let example = banners[0]
+            let fallback = example.title ?? example.domain ?? example.url.flatMap(URLCheck.host)
+            diagnostics.append(Diagnostic(
+                .warning, file: file, field: "image_alt",
+                message: "\(banners.count == 1 ? "a banner has" : "\(banners.count) banners have") no image_alt (\(ids)): a banner's image is all it shows, so screen readers read "
+                    + (fallback.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)) for \(Diagnostic.quoted(example.id)))" } ?? "nothing for it")
+                    + "; add image_alt to say what the image shows"))
         }
     }
 

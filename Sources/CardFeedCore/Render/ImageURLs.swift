@@ -109,8 +109,10 @@ struct ImageURLs: Sendable {
     }
 
     func cardImage(_ card: Card) -> ImageView {
-        // A banner's image is its only content, and often its link: give it a name.
-        let alt = card.imageAlt ?? card.title ?? (card.type == .bannerImage ? card.domain ?? card.url.flatMap(URLCheck.host) ?? "" : "")
+        // As the Braze SDKs do: the card's image_alt; else an image beside the card's own text is
+        // decorative (its title is read anyway, not twice), and a banner's image, its only content
+        // and often its link, is named from the card (the decoder warns that image_alt is missing).
+        let alt = card.imageAlt ?? (card.type == .bannerImage ? card.title ?? card.domain ?? card.url.flatMap(URLCheck.host) ?? "" : "")
         let src: String
         switch card.image {
         case .remote(let url): src = Formatting.attributeURL(url)

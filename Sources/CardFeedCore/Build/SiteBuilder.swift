@@ -41,6 +41,8 @@ public struct SiteBuilder: Sendable {
         var config: SiteConfig
         /// `--base-url` or `base_url`, ending in "/"; nil without one.
         var baseURL: String?
+        /// `--now` (else the current time) in Unix seconds, read on the site's clocks.
+        var now: Int64
         var strings: StringTable?
         var templates: TemplateSet?
     }
@@ -49,6 +51,7 @@ public struct SiteBuilder: Sendable {
     struct Setup {
         var config: SiteConfig
         var baseURL: String?
+        var now: Int64
         var strings: StringTable
         var templates: TemplateSet
     }
@@ -83,12 +86,12 @@ public struct SiteBuilder: Sendable {
         for (path, reason) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(.warning, file: path, message: reason))
         }
-        return Configuration(config: config, baseURL: baseURL, strings: strings, templates: templates)
+        return Configuration(config: config, baseURL: baseURL, now: options.now.moment(in: config.timeZone), strings: strings, templates: templates)
     }
 
     /// Step 1: every card file read and decoded.
     private func load(_ configuration: Configuration, _ report: inout BuildReport) -> LoadedCards {
-        var loader = CardLoader(site: options.site, linkSchemes: configuration.config.links.linkSchemes)
+        var loader = cardLoader(configuration.config)
         loader.cache = reuse?.entries
         let loaded = step("Load cards", 1, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
@@ -106,7 +109,7 @@ public struct SiteBuilder: Sendable {
     /// The site's rules (cardfeed.yml's `rules`), then every warning and error so far is
     /// reported, in order; any error (or warning, `--strict`) ends the build here.
     private func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> (Setup, RuleEngine.RuledCards) {
-        let decoder = CardLoader(site: options.site, linkSchemes: configuration.config.links.linkSchemes).decoder()
+        let decoder = cardLoader(configuration.config).decoder()
         let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
@@ -122,12 +125,12 @@ public struct SiteBuilder: Sendable {
         }
         report.diagnostics.all.forEach(emit)
         guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
-        return (Setup(config: configuration.config, baseURL: configuration.baseURL, strings: strings, templates: templates), ruled)
+        return (Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates), ruled)
     }
 
     /// Step 2: which cards each feed shows, in which order, on which page.
     private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> Selection {
-        let selector = FeedSelector(now: options.now, pageSize: pageSize(setup))
+        let selector = selector(setup.config, now: setup.now)
         let selection = step("Select cards", 2, &report) { _ in
             selector.select(ruled.cards)
         } detail: {
@@ -151,7 +154,18 @@ public struct SiteBuilder: Sendable {
         return selection
     }
 
-    private func pageSize(_ setup: Setup) -> Int { options.pageSize ?? setup.config.pageSize ?? BuildOptions.defaultPageSize }
+    private func pageSize(_ setup: Setup) -> Int { pageSize(setup.config) }
+    private func pageSize(_ config: SiteConfig) -> Int { options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize }
+
+    private func cardLoader(_ config: SiteConfig) -> CardLoader {
+        var loader = CardLoader(site: options.site, linkSchemes: config.links.linkSchemes)
+        loader.timeZone = config.timeZone
+        return loader
+    }
+
+    private func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
+        FeedSelector(now: now, pageSize: pageSize(config))
+    }
 
     /// The destination's output, which the render step streams the pages into and the write
     /// step commits.
@@ -197,7 +211,8 @@ public struct SiteBuilder: Sendable {
                 strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
                 pageSize: pageSize(setup), baseURL: setup.baseURL,
                 contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
-                head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path)))),
+                head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))),
+                timeZone: setup.config.timeZone),
             imageSizes: ImageSizes(folder: options.site.assetsFolder))
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.cache = reuse?.cards

@@ -10,6 +10,8 @@ public struct SiteConfig: Sendable {
     public var baseURL: String?
     public var pageSize: Int?
     public var locale: String?
+    /// The clocks of the dates pages show, and of a card's time written without an offset.
+    public var timeZone = SiteTimeZone.utc
     public var theme = Theme()
     public var rules: [CardRule] = []
     public var links = LinkPolicy()

@@ -9,7 +9,7 @@ struct SiteOptions: ParsableArguments {
 
     @Option(name: .customLong("now"), help: ArgumentHelp(
         "The build's time, in Unix seconds or as an ISO 8601 date or date-time (2026-11-20, 2026-11-20T10:00:00Z).",
-        discussion: "Cards that expire at or before it are hidden. An offset may follow a date-time (2026-11-20T10:00:00+02:00); a time without an offset (a date alone is midnight) is on the site's clocks (timezone in cardfeed.yml, default UTC). Defaults to the current time. Fix it to make a build reproducible.",
+        discussion: "Cards that expire at or before it are hidden; cards created after it are future cards (see future in cardfeed.yml). An offset may follow a date-time (2026-11-20T10:00:00+02:00); a time without an offset (a date alone is midnight) is on the site's clocks (timezone in cardfeed.yml, default UTC). Defaults to the current time. Fix it to make a build reproducible.",
         valueName: "time"))
     var now: NowArgument?
 

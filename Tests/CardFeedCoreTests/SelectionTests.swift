@@ -29,6 +29,20 @@ import Testing
         #expect(selection.hidden == [.dismissed: 1, .removed: 1, .control: 1, .expired: 2])
     }
 
+    @Test func futureCardsWaitForTheirDateOnlyWhenTheSiteSaysSo() {
+        let cards = [
+            card("past", updated: 999), card("now", updated: 1000), card("future", updated: 1001),
+            card("future-expired", updated: 1001) { $0.expiresAt = 1000 },
+            card("future-pinned", updated: 5000, pinned: true),
+        ]
+        let shown = FeedSelector(now: 1000, pageSize: 0).select(cards)
+        #expect(shown.cards.map(\.id) == ["future-pinned", "future", "now", "past"])
+        #expect(shown.hidden == [.expired: 1])
+        let hidden = FeedSelector(now: 1000, pageSize: 0, future: .hide).select(cards)
+        #expect(hidden.cards.map(\.id) == ["now", "past"])
+        #expect(hidden.hidden == [.expired: 1, .future: 2])
+    }
+
     @Test func pinnedFirstThenNewestThenById() {
         let selection = FeedSelector(now: 0, pageSize: 0).select([
             card("old", updated: 1), card("b", updated: 5), card("a", updated: 5),

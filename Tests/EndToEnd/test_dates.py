@@ -134,6 +134,46 @@ def test_an_unknown_time_zone_is_an_error_with_its_place_and_a_suggestion(run, t
     assert not (site / "public").exists()
 
 
+def test_a_card_dated_in_the_future_is_shown_with_a_warning_by_default(run, tmp_path):
+    site = write_cards(tmp_path / "s", [card("today", "2026-11-20"), card("later", "2033-01-01")])
+    result = run("build", site, "--now", "2026-11-20T12:00:00Z", "--diagnostics", "json")
+    assert result.returncode == 0, result.stderr
+    [warning] = diagnostics(result)
+    assert (warning["severity"], warning["file"], warning["card"], warning["id"], warning["field"]) == ("warning", "s/cards.json", 2, "later", "created")
+    assert "2033-01-01T00:00:00Z, after the build's time (2026-11-20T12:00:00Z, --now)" in warning["message"]
+    assert "future: hide" in warning["message"]
+    assert shown_ids(site) == ["later", "today"]
+    # The date in the card is not in the future once the build's time has come.
+    result = run("build", site, "--now", "2033-01-01", "--diagnostics", "json")
+    assert diagnostics(result) == []
+
+
+def test_future_hide_keeps_a_card_until_its_date(run, tmp_path):
+    site = write_cards(tmp_path / "s", [card("today", "2026-11-20"), card("later", "2033-01-01"), card("soon", "2026-12-24T18:00:00")])
+    (site / "cardfeed.yml").write_text("timezone: Europe/Berlin\nfuture: hide\n")
+    result = run("build", site, "--now", "2026-11-20T12:00:00Z", "--strict")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert shown_ids(site) == ["today"]
+    assert "1 shown, 2 not shown (2 waiting for their date)" in result.stdout
+    assert "2 cards wait for their date: soon (2026-12-24T17:00:00Z), later (2032-12-31T23:00:00Z)" in result.stdout
+    # At 18:00 in Berlin on Christmas Eve, "soon" is due.
+    result = run("build", site, "--now", "2026-12-24T18:00:00")
+    assert result.returncode == 0, result.stderr
+    assert shown_ids(site) == ["soon", "today"]
+    assert "1 not shown (1 waiting for their date)" in result.stdout
+
+
+def test_future_takes_show_or_hide(run, tmp_path):
+    site = write_cards(tmp_path / "s", [card("a", 1)])
+    (site / "cardfeed.yml").write_text("future: later\n")
+    result = run("check", site, "--now", "1800000000", "--diagnostics", "json")
+    assert result.returncode == 1
+    [error] = diagnostics(result)
+    assert (error["file"], error["line"], error["column"], error["field"]) == ("s/cardfeed.yml", 1, 9, "future")
+    assert error["message"].startswith("must be show (")
+
+
 def test_a_rule_may_set_expires_at_to_a_date(run, tmp_path):
     site = write_cards(tmp_path / "s", [card("a", "2026-11-01"), card("b", "2026-11-02")])
     (site / "cardfeed.yml").write_text("timezone: America/New_York\nrules:\n  - match: {id: a}\n    set:\n      expires_at: 2026-11-20\n")

@@ -112,6 +112,9 @@ public struct SiteBuilder: Sendable {
         let decoder = cardLoader(configuration.config).decoder()
         let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
+        if configuration.config.future == .show {
+            warnAboutFutureCards(ruled.cards, selector(configuration.config, now: configuration.now), &report.diagnostics)
+        }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }
         if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
@@ -148,6 +151,11 @@ public struct SiteBuilder: Sendable {
             emit(warning)
             report.diagnostics.append(warning)
         }
+        if let waiting = selection.hidden[.future] {
+            let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
+                .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
+            logger.info("      future: hide (cardfeed.yml): \(waiting == 1 ? "1 card waits for its date" : "\(waiting) cards wait for their date"): \(ids.joined(separator: ", "))\(waiting > 5 ? ", …" : "")")
+        }
         report.cardsShown = selection.cards.count
         report.skipped.merge(selection.hidden, uniquingKeysWith: +)
         report.feeds = selection.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) }
@@ -164,7 +172,20 @@ public struct SiteBuilder: Sendable {
     }
 
     private func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
-        FeedSelector(now: now, pageSize: pageSize(config))
+        FeedSelector(now: now, pageSize: pageSize(config), future: config.future)
+    }
+
+    /// A warning for each card that would be shown although it is dated after the build's
+    /// time: it sorts at the top, as if published already. (With `future: hide` such a card
+    /// waits instead, and the select step names it.)
+    private func warnAboutFutureCards(_ cards: [Card], _ selector: FeedSelector, _ diagnostics: inout Diagnostics) {
+        for card in cards where selector.isFuture(card) && selector.hiddenReason(card) == nil {
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "created",
+                message: "dated \(Formatting.iso(card.created ?? 0)), after the build's time (\(Formatting.iso(selector.now)), --now); shown at the top as if published. To keep such cards until their date, set future: hide in cardfeed.yml")
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
+        }
     }
 
     /// The destination's output, which the render step streams the pages into and the write

@@ -67,7 +67,7 @@ struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "theme", "rules", "links", "csp"]
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "theme", "rules", "links", "csp"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -86,6 +86,11 @@ struct YAMLReader {
                 }
             case "locale": config.locale = string(value, key: key)
             case "timezone": if let zone = timeZone(value) { config.timeZone = zone }
+            case "future":
+                guard let text = string(value, key: key) else { break }
+                if let future = FutureCards(rawValue: text) { config.future = future } else {
+                    error(value, key, "must be show (a card dated after the build's time is shown, with a warning) or hide (it waits for its date); found \(Diagnostic.quoted(text))")
+                }
             case "theme": config.theme = theme(value)
             case "rules": config.rules = rules(value)
             case "links": config.links = links(value)

@@ -24,6 +24,7 @@ public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case removed = "removed"
     case dismissed = "dismissed"
     case expired = "expired"
+    case future = "waiting for their date"
     case control = "control"
     case hiddenByRule = "hidden by a rule"
 

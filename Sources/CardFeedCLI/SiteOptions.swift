@@ -7,11 +7,11 @@ import Logging
 struct SiteOptions: ParsableArguments {
     @OptionGroup var location: SiteArgument
 
-    @Option(name: .customLong("now"), help: ArgumentHelp(
-        "Hide cards that expire at or before this time (Unix seconds).",
-        discussion: "Defaults to the current time. Fix it to make a build reproducible.",
-        valueName: "unix-seconds"))
-    var now: Int64?
+    @Option(name: .customLong("now"), parsing: .unconditional, help: ArgumentHelp(
+        "The build's time, in Unix seconds or as an ISO 8601 date or date-time (2026-11-20, 2026-11-20T10:00:00Z).",
+        discussion: "Cards that expire at or before it are hidden; cards created after it are future cards (see future in cardfeed.yml). An offset may follow a date-time (2026-11-20T10:00:00+02:00); a time without an offset (a date alone is midnight) is on the site's clocks (timezone in cardfeed.yml, default UTC). Defaults to the current time. Fix it to make a build reproducible.",
+        valueName: "time"))
+    var now: NowArgument?
 
     // Unconditional, so that `--page-size -1` reaches `validate` (which says what is allowed)
     // instead of reading as an option "-1" and failing with "Missing value".
@@ -50,13 +50,12 @@ struct SiteOptions: ParsableArguments {
         try location.validate()
         if let pageSize, pageSize < 0 { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
         if let locale, !StringTable.isLanguageTag(locale) { throw ValidationError("--locale: \(StringTable.notALanguageTag(locale)).") }
-        if let now, now < 0 { throw ValidationError("--now takes Unix seconds (0 or more), not \(now).") }
     }
 
     func buildOptions() -> BuildOptions {
         BuildOptions(
             site: location.located.folder,
-            now: now ?? Int64(Date().timeIntervalSince1970),
+            now: now?.time ?? .current,
             pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict,
             contentSecurityPolicy: csp ? true : nil)
     }

@@ -12,7 +12,7 @@ import Testing
     /// Builds the golden site into a temporary folder and returns it.
     static func buildGoldenSite() throws -> (output: URL, report: BuildReport) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-golden-\(UUID().uuidString)")
-        let options = BuildOptions(site: SiteFolder(Paths.goldenSite.path), now: now, pageSize: 3)
+        let options = BuildOptions(site: SiteFolder(Paths.goldenSite.path), now: WrittenTime(unixSeconds: now), pageSize: 3)
         let report = try SiteBuilder(options: options, destination: .folder(output), logger: .quiet).run()
         return (output, report)
     }

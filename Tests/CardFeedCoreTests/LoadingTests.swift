@@ -191,7 +191,7 @@ import Testing
         let card = try #require(loaded.cards.first)
         #expect(card.title == nil)
         #expect(card.extras.map(\.value) == ["3"])
-        #expect(loaded.diagnostics.contains("x.json: card 1 (id \"a\"): field \"created\": expected a number, found text"))
+        #expect(loaded.diagnostics.contains("x.json: card 1 (id \"a\"): field \"created\": \"yesterday\" is not a time: expected Unix seconds, or an ISO 8601 date"))
         #expect(loaded.diagnostics.contains("field \"title\": expected text, found a list"))
         #expect(loaded.diagnostics.contains("field \"viewed\": expected true or false, found text"))
         #expect(loaded.diagnostics.contains("field \"extras.n\": expected text, found a number; used as text"))

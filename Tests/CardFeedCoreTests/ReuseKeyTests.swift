@@ -69,7 +69,7 @@ import Testing
         return RenderSettings.Values(
             builtinImages: BuiltinImages(assets: Set(BuiltinFiles.assetPaths), siteOverrides: []), strings: strings, links: links,
             siteTitle: "Site", stylesheets: ["assets/cardfeed.css", "assets/custom.css"], pageSize: 2, baseURL: "https://x.test/",
-            contentSecurityPolicy: ContentSecurityPolicy.builtin, head: head)
+            contentSecurityPolicy: ContentSecurityPolicy.builtin, head: head, timeZone: try #require(SiteTimeZone(identifier: "America/New_York")))
     }
 
     static func templates() throws -> TemplateSet {

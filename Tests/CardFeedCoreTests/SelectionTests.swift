@@ -29,6 +29,20 @@ import Testing
         #expect(selection.hidden == [.dismissed: 1, .removed: 1, .control: 1, .expired: 2])
     }
 
+    @Test func futureCardsWaitForTheirDateOnlyWhenTheSiteSaysSo() {
+        let cards = [
+            card("past", updated: 999), card("now", updated: 1000), card("future", updated: 1001),
+            card("future-expired", updated: 1001) { $0.expiresAt = 1000 },
+            card("future-pinned", updated: 5000, pinned: true),
+        ]
+        let shown = FeedSelector(now: 1000, pageSize: 0).select(cards)
+        #expect(shown.cards.map(\.id) == ["future-pinned", "future", "now", "past"])
+        #expect(shown.hidden == [.expired: 1])
+        let hidden = FeedSelector(now: 1000, pageSize: 0, future: .hide).select(cards)
+        #expect(hidden.cards.map(\.id) == ["now", "past"])
+        #expect(hidden.hidden == [.expired: 1, .future: 2])
+    }
+
     @Test func pinnedFirstThenNewestThenById() {
         let selection = FeedSelector(now: 0, pageSize: 0).select([
             card("old", updated: 1), card("b", updated: 5), card("a", updated: 5),
@@ -101,9 +115,14 @@ import Testing
         #expect(Formatting.iso(1_700_000_000) == "2023-11-14T22:13:20Z")
         var diagnostics = Diagnostics()
         let english = try #require(StringTable.load(locale: "en", site: SiteFolder("/nonexistent"), diagnostics: &diagnostics))
-        #expect(english.moment(1_700_000_000).text == "Nov 14, 2023")
-        #expect(english.moment(1_700_000_000).iso == "2023-11-14T22:13:20Z")
-        #expect(english.moment(951_782_400).text == "Feb 29, 2000")
+        #expect(english.moment(1_700_000_000, in: .utc).text == "Nov 14, 2023")
+        #expect(english.moment(1_700_000_000, in: .utc).iso == "2023-11-14T22:13:20Z")
+        #expect(english.moment(951_782_400, in: .utc).text == "Feb 29, 2000")
+        // On a site in New York, a card of 02:13Z shows the day before; `datetime` stays in UTC.
+        let newYork = try #require(SiteTimeZone(identifier: "America/New_York"))
+        #expect(english.moment(1_795_140_780, in: .utc).text == "Nov 20, 2026")
+        #expect(english.moment(1_795_140_780, in: newYork).text == "Nov 19, 2026")
+        #expect(english.moment(1_795_140_780, in: newYork).iso == "2026-11-20T02:13:00Z")
         #expect(Formatting.grouped(10000) == "10,000")
         #expect(Formatting.grouped(999) == "999")
         #expect(Formatting.anchor(for: "plain-id_1") == "card-plain-id_1")

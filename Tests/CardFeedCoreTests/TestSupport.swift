@@ -47,7 +47,7 @@ struct TempSite {
     }
 
     func options(now: Int64 = 1_800_000_000, pageSize: Int = 20, strict: Bool = false) -> BuildOptions {
-        BuildOptions(site: site, now: now, pageSize: pageSize, strict: strict)
+        BuildOptions(site: site, now: WrittenTime(unixSeconds: now), pageSize: pageSize, strict: strict)
     }
 
     /// Builds into `output` (without `write`, as `cardfeed check` does) and returns the report,

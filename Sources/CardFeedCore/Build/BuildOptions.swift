@@ -5,8 +5,9 @@ import Logging
 /// Where it goes is the `BuildDestination` the command gives `SiteBuilder`.
 public struct BuildOptions: Sendable {
     public var site: SiteFolder
-    /// Unix seconds; cards that expire at or before it are hidden.
-    public var now: Int64
+    /// The build's time: cards that expire at or before it are hidden, cards created after it are
+    /// future cards (see `FutureCards`). A time without an offset is on the site's clocks.
+    public var now: WrittenTime
     /// Cards a page; 0 puts each feed on one page.
     public var pageSize: Int?
     public var locale: String?
@@ -29,7 +30,7 @@ public struct BuildOptions: Sendable {
     public static let defaultPageSize = 20
 
     public init(
-        site: SiteFolder, now: Int64 = Int64(Date().timeIntervalSince1970),
+        site: SiteFolder, now: WrittenTime = .current,
         pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false,
         contentSecurityPolicy: Bool? = nil
     ) {

@@ -43,6 +43,8 @@ public struct SiteBuilder: Sendable {
         var configFailed = false
         /// `--base-url` or `base_url`, ending in "/"; nil without one.
         var baseURL: String?
+        /// `--now` (else the current time) in Unix seconds, read on the site's clocks.
+        var now: Int64
         var strings: StringTable?
         var templates: TemplateSet?
     }
@@ -51,6 +53,7 @@ public struct SiteBuilder: Sendable {
     struct Setup {
         var config: SiteConfig
         var baseURL: String?
+        var now: Int64
         var strings: StringTable
         var templates: TemplateSet
     }
@@ -87,12 +90,12 @@ public struct SiteBuilder: Sendable {
         for (path, reason, isError) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }
-        return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, strings: strings, templates: templates)
+        return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, now: options.now.moment(in: config.timeZone), strings: strings, templates: templates)
     }
 
     /// Step 1: every card file read and decoded.
     private func load(_ configuration: Configuration, _ report: inout BuildReport) -> LoadedCards {
-        var loader = CardLoader(site: options.site, linkSchemes: configuration.config.links.linkSchemes)
+        var loader = cardLoader(configuration.config)
         loader.cache = reuse?.entries
         let loaded = step("Load cards", 1, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
@@ -120,9 +123,12 @@ public struct SiteBuilder: Sendable {
     /// The site's rules (cardfeed.yml's `rules`), then every warning and error so far is
     /// reported, in order; any error (or warning, `--strict`) ends the build here.
     private func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> (Setup, RuleEngine.RuledCards) {
-        let decoder = CardLoader(site: options.site, linkSchemes: configuration.config.links.linkSchemes).decoder()
+        let decoder = cardLoader(configuration.config).decoder()
         let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
+        if configuration.config.future == .show {
+            warnAboutFutureCards(ruled.cards, selector(configuration.config, now: configuration.now), &report.diagnostics)
+        }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }
         if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
@@ -137,12 +143,12 @@ public struct SiteBuilder: Sendable {
         }
         report.diagnostics.all.forEach(emit)
         guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
-        return (Setup(config: configuration.config, baseURL: configuration.baseURL, strings: strings, templates: templates), ruled)
+        return (Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates), ruled)
     }
 
     /// Step 2: which cards each feed shows, in which order, on which page.
     private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> Selection {
-        let selector = FeedSelector(now: options.now, pageSize: pageSize(setup))
+        let selector = selector(setup.config, now: setup.now)
         let selection = step("Select cards", 2, &report) { _ in
             selector.select(ruled.cards)
         } detail: {
@@ -160,13 +166,42 @@ public struct SiteBuilder: Sendable {
             emit(warning)
             report.diagnostics.append(warning)
         }
+        if let waiting = selection.hidden[.future] {
+            let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
+                .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
+            logger.info("      future: hide (cardfeed.yml): \(waiting == 1 ? "1 card waits for its date" : "\(waiting) cards wait for their date"): \(ids.joined(separator: ", "))\(waiting > 5 ? ", …" : "")")
+        }
         report.cardsShown = selection.cards.count
         report.skipped.merge(selection.hidden, uniquingKeysWith: +)
         report.feeds = selection.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) }
         return selection
     }
 
-    private func pageSize(_ setup: Setup) -> Int { options.pageSize ?? setup.config.pageSize ?? BuildOptions.defaultPageSize }
+    private func pageSize(_ setup: Setup) -> Int { pageSize(setup.config) }
+    private func pageSize(_ config: SiteConfig) -> Int { options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize }
+
+    private func cardLoader(_ config: SiteConfig) -> CardLoader {
+        var loader = CardLoader(site: options.site, linkSchemes: config.links.linkSchemes)
+        loader.timeZone = config.timeZone
+        return loader
+    }
+
+    private func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
+        FeedSelector(now: now, pageSize: pageSize(config), future: config.future)
+    }
+
+    /// A warning for each card that would be shown although it is dated after the build's
+    /// time: it sorts at the top, as if published already. (With `future: hide` such a card
+    /// waits instead, and the select step names it.)
+    private func warnAboutFutureCards(_ cards: [Card], _ selector: FeedSelector, _ diagnostics: inout Diagnostics) {
+        for card in cards where selector.isFuture(card) && selector.hiddenReason(card) == nil {
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "created",
+                message: "dated \(Formatting.iso(card.created ?? 0)), after the build's time (\(Formatting.iso(selector.now)), --now); shown at the top as if published. To keep such cards until their date, set future: hide in cardfeed.yml")
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
+        }
+    }
 
     /// The destination's output, which the render step streams the pages into and the write
     /// step commits.
@@ -213,7 +248,8 @@ public struct SiteBuilder: Sendable {
                 strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
                 pageSize: pageSize(setup), baseURL: setup.baseURL,
                 contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
-                head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path)))),
+                head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))),
+                timeZone: setup.config.timeZone),
             imageSizes: ImageSizes(folder: options.site.assetsFolder))
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.cache = reuse?.cards

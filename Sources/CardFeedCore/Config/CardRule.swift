@@ -36,6 +36,8 @@ public struct CardRule: Sendable {
         case text(String)
         case flag(Bool)
         case number(Double)
+        /// An ISO 8601 date or date-time (`expires_at: 2026-12-31`), read on the site's clocks.
+        case time(WrittenTime)
     }
 
     /// The card fields `set:` may change, and the kind of value each takes.

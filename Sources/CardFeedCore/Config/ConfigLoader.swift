@@ -69,7 +69,7 @@ struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "theme", "rules", "links", "csp"]
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "theme", "rules", "links", "csp"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -89,6 +89,12 @@ struct YAMLReader {
             case "locale":
                 guard let locale = string(value, key: key) else { continue }
                 if StringTable.isLanguageTag(locale) { config.locale = locale } else { error(value, key, StringTable.notALanguageTag(locale)) }
+            case "timezone": if let zone = timeZone(value) { config.timeZone = zone }
+            case "future":
+                guard let text = string(value, key: key) else { break }
+                if let future = FutureCards(rawValue: text) { config.future = future } else {
+                    error(value, key, "must be show (a card dated after the build's time is shown, with a warning) or hide (it waits for its date); found \(Diagnostic.quoted(text))")
+                }
             case "theme": config.theme = theme(value)
             case "rules": config.rules = rules(value)
             case "links": config.links = links(value)
@@ -108,6 +114,16 @@ struct YAMLReader {
             return nil
         }
         return text.hasSuffix("/") ? text : text + "/"
+    }
+
+    /// `timezone`: an IANA time zone name such as Europe/Berlin.
+    mutating func timeZone(_ node: Node) -> SiteTimeZone? {
+        guard let name = string(node, key: "timezone") else { return nil }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if let zone = SiteTimeZone(identifier: trimmed) { return zone }
+        let suggestion = Diagnostic.suggestion(for: trimmed, among: Set(SiteTimeZone.knownIdentifiers))
+        error(node, "timezone", "unknown time zone \(Diagnostic.quoted(name))\(suggestion); give an IANA name such as UTC, Europe/Berlin or America/New_York")
+        return nil
     }
 
     /// `image`: a file of SITE/assets/ ("images/share.png") or an http(s) URL.
@@ -230,8 +246,13 @@ struct YAMLReader {
                     case "flag":
                         if let flag = fieldValue.bool { rule.set.append((field, .flag(flag))) } else { error(fieldValue, "\(path).set.\(field)", "expected true or false") }
                     case "number":
+                        if field == "expires_at", fieldValue.float == nil, let time = WrittenTime(iso8601: scalar.string) {
+                            rule.set.append((field, .time(time)))
+                            acts = true
+                            continue
+                        }
                         guard let number = fieldValue.float else {
-                            error(fieldValue, "\(path).set.\(field)", "expected a number")
+                            error(fieldValue, "\(path).set.\(field)", field == "expires_at" ? "expected a time: \(WrittenTime.acceptedForms) (-1 for never)" : "expected a number")
                             continue
                         }
                         if let problem = CardRule.problem(setting: field, to: number) {

@@ -10,6 +10,10 @@ public struct SiteConfig: Sendable {
     public var baseURL: String?
     public var pageSize: Int?
     public var locale: String?
+    /// The clocks of the dates pages show, and of a card's time written without an offset.
+    public var timeZone = SiteTimeZone.utc
+    /// What a card dated after the build's time (`--now`) does.
+    public var future = FutureCards.show
     public var theme = Theme()
     public var rules: [CardRule] = []
     public var links = LinkPolicy()
@@ -20,6 +24,15 @@ public struct SiteConfig: Sendable {
     public init() {}
 
     public static let fileName = "cardfeed.yml"
+}
+
+/// What a card whose `created` is after the build's time does: Hugo's `buildFuture`, turned
+/// round so that a site that sets nothing shows every card, as Braze's feeds do.
+public enum FutureCards: String, Sendable, CaseIterable {
+    /// Shown, where its date sorts it (at the top), with a warning naming it.
+    case show
+    /// Not shown until a build at or after its date.
+    case hide
 }
 
 /// The Content Security Policy that `csp: true` and `--csp` put in every page.

@@ -24,6 +24,7 @@ public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case removed = "removed"
     case dismissed = "dismissed"
     case expired = "expired"
+    case future = "waiting for their date"
     case control = "control"
     case hiddenByRule = "hidden by a rule"
 
@@ -59,6 +60,8 @@ struct CardDecoder: Sendable, Hashable, Decodable {
     var assets: AssetFiles
     /// Schemes a card's link may use (the site's app schemes included).
     var linkSchemes: Set<String> = URLCheck.linkSchemes
+    /// The clocks a card's time without an offset (a date alone: midnight) is read on.
+    var timeZone: SiteTimeZone = .utc
 
     /// Extras keys that style one card (see `CardStyle` for the custom properties they set).
     static let styleExtras = ["background_color", "text_color", "accent_color"]
@@ -73,7 +76,7 @@ struct CardDecoder: Sendable, Hashable, Decodable {
             diagnostic.cardOffset = source.offset
             return (.skipped(.invalid), [diagnostic])
         }
-        var reader = FieldReader(object: object, file: source.file, index: source.index)
+        var reader = FieldReader(object: object, file: source.file, index: source.index, timeZone: timeZone)
         let entry = decode(&reader, source: source, textBytes: Self.textBytes(value))
         guard source.offset != nil else { return (entry, reader.diagnostics) }
         return (entry, reader.diagnostics.map { var diagnostic = $0; diagnostic.cardOffset = source.offset; return diagnostic })
@@ -121,13 +124,15 @@ struct CardDecoder: Sendable, Hashable, Decodable {
 
     private func readBaseFields(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         card.viewed = reader.bool(.viewed) ?? false
-        if let created = reader.timestamp(.created) {
+        let noDate = "the card shows no date and sorts as the oldest"
+        let warningsBefore = reader.diagnostics.count
+        if let created = reader.timestamp(.created, unreadable: noDate) {
             card.created = created
-        } else if card.type != .control {
-            reader.warn(reader.keyName(.created), "missing; the card shows no date and sorts as the oldest")
+        } else if card.type != .control && reader.diagnostics.count == warningsBefore {
+            reader.warn(reader.keyName(.created), "missing; \(noDate)")  // or negative, "never"
         }
-        card.updated = reader.timestamp(.updated) ?? card.created ?? 0
-        card.expiresAt = reader.timestamp(.expiresAt)
+        card.updated = reader.timestamp(.updated, unreadable: "ignored; the card sorts by its created time") ?? card.created ?? 0
+        card.expiresAt = reader.timestamp(.expiresAt, unreadable: "ignored; the card does not expire")
         card.categories = readCategories(&reader)
         card.extras = reader.stringMap(.extras)
         readStyleExtras(&card, &reader)

@@ -17,6 +17,8 @@ public struct CardLoader: Sendable {
     public let site: SiteFolder
     /// Schemes card links may use: the web ones and the site's app schemes.
     public var linkSchemes: Set<String>
+    /// The site's time zone, which a card's time without an offset is read in.
+    public var timeZone: SiteTimeZone = .utc
 
     /// With `serve`: cards decoded by the previous build, reused when their bytes did not change.
     var cache: ReuseCache<(DecodedEntry, [Diagnostic])>?
@@ -32,7 +34,7 @@ public struct CardLoader: Sendable {
 
     /// The decoder this loader uses, also for the values that rules set.
     func decoder() -> CardDecoder {
-        CardDecoder(assets: .listed(Set(site.assetFiles())), linkSchemes: linkSchemes)
+        CardDecoder(assets: .listed(Set(site.assetFiles())), linkSchemes: linkSchemes, timeZone: timeZone)
     }
 
     public func load() -> LoadedCards {

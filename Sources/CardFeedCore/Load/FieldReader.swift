@@ -108,6 +108,8 @@ struct FieldReader {
     let object: [(key: String, value: JSONValue)]
     let file: String
     let index: Int
+    /// The site's time zone, for a time written without an offset.
+    let timeZone: SiteTimeZone
     var cardID: String?
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -115,10 +117,11 @@ struct FieldReader {
     /// instead of a search for each of the thirty-odd fields a card is read for.
     private var values: [JSONValue?]
 
-    init(object: [(key: String, value: JSONValue)], file: String, index: Int) {
+    init(object: [(key: String, value: JSONValue)], file: String, index: Int, timeZone: SiteTimeZone = .utc) {
         self.object = object
         self.file = file
         self.index = index
+        self.timeZone = timeZone
         values = Array(repeating: nil, count: Field.keys.count)
         for (key, value) in object {
             if let slot = Field.slots[key] {
@@ -251,29 +254,56 @@ struct FieldReader {
     /// what `Int64` holds.
     static let largestTime = 9.0e15
 
-    /// Unix seconds. 13-digit values are milliseconds (some generators write them), a fraction
-    /// is rounded down (iOS keeps timestamps as doubles, and exports write `1699500000.75`), and
-    /// a negative value means "never", as `-1` does on the wire.
-    mutating func timestamp(_ field: Field) -> Int64? {
+    /// Unix seconds, from a number or an ISO 8601 date or date-time (see `WrittenTime`; a time
+    /// without an offset is on the site's clocks). 13-digit numbers are milliseconds (some
+    /// generators write them), a fraction is rounded down (iOS keeps timestamps as doubles, and
+    /// exports write `1699500000.75`), and a negative number means "never", as `-1` does on the
+    /// wire. A value that is no time gets one warning, which ends with `consequence`.
+    mutating func timestamp(_ field: Field, unreadable consequence: String = "ignored") -> Int64? {
+        guard let (key, value) = lookup(field) else { return nil }
         var seconds: Int64
-        if case .number(_, let integer?)? = lookup(field)?.value {
+        switch value {
+        case .number(_, let integer?):
             seconds = integer  // the usual case
-        } else {
-            guard let number = number(field) else { return nil }
-            guard abs(number) < Self.largestTime else {
-                warn(lookup(field)?.key, "\(Self.format(number)) is too large for a time; ignored")
+        case .string(let text):
+            if let written = WrittenTime(iso8601: text) {
+                seconds = written.moment(in: timeZone)
+                guard seconds >= 0 else {
+                    warn(key, "\(Diagnostic.quoted(text)) is before 1970, the earliest time a card can hold; \(consequence)")
+                    return nil
+                }
+            } else if Double(text.trimmingCharacters(in: .whitespaces)) != nil, let number = number(field) {
+                guard let whole = wholeSeconds(number, key) else { return nil }
+                seconds = whole
+            } else {
+                warn(key, "\(Diagnostic.quoted(text)) is not a time: expected \(WrittenTime.acceptedForms); \(consequence)")
                 return nil
             }
-            seconds = Int64(number.rounded(.down))
+        case .number:
+            guard let number = number(field), let whole = wholeSeconds(number, key) else { return nil }
+            seconds = whole
+        default:
+            warn(key, "expected a time (\(WrittenTime.acceptedForms)), found \(value.noun); \(consequence)")
+            return nil
         }
         if seconds >= 1_000_000_000_000 { seconds /= 1000 }
         guard seconds >= 0 else { return nil }
         // RFC 3339 (the feeds' dates, `datetime`) has four-digit years.
         if seconds > Self.latestTime {
-            warn(lookup(field)?.key, "\(seconds) is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time")
+            warn(key, "\(seconds) is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time")
             seconds = Self.latestTime
         }
         return seconds
+    }
+
+    /// A number of seconds (or milliseconds) rounded down, or nil with a warning when it is
+    /// beyond any calendar.
+    private mutating func wholeSeconds(_ number: Double, _ key: String) -> Int64? {
+        guard abs(number) < Self.largestTime else {
+            warn(key, "\(Self.format(number)) is too large for a time; ignored")
+            return nil
+        }
+        return Int64(number.rounded(.down))
     }
 
     /// 9999-12-31T23:59:59Z. Times before 1970 (negative) mean "never" on the wire, so the

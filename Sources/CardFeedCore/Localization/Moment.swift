@@ -1,7 +1,7 @@
 import CardFeedMustache
 
-/// A moment as `datetime` attribute text and as text for people ("Nov 14, 2023"), in UTC
-/// (`StringTable.moment` makes one in the page's language).
+/// A moment as `datetime` attribute text, in UTC, and as text for people ("Nov 14, 2023") in
+/// the site's time zone (`StringTable.moment` makes one in the page's language).
 final class Moment: MustacheObject, @unchecked Sendable {
     init(iso: String, text: String) {
         self.iso = iso

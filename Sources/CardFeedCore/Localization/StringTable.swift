@@ -263,10 +263,11 @@ public struct StringTable: Sendable, Hashable, Decodable {
         String(character) == replacement ? text : text.split(separator: character, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 
-    /// A moment as `datetime` text and as text for people in this language, in UTC.
-    func moment(_ seconds: Int64) -> Moment {
+    /// A moment as `datetime` text, in UTC, and as text for people in this language, on the
+    /// clocks of `zone` (a card created at 02:13Z was created on the day before in New York).
+    func moment(_ seconds: Int64, in zone: SiteTimeZone) -> Moment {
         let iso = Formatting.iso(seconds)
-        let (year, month, day) = Formatting.civilDate(daysSince1970: Formatting.days(seconds))
+        let (year, month, day) = Formatting.civilDate(daysSince1970: Formatting.days(seconds + zone.offset(at: seconds)))
         var text = ""
         for part in datePattern {
             switch part {

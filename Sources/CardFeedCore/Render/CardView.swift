@@ -36,7 +36,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
         self.permalink = permalink
         // Called directly: a method passed to `map` copies the table or policy into a closure,
         // retaining what they hold, which every card on both rendering threads shares.
-        if let seconds = card.created { created = settings.strings.moment(seconds) } else { created = nil }
+        if let seconds = card.created { created = settings.moment(seconds) } else { created = nil }
         if let url = card.url { newTab = settings.links.opensInNewTab(url) } else { newTab = false }
     }
     /// The card's HTML id (see `Formatting.anchor`).
@@ -63,8 +63,8 @@ final class CardView: MustacheObject, @unchecked Sendable {
         case .image: return .object(settings.images.cardImage(card))
         case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
         case .created: return created.map { .object($0) }
-        case .updated: return card.updated > card.created ?? 0 ? .object(settings.strings.moment(card.updated)) : nil
-        case .expires: return card.expiresAt.map { .object(settings.strings.moment($0)) }
+        case .updated: return card.updated > card.created ?? 0 ? .object(settings.moment(card.updated)) : nil
+        case .expires: return card.expiresAt.map { .object(settings.moment($0)) }
         case .categories: return .objects(card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) })
         case .extras: return card.extras.isEmpty ? nil : .object(ExtrasView(pairs: card.extras))
         case .extrasList: return .objects(card.extras.map { ExtraView(key: $0.key, value: $0.value) })
@@ -271,6 +271,8 @@ final class RenderSettings: Sendable {
         var contentSecurityPolicy: String? = nil
         /// The favicon, description and link preview picture of every page.
         var head = PageHead()
+        /// The clocks of the dates cards show.
+        var timeZone = SiteTimeZone.utc
     }
 
     let values: Values
@@ -292,6 +294,9 @@ final class RenderSettings: Sendable {
     subscript<Value>(dynamicMember setting: KeyPath<Values, Value>) -> Value {
         values[keyPath: setting]
     }
+
+    /// A moment as a card shows it: in the page's language and on the site's clocks.
+    func moment(_ seconds: Int64) -> Moment { values.strings.moment(seconds, in: values.timeZone) }
 
     /// The page of the "all" feed that shows the card at `position` in display order.
     func allFeedPage(_ position: Int) -> Int { values.pageSize > 0 ? position / values.pageSize + 1 : 1 }

@@ -95,10 +95,13 @@ public struct FeedSelector: Sendable {
     public var now: Int64
     /// Cards a page; 0 puts each feed on one page.
     public var pageSize: Int
+    /// Whether cards created after `now` are shown.
+    public var future: FutureCards
 
-    public init(now: Int64, pageSize: Int) {
+    public init(now: Int64, pageSize: Int, future: FutureCards = .show) {
         self.now = now
         self.pageSize = pageSize
+        self.future = future
     }
 
     public func select(_ cards: [Card]) -> Selection {
@@ -142,8 +145,12 @@ public struct FeedSelector: Sendable {
         if card.type == .control { return .control }
         if card.dismissed { return .dismissed }
         if let expiresAt = card.expiresAt, expiresAt <= now { return .expired }
+        if future == .hide && isFuture(card) { return .future }
         return nil
     }
+
+    /// Created after the build's time: a card written by hand for later (Braze never sends one).
+    func isFuture(_ card: Card) -> Bool { (card.created ?? 0) > now }
 
     func paginate(_ count: Int) -> [Range<Int>] {
         guard pageSize > 0, count > pageSize else { return [0..<count] }

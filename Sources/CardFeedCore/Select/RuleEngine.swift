@@ -82,6 +82,7 @@ struct RuleEngine {
             case ("dismissible", .flag(let flag)): card.dismissible = flag
             case ("use_webview", .flag(let flag)): card.useWebView = flag
             case ("expires_at", .number(let number)): card.expiresAt = number < 0 ? nil : Int64(number)
+            case ("expires_at", .time(let time)): card.expiresAt = time.moment(in: decoder.timeZone)
             case ("aspect_ratio", .number(let number)): card.aspectRatio = number > 0 ? number : nil
             default: break  // the loader accepts only the fields and kinds above
             }

@@ -107,8 +107,8 @@ public enum Markdown {
 
     /// A relative path in a description names a file of SITE/assets/, as a card's `image` does:
     /// `images/map.png` is written `assets/images/map.png`, which every page finds through its
-    /// `<base href>`, at any depth. Paths from the host's root (`/x`, `//host/x`) and links
-    /// within the page (`#x`, `?q`) stay as written; nil for a path that leaves assets/.
+    /// `<base href>`, at any depth. Paths from the host's root (`/x`) and links within the page
+    /// (`#x`, `?q`) stay as written; nil for a path that leaves assets/.
     static func inAssets(_ path: String) -> String? {
         guard let first = path.first, !"/#?".contains(first) else { return path }
         let end = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
@@ -129,7 +129,7 @@ public enum Markdown {
             let image = type == CMARK_NODE_IMAGE
             if image, isDataImage(url) { continue }
             switch URLCheck.check(url, allowedSchemes: image ? URLCheck.imageSchemes : linkSchemes) {
-            case .absolute: continue
+            case .absolute(let read): if read != url { cmark_node_set_url(node, read) }
             case .relative(let path):
                 if let resolved = inAssets(path) { cmark_node_set_url(node, resolved) } else { refused.append(node) }
             case .refused: refused.append(node)

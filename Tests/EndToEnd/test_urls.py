@@ -1,0 +1,58 @@
+"""URLs in cards and descriptions are judged as browsers read them (issue 29, item 6): a
+scheme-relative URL however it is spelled reaches its host, pages and feeds resolve a URL the
+same way, and no description writes a link the page cannot keep."""
+import json
+import re
+from pathlib import Path
+
+from conftest import write_cards
+
+NOW = "1795000000"
+
+
+def card(id, **fields):
+    return {"id": id, "type": "text_announcement", "created": 1790000000, "description": "Hello", **fields}
+
+
+def build(run, site, *extra):
+    result = run("build", site, "--now", NOW, "-q", *extra)
+    assert result.returncode in (0, 1), f"crashed with status {result.returncode}:\n{result.stderr[-3000:]}"
+    return result
+
+
+def card_html(page: str, id: str) -> str:
+    """The HTML of one card of a page, from its article to the next."""
+    match = re.search(rf'<article[^>]*data-card-id="{re.escape(id)}".*?</article>', page, re.S)
+    assert match, f"no card {id} in the page"
+    return match.group(0)
+
+
+def test_scheme_relative_urls_in_every_spelling_reach_their_host_and_follow_new_tab(run, tmp_path):
+    # Browsers read each of these as https://evil.example/... on an https page.
+    spellings = {
+        "three": "///evil.example/x",
+        "backslashes": "\\\\evil.example\\y",
+        "mixed": "/\\evil.example/z",
+        "spaced": " /\t/evil.example/s ",
+        "scheme": "https:\\\\evil.example/w",
+    }
+    site = write_cards(tmp_path / "site", [card(id, url=url) for id, url in spellings.items()] + [
+        # In Markdown "\\e" is a backslash and an "e" ("\\/" would be a slash).
+        card("described", description="[go](///evil.example/d) and ![map](/\\evil.example/m.png)"),
+    ])
+    (site / "cardfeed.yml").write_text('links:\n  new_tab: ["evil.example"]\n')
+    result = build(run, site)
+    assert result.returncode == 0, result.stderr
+    page = (site / "public" / "index.html").read_text()
+    expected = {"three": "//evil.example/x", "backslashes": "//evil.example/y", "mixed": "//evil.example/z",
+                "spaced": "//evil.example/s", "scheme": "https://evil.example/w"}
+    for id, href in expected.items():
+        html = card_html(page, id)
+        assert f'href="{href}" target="_blank" rel="noopener"' in html, html
+        # The link's text names the host it reaches.
+        assert ">evil.example</a>" in html, html
+    described = card_html(page, "described")
+    assert 'href="//evil.example/d"' in described, described
+    assert 'src="//evil.example/m.png"' in described, described
+    # No spelling a browser reads otherwise than the checks did is left in the page.
+    assert not re.search(r'(href|src)="(///|[^"]*\\|%5C)', page), page

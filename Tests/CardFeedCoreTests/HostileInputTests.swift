@@ -62,6 +62,29 @@ import Testing
         }
     }
 
+    /// A feed says where a page's link goes as the page's browser does: against the site's root,
+    /// which every page's `<base href>` names (each row checked with Node 18's `new URL(href, root)`).
+    @Test func feedURLsResolveAsOnTheSitesPages() {
+        let rows: [(href: String, root: String, absolute: String)] = [
+            ("/about.html", "https://x.example/news/", "https://x.example/about.html"),
+            ("about.html", "https://x.example/news/", "https://x.example/news/about.html"),
+            ("assets/images/a.png", "https://x.example/news/", "https://x.example/news/assets/images/a.png"),
+            ("#card-x", "https://x.example/news/", "https://x.example/news/#card-x"),
+            ("?q", "https://x.example/news/", "https://x.example/news/?q"),
+            ("//cdn.example/x", "https://x.example/news/", "https://cdn.example/x"),
+            ("///cdn.example/x", "https://x.example/news/", "https://cdn.example/x"),
+            ("https://other.example/y", "https://x.example/news/", "https://other.example/y"),
+            ("mailto:x@y", "https://x.example/news/", "mailto:x@y"),
+            ("/about.html", "http://x.example:8080/a/b/", "http://x.example:8080/about.html"),
+            ("//cdn.example/x", "http://x.example:8080/a/b/", "http://cdn.example/x"),
+            ("news/index.html#card-a", "http://x.example:8080/a/b/", "http://x.example:8080/a/b/news/index.html#card-a"),
+            ("/about.html", "https://x.example/", "https://x.example/about.html"),
+        ]
+        for row in rows {
+            #expect(URLCheck.resolve(row.href, against: row.root) == row.absolute, "\(row.href) on \(row.root)")
+        }
+    }
+
     @Test func schemes() {
         #expect(URLCheck.scheme(of: "HTTPS://example.com/x:y") == "https")
         #expect(URLCheck.scheme(of: "a+b-c.d9:x") == "a+b-c.d9")

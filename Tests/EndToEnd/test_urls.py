@@ -56,3 +56,40 @@ def test_scheme_relative_urls_in_every_spelling_reach_their_host_and_follow_new_
     assert 'src="//evil.example/m.png"' in described, described
     # No spelling a browser reads otherwise than the checks did is left in the page.
     assert not re.search(r'(href|src)="(///|[^"]*\\|%5C)', page), page
+
+
+def test_pages_and_feeds_resolve_a_url_to_the_same_address(run, tmp_path):
+    site = write_cards(tmp_path / "site", [
+        card("root", created=1790000300, url="/about.html", description="[about](/about.html) and [cdn](//cdn.example/c)"),
+        card("far", created=1790000200, url="///partner.example/o"),
+        card("near", created=1790000100, url="menu.html"),
+    ])
+    result = build(run, site, "--base-url", "https://x.example/news/")
+    assert result.returncode == 0, result.stderr
+    out = site / "public"
+    page = (out / "index.html").read_text()
+    # The page names the site's root in <base href>; the site's root is https://x.example/news/,
+    # so a browser reads each href below as the address the feeds must give.
+    assert '<base href="./">' in page, page
+    expected = {
+        "root": ("/about.html", "https://x.example/about.html"),
+        "far": ("//partner.example/o", "https://partner.example/o"),
+        "near": ("menu.html", "https://x.example/news/menu.html"),
+    }
+    for id, (href, absolute) in expected.items():
+        assert f'href="{href}"' in card_html(page, id)
+    described = card_html(page, "root")
+    assert 'href="/about.html">about</a>' in described and 'href="//cdn.example/c">cdn</a>' in described, described
+
+    feed = json.loads((out / "feed.json").read_text())
+    items = {item["id"].rsplit("#card-", 1)[1]: item for item in feed["items"]}
+    for id, (_, absolute) in expected.items():
+        assert items[id]["external_url"] == absolute, items[id]
+    html = items["root"]["content_html"]
+    assert 'href="https://x.example/about.html"' in html and 'href="https://cdn.example/c"' in html, html
+
+    atom = (out / "feed.xml").read_text()
+    for id, (_, absolute) in expected.items():
+        assert f'<link rel="alternate" type="text/html" href="{absolute}"/>' in atom, atom
+    assert "href=&quot;https://x.example/about.html&quot;" in atom, atom
+    assert "https://x.example/news/about.html" not in atom and "news//" not in atom

@@ -116,6 +116,23 @@ public enum URLCheck {
         }
     }
 
+    /// The absolute URL a browser makes of `href` on one of the site's pages, whose `<base href>`
+    /// names the site's root, `base` (an http(s) URL ending in "/"): what a feed, which has no
+    /// `<base>`, writes for the page's link. `/about.html` on a site at https://x.example/news/
+    /// is https://x.example/about.html, `//cdn.example/x` takes the base's scheme, and
+    /// `images/a.png`, `#f` and `?q` follow the root. A URL `read` refuses is returned as it is.
+    static func resolve(_ href: String, against base: String) -> String {
+        guard case .success(let url) = read(href), url.scheme == nil,
+            case .success(let root) = read(base), let scheme = root.scheme, root.host != nil
+        else { return href }
+        if url.host != nil { return scheme + ":" + url.text }
+        guard url.text.hasPrefix("/") else { return base + url.text }
+        // The origin: the base up to the path after its host ("https://x.example").
+        let afterSlashes = root.text.range(of: "//")!.upperBound
+        let pathStart = root.text[afterSlashes...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? root.text.endIndex
+        return root.text[..<pathStart] + url.text
+    }
+
     /// The bytes from `start`, each backslash before the query or fragment made a slash, as
     /// browsers read them in http(s) URLs and in paths.
     private static func slashed(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> String {

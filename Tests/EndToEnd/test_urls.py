@@ -93,3 +93,31 @@ def test_pages_and_feeds_resolve_a_url_to_the_same_address(run, tmp_path):
         assert f'<link rel="alternate" type="text/html" href="{absolute}"/>' in atom, atom
     assert "href=&quot;https://x.example/about.html&quot;" in atom, atom
     assert "https://x.example/news/about.html" not in atom and "news//" not in atom
+
+
+def test_eject_refuses_a_templates_folder_that_build_refuses(run, tmp_path):
+    """A templates/ that links out of the site is an error for build; eject must not write
+    through it either, nor through a folder inside templates/ that leads out of it."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    site = write_cards(tmp_path / "site", [card("a")])
+    (site / "templates").symlink_to(outside)
+    built = build(run, site)
+    assert built.returncode == 1 and "site/templates: is a symbolic link to" in built.stderr, built.stderr
+    ejected = run("eject", "cards/short_news", site)
+    assert ejected.returncode == 1, ejected.stderr
+    assert f'error: site/templates is a symbolic link to "{outside}", outside the site folder; ' \
+           "a site's templates/ must be inside it, so nothing was written" in ejected.stderr, ejected.stderr
+    assert list(outside.rglob("*")) == []
+
+    # templates/ is the site's, but its cards/ leads out of it: a build does not follow it.
+    nested = write_cards(tmp_path / "nested", [card("a")])
+    (nested / "templates").mkdir()
+    (nested / "templates" / "cards").symlink_to(outside)
+    ejected = run("eject", "cards/short_news", nested)
+    assert ejected.returncode == 1, ejected.stderr
+    assert "error: nested/templates/cards leads out of nested/templates through a symbolic link" in ejected.stderr, ejected.stderr
+    assert list(outside.rglob("*")) == []
+    # Where the build reads, eject still writes.
+    assert run("eject", "page", nested).returncode == 0
+    assert (nested / "templates" / "page.mustache").is_file()

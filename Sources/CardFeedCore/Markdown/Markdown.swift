@@ -46,7 +46,11 @@ public enum Markdown {
         var notes: [String] = []
         if markdown.containsByte(UInt8(ascii: "<")) {
             notes = withDocument(markdown) { document in
-                AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
+                var notes = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
+                var nested = false
+                forEachLink(in: document) { _, _, image, insideAnchor in nested = nested || (insideAnchor && !image) }
+                if nested { notes.append("a Markdown link inside an <a> is shown as its text") }
+                return notes
             } ?? []
         }
         if markdown.containsCharacterReference, forbiddenReference(in: markdown) {
@@ -135,10 +139,13 @@ public enum Markdown {
     private static let assetsPrefix = "assets/"
 
     /// Replaces every link and image whose URL is refused by its text (an image's alt text), and
-    /// writes the others as `destination` reads them (relative ones pointed into assets/).
+    /// writes the others as `destination` reads them (relative ones pointed into assets/). A
+    /// Markdown link inside an `a` kept from the description's HTML is shown as its text too:
+    /// HTML has no link inside a link (browsers would end the outer one where the inner begins).
     private static func unwrapRefusedLinks(in document: OpaquePointer, linkSchemes: Set<String>) {
         var refused: [OpaquePointer] = []
-        forEachLink(in: document) { node, url, image in
+        forEachLink(in: document) { node, url, image, insideAnchor in
+            if insideAnchor && !image { return refused.append(node) }
             switch destination(of: url, image: image, linkSchemes: linkSchemes) {
             case .written(let written): if written != url { cmark_node_set_url(node, written) }
             case .refused: refused.append(node)
@@ -154,15 +161,19 @@ public enum Markdown {
         }
     }
 
-    /// Calls `body` with each link and image node of the document, its URL, and whether it is an image.
-    private static func forEachLink(in document: OpaquePointer, _ body: (OpaquePointer, String, Bool) -> Void) {
+    /// Calls `body` with each link and image node of the document, its URL, whether it is an
+    /// image, and whether it is inside an `a` made from the description's HTML (`AllowedHTML`).
+    private static func forEachLink(in document: OpaquePointer, _ body: (_ node: OpaquePointer, _ url: String, _ image: Bool, _ insideAnchor: Bool) -> Void) {
         guard let iterator = cmark_iter_new(document) else { return }
         defer { cmark_iter_free(iterator) }
+        var anchors = 0
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            if AllowedHTML.isAnchor(node) { anchors += event == CMARK_EVENT_ENTER ? 1 : -1 }
+            guard event == CMARK_EVENT_ENTER else { continue }
             let type = cmark_node_get_type(node)
             guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
-            body(node, cmark_node_get_url(node).map { String(cString: $0) } ?? "", type == CMARK_NODE_IMAGE)
+            body(node, cmark_node_get_url(node).map { String(cString: $0) } ?? "", type == CMARK_NODE_IMAGE, anchors > 0)
         }
     }
 
@@ -177,7 +188,7 @@ public enum Markdown {
     static func everyLinkProblem(_ markdown: String, linkSchemes: Set<String>, assets: AssetFiles) -> [String] {
         withDocument(markdown) { document in
             var problems: [String] = []
-            forEachLink(in: document) { _, url, image in
+            forEachLink(in: document) { _, url, image, _ in
                 let what = "\(image ? "the image" : "the link") \(Diagnostic.quoted(url))"
                 let problem: String
                 switch destination(of: url, image: image, linkSchemes: linkSchemes) {

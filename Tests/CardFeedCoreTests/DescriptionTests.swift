@@ -68,6 +68,32 @@ import Testing
         }
     }
 
+    /// The quick byte test that lets most descriptions skip the link check never skips one with
+    /// a problem: random texts of link pieces, checked in full and through the quick test.
+    @Test func theQuickLinkTestNeverHidesAProblem() {
+        let pieces = ["[a](", "![i](", "](", "]: ", "[r]", ")", "https://", "http://", "HTTPS://", "x.example", "/", "../", "@", "\\", " ",
+                      "\n", "<", ">", "file:", "ftp://", "images/here.png", "images/gone.png", "#f", "?q", "(", "`", "*"]
+        let assets = AssetFiles.listed(["images/here.png"])
+        var generator = SystemRandomNumberGenerator()
+        var problems = 0
+        for _ in 0..<6000 {
+            let text = (0..<Int.random(in: 1...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let every = Markdown.everyLinkProblem(text, linkSchemes: URLCheck.linkSchemes, assets: assets)
+            #expect(Markdown.linkProblems(text, linkSchemes: URLCheck.linkSchemes, assets: assets) == every, "\(text.debugDescription)")
+            if !every.isEmpty { problems += 1 }
+        }
+        #expect(problems > 50, "the texts hold problems to find")
+        #expect(!Markdown.mayHaveLinkProblems("See [the map](https://x.test/map) and [more](http://x.test/more?a=1#b)."))
+    }
+
+    /// HTML has no link inside a link: a Markdown link or autolink inside a kept `a` is its text.
+    @Test func aLinkInsideAKeptAIsItsText() {
+        #expect(Markdown.html("<a href=\"https://o.example/\">[i](https://i.example/) <https://a.example/></a> [after](https://b.example/)")
+            == "<p><a href=\"https://o.example/\">i https://a.example/</a> <a href=\"https://b.example/\">after</a></p>\n")
+        #expect(Markdown.markupChanges("<a href=\"https://o.example/\">*[i](https://i.example/)*</a>", linkSchemes: URLCheck.linkSchemes)
+            == ["a Markdown link inside an <a> is shown as its text"])
+    }
+
     @Test func checkSaysOncePerCardWhatWasChanged() throws {
         let site = try TempSite(["cards.json": "[" + [
             cardJSON(["id": "changed", "tp": "text_announcement", "ca": 1, "ds": "<div align=\"center\">Hi</div>\n\n<script>x</script> <b class=\"c\">b</b> <img src=x>"]),

@@ -6,24 +6,82 @@ import Testing
 /// Text and Markdown from untrusted cards: what HTML cannot hold is dropped, and links and images
 /// in descriptions follow the same rules as a card's own link and image.
 @Suite struct HostileInputTests {
-    /// A URL's scheme as a browser reads it: ASCII letters, digits, `+ - .` before the first
-    /// colon, starting with a letter, lower-cased; a combining mark after the colon does not
-    /// hide it.
-    /// The byte scan for a URL's host agrees with the way it was found through Foundation.
-    @Test func hosts() {
-        func reference(_ url: String) -> String? {
-            guard let range = url.range(of: "://") else { return nil }
-            let host = url[range.upperBound...].prefix { !"/?#".contains($0) }
-            return host.isEmpty ? nil : String(host.split(separator: "@").last ?? host)
+    /// What a browser makes of a URL, as the WHATWG URL parser reads it on a page at an https
+    /// address (each row checked with `new URL(input, "https://x.example/sub/")` in Node 18):
+    /// the text written for it, its scheme and the host it reaches, or a refusal.
+    @Test func urlsAreReadAsBrowsersReadThem() {
+        // (input, written as, scheme, host)
+        let read: [(String, String, String?, String?)] = [
+            ("//a", "//a", nil, "a"),
+            ("///a", "//a", nil, "a"),
+            ("\\\\a", "//a", nil, "a"),
+            ("/\\a", "//a", nil, "a"),
+            ("\\/a", "//a", nil, "a"),
+            (" //a", "//a", nil, "a"),
+            ("/\t/a", "//a", nil, "a"),
+            ("\n//a/x\n", "//a/x", nil, "a"),
+            ("///evil.example/x", "//evil.example/x", nil, "evil.example"),
+            ("//a\\b/c", "//a/b/c", nil, "a"),
+            ("\\\\\\\\a\\b?x\\y#z\\w", "//a/b?x\\y#z\\w", nil, "a"),
+            ("https:\\\\a", "https://a", "https", "a"),
+            ("HTTPS:///a/x", "HTTPS://a/x", "https", "a"),
+            ("https://u@a/x", "https://u@a/x", "https", "a"),
+            ("https://evil.example\\@good.example/", "https://evil.example/@good.example/", "https", "evil.example"),
+            ("http://user:pw@host.test:8080/p?q#f", "http://user:pw@host.test:8080/p?q#f", "http", "host.test:8080"),
+            ("https://a@b@c/d", "https://a@b@c/d", "https", "c"),
+            ("java\nscript:alert(1)", "javascript:alert(1)", "javascript", nil),
+            ("JAVASCRIPT:alert(1)", "JAVASCRIPT:alert(1)", "javascript", nil),
+            ("mailto:x@y", "mailto:x@y", "mailto", nil),
+            ("myapp://hours", "myapp://hours", "myapp", "hours"),
+            ("myapp:///hours", "myapp:///hours", "myapp", nil),
+            ("/about.html", "/about.html", nil, nil),
+            ("images\\a.png", "images/a.png", nil, nil),
+            ("\\x", "/x", nil, nil),
+            ("#f", "#f", nil, nil),
+            ("?q", "?q", nil, nil),
+        ]
+        for (input, text, scheme, host) in read {
+            #expect(URLCheck.read(input) == .success(URLCheck.BrowserURL(text: text, scheme: scheme, host: host)), "\(input.debugDescription)")
         }
-        let urls = ["https://www.example.com/x", "http://user:pw@host.test:8080/p?q#f", "https://", "https:///x", "http://@@/x",
-                    "http://a@/x", "mailto:x@y", "https://h?x=1", "https://h#f", "x://ü.test/ä", "no scheme", "https:javascript:x",
-                    "https://a@b@c/d", "://x", "a://b://c"]
+        // An http(s) URL without a host, or one read as a path on an https page and as a host on
+        // an http one ("https:/x" is https://x.example/x there and https://x/ here).
+        for refused in ["", " \t", "https:", "https:/x", "https:javascript:x", "https://", "///", "//@/x", "https://@/x", "http://a@/x", "&#106;avascript:x"] {
+            guard case .failure = URLCheck.read(refused) else {
+                Issue.record("\(refused.debugDescription) is read")
+                continue
+            }
+        }
+        // What is written for a URL reads the same again, and a host never holds a delimiter.
         var generator = SystemRandomNumberGenerator()
-        let alphabet = Array(":/@?#abé".unicodeScalars)
-        let random = (0..<500).map { _ in String(String.UnicodeScalarView((0..<Int.random(in: 0...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })) }
-        for url in urls + random {
-            #expect(URLCheck.host(of: url) == reference(url), "\(url)")
+        let alphabet = Array(":/\\@?#ab é\t".unicodeScalars)
+        for _ in 0..<2000 {
+            let url = String(String.UnicodeScalarView((0..<Int.random(in: 0...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+            guard case .success(let first) = URLCheck.read(url) else { continue }
+            #expect(URLCheck.read(first.text) == .success(first), "\(url.debugDescription)")
+            #expect(!(first.host ?? "").contains { "/?#@".contains($0) || (first.scheme == nil && $0 == "\\") }, "\(url.debugDescription)")
+        }
+    }
+
+    /// A feed says where a page's link goes as the page's browser does: against the site's root,
+    /// which every page's `<base href>` names (each row checked with Node 18's `new URL(href, root)`).
+    @Test func feedURLsResolveAsOnTheSitesPages() {
+        let rows: [(href: String, root: String, absolute: String)] = [
+            ("/about.html", "https://x.example/news/", "https://x.example/about.html"),
+            ("about.html", "https://x.example/news/", "https://x.example/news/about.html"),
+            ("assets/images/a.png", "https://x.example/news/", "https://x.example/news/assets/images/a.png"),
+            ("#card-x", "https://x.example/news/", "https://x.example/news/#card-x"),
+            ("?q", "https://x.example/news/", "https://x.example/news/?q"),
+            ("//cdn.example/x", "https://x.example/news/", "https://cdn.example/x"),
+            ("///cdn.example/x", "https://x.example/news/", "https://cdn.example/x"),
+            ("https://other.example/y", "https://x.example/news/", "https://other.example/y"),
+            ("mailto:x@y", "https://x.example/news/", "mailto:x@y"),
+            ("/about.html", "http://x.example:8080/a/b/", "http://x.example:8080/about.html"),
+            ("//cdn.example/x", "http://x.example:8080/a/b/", "http://cdn.example/x"),
+            ("news/index.html#card-a", "http://x.example:8080/a/b/", "http://x.example:8080/a/b/news/index.html#card-a"),
+            ("/about.html", "https://x.example/", "https://x.example/about.html"),
+        ]
+        for row in rows {
+            #expect(URLCheck.resolve(row.href, against: row.root) == row.absolute, "\(row.href) on \(row.root)")
         }
     }
 

@@ -66,15 +66,14 @@ public struct LinkPolicy: Sendable, Hashable, Decodable {
 
     public var linkSchemes: Set<String> { URLCheck.linkSchemes.union(appSchemes) }
 
-    /// True when a link to `url` should open in a new tab. A link without a scheme that starts
-    /// with `//` goes to that host over the page's own scheme, so it counts as a web link too.
+    /// True when a link to `url` should open in a new tab: the host a browser reaches through it
+    /// (a scheme-relative `//host/x` included, however many slashes or backslashes it is written
+    /// with) matches one of the patterns.
     public func opensInNewTab(_ url: String) -> Bool {
-        guard !newTab.isEmpty else { return false }
-        let web = url.hasPrefix("//") ? "https:" + url : url
-        guard let scheme = URLCheck.scheme(of: web), scheme == "http" || scheme == "https",
-            let host = URLCheck.host(of: web)?.lowercased()
-        else { return false }
-        let bareHost = host.split(separator: ":").first.map(String.init) ?? host
+        guard !newTab.isEmpty, case .success(let url) = URLCheck.read(url), let host = url.webHost?.lowercased() else { return false }
+        // Browsers decode a host's percent-escapes: "//evil%2Eexample" reaches evil.example.
+        let decoded = host.removingPercentEncoding ?? host
+        let bareHost = decoded.split(separator: ":").first.map(String.init) ?? decoded
         return newTab.contains { pattern in
             let pattern = pattern.lowercased()
             if pattern == "*" { return true }

@@ -188,6 +188,9 @@ struct CardDecoder: Sendable, Hashable, Decodable {
             if !changes.isEmpty {
                 reader.warn(reader.lookup(.description)?.key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")
             }
+            for problem in Markdown.linkProblems(description, linkSchemes: linkSchemes, assets: assets) {
+                reader.warn(reader.lookup(.description)?.key, problem)
+            }
             if let line = Markdown.tableLine(description) {
                 reader.warn(reader.lookup(.description)?.key, "line \(line) makes a Markdown table, which descriptions do not have (CommonMark): it is shown as text, pipes and all; write it as a list")
             }

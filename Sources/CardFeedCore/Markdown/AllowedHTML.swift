@@ -208,7 +208,7 @@ enum AllowedHTML {
             while let node = ancestor {
                 let type = cmark_node_get_type(node)
                 // A Markdown link, or an `a` made from this description's HTML further out.
-                if type == CMARK_NODE_LINK || (type == CMARK_NODE_CUSTOM_INLINE && String(cString: cmark_node_get_on_enter(node)).hasPrefix("<a ")) {
+                if type == CMARK_NODE_LINK || AllowedHTML.isAnchor(node) {
                     insideLink = true
                 }
                 ancestor = cmark_node_parent(node)
@@ -389,6 +389,11 @@ enum AllowedHTML {
         private func append(_ node: OpaquePointer, to parent: OpaquePointer) {
             if cmark_node_append_child(parent, node) == 0 { cmark_node_free(node) }
         }
+    }
+
+    /// Whether the node is an `a` this pass made from a description's HTML.
+    static func isAnchor(_ node: OpaquePointer) -> Bool {
+        cmark_node_get_type(node) == CMARK_NODE_CUSTOM_INLINE && String(cString: cmark_node_get_on_enter(node)).hasPrefix("<a ")
     }
 
     /// A checked URL as an attribute value: what may not stand in it percent-encoded, `&` as

@@ -46,7 +46,11 @@ public enum Markdown {
         var notes: [String] = []
         if markdown.containsByte(UInt8(ascii: "<")) {
             notes = withDocument(markdown) { document in
-                AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
+                var notes = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }.notes
+                var nested = false
+                forEachLink(in: document) { _, _, image, insideAnchor in nested = nested || (insideAnchor && !image) }
+                if nested { notes.append("a Markdown link inside an <a> is shown as its text") }
+                return notes
             } ?? []
         }
         if markdown.containsCharacterReference, forbiddenReference(in: markdown) {
@@ -98,44 +102,55 @@ public enum Markdown {
 
     /// The URL to write for an `href` in a description's HTML, or nil when it is refused.
     static func checkedLink(_ url: String, linkSchemes: Set<String>) -> String? {
-        switch URLCheck.check(url, allowedSchemes: linkSchemes) {
-        case .absolute(let clean): return clean
-        case .relative(let path): return inAssets(path)
-        case .refused: return nil
+        guard case .written(let written) = destination(of: url, image: false, linkSchemes: linkSchemes) else { return nil }
+        return written
+    }
+
+    /// What becomes of a description's link or image: written with this URL, or replaced by its
+    /// text (an image by its alt text) for this reason. The one decision for the page
+    /// (`unwrapRefusedLinks`, `checkedLink`) and for the warnings (`linkProblems`).
+    enum Destination: Equatable {
+        case written(String)
+        case refused(String)
+    }
+
+    static func destination(of url: String, image: Bool, linkSchemes: Set<String>) -> Destination {
+        if image, isDataImage(url) { return .written(url) }
+        switch URLCheck.check(url, allowedSchemes: image ? URLCheck.imageSchemes : linkSchemes) {
+        case .absolute(let read): return .written(read)
+        case .relative(let path):
+            guard let inAssets = inAssets(path) else { return .refused("it leaves the site's assets/ folder") }
+            return .written(inAssets)
+        case .refused(let reason): return .refused(reason)
         }
     }
 
     /// A relative path in a description names a file of SITE/assets/, as a card's `image` does:
     /// `images/map.png` is written `assets/images/map.png`, which every page finds through its
-    /// `<base href>`, at any depth. Paths from the host's root (`/x`, `//host/x`) and links
-    /// within the page (`#x`, `?q`) stay as written; nil for a path that leaves assets/.
+    /// `<base href>`, at any depth. Paths from the host's root (`/x`) and links within the page
+    /// (`#x`, `?q`) stay as written; nil for a path that leaves assets/.
     static func inAssets(_ path: String) -> String? {
         guard let first = path.first, !"/#?".contains(first) else { return path }
         let end = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
         guard let file = URLCheck.assetPath(String(path[..<end])) else { return nil }
-        return "assets/" + file + path[end...]
+        return assetsPrefix + file + path[end...]
     }
 
+    private static let assetsPrefix = "assets/"
+
     /// Replaces every link and image whose URL is refused by its text (an image's alt text), and
-    /// points relative ones into assets/.
+    /// writes the others as `destination` reads them (relative ones pointed into assets/). A
+    /// Markdown link inside an `a` kept from the description's HTML is shown as its text too:
+    /// HTML has no link inside a link (browsers would end the outer one where the inner begins).
     private static func unwrapRefusedLinks(in document: OpaquePointer, linkSchemes: Set<String>) {
         var refused: [OpaquePointer] = []
-        guard let iterator = cmark_iter_new(document) else { return }
-        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
-            let type = cmark_node_get_type(node)
-            guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
-            let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-            let image = type == CMARK_NODE_IMAGE
-            if image, isDataImage(url) { continue }
-            switch URLCheck.check(url, allowedSchemes: image ? URLCheck.imageSchemes : linkSchemes) {
-            case .absolute: continue
-            case .relative(let path):
-                if let resolved = inAssets(path) { cmark_node_set_url(node, resolved) } else { refused.append(node) }
+        forEachLink(in: document) { node, url, image, insideAnchor in
+            if insideAnchor && !image { return refused.append(node) }
+            switch destination(of: url, image: image, linkSchemes: linkSchemes) {
+            case .written(let written): if written != url { cmark_node_set_url(node, written) }
             case .refused: refused.append(node)
             }
         }
-        cmark_iter_free(iterator)
         // Innermost first (an image inside a link is entered after the link), so that each node
         // is unwrapped before its parent moves it.
         for node in refused.reversed() {
@@ -143,6 +158,84 @@ public enum Markdown {
                 cmark_node_insert_before(node, child)
             }
             cmark_node_free(node)
+        }
+    }
+
+    /// Calls `body` with each link and image node of the document, its URL, whether it is an
+    /// image, and whether it is inside an `a` made from the description's HTML (`AllowedHTML`).
+    private static func forEachLink(in document: OpaquePointer, _ body: (_ node: OpaquePointer, _ url: String, _ image: Bool, _ insideAnchor: Bool) -> Void) {
+        guard let iterator = cmark_iter_new(document) else { return }
+        defer { cmark_iter_free(iterator) }
+        var anchors = 0
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            if AllowedHTML.isAnchor(node) { anchors += event == CMARK_EVENT_ENTER ? 1 : -1 }
+            guard event == CMARK_EVENT_ENTER else { continue }
+            let type = cmark_node_get_type(node)
+            guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
+            body(node, cmark_node_get_url(node).map { String(cString: $0) } ?? "", type == CMARK_NODE_IMAGE, anchors > 0)
+        }
+    }
+
+    /// A warning for each Markdown link and image of a description that the page does not show
+    /// as written: one refused (shown as its text, an image as its alt text) and one naming a
+    /// file of assets/ the site does not have (broken). Each says what to do.
+    static func linkProblems(_ markdown: String, linkSchemes: Set<String>, assets: AssetFiles) -> [String] {
+        mayHaveLinkProblems(markdown) ? everyLinkProblem(markdown, linkSchemes: linkSchemes, assets: assets) : []
+    }
+
+    /// `linkProblems` without the quick test that the text has none.
+    static func everyLinkProblem(_ markdown: String, linkSchemes: Set<String>, assets: AssetFiles) -> [String] {
+        withDocument(markdown) { document in
+            var problems: [String] = []
+            forEachLink(in: document) { _, url, image, _ in
+                let what = "\(image ? "the image" : "the link") \(Diagnostic.quoted(url))"
+                let problem: String
+                switch destination(of: url, image: image, linkSchemes: linkSchemes) {
+                case .refused(let reason):
+                    let fix = image ? "use an http(s) address or a file of assets/" : "use an allowed link, or a file of assets/"
+                    problem = "\(what): \(reason); \(image ? "its alt text is shown instead" : "its text is shown, unlinked") (\(fix))"
+                case .written(let written):
+                    guard written.hasPrefix(assetsPrefix) else { return }
+                    let file = String(written.dropFirst(assetsPrefix.count).prefix { $0 != "?" && $0 != "#" })
+                    guard !assets.contains(file) else { return }
+                    problem = "\(what): no file assets/\(file) in the site, so the \(image ? "image" : "link") is broken (add the file to assets/, or correct the path)"
+                }
+                if !problems.contains(problem) { problems.append(problem) }
+            }
+            return problems
+        } ?? []
+    }
+
+    /// False only when every link of the text surely goes to an http(s) host: no raw HTML or
+    /// autolink (`<`), no link reference definition (`]:`), and each `](` followed by `http://`
+    /// or `https://`, a host byte, and no `@` or backslash before the destination ends. Checked on
+    /// the bytes, so that the descriptions of most cards cost no second cmark parse when loaded.
+    static func mayHaveLinkProblems(_ markdown: String) -> Bool {
+        var markdown = markdown
+        return markdown.withUTF8 { bytes in
+            guard !bytes.contains(UInt8(ascii: "<")) else { return true }
+            var index = 0
+            while index + 1 < bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == UInt8(ascii: "]") else { continue }
+                let next = bytes[index + 1]
+                if next == UInt8(ascii: ":") { return true }
+                guard next == UInt8(ascii: "(") else { continue }
+                var start = index + 2
+                for prefix in ["https://", "http://"] where bytes.count - start >= prefix.utf8.count {
+                    if zip(bytes[start...], prefix.utf8).allSatisfy({ $0 == $1 }) { start += prefix.utf8.count; break }
+                }
+                guard start > index + 2 + 6, start < bytes.count else { return true }
+                let first = bytes[start]
+                guard (0x30...0x39).contains(first) || (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first) else { return true }
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ")"), bytes[end] > 0x20 {
+                    if bytes[end] == UInt8(ascii: "@") || bytes[end] == UInt8(ascii: "\\") { return true }
+                    end += 1
+                }
+            }
+            return false
         }
     }
 

@@ -60,9 +60,14 @@ public struct SiteFolder: Sendable {
     public func foldersLinkedOut() -> [(path: String, message: String)] {
         standardFolders.compactMap { folder in
             guard isLinkedOut(folder) else { return nil }
-            let written = Diagnostic.quoted(InputFile.linkTarget(folder.path))
-            return (display(folder), "is a symbolic link to \(written), outside the site folder; a site's \(folder.lastPathComponent)/ must be inside it, so none of its files is read (copy them in, or make the link point inside the site)")
+            return (display(folder), linkedOutProblem(folder) + ", so none of its files is read (copy them in, or make the link point inside the site)")
         }
+    }
+
+    /// Why a standard folder that is a symbolic link out of the site is not the site's, for the
+    /// commands that refuse it (what they do not do comes after).
+    public func linkedOutProblem(_ folder: URL) -> String {
+        "is a symbolic link to \(Diagnostic.quoted(InputFile.linkTarget(folder.path))), outside the site folder; a site's \(folder.lastPathComponent)/ must be inside it"
     }
 
     /// True when `folder` itself is a symbolic link whose target is outside the site.

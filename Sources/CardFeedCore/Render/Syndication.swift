@@ -26,10 +26,12 @@ struct Syndication {
         return files
     }
 
-    func absolute(_ path: String) -> String { baseURL + path }
+    /// The absolute URL of a page's link, image or file, as the page's browser makes it.
+    func absolute(_ path: String) -> String { URLCheck.resolve(path, against: baseURL) }
 
-    /// A description's HTML with its relative links and images (`assets/images/map.png`) made
-    /// absolute, for feed readers, which know no `<base href>`. Only attribute values can hold
+    /// A description's HTML with its links and images (`assets/images/map.png`, `/about.html`,
+    /// `//cdn.example/x`) made absolute as on the site's pages, for feed readers, which know no
+    /// `<base href>`. Only attribute values can hold
     /// `href="` or `src="`: in cmark's text a quote is always `&quot;`.
     func absoluteURLs(_ html: String) -> String {
         guard html.contains(" href=\"") || html.contains(" src=\"") else { return html }
@@ -39,10 +41,8 @@ struct Syndication {
             out += rest[..<range.upperBound]
             rest = rest[range.upperBound...]
             let value = rest.prefix { $0 != "\"" }
-            if URLCheck.scheme(of: String(value)) == nil && !value.hasPrefix("//") {
-                out += absolute(value.hasPrefix("/") ? String(value.dropFirst()) : String(value))
-                rest = rest[value.endIndex...]
-            }
+            out += absolute(String(value))
+            rest = rest[value.endIndex...]
         }
         return out + rest
     }
@@ -73,9 +73,9 @@ struct Syndication {
             // The card's anchor on the site's front page: stable for as long as the base URL is.
             id = syndication.absolute("#" + anchor)
             title = Self.title(of: card, description: description)
-            link = card.url.flatMap { URLCheck.scheme(of: $0) == nil ? syndication.absolute($0.hasPrefix("/") ? String($0.dropFirst()) : $0) : $0 }
+            link = card.url.map(syndication.absolute)
             let view = settings.images.cardImage(card)
-            image = view.placeholder ? nil : (URLCheck.scheme(of: view.src) == nil ? syndication.absolute(view.src) : view.src)
+            image = view.placeholder ? nil : syndication.absolute(view.src)
             imageAlt = view.alt
             var html = description.map(syndication.absoluteURLs) ?? ""
             if let image { html = "<p><img src=\"\(XML.escape(image))\" alt=\"\(XML.escape(imageAlt))\"></p>\n" + html }

@@ -91,6 +91,7 @@ public struct TemplateCatalog: Sendable {
             throw EjectError(description: "no built-in template named \(Diagnostic.quoted(requested))\(suggestion); the built-ins are: \(names)")
         }
         let url = site.templatesFolder.appendingPathComponent(name + ".mustache")
+        try checkInsideTemplates(url)
         if FileManager.default.fileExists(atPath: url.path) && !force {
             throw EjectError(description: "\(site.display(url)) exists already; edit it, or pass --force to replace it with the built-in")
         }
@@ -101,6 +102,20 @@ public struct TemplateCatalog: Sendable {
             throw EjectError(description: "cannot write \(site.display(url)): \(error.localizedDescription)")
         }
         return site.display(url)
+    }
+
+    /// Eject writes only where a build reads: not through a `templates/` that links out of the
+    /// site, which a build refuses, nor through a folder inside it that links out of
+    /// `templates/` (`templates/cards -> /elsewhere`), which a build does not follow.
+    private func checkInsideTemplates(_ url: URL) throws {
+        let templates = site.templatesFolder
+        if site.isLinkedOut(templates) {
+            throw EjectError(description: "\(site.display(templates)) \(site.linkedOutProblem(templates)), so nothing was written (copy its files in, or make the link point inside the site)")
+        }
+        let folder = url.deletingLastPathComponent()
+        guard SiteFolder.isWithin(SiteFolder.realPath(folder), SiteFolder.realPath(templates)) else {
+            throw EjectError(description: "\(site.display(folder)) leads out of \(site.display(templates)) through a symbolic link, which a build does not follow, so nothing was written (replace the link with a folder)")
+        }
     }
 
     private func file(_ name: String) -> String {

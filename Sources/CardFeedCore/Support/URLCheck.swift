@@ -1,38 +1,14 @@
 import Foundation
 
-/// Decides whether a URL from a card may be put in a page, the way a browser will read it:
-/// tabs and newlines anywhere and control characters or spaces at either end are ignored by
-/// browsers, so `java\tscript:` and ` javascript:` are the scheme `javascript`.
+/// Decides whether a URL from a card may be put in a page, the way a browser will read it: see
+/// `read`, through which every URL check goes.
 public enum URLCheck {
-    /// "https://www.example.com/x" -> "www.example.com"; after the last "@" of the part between
-    /// "://" and the first "/", "?" or "#".
+    /// "https://www.example.com/x" -> "www.example.com": the host (and port) a URL reaches, as
+    /// `read` finds it; nil for a path, for a URL `read` refuses, and for a scheme such as
+    /// `mailto:` that names no host.
     static func host(of url: String) -> String? {
-        // On the UTF-8 bytes (all the delimiters are ASCII): every link of every card is
-        // checked, and searching through `Character`s took a sixth of a build.
-        var url = url
-        return url.withUTF8 { bytes -> String? in
-            var start = -1
-            var index = 0
-            while index + 2 < bytes.count {
-                if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") {
-                    start = index + 3
-                    break
-                }
-                index += 1
-            }
-            guard start >= 0 else { return nil }
-            var end = start
-            while end < bytes.count, !isHostEnd(bytes[end]) { end += 1 }
-            // As `split(separator: "@").last`: the last part that is not empty.
-            var partEnd = end
-            while partEnd > start, bytes[partEnd - 1] == UInt8(ascii: "@") { partEnd -= 1 }
-            guard partEnd > start else {
-                return end > start ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) : nil
-            }
-            var partStart = partEnd
-            while partStart > start, bytes[partStart - 1] != UInt8(ascii: "@") { partStart -= 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[partStart..<partEnd]), as: UTF8.self)
-        }
+        guard case .success(let url) = read(url) else { return nil }
+        return url.host
     }
 
     /// Schemes a card's link may use.
@@ -41,51 +17,131 @@ public enum URLCheck {
     static let imageSchemes: Set<String> = ["http", "https"]
 
     enum Verdict: Equatable {
-        /// An absolute URL with an allowed scheme, cleaned as a browser would read it.
+        /// A URL with an allowed scheme, or a scheme-relative one (`//host/x`, over the page's own
+        /// http or https), written as a browser reads it.
         case absolute(String)
-        /// A path with no scheme.
+        /// A path with no scheme and no host.
         case relative(String)
         /// Refused, with the reason for the warning.
         case refused(String)
     }
 
     static func check(_ raw: String, allowedSchemes: Set<String>) -> Verdict {
-        let cleaned = clean(raw)
-        if cleaned.isEmpty { return .refused("empty URL") }
-        // Read once on the UTF-8 bytes (every link of every card and description comes here).
-        var utf8 = cleaned
-        let (scheme, hasHost, colonInFirstSegment) = utf8.withUTF8 { bytes -> (String?, Bool, Bool) in
-            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return (nil, false, false) }
-            let slash = bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
-            // "//" right after the scheme's colon, then at least one byte of host.
-            let hasHost = colon + 3 < bytes.count && bytes[colon + 1] == UInt8(ascii: "/") && bytes[colon + 2] == UInt8(ascii: "/")
-                && !isHostEnd(bytes[colon + 3])
-            return (Self.scheme(in: bytes), hasHost, colon < slash)
-        }
-        guard let scheme else {
-            // A colon in the first path segment without a valid scheme before it ("&#106;avascript:")
-            // is not a relative path RFC 3986 allows: refuse rather than guess what a browser makes of it.
-            if colonInFirstSegment {
-                return .refused("\(Diagnostic.quoted(String(cleaned.prefix(40)))) is not a valid URL")
+        switch read(raw) {
+        case .failure(let refusal): return .refused(refusal.reason)
+        case .success(let url):
+            guard let scheme = url.scheme else { return url.host == nil ? .relative(url.text) : .absolute(url.text) }
+            guard allowedSchemes.contains(scheme) else {
+                let allowed = allowedSchemes.sorted().map { "\($0):" }.joined(separator: ", ")
+                // Any other scheme may be an app's deep link (myapp://offer), which a site can allow.
+                let howToAllow = ["javascript", "vbscript", "data", "file", "blob", "about", "ftp"].contains(scheme) ? "" : "; if it is your app's deep link, allow it with `links: {app_schemes: [\(scheme)]}` in cardfeed.yml"
+                return .refused("the scheme \"\(scheme):\" is not allowed (allowed: \(allowed))\(howToAllow)")
             }
-            return .relative(cleaned)
+            return .absolute(url.text)
         }
-        guard allowedSchemes.contains(scheme) else {
-            let allowed = allowedSchemes.sorted().map { "\($0):" }.joined(separator: ", ")
-            // Any other scheme may be an app's deep link (myapp://offer), which a site can allow.
-            let howToAllow = ["javascript", "vbscript", "data", "file", "blob", "about", "ftp"].contains(scheme) ? "" : "; if it is your app's deep link, allow it with `links: {app_schemes: [\(scheme)]}` in cardfeed.yml"
-            return .refused("the scheme \"\(scheme):\" is not allowed (allowed: \(allowed))\(howToAllow)")
-        }
-        // "https:javascript:x" has no host; what a browser makes of it differs between browsers.
-        if (scheme == "http" || scheme == "https") && !hasHost {
-            return .refused("\(Diagnostic.quoted(String(cleaned.prefix(40)))) has no host after \"\(scheme)://\"")
-        }
-        return .absolute(cleaned)
     }
 
-    /// A byte that ends a URL's authority (the part after "://").
-    private static func isHostEnd(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    /// A URL as a browser on one of the site's pages (always at an `http:` or `https:` address) reads it.
+    struct BrowserURL: Equatable {
+        /// The URL written so that every reader reads it as the browser does: `///evil.example/x`
+        /// is written `//evil.example/x`, `\\a\b` is `//a/b`; as it came when it already was so.
+        var text: String
+        /// Lower-cased; nil for a path and for a scheme-relative URL (`//host/x`), which takes
+        /// the page's own http or https.
+        var scheme: String?
+        /// The host (with any port) an http, https or scheme-relative URL reaches, or the one
+        /// after `scheme://` of another scheme (`myapp://hours`); nil for paths (`/x`, `a.png`, `#f`).
+        var host: String?
+
+        /// The host a link to the web reaches: http, https or scheme-relative.
+        var webHost: String? { scheme == nil || scheme == "http" || scheme == "https" ? host : nil }
+    }
+
+    struct Refusal: Error, Equatable {
+        let reason: String
+    }
+
+    /// What a browser makes of a link or image URL from a card, a description or the site's
+    /// settings. Every URL check (scheme allowed, host, `links.new_tab`, asset path, feed URL)
+    /// starts from this, so that none of them reads a URL otherwise than browsers do. As the
+    /// WHATWG URL parser does for a page at an http(s) address:
+    /// - tabs and newlines anywhere, and control characters or spaces at either end, are removed
+    ///   (`java\nscript:`, ` //a`, `/\t/a`), and the scheme is read in any case (`JAVASCRIPT:`);
+    /// - in http and https URLs and in URLs without a scheme a backslash is a slash, and two or
+    ///   more slashes start a host, further ones skipped (`//a`, `///a`, `\\a`, `/\a`, `\/a`,
+    ///   `https:\\a`, `https:///a` all reach the host `a`); the host ends at the first slash,
+    ///   `?` or `#`, and is what follows the last `@` before that.
+    /// Refused: an empty URL; an http(s) URL without a host, and `https:x` or `https:/x`, which
+    /// are a path on an https page and a host on an http one; and a path whose first segment
+    /// holds a colon without a valid scheme before it (`&#106;avascript:x`), which no reader
+    /// agrees on.
+    static func read(_ raw: String) -> Result<BrowserURL, Refusal> {
+        var cleaned = clean(raw)
+        if cleaned.isEmpty { return .failure(Refusal(reason: "empty URL")) }
+        // On the UTF-8 bytes, all delimiters being ASCII: every link of every card and
+        // description comes here, and going through `Character`s took a sixth of a build.
+        return cleaned.withUTF8 { bytes -> Result<BrowserURL, Refusal> in
+            let scheme = Self.scheme(in: bytes)
+            let special = scheme == nil || scheme == "http" || scheme == "https"
+            func isSlash(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "/") || (special && byte == UInt8(ascii: "\\")) }
+            func isHostEnd(_ byte: UInt8) -> Bool { isSlash(byte) || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            func quoted() -> String { Diagnostic.quoted(String(text(0..<bytes.count).prefix(40))) }
+            let asWritten = { BrowserURL(text: text(0..<bytes.count), scheme: scheme, host: $0) }
+
+            let afterScheme = scheme.map { $0.utf8.count + 1 } ?? 0
+            var authority = afterScheme
+            while authority < bytes.count, isSlash(bytes[authority]) { authority += 1 }
+            guard authority - afterScheme >= 2 else {
+                if let scheme {
+                    if special { return .failure(Refusal(reason: "\(quoted()) has no host after \"\(scheme)://\"")) }
+                    return .success(asWritten(nil))
+                }
+                let segmentEnd = bytes.firstIndex(where: isSlash) ?? bytes.count
+                if bytes[..<segmentEnd].contains(UInt8(ascii: ":")) { return .failure(Refusal(reason: "\(quoted()) is not a valid URL")) }
+                return .success(BrowserURL(text: slashed(bytes, from: 0), scheme: nil, host: nil))
+            }
+            if !special && authority - afterScheme != 2 { return .success(asWritten(nil)) }  // "myapp:///x" names no host
+            var end = authority
+            while end < bytes.count, !isHostEnd(bytes[end]) { end += 1 }
+            var hostStart = end
+            while hostStart > authority, bytes[hostStart - 1] != UInt8(ascii: "@") { hostStart -= 1 }
+            guard hostStart < end else {
+                if special { return .failure(Refusal(reason: "\(quoted()) has no host after \"\(scheme.map { $0 + ":" } ?? "")//\"")) }
+                return .success(asWritten(nil))
+            }
+            guard special else { return .success(asWritten(text(hostStart..<end))) }
+            // Written with exactly "//" before the host and no backslash where a browser reads a slash.
+            return .success(BrowserURL(text: text(0..<afterScheme) + "//" + slashed(bytes, from: authority), scheme: scheme, host: text(hostStart..<end)))
+        }
+    }
+
+    /// The absolute URL a browser makes of `href` on one of the site's pages, whose `<base href>`
+    /// names the site's root, `base` (an http(s) URL ending in "/"): what a feed, which has no
+    /// `<base>`, writes for the page's link. `/about.html` on a site at https://x.example/news/
+    /// is https://x.example/about.html, `//cdn.example/x` takes the base's scheme, and
+    /// `images/a.png`, `#f` and `?q` follow the root. A URL `read` refuses is returned as it is.
+    static func resolve(_ href: String, against base: String) -> String {
+        guard case .success(let url) = read(href), url.scheme == nil,
+            case .success(let root) = read(base), let scheme = root.scheme, root.host != nil
+        else { return href }
+        if url.host != nil { return scheme + ":" + url.text }
+        guard url.text.hasPrefix("/") else { return base + url.text }
+        // The origin: the base up to the path after its host ("https://x.example").
+        let afterSlashes = root.text.range(of: "//")!.upperBound
+        let pathStart = root.text[afterSlashes...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? root.text.endIndex
+        return root.text[..<pathStart] + url.text
+    }
+
+    /// The bytes from `start`, each backslash before the query or fragment made a slash, as
+    /// browsers read them in http(s) URLs and in paths.
+    private static func slashed(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> String {
+        let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+        let pathEnd = rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+        guard rest[..<pathEnd].contains(UInt8(ascii: "\\")) else { return String(decoding: rest, as: UTF8.self) }
+        var copy = Array(rest)
+        for index in 0..<(pathEnd - rest.startIndex) where copy[index] == UInt8(ascii: "\\") { copy[index] = UInt8(ascii: "/") }
+        return String(decoding: copy, as: UTF8.self)
     }
 
     /// What a browser keeps of an attribute's URL: no tabs or newlines anywhere, no control
@@ -113,9 +169,10 @@ public enum URLCheck {
 
     /// Whether `text` can be a site's `base_url`: an http(s) address with a host, and no
     /// character a URL must not hold as it is (spaces, quotes, `<`, `>`, backslashes, control
-    /// characters), since it is written into every page's `<base href>` and the feeds.
+    /// characters), since it is written into every page's `<base href>` and the feeds, and
+    /// written as browsers read it (not `https:///x`).
     static func isBaseURL(_ text: String) -> Bool {
-        guard let scheme = scheme(of: text), scheme == "http" || scheme == "https", host(of: text) != nil else { return false }
+        guard case .success(let url) = read(text), url.text == text, url.scheme == "http" || url.scheme == "https" else { return false }
         return !text.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) || "\"'<>\\`{}|^".unicodeScalars.contains($0) || $0.properties.isWhitespace }
     }
 

@@ -125,8 +125,12 @@ struct Summary {
         let notShown = report.skipped.values.reduce(0, +)
         var read = "Read \(Console.plural(report.entriesRead, "card entry").replacingOccurrences(of: "entrys", with: "entries")) from \(Console.plural(report.filesRead.count, "file")): \(report.cardsShown) shown"
         if notShown > 0 {
-            let reasons = report.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
-            read += ", \(notShown) not shown (\(reasons.joined(separator: ", ")))"
+            let reasons = report.skipped.sorted { $0.key < $1.key }.map { reason, count in
+                let ids = report.skippedIDs.ids[reason] ?? []
+                let named = ids.isEmpty ? "" : ": " + ids.map(Diagnostic.quoted).joined(separator: ", ") + (count > ids.count ? ", …" : "")
+                return "\(count) \(reason.rawValue)\(named)"
+            }
+            read += ", \(notShown) not shown (\(reasons.joined(separator: "; ")))"
         }
         lines.append(read + ".")
         let feeds = report.feeds.map { "\($0.feed.slug) \($0.cards)" }.joined(separator: ", ")

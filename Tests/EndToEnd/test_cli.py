@@ -13,7 +13,8 @@ def test_builds_the_example_site_from_another_directory_and_says_where(run, exam
     assert index.is_file()
     assert f"Open {index} in a browser." in result.stdout
     assert re.search(r"^\[1/4\] Load cards: 31 entries from 3 files$", result.stdout, re.M)
-    assert "26 shown, 4 not shown (1 removed, 1 dismissed, 1 expired, 1 control)" in result.stdout
+    assert ('26 shown, 4 not shown (1 removed: "cc-flash-sale"; 1 dismissed: "cc-rate-your-visit"; '
+            '1 expired: "nf-winter-warmers"; 1 control: "cc-holdout-control")') in result.stdout
     # One card of the example deliberately has no image, to show the placeholder and the warning.
     assert result.stderr.splitlines() == [
         'warning: site/cards/promotions.json:17:3: card 2 (id "promo-latte-art-throwdown"): field "image": '

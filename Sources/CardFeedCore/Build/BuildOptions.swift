@@ -50,6 +50,8 @@ public struct BuildReport: Sendable {
     public var entriesRead = 0
     public var cardsShown = 0
     public var skipped: [SkipReason: Int] = [:]
+    /// The first ids of the cards not shown for each reason (none for entries without a usable id).
+    public var skippedIDs = SkippedExamples()
     public var feeds: [(feed: Feed, cards: Int, pages: Int)] = []
     /// What each rule of cardfeed.yml did: its name and place, and the ids of the cards it matched.
     public var rules: [(name: String, location: String, ids: [String])] = []

@@ -106,6 +106,7 @@ public struct SiteBuilder: Sendable {
         report.filesRead = loaded.files
         report.entriesRead = loaded.entriesRead
         report.skipped = loaded.skipped
+        report.skippedIDs = loaded.skippedIDs
         if configuration.configFailed, !loaded.diagnostics.warnings.isEmpty {
             // Card warnings depend on cardfeed.yml's settings (its links' app schemes, for one),
             // which could not be read: shown now, they would send the user to the wrong place.
@@ -130,7 +131,10 @@ public struct SiteBuilder: Sendable {
             warnAboutFutureCards(ruled.cards, selector(configuration.config, now: configuration.now), &report.diagnostics)
         }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
-        if ruled.hidden > 0 { report.skipped[.hiddenByRule] = ruled.hidden }
+        if ruled.hidden > 0 {
+            report.skipped[.hiddenByRule] = ruled.hidden
+            for match in ruled.matches where match.rule.hide { match.ids.forEach { report.skippedIDs.add($0, .hiddenByRule) } }
+        }
         if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
         checkBannerDescriptions(ruled.cards, &report.diagnostics)
 
@@ -173,6 +177,7 @@ public struct SiteBuilder: Sendable {
         }
         report.cardsShown = selection.cards.count
         report.skipped.merge(selection.hidden, uniquingKeysWith: +)
+        report.skippedIDs.merge(selection.hiddenIDs)
         report.feeds = selection.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) }
         return selection
     }

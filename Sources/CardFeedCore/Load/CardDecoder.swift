@@ -16,6 +16,22 @@ enum AssetFiles: Sendable, Hashable, Decodable {
 }
 
 /// Why a card read from a file is not in any feed.
+/// The first few ids of the cards not shown for each reason, for the summary to name them.
+public struct SkippedExamples: Sendable {
+    public static let kept = 3
+    public private(set) var ids: [SkipReason: [String]] = [:]
+
+    public init() {}
+
+    mutating func add(_ id: String, _ reason: SkipReason) {
+        if ids[reason, default: []].count < Self.kept { ids[reason, default: []].append(id) }
+    }
+
+    mutating func merge(_ other: SkippedExamples) {
+        for (reason, list) in other.ids { list.forEach { add($0, reason) } }
+    }
+}
+
 public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case invalid = "invalid"
     case unknownType = "unknown type"

@@ -9,6 +9,8 @@ public struct LoadedCards: Sendable {
     /// Entries read from all files, cards and removals alike.
     public var entriesRead = 0
     public var skipped: [SkipReason: Int] = [:]
+    /// The first ids of the cards skipped for each reason that has a card id to name.
+    public var skippedIDs = SkippedExamples()
     public var diagnostics = Diagnostics()
 }
 
@@ -369,6 +371,7 @@ struct CardMerger {
         deleted.insert(position)
         fromSyncs.remove(position)
         result.skipped[reason, default: 0] += 1
+        result.skippedIDs.add(id, reason)
     }
 
     mutating func add(_ entry: DecodedEntry, into result: inout LoadedCards) {
@@ -404,6 +407,7 @@ struct CardMerger {
                 // A later sync's card is the card as it is now.
                 result.cards[previous] = card
                 result.skipped[.replacedBySync, default: 0] += 1
+                result.skippedIDs.add(card.id, .replacedBySync)
                 return
             }
             let newer = card.sortTime >= kept.sortTime
@@ -419,6 +423,7 @@ struct CardMerger {
                 if sync != nil { fromSyncs.insert(previous) } else { fromSyncs.remove(previous) }
             }
             result.skipped[.duplicate, default: 0] += 1
+            result.skippedIDs.add(card.id, .duplicate)
         }
     }
 
@@ -428,6 +433,7 @@ struct CardMerger {
         }
         guard !removals.isEmpty else { return }
         let before = result.cards.count
+        for card in result.cards where removals.contains(card.id) { result.skippedIDs.add(card.id, .removed) }
         result.cards.removeAll { removals.contains($0.id) }
         result.skipped[.removed, default: 0] += before - result.cards.count
     }

@@ -111,7 +111,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Quotes untrusted text for a terminal: control characters escaped, long values cut.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var shown = ""
         for scalar in text.unicodeScalars.prefix(80) {
             switch scalar {

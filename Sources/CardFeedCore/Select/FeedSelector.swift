@@ -15,6 +15,7 @@ public struct Selection: Sendable {
     public var cards: ShownCards
     public var feeds: [FeedSelection]
     public var hidden: [SkipReason: Int]
+    public var hiddenIDs = SkippedExamples()
 }
 
 /// The cards shown, in display order: the loaded cards seen through the order they are shown
@@ -106,11 +107,13 @@ public struct FeedSelector: Sendable {
 
     public func select(_ cards: [Card]) -> Selection {
         var hidden: [SkipReason: Int] = [:]
+        var hiddenIDs = SkippedExamples()
         var shownIndices: [Int] = []
         shownIndices.reserveCapacity(cards.count)
         for index in cards.indices {
             if let reason = hiddenReason(cards[index]) {
                 hidden[reason, default: 0] += 1
+                hiddenIDs.add(cards[index].id, reason)
             } else {
                 shownIndices.append(index)
             }
@@ -135,7 +138,7 @@ public struct FeedSelector: Sendable {
             }
             return FeedSelection(feed: feed, cards: members, pages: paginate(members.count))
         }
-        return Selection(cards: shown, feeds: feeds, hidden: hidden)
+        return Selection(cards: shown, feeds: feeds, hidden: hidden, hiddenIDs: hiddenIDs)
     }
 
     /// Braze's rules: removed, dismissed, expired and control cards are never shown. Android

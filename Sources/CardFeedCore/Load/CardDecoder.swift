@@ -1,21 +1,5 @@
 import Foundation
 
-/// The files of SITE/assets/ a card's image may name: a value, so that the decoder is one.
-enum AssetFiles: Sendable, Hashable, Decodable {
-    /// These paths, relative to SITE/assets/.
-    case listed(Set<String>)
-    /// Any path in this folder of it ("images/"): the fuzz probe's site, which has no files.
-    case anyIn(String)
-
-    func contains(_ path: String) -> Bool {
-        switch self {
-        case .listed(let paths): paths.contains(path)
-        case .anyIn(let folder): path.hasPrefix(folder)
-        }
-    }
-}
-
-/// Why a card read from a file is not in any feed.
 /// The first few ids of the cards not shown for each reason, for the summary to name them.
 public struct SkippedExamples: Sendable {
     public static let kept = 3
@@ -32,6 +16,7 @@ public struct SkippedExamples: Sendable {
     }
 }
 
+/// Why a card read from a file is not in any feed.
 public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case invalid = "invalid"
     case unknownType = "unknown type"

@@ -15,7 +15,8 @@ public struct MustacheLibrary: Sendable {
     /// deeper is taken for a template that includes itself without end.
     public static let maximumDepth = 200
 
-    public init(escape: @escaping Escape = MustacheLibrary.escapeHTML) {
+    /// The engine knows no output language: its user says how `{{name}}` escapes text.
+    public init(escape: @escaping Escape) {
         self.escape = escape
     }
 
@@ -72,20 +73,6 @@ public struct MustacheLibrary: Sendable {
         defer { swap(&renderer.out, &out) }
         try renderer.render(program, program.all)
         return renderer.holes
-    }
-
-    /// Escapes the five characters HTML gives a meaning to.
-    public static let escapeHTML: Escape = { text, out in
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "&"): out.append("&amp;")
-            case UInt8(ascii: "<"): out.append("&lt;")
-            case UInt8(ascii: ">"): out.append("&gt;")
-            case UInt8(ascii: "\""): out.append("&quot;")
-            case UInt8(ascii: "'"): out.append("&#39;")
-            default: out.append(byte)
-            }
-        }
     }
 }
 

@@ -78,7 +78,7 @@ struct Syndication {
             image = view.placeholder ? nil : (URLCheck.scheme(of: view.src) == nil ? syndication.absolute(view.src) : view.src)
             imageAlt = view.alt
             var html = description.map(syndication.absoluteURLs) ?? ""
-            if let image { html = "<p><img src=\"\(XML.escape(image))\" alt=\"\(XML.escape(imageAlt))\"></p>\n" + html }
+            if let image { html = "<p><img src=\"\(XMLEscaping.escape(image))\" alt=\"\(XMLEscaping.escape(imageAlt))\"></p>\n" + html }
             self.html = html
             published = card.created.map(Formatting.iso)
             updated = Formatting.iso(card.sortTime)
@@ -110,29 +110,29 @@ struct Syndication {
     func atom(_ feed: Feed, _ entries: [Entry], updated: Int64) -> String {
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
-            <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="\(XML.escape(settings.strings.locale))" xml:base="\(XML.escape(baseURL))">
-            <title>\(XML.escape(title(feed)))</title>
-            <id>\(XML.escape(absolute(PagePaths.file(feed: feed, page: 1))))</id>
+            <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="\(XMLEscaping.escape(settings.strings.locale))" xml:base="\(XMLEscaping.escape(baseURL))">
+            <title>\(XMLEscaping.escape(title(feed)))</title>
+            <id>\(XMLEscaping.escape(absolute(PagePaths.file(feed: feed, page: 1))))</id>
             <updated>\(Formatting.iso(updated))</updated>
-            <link rel="self" type="application/atom+xml" href="\(XML.escape(absolute(Self.atomFile(feed))))"/>
-            <link rel="alternate" type="text/html" href="\(XML.escape(absolute(PagePaths.file(feed: feed, page: 1))))"/>
-            <author><name>\(XML.escape(settings.siteTitle))</name></author>
+            <link rel="self" type="application/atom+xml" href="\(XMLEscaping.escape(absolute(Self.atomFile(feed))))"/>
+            <link rel="alternate" type="text/html" href="\(XMLEscaping.escape(absolute(PagePaths.file(feed: feed, page: 1))))"/>
+            <author><name>\(XMLEscaping.escape(settings.siteTitle))</name></author>
             <generator version="\(CardFeedVersion.current)">CardFeed</generator>
 
             """
         for entry in entries {
             xml += "<entry>\n"
-            xml += "<title>\(XML.escape(entry.title))</title>\n"
-            xml += "<id>\(XML.escape(entry.id))</id>\n"
-            xml += "<link rel=\"alternate\" type=\"text/html\" href=\"\(XML.escape(entry.link ?? entry.pageURL))\"/>\n"
-            if entry.link != nil { xml += "<link rel=\"via\" type=\"text/html\" href=\"\(XML.escape(entry.pageURL))\"/>\n" }
-            if let image = entry.image { xml += "<link rel=\"enclosure\" type=\"\(Self.imageType(image))\" href=\"\(XML.escape(image))\"/>\n" }
+            xml += "<title>\(XMLEscaping.escape(entry.title))</title>\n"
+            xml += "<id>\(XMLEscaping.escape(entry.id))</id>\n"
+            xml += "<link rel=\"alternate\" type=\"text/html\" href=\"\(XMLEscaping.escape(entry.link ?? entry.pageURL))\"/>\n"
+            if entry.link != nil { xml += "<link rel=\"via\" type=\"text/html\" href=\"\(XMLEscaping.escape(entry.pageURL))\"/>\n" }
+            if let image = entry.image { xml += "<link rel=\"enclosure\" type=\"\(Self.imageType(image))\" href=\"\(XMLEscaping.escape(image))\"/>\n" }
             if let published = entry.published { xml += "<published>\(published)</published>\n" }
             xml += "<updated>\(entry.updated)</updated>\n"
             for category in entry.categories {
-                xml += "<category term=\"\(XML.escape(category.term))\" label=\"\(XML.escape(category.label))\"/>\n"
+                xml += "<category term=\"\(XMLEscaping.escape(category.term))\" label=\"\(XMLEscaping.escape(category.label))\"/>\n"
             }
-            xml += "<content type=\"html\">\(XML.escape(entry.html))</content>\n"
+            xml += "<content type=\"html\">\(XMLEscaping.escape(entry.html))</content>\n"
             xml += "</entry>\n"
         }
         return xml + "</feed>\n"
@@ -181,7 +181,7 @@ struct Syndication {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for feed in selection.feeds {
             for (number, range) in feed.pages.enumerated() {
-                xml += "<url><loc>\(XML.escape(absolute(PagePaths.file(feed: feed.feed, page: number + 1))))</loc>"
+                xml += "<url><loc>\(XMLEscaping.escape(absolute(PagePaths.file(feed: feed.feed, page: number + 1))))</loc>"
                 if let newest = feed.cards[range].map({ selection.cards[$0].sortTime }).max() {
                     xml += "<lastmod>\(Formatting.iso(newest))</lastmod>"
                 }
@@ -189,27 +189,5 @@ struct Syndication {
             }
         }
         return xml + "</urlset>\n"
-    }
-}
-
-enum XML {
-    /// Escapes text for XML content and attribute values, and drops the characters XML 1.0
-    /// cannot hold at all (most control characters), which a card's text may contain.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

@@ -9,7 +9,7 @@ public struct MustacheLibrary: Sendable {
     private var templates: [MustacheTemplate?] = []
     /// The same programs as the renderer walks them (the templates above keep them alive).
     private(set) var programs: [Program.Contents?] = []
-    let escape: Escape
+    private(set) var escape: Escape
 
     /// Partials and parents may include each other this deep, sections within them counted:
     /// deeper is taken for a template that includes itself without end.
@@ -18,6 +18,14 @@ public struct MustacheLibrary: Sendable {
     /// The engine knows no output language: its user says how `{{name}}` escapes text.
     public init(escape: @escaping Escape) {
         self.escape = escape
+    }
+
+    /// The same templates, with `{{name}}` escaped by `escape`: for templates that write
+    /// another language than the rest (XML beside HTML).
+    public func escaping(with escape: @escaping Escape) -> MustacheLibrary {
+        var library = self
+        library.escape = escape
+        return library
     }
 
     public mutating func register(_ template: MustacheTemplate, named name: String) {

@@ -6,6 +6,17 @@ import Testing
 /// Card descriptions as Braze shows them: line breaks kept, and HTML pasted into the text never
 /// dropped: a few tags are kept (without attributes but a checked href), the rest is shown as text.
 @Suite struct DescriptionTests {
+    /// A feed entry's title for a card without one: the text the description's HTML shows.
+    @Test("a description's text", arguments: [
+        ("**Bold** and *em* with `code`, [a link](https://x.test) and ![an image](https://x.test/i.png).", "Bold and em with code, a link and ."),
+        ("# Title\n\n- one\n- two\n\n```\nlet x = 1\n```\n\nline\nbreak", "Title one two let x = 1 line break"),
+        ("<b>kept</b> <script>shown</script> &amp; &copy; &#1;x", "kept <script>shown</script> & © x"),
+        ("[refused](javascript:alert(1)) ![refused too](ftp://x.test/i.png)", "refused refused too"),
+    ])
+    func descriptionText(markdown: String, text: String) {
+        #expect(Markdown.text(markdown, linkSchemes: URLCheck.linkSchemes) == text)
+    }
+
     @Test func oneNewlineIsALineBreakAndMarkdownStillWorks() {
         #expect(Markdown.html("Mon-Fri: 9-17\nSat: 10-14") == "<p>Mon-Fri: 9-17<br />\nSat: 10-14</p>\n")
         #expect(Markdown.html("**Hours**\n\n- Mon\n- Tue\n\nSee [the map](https://x.test/map).")

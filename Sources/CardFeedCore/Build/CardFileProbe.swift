@@ -88,12 +88,16 @@ import Foundation
             output.diagnostics.append("\(error)")
         }
         output.cardStyles = GeneratedStyles.cards(selection.cards)
-        for file in Syndication(baseURL: settings.baseURL ?? "", settings: settings).files(selection, descriptions: descriptions) {
-            switch file.content {
-            case .text(let text): output.feeds.append((file.path, text))
-            case .data(let data): output.feeds.append((file.path, String(decoding: data, as: UTF8.self)))
-            case .copy, .stream: break
+        do {
+            for file in try Syndication(baseURL: settings.baseURL ?? "", settings: settings, templates: templates).files(selection, descriptions: descriptions) {
+                switch file.content {
+                case .text(let text): output.feeds.append((file.path, text))
+                case .data(let data): output.feeds.append((file.path, String(decoding: data, as: UTF8.self)))
+                case .copy, .stream: break
+                }
             }
+        } catch {
+            output.diagnostics.append("\(error)")
         }
         return output
     }

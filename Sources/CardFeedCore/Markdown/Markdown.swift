@@ -24,10 +24,7 @@ public enum Markdown {
 
     public static func html(_ markdown: String, linkSchemes: Set<String>) -> String {
         withDocument(markdown) { document in
-            if markdown.containsByte(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
-                _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
-            }
-            unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+            prepare(document, of: markdown, linkSchemes: linkSchemes)
             guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
             defer { free(rendered) }
             // cmark decodes character references (`&#1;`, `&#xFDD0;`) into the characters
@@ -38,6 +35,45 @@ public enum Markdown {
             guard strstr(rendered, "<pre>") != nil else { return html }
             return html.replacingOccurrences(of: "<pre>", with: "<pre tabindex=\"0\">")
         } ?? ""
+    }
+
+    /// The words of a description as its HTML shows them, without the markup: the text of its
+    /// text and code, blocks and line breaks as spaces, images left out (their alt text is no
+    /// text of the HTML), space folded. A feed entry's title for a card without one.
+    public static func text(_ markdown: String, linkSchemes: Set<String>) -> String {
+        let text = withDocument(markdown) { document -> String in
+            prepare(document, of: markdown, linkSchemes: linkSchemes)
+            var text = ""
+            guard let iterator = cmark_iter_new(document) else { return "" }
+            defer { cmark_iter_free(iterator) }
+            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                guard let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                switch type {
+                case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK:
+                    if let literal = cmark_node_get_literal(node) { text += String(cString: literal) }
+                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                    text += " "
+                case CMARK_NODE_IMAGE:
+                    if event == CMARK_EVENT_ENTER { cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT) }
+                default:
+                    // Blocks start and end on lines of their own in the HTML.
+                    if type.rawValue >= CMARK_NODE_FIRST_BLOCK.rawValue && type.rawValue <= CMARK_NODE_LAST_BLOCK.rawValue { text += " " }
+                }
+            }
+            return text
+        } ?? ""
+        // cmark decodes character references (`&#1;`) into characters HTML forbids: dropped first.
+        return HTMLText.removingForbiddenCharacters(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// What the HTML and the text of a description are made from: the raw HTML cmark found
+    /// turned into allowed tags and text, refused links and images unwrapped.
+    private static func prepare(_ document: OpaquePointer, of markdown: String, linkSchemes: Set<String>) {
+        if markdown.containsByte(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
+            _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
+        }
+        unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
     }
 
     /// What rendering changes in a description's HTML (tags shown as text, attributes dropped),

@@ -6,6 +6,17 @@ import Testing
 /// Card descriptions as Braze shows them: line breaks kept, and HTML pasted into the text never
 /// dropped: a few tags are kept (without attributes but a checked href), the rest is shown as text.
 @Suite struct DescriptionTests {
+    /// Code blocks scroll sideways, so the keyboard must be able to focus them.
+    @Test("a code block can be focused", arguments: [
+        ("```swift extra\nlet x = \"<y>\" && 'z'\n```", "<pre tabindex=\"0\"><code class=\"language-swift\">let x = &quot;&lt;y&gt;&quot; &amp;&amp; 'z'\n</code></pre>\n"),
+        ("```language-c\nx\n```", "<pre tabindex=\"0\"><code class=\"language-c\">x\n</code></pre>\n"),
+        ("```\n```", "<pre tabindex=\"0\"><code></code></pre>\n"),
+        ("text\n\n    indented\n\n- item\n\n  ```\n  in a list\n  ```", "<p>text</p>\n<pre tabindex=\"0\"><code>indented\n</code></pre>\n<ul>\n<li>\n<p>item</p>\n<pre tabindex=\"0\"><code>in a list\n</code></pre>\n</li>\n</ul>\n"),
+    ])
+    func codeBlockCanBeFocused(markdown: String, html: String) {
+        #expect(Markdown.html(markdown) == html)
+    }
+
     /// A feed entry's title for a card without one: the text the description's HTML shows.
     @Test("a description's text", arguments: [
         ("**Bold** and *em* with `code`, [a link](https://x.test) and ![an image](https://x.test/i.png).", "Bold and em with code, a link and ."),

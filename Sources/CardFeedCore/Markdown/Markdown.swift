@@ -24,16 +24,12 @@ public enum Markdown {
 
     public static func html(_ markdown: String, linkSchemes: Set<String>) -> String {
         withDocument(markdown) { document in
-            prepare(document, of: markdown, linkSchemes: linkSchemes)
+            prepare(document, of: markdown, linkSchemes: linkSchemes).forEach(makeFocusable)
             guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
             defer { free(rendered) }
             // cmark decodes character references (`&#1;`, `&#xFDD0;`) into the characters
             // themselves, after forbidden ones were dropped from the source: drop them again.
-            let html = markdown.containsCharacterReference ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
-            // A code block keeps its lines and scrolls sideways inside the card; the keyboard
-            // can scroll it only when it can be focused.
-            guard strstr(rendered, "<pre>") != nil else { return html }
-            return html.replacingOccurrences(of: "<pre>", with: "<pre tabindex=\"0\">")
+            return markdown.containsCharacterReference ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
         } ?? ""
     }
 
@@ -68,12 +64,37 @@ public enum Markdown {
     }
 
     /// What the HTML and the text of a description are made from: the raw HTML cmark found
-    /// turned into allowed tags and text, refused links and images unwrapped.
-    private static func prepare(_ document: OpaquePointer, of markdown: String, linkSchemes: Set<String>) {
+    /// turned into allowed tags and text, refused links and images unwrapped. Returns the code
+    /// blocks, found on the same walk.
+    @discardableResult
+    private static func prepare(_ document: OpaquePointer, of markdown: String, linkSchemes: Set<String>) -> [OpaquePointer] {
         if markdown.containsByte(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
             _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
         }
-        unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+        return unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+    }
+
+    /// A code block keeps its lines and scrolls sideways inside the card; the keyboard can
+    /// scroll it only when it can be focused, so it is written `<pre tabindex="0">`. cmark has
+    /// no way to add an attribute, so the block becomes a custom node that writes what cmark
+    /// writes for it, with the attribute: the tags as the node's markup, the language and the
+    /// code as text nodes, which cmark escapes as it escapes a code block.
+    private static func makeFocusable(_ codeBlock: OpaquePointer) {
+        guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
+        let info = cmark_node_get_fence_info(codeBlock).map { String(cString: $0) } ?? ""
+        let language = info.prefix { !" \t\n\r\u{B}\u{C}".contains($0) }
+        var parts: [(markup: Bool, text: String)] = [(true, "<pre tabindex=\"0\"><code>")]
+        if !language.isEmpty {
+            parts = [(true, "<pre tabindex=\"0\"><code class=\"" + (language.hasPrefix("language-") ? "" : "language-")), (false, String(language)), (true, "\">")]
+        }
+        parts += [(false, cmark_node_get_literal(codeBlock).map { String(cString: $0) } ?? ""), (true, "</code></pre>")]
+        for part in parts {
+            guard let node = cmark_node_new(part.markup ? CMARK_NODE_CUSTOM_INLINE : CMARK_NODE_TEXT) else { continue }
+            if part.markup { cmark_node_set_on_enter(node, part.text) } else { cmark_node_set_literal(node, part.text) }
+            if cmark_node_append_child(block, node) == 0 { cmark_node_free(node) }
+        }
+        cmark_node_replace(codeBlock, block)
+        cmark_node_free(codeBlock)
     }
 
     /// What rendering changes in a description's HTML (tags shown as text, attributes dropped),
@@ -133,13 +154,15 @@ public enum Markdown {
     }
 
     /// Replaces every link and image whose URL is refused by its text (an image's alt text), and
-    /// points relative ones into assets/.
-    private static func unwrapRefusedLinks(in document: OpaquePointer, linkSchemes: Set<String>) {
+    /// points relative ones into assets/. Returns the code blocks it passed on the way.
+    private static func unwrapRefusedLinks(in document: OpaquePointer, linkSchemes: Set<String>) -> [OpaquePointer] {
         var refused: [OpaquePointer] = []
-        guard let iterator = cmark_iter_new(document) else { return }
+        var codeBlocks: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return [] }
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_CODE_BLOCK { codeBlocks.append(node) }
             guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
             let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
             let image = type == CMARK_NODE_IMAGE
@@ -160,6 +183,7 @@ public enum Markdown {
             }
             cmark_node_free(node)
         }
+        return codeBlocks
     }
 
     /// cmark keeps these `data:` images in safe mode; an image cannot run script.

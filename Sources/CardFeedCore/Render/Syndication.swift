@@ -33,22 +33,30 @@ struct Syndication {
                     continue
                 }
                 let card = selection.cards[position]
-                let entry = FeedEntry(
+                var entry = FeedEntry(
                     card: card, position: position, anchor: selection.cards.anchor(at: position), description: descriptions[position],
                     linkSchemes: linkSchemes, syndication: self)
-                let content = try templates.render(TemplateSet.feedEntryTemplate, FeedEntryView(entry, content: nil), using: &scratch)
-                let view = FeedEntryView(entry, content: String(decoding: content, as: UTF8.self))
+                scratch.removeAll()
+                try templates.render(TemplateSet.feedEntryTemplate, FeedEntryView(entry, content: nil), onto: &scratch)
+                // The feeds carry what feed_entry made of the description, not the description
+                // too: one copy of a one-page feed's 100,000 descriptions is enough.
+                entry.description = nil
+                let view = FeedEntryView(entry, content: String(decoding: scratch.buffer, as: UTF8.self))
                 entries[position] = view
                 feedEntries.append(view)
             }
             let updated = positions.map { selection.cards[$0].sortTime }.max() ?? newestOverall
             let document = FeedDocumentView(feed: feed.feed, entries: feedEntries, updated: Formatting.iso(updated), syndication: self)
-            let atom = try templates.render(TemplateSet.atomTemplate, document, using: &scratch)
-            files.append(OutputFile(path: Self.atomFile(feed.feed), content: .data(Data(atom))))
+            // Room for the whole feed from the start, so that it is not copied as it grows: pages
+            // of memory are resident only once written.
+            var atom = MustacheBytes(capacity: 4096 + positions.count * 4096)
+            try templates.render(TemplateSet.atomTemplate, document, onto: &atom)
+            files.append(OutputFile(path: Self.atomFile(feed.feed), content: .data(atom.data())))
             files.append(OutputFile(path: Self.jsonFile(feed.feed), content: .data(json(feed.feed, feedEntries))))
         }
-        let sitemap = try templates.render(TemplateSet.sitemapTemplate, SitemapView(selection, syndication: self), using: &scratch)
-        files.append(OutputFile(path: "sitemap.xml", content: .data(Data(sitemap))))
+        var sitemap = MustacheBytes(capacity: 4096)
+        try templates.render(TemplateSet.sitemapTemplate, SitemapView(selection, syndication: self), onto: &sitemap)
+        files.append(OutputFile(path: "sitemap.xml", content: .data(sitemap.data())))
         return files
     }
 

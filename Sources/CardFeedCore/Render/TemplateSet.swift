@@ -179,16 +179,13 @@ public struct TemplateSet: Sendable {
         }
     }
 
-    /// The template `name` (a feed, the sitemap, a feed entry) rendered with `view` as its
-    /// context, escaping for the language it writes; rendered in `scratch`, which keeps its
-    /// memory for the next.
-    func render(_ name: String, _ view: MustacheObject, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
+    /// The template `name` (a feed, the sitemap, a feed entry) rendered onto the end of `out`
+    /// with `view` as its context, escaping for the language it writes.
+    func render(_ name: String, _ view: MustacheObject, onto out: inout MustacheBytes) throws(TemplateFailure) {
         let library = Self.writesXML(name) ? xmlLibrary : library
-        guard let template = library.name(of: name) else { return [] }
+        guard let template = library.name(of: name) else { return }
         do {
-            scratch.removeAll()
-            _ = try library.render(template, .object(view), onto: &scratch)
-            return scratch.array
+            _ = try library.render(template, .object(view), onto: &out)
         } catch {
             throw TemplateFailure(card: nil, message: error.message, templateFile: file(of: error))
         }

@@ -64,21 +64,42 @@ struct Syndication {
 
     /// A description's HTML with its relative links and images (`assets/images/map.png`) made
     /// absolute, for feed readers, which know no `<base href>`. Only attribute values can hold
-    /// `href="` or `src="`: in cmark's text a quote is always `&quot;`.
+    /// `href="` or `src="`: in cmark's text a quote is always `&quot;`. A scan of the UTF-8
+    /// bytes: a regular expression here was compiled for every card, a quarter of the feeds' time.
     func absoluteURLs(_ html: String) -> String {
         guard html.contains(" href=\"") || html.contains(" src=\"") else { return html }
-        var out = ""
-        var rest = Substring(html)
-        while let range = rest.firstRange(of: #/ (href|src)="/#) {
-            out += rest[..<range.upperBound]
-            rest = rest[range.upperBound...]
-            let value = rest.prefix { $0 != "\"" }
-            if URLCheck.scheme(of: String(value)) == nil && !value.hasPrefix("//") {
-                out += absolute(value.hasPrefix("/") ? String(value.dropFirst()) : String(value))
-                rest = rest[value.endIndex...]
+        let bytes = Array(html.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 256)
+        var copied = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: " "), let length = Self.urlAttribute(bytes, at: index) else {
+                index += 1
+                continue
             }
+            let start = index + length
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
+            let value = String(decoding: bytes[start..<end], as: UTF8.self)
+            index = start
+            guard URLCheck.scheme(of: value) == nil && !value.hasPrefix("//") else { continue }
+            out += bytes[copied..<start]
+            out += absolute(value.hasPrefix("/") ? String(value.dropFirst()) : value).utf8
+            copied = end
+            index = end
         }
-        return out + rest
+        out += bytes[copied...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let urlAttributes = [Array(" href=\"".utf8), Array(" src=\"".utf8)]
+
+    /// The length of ` href="` or ` src="` at `index`, or nil.
+    private static func urlAttribute(_ bytes: [UInt8], at index: Int) -> Int? {
+        for attribute in urlAttributes where bytes[index...].starts(with: attribute) {
+            return attribute.count
+        }
+        return nil
     }
 
     func title(_ feed: Feed) -> String { Self.title(feed, settings) }

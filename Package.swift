@@ -100,10 +100,11 @@ let package = Package(
             dependencies: ["CardFeedCore", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden"]
         ),
-        // The official Mustache specification's tests (Spec/, MIT), every case of every file.
+        // The official Mustache specification's tests (Spec/, MIT), every case of every file,
+        // rendered with the HTML escaping the templates use.
         .testTarget(
             name: "CardFeedMustacheTests",
-            dependencies: ["CardFeedMustache"],
+            dependencies: ["CardFeedMustache", "CardFeedCore"],
             resources: [.copy("Spec")]
         ),
         .testTarget(

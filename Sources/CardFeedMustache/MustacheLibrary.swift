@@ -9,14 +9,23 @@ public struct MustacheLibrary: Sendable {
     private var templates: [MustacheTemplate?] = []
     /// The same programs as the renderer walks them (the templates above keep them alive).
     private(set) var programs: [Program.Contents?] = []
-    let escape: Escape
+    private(set) var escape: Escape
 
     /// Partials and parents may include each other this deep, sections within them counted:
     /// deeper is taken for a template that includes itself without end.
     public static let maximumDepth = 200
 
-    public init(escape: @escaping Escape = MustacheLibrary.escapeHTML) {
+    /// The engine knows no output language: its user says how `{{name}}` escapes text.
+    public init(escape: @escaping Escape) {
         self.escape = escape
+    }
+
+    /// The same templates, with `{{name}}` escaped by `escape`: for templates that write
+    /// another language than the rest (XML beside HTML).
+    public func escaping(with escape: @escaping Escape) -> MustacheLibrary {
+        var library = self
+        library.escape = escape
+        return library
     }
 
     public mutating func register(_ template: MustacheTemplate, named name: String) {
@@ -72,20 +81,6 @@ public struct MustacheLibrary: Sendable {
         defer { swap(&renderer.out, &out) }
         try renderer.render(program, program.all)
         return renderer.holes
-    }
-
-    /// Escapes the five characters HTML gives a meaning to.
-    public static let escapeHTML: Escape = { text, out in
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "&"): out.append("&amp;")
-            case UInt8(ascii: "<"): out.append("&lt;")
-            case UInt8(ascii: ">"): out.append("&gt;")
-            case UInt8(ascii: "\""): out.append("&quot;")
-            case UInt8(ascii: "'"): out.append("&#39;")
-            default: out.append(byte)
-            }
-        }
     }
 }
 

@@ -24,8 +24,8 @@ struct PreviewHandler: HTTPHandler {
         let raw = request.target.path()
         switch raw {
         case Self.eventsPath: return await events()
-        case Self.scriptPath: return Self.response(Data(LiveScript.javascript.utf8), type: ContentType.of(path: raw), head: head)
-        case Self.stylePath: return Self.response(Data(LiveScript.stylesheet.utf8), type: ContentType.of(path: raw), head: head)
+        case Self.scriptPath: return Self.response(LiveScript.javascript, type: ContentType.of(path: raw), head: head)
+        case Self.stylePath: return Self.response(LiveScript.stylesheet, type: ContentType.of(path: raw), head: head)
         default: break
         }
         guard !raw.hasPrefix(Self.reservedPrefix), let segments = RequestPath.segments(ofRawPath: raw) else {

@@ -6,6 +6,28 @@ import Testing
 /// Card descriptions as Braze shows them: line breaks kept, and HTML pasted into the text never
 /// dropped: a few tags are kept (without attributes but a checked href), the rest is shown as text.
 @Suite struct DescriptionTests {
+    /// Code blocks scroll sideways, so the keyboard must be able to focus them.
+    @Test("a code block can be focused", arguments: [
+        ("```swift extra\nlet x = \"<y>\" && 'z'\n```", "<pre tabindex=\"0\"><code class=\"language-swift\">let x = &quot;&lt;y&gt;&quot; &amp;&amp; 'z'\n</code></pre>\n"),
+        ("```language-c\nx\n```", "<pre tabindex=\"0\"><code class=\"language-c\">x\n</code></pre>\n"),
+        ("```\n```", "<pre tabindex=\"0\"><code></code></pre>\n"),
+        ("text\n\n    indented\n\n- item\n\n  ```\n  in a list\n  ```", "<p>text</p>\n<pre tabindex=\"0\"><code>indented\n</code></pre>\n<ul>\n<li>\n<p>item</p>\n<pre tabindex=\"0\"><code>in a list\n</code></pre>\n</li>\n</ul>\n"),
+    ])
+    func codeBlockCanBeFocused(markdown: String, html: String) {
+        #expect(Markdown.html(markdown) == html)
+    }
+
+    /// A feed entry's title for a card without one: the text the description's HTML shows.
+    @Test("a description's text", arguments: [
+        ("**Bold** and *em* with `code`, [a link](https://x.test) and ![an image](https://x.test/i.png).", "Bold and em with code, a link and ."),
+        ("# Title\n\n- one\n- two\n\n```\nlet x = 1\n```\n\nline\nbreak", "Title one two let x = 1 line break"),
+        ("<b>kept</b> <script>shown</script> &amp; &copy; &#1;x", "kept <script>shown</script> & © x"),
+        ("[refused](javascript:alert(1)) ![refused too](ftp://x.test/i.png)", "refused refused too"),
+    ])
+    func descriptionText(markdown: String, text: String) {
+        #expect(Markdown.text(markdown, linkSchemes: URLCheck.linkSchemes) == text)
+    }
+
     @Test func oneNewlineIsALineBreakAndMarkdownStillWorks() {
         #expect(Markdown.html("Mon-Fri: 9-17\nSat: 10-14") == "<p>Mon-Fri: 9-17<br />\nSat: 10-14</p>\n")
         #expect(Markdown.html("**Hours**\n\n- Mon\n- Tue\n\nSee [the map](https://x.test/map).")
@@ -156,6 +178,20 @@ import Testing
             == "<p><img src=\"assets/images/map.png\" alt=\"map\" /> <a href=\"assets/files/menu.pdf#page=2\">menu</a> <img src=\"assets/images/map.png?v=2\" alt=\"same\" /> <a href=\"assets/files/a.pdf\">a</a></p>\n")
         #expect(Markdown.html("![out](../secret.png) [up](%2e%2e/x) [root](/page.html) [here](#card-x)")
             == "<p>out up <a href=\"/page.html\">root</a> <a href=\"#card-x\">here</a></p>\n")
+    }
+
+    /// Feed readers know no `<base href>`: every address becomes what the site's page makes of it
+    /// (a root-relative one on the base URL's host, a scheme-relative one with its scheme), and
+    /// text is never touched.
+    @Test func feedsMakeADescriptionsAddressesAbsolute() throws {
+        let templates = try #require(TemplateSet.load(site: SiteFolder("/nonexistent"), diagnostics: &Diagnostics.scratch))
+        let syndication = Syndication(baseURL: "https://x.test/n/", settings: try TemplateLinterTests.settings(), templates: templates)
+        let html = "<p><a href=\"assets/a.pdf\">a</a> <a href=\"/b.html\">b</a> <a href=\"https://y.test/c\">c</a> "
+            + "<a href=\"//z.test/d\">d</a> <img src=\"assets/images/e.png\" alt=\"e\" /> text with src=&quot;f&quot;</p>\n"
+        #expect(syndication.absoluteURLs(html) == "<p><a href=\"https://x.test/n/assets/a.pdf\">a</a> <a href=\"https://x.test/b.html\">b</a> "
+            + "<a href=\"https://y.test/c\">c</a> <a href=\"https://z.test/d\">d</a> <img src=\"https://x.test/n/assets/images/e.png\" alt=\"e\" /> "
+            + "text with src=&quot;f&quot;</p>\n")
+        #expect(syndication.absoluteURLs("<p>no links</p>\n") == "<p>no links</p>\n")
     }
 
     /// Every page finds a description's local image through its `<base href>`: the all feed, a

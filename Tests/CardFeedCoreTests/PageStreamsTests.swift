@@ -38,7 +38,7 @@ import Testing
                 }
             }
         }
-        return PageFrame(try MustacheLibrary().render(try MustacheTemplate(template), .object(Page(page: page, cards: cards)), name: "page"))
+        return PageFrame(try MustacheLibrary(escape: HTMLEscaping.append).render(try MustacheTemplate(template), .object(Page(page: page, cards: cards)), name: "page"))
     }
 
     static func bytes(_ cards: [String]) -> [[UInt8]] { cards.map { Array($0.utf8) } }

@@ -50,12 +50,21 @@ import Testing
         let card = CardView(card: Self.card(), descriptionHTML: nil, settings: settings, permalink: "index.html#card-c")
         let feed = FeedSelection(feed: .all, cards: [0, 1, 2, 3, 4], pages: [0..<2, 2..<4, 4..<5])
         let selection = Selection(cards: ShownCards([Self.card()], order: [0]), feeds: [feed], hidden: [:])
-        let page = SiteRenderer(templates: try #require(TemplateSet.load(site: SiteFolder("/nonexistent"), diagnostics: &Diagnostics.scratch)), settings: settings)
+        let templates = try #require(TemplateSet.load(site: SiteFolder("/nonexistent"), diagnostics: &Diagnostics.scratch))
+        let page = SiteRenderer(templates: templates, settings: settings)
             .pageViews(selection, feed)(2, 2)
         var owners: [String: MustacheObject] = [:]
         for name in TemplateLinter.fields.keys {
             owners[name] = Self.object(card.value(for: MustacheName(name))) ?? Self.object(page.value(for: MustacheName(name)))
         }
+        // The feeds' views: an entry of a card with its own image, the sitemap's first page.
+        let syndication = Syndication(baseURL: "https://x.test/", settings: settings, templates: templates)
+        var pictured = Self.card()
+        pictured.image = .remote("https://x.test/i.png")
+        let entry = FeedEntry(card: pictured, position: 0, anchor: "card-c", description: "<p>d</p>\n", linkSchemes: [], syndication: syndication)
+        owners["entries"] = FeedEntryView(entry, content: "<p>d</p>\n")
+        let shown = Selection(cards: ShownCards([pictured], order: [0]), feeds: [FeedSelection(feed: .all, cards: [0], pages: [0..<1])], hidden: [:])
+        owners["urls"] = SitemapView(shown, syndication: syndication).urls.first
         owners["stars"] = Self.object(owners["rating"]?.value(for: MustacheName("stars")))
         owners["pages"] = Self.object(owners["pagination"]?.value(for: MustacheName("pages")))
         for (owner, fields) in TemplateLinter.fields {

@@ -1,3 +1,4 @@
+@testable import CardFeedCore
 @testable import CardFeedMustache
 import Foundation
 import Testing
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test(arguments: cases) func spec(_ test: Case) throws {
-        var library = MustacheLibrary()
+        var library = MustacheLibrary(escape: HTMLEscaping.append)
         for (name, text) in test.partials { library.register(try MustacheTemplate(text), named: name) }
         let output = try library.render(try MustacheTemplate(test.template), test.data.value, name: "test")
         #expect(output.text == test.expected, "\(test.file): \(test.name)")
@@ -83,7 +84,7 @@ enum JSON: Decodable, Sendable {
     /// Looking a template up by a name that comes from data (a card's `template` extra) finds
     /// registered templates and gives no number to the others.
     @Test func lookingUpAnUnknownNameFindsNothing() throws {
-        var library = MustacheLibrary()
+        var library = MustacheLibrary(escape: HTMLEscaping.append)
         library.register(try MustacheTemplate("x"), named: "cards/promo")
         #expect(library.name(of: "cards/promo") != nil)
         let unknown = "cards/never-registered-\(UUID().uuidString)"

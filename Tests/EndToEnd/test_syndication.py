@@ -115,3 +115,37 @@ def test_hostile_text_still_gives_well_formed_feeds(run, tmp_path):
     assert not parsed.bozo, parsed.get("bozo_exception")
     assert parsed.entries[0].title == "A  control & <tag> ]]>"
     jsonschema.validate(json.loads((site / "public" / "feed.json").read_text()), SCHEMA)
+
+
+def test_a_site_overrides_the_feed_templates(run, tmp_path):
+    """feed.atom, feed_entry and sitemap.xml are templates like the pages: ejected, edited,
+    rendered; {{name}} in the XML ones escapes for XML, in feed_entry for HTML."""
+    site = write_cards(tmp_path / "s", [
+        {"id": "t1", "type": "text_announcement", "created": 1, "title": "Tom's <deal>", "description": "Half price."},
+    ])
+    listing = run("templates", "--site", site).stdout
+    for name in ["feed.atom", "feed_entry", "sitemap.xml"]:
+        assert re.search(rf"^{re.escape(name)}\s+built-in$", listing, re.M), listing
+        assert run("eject", name, "--site", site).returncode == 0
+    templates = site / "templates"
+    atom = templates / "feed.atom.mustache"
+    atom.write_text(atom.read_text().replace("<title>{{title}}</title>\n<id>{{id}}</id>",
+                                             "<title>{{title}}</title>\n<summary>{{title}}</summary>\n<id>{{id}}</id>"))
+    (templates / "feed_entry.mustache").write_text("<h2>{{title}}</h2>{{{description}}}")
+    sitemap = templates / "sitemap.xml.mustache"
+    sitemap.write_text(sitemap.read_text().replace("<url><loc>", "<url><priority>0.5</priority><loc>"))
+    assert re.search(r"^feed\.atom\s+overridden by ", run("templates", "--site", site).stdout, re.M)
+
+    result = run("build", site, "--base-url", "https://x.test/", "-q")
+    assert result.returncode == 0, result.stderr
+    out = site / "public"
+    xml = (out / "feed.xml").read_text()
+    assert "<summary>Tom&apos;s &lt;deal&gt;</summary>" in xml
+    parsed = feedparser.parse(xml.encode())
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    assert parsed.entries[0].summary == "Tom's <deal>"
+    # The entry's HTML, escaped for HTML by feed_entry, then as a whole for XML by feed.atom.
+    assert '<content type="html">&lt;h2&gt;Tom&amp;#39;s &amp;lt;deal&amp;gt;&lt;/h2&gt;&lt;p&gt;Half price.&lt;/p&gt;\n</content>' in xml
+    document = json.loads((out / "feed.json").read_text())
+    assert document["items"][0]["content_html"] == "<h2>Tom&#39;s &lt;deal&gt;</h2><p>Half price.</p>\n"
+    assert "<url><priority>0.5</priority><loc>https://x.test/index.html</loc>" in (out / "sitemap.xml").read_text()

@@ -268,7 +268,7 @@ public struct SiteBuilder: Sendable {
                 let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
                 let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: feedCards)
                 guard let baseURL = setup.baseURL else { return [] }
-                let files = Syndication(baseURL: baseURL, settings: settings).files(selection, descriptions: descriptions)
+                let files = try Syndication(baseURL: baseURL, settings: settings, templates: setup.templates).files(selection, descriptions: descriptions)
                 syndicationFiles = files.count
                 return files
             } detail: { (_: [OutputFile]) in

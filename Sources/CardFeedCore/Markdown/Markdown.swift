@@ -24,20 +24,77 @@ public enum Markdown {
 
     public static func html(_ markdown: String, linkSchemes: Set<String>) -> String {
         withDocument(markdown) { document in
-            if markdown.containsByte(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
-                _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
-            }
-            unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+            prepare(document, of: markdown, linkSchemes: linkSchemes).forEach(makeFocusable)
             guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
             defer { free(rendered) }
             // cmark decodes character references (`&#1;`, `&#xFDD0;`) into the characters
             // themselves, after forbidden ones were dropped from the source: drop them again.
-            let html = markdown.containsCharacterReference ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
-            // A code block keeps its lines and scrolls sideways inside the card; the keyboard
-            // can scroll it only when it can be focused.
-            guard strstr(rendered, "<pre>") != nil else { return html }
-            return html.replacingOccurrences(of: "<pre>", with: "<pre tabindex=\"0\">")
+            return markdown.containsCharacterReference ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
         } ?? ""
+    }
+
+    /// The words of a description as its HTML shows them, without the markup: the text of its
+    /// text and code, blocks and line breaks as spaces, images left out (their alt text is no
+    /// text of the HTML), space folded. A feed entry's title for a card without one.
+    public static func text(_ markdown: String, linkSchemes: Set<String>) -> String {
+        let text = withDocument(markdown) { document -> String in
+            prepare(document, of: markdown, linkSchemes: linkSchemes)
+            var text = ""
+            guard let iterator = cmark_iter_new(document) else { return "" }
+            defer { cmark_iter_free(iterator) }
+            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                guard let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                switch type {
+                case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK:
+                    if let literal = cmark_node_get_literal(node) { text += String(cString: literal) }
+                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                    text += " "
+                case CMARK_NODE_IMAGE:
+                    if event == CMARK_EVENT_ENTER { cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT) }
+                default:
+                    // Blocks start and end on lines of their own in the HTML.
+                    if type.rawValue >= CMARK_NODE_FIRST_BLOCK.rawValue && type.rawValue <= CMARK_NODE_LAST_BLOCK.rawValue { text += " " }
+                }
+            }
+            return text
+        } ?? ""
+        // cmark decodes character references (`&#1;`) into characters HTML forbids: dropped first.
+        return HTMLText.removingForbiddenCharacters(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// What the HTML and the text of a description are made from: the raw HTML cmark found
+    /// turned into allowed tags and text, refused links and images unwrapped. Returns the code
+    /// blocks, found on the same walk.
+    @discardableResult
+    private static func prepare(_ document: OpaquePointer, of markdown: String, linkSchemes: Set<String>) -> [OpaquePointer] {
+        if markdown.containsByte(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
+            _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
+        }
+        return unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+    }
+
+    /// A code block keeps its lines and scrolls sideways inside the card; the keyboard can
+    /// scroll it only when it can be focused, so it is written `<pre tabindex="0">`. cmark has
+    /// no way to add an attribute, so the block becomes a custom node that writes what cmark
+    /// writes for it, with the attribute: the tags as the node's markup, the language and the
+    /// code as text nodes, which cmark escapes as it escapes a code block.
+    private static func makeFocusable(_ codeBlock: OpaquePointer) {
+        guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
+        let info = cmark_node_get_fence_info(codeBlock).map { String(cString: $0) } ?? ""
+        let language = info.prefix { !" \t\n\r\u{B}\u{C}".contains($0) }
+        var parts: [(markup: Bool, text: String)] = [(true, "<pre tabindex=\"0\"><code>")]
+        if !language.isEmpty {
+            parts = [(true, "<pre tabindex=\"0\"><code class=\"" + (language.hasPrefix("language-") ? "" : "language-")), (false, String(language)), (true, "\">")]
+        }
+        parts += [(false, cmark_node_get_literal(codeBlock).map { String(cString: $0) } ?? ""), (true, "</code></pre>")]
+        for part in parts {
+            guard let node = cmark_node_new(part.markup ? CMARK_NODE_CUSTOM_INLINE : CMARK_NODE_TEXT) else { continue }
+            if part.markup { cmark_node_set_on_enter(node, part.text) } else { cmark_node_set_literal(node, part.text) }
+            if cmark_node_append_child(block, node) == 0 { cmark_node_free(node) }
+        }
+        cmark_node_replace(codeBlock, block)
+        cmark_node_free(codeBlock)
     }
 
     /// What rendering changes in a description's HTML (tags shown as text, attributes dropped),
@@ -142,9 +199,11 @@ public enum Markdown {
     /// writes the others as `destination` reads them (relative ones pointed into assets/). A
     /// Markdown link inside an `a` kept from the description's HTML is shown as its text too:
     /// HTML has no link inside a link (browsers would end the outer one where the inner begins).
-    private static func unwrapRefusedLinks(in document: OpaquePointer, linkSchemes: Set<String>) {
+    /// Returns the code blocks it passed on the way.
+    private static func unwrapRefusedLinks(in document: OpaquePointer, linkSchemes: Set<String>) -> [OpaquePointer] {
         var refused: [OpaquePointer] = []
-        forEachLink(in: document) { node, url, image, insideAnchor in
+        var codeBlocks: [OpaquePointer] = []
+        forEachLink(in: document, codeBlock: { codeBlocks.append($0) }) { node, url, image, insideAnchor in
             if insideAnchor && !image { return refused.append(node) }
             switch destination(of: url, image: image, linkSchemes: linkSchemes) {
             case .written(let written): if written != url { cmark_node_set_url(node, written) }
@@ -159,11 +218,16 @@ public enum Markdown {
             }
             cmark_node_free(node)
         }
+        return codeBlocks
     }
 
     /// Calls `body` with each link and image node of the document, its URL, whether it is an
-    /// image, and whether it is inside an `a` made from the description's HTML (`AllowedHTML`).
-    private static func forEachLink(in document: OpaquePointer, _ body: (_ node: OpaquePointer, _ url: String, _ image: Bool, _ insideAnchor: Bool) -> Void) {
+    /// image, and whether it is inside an `a` made from the description's HTML (`AllowedHTML`);
+    /// and `codeBlock` with each code block, in the same pass.
+    private static func forEachLink(
+        in document: OpaquePointer, codeBlock: ((OpaquePointer) -> Void)? = nil,
+        _ body: (_ node: OpaquePointer, _ url: String, _ image: Bool, _ insideAnchor: Bool) -> Void
+    ) {
         guard let iterator = cmark_iter_new(document) else { return }
         defer { cmark_iter_free(iterator) }
         var anchors = 0
@@ -172,6 +236,7 @@ public enum Markdown {
             if AllowedHTML.isAnchor(node) { anchors += event == CMARK_EVENT_ENTER ? 1 : -1 }
             guard event == CMARK_EVENT_ENTER else { continue }
             let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_CODE_BLOCK { codeBlock?(node) }
             guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
             body(node, cmark_node_get_url(node).map { String(cString: $0) } ?? "", type == CMARK_NODE_IMAGE, anchors > 0)
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The templates and assets that ship inside the binary (embedded at build time from the
-/// package's `templates/` and `assets/` folders).
+/// package's `templates/`, `assets/` and `serve/` folders).
 public enum BuiltinFiles {
     /// Template name ("cards/short_news") -> source text.
     public static let templates: [String: String] = {
@@ -20,6 +20,12 @@ public enum BuiltinFiles {
 
     public static func asset(_ path: String) -> Data? {
         EmbeddedFiles.base64["assets/" + path].flatMap { Data(base64Encoded: $0) }
+    }
+
+    /// A file of `serve/`: what `cardfeed serve` adds to the pages it serves (its live-reload
+    /// script and stylesheet), never copied into a built site.
+    public static func serveFile(_ name: String) -> Data? {
+        EmbeddedFiles.base64["serve/" + name].flatMap { Data(base64Encoded: $0) }
     }
 }
 

@@ -1,28 +1,62 @@
+import CardFeedMustache
 import Foundation
 
 /// Every feed also as Atom 1.0 (`feed.xml`) and JSON Feed 1.1 (`feed.json`), and a sitemap of
-/// every page, written when the site has a base URL (links in feeds must be absolute).
+/// every page, written when the site has a base URL (links in feeds must be absolute). Atom and
+/// the sitemap are templates (`feed.atom`, `sitemap.xml`), and so is the HTML of a feed entry
+/// (`feed_entry`), which both feeds carry; JSON Feed is data, written by JSON's encoder.
 ///
 /// A feed file holds the cards of the feed's first page, in the page's order. Its `updated` time
 /// is its newest card's, never the clock's, so the output stays byte-identical between builds.
 struct Syndication {
     let baseURL: String
     let settings: RenderSettings
+    let templates: TemplateSet
 
     static func atomFile(_ feed: Feed) -> String { (feed.folder.isEmpty ? "" : feed.folder + "/") + "feed.xml" }
     static func jsonFile(_ feed: Feed) -> String { (feed.folder.isEmpty ? "" : feed.folder + "/") + "feed.json" }
 
-    func files(_ selection: Selection, descriptions: [String?]) -> [OutputFile] {
+    func files(_ selection: Selection, descriptions: [String?]) throws(TemplateFailure) -> [OutputFile] {
         let newestOverall = selection.cards.map(\.sortTime).max() ?? 0
+        let linkSchemes = settings.links.linkSchemes
+        var scratch = MustacheBytes(capacity: 4096)
+        // A card is in the "all" feed and in each of its categories' feeds: its entry is made once.
+        var entries: [Int: FeedEntryView] = [:]
         var files: [OutputFile] = []
         for feed in selection.feeds {
             let positions = Array(feed.cards[feed.pages.first ?? 0..<0])
+            var feedEntries: [FeedEntryView] = []
+            feedEntries.reserveCapacity(positions.count)
+            for position in positions {
+                if let made = entries[position] {
+                    feedEntries.append(made)
+                    continue
+                }
+                let card = selection.cards[position]
+                var entry = FeedEntry(
+                    card: card, position: position, anchor: selection.cards.anchor(at: position), description: descriptions[position],
+                    linkSchemes: linkSchemes, syndication: self)
+                scratch.removeAll()
+                try templates.render(TemplateSet.feedEntryTemplate, FeedEntryView(entry, content: nil), onto: &scratch)
+                // The feeds carry what feed_entry made of the description, not the description
+                // too: one copy of a one-page feed's 100,000 descriptions is enough.
+                entry.description = nil
+                let view = FeedEntryView(entry, content: String(decoding: scratch.buffer, as: UTF8.self))
+                entries[position] = view
+                feedEntries.append(view)
+            }
             let updated = positions.map { selection.cards[$0].sortTime }.max() ?? newestOverall
-            let entries = positions.map { Entry(card: selection.cards[$0], position: $0, anchor: selection.cards.anchor(at: $0), description: descriptions[$0], syndication: self) }
-            files.append(OutputFile(path: Self.atomFile(feed.feed), content: .text(atom(feed.feed, entries, updated: updated))))
-            files.append(OutputFile(path: Self.jsonFile(feed.feed), content: .data(json(feed.feed, entries))))
+            let document = FeedDocumentView(feed: feed.feed, entries: feedEntries, updated: Formatting.iso(updated), syndication: self)
+            // Room for the whole feed from the start, so that it is not copied as it grows: pages
+            // of memory are resident only once written.
+            var atom = MustacheBytes(capacity: 4096 + positions.count * 4096)
+            try templates.render(TemplateSet.atomTemplate, document, onto: &atom)
+            files.append(OutputFile(path: Self.atomFile(feed.feed), content: .data(atom.data())))
+            files.append(OutputFile(path: Self.jsonFile(feed.feed), content: .data(json(feed.feed, feedEntries))))
         }
-        files.append(OutputFile(path: "sitemap.xml", content: .text(sitemap(selection))))
+        var sitemap = MustacheBytes(capacity: 4096)
+        try templates.render(TemplateSet.sitemapTemplate, SitemapView(selection, syndication: self), onto: &sitemap)
+        files.append(OutputFile(path: "sitemap.xml", content: .data(sitemap.data())))
         return files
     }
 
@@ -31,20 +65,43 @@ struct Syndication {
 
     /// A description's HTML with its links and images (`assets/images/map.png`, `/about.html`,
     /// `//cdn.example/x`) made absolute as on the site's pages, for feed readers, which know no
-    /// `<base href>`. Only attribute values can hold
-    /// `href="` or `src="`: in cmark's text a quote is always `&quot;`.
+    /// `<base href>`. Only attribute values can hold `href="` or `src="`: in cmark's text a quote
+    /// is always `&quot;`. A scan of the UTF-8 bytes: a regular expression here was compiled for
+    /// every card, a quarter of the feeds' time.
     func absoluteURLs(_ html: String) -> String {
         guard html.contains(" href=\"") || html.contains(" src=\"") else { return html }
-        var out = ""
-        var rest = Substring(html)
-        while let range = rest.firstRange(of: #/ (href|src)="/#) {
-            out += rest[..<range.upperBound]
-            rest = rest[range.upperBound...]
-            let value = rest.prefix { $0 != "\"" }
-            out += absolute(String(value))
-            rest = rest[value.endIndex...]
+        let bytes = Array(html.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 256)
+        var copied = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: " "), let length = Self.urlAttribute(bytes, at: index) else {
+                index += 1
+                continue
+            }
+            let start = index + length
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
+            let value = String(decoding: bytes[start..<end], as: UTF8.self)
+            let resolved = absolute(value)
+            index = end
+            guard resolved != value else { continue }
+            out += bytes[copied..<start]
+            out += resolved.utf8
+            copied = end
         }
-        return out + rest
+        out += bytes[copied...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let urlAttributes = [Array(" href=\"".utf8), Array(" src=\"".utf8)]
+
+    /// The length of ` href="` or ` src="` at `index`, or nil.
+    private static func urlAttribute(_ bytes: [UInt8], at index: Int) -> Int? {
+        for attribute in urlAttributes where bytes[index...].starts(with: attribute) {
+            return attribute.count
+        }
+        return nil
     }
 
     func title(_ feed: Feed) -> String { Self.title(feed, settings) }
@@ -53,113 +110,19 @@ struct Syndication {
         feed == .all ? settings.siteTitle : "\(settings.strings.feedTitle(feed)) · \(settings.siteTitle)"
     }
 
-    /// What a feed entry shows of a card.
-    struct Entry {
-        var id: String
-        var title: String
-        var pageURL: String
-        var link: String?
-        var image: String?
-        var imageAlt: String
-        var html: String
-        /// Nil for a card without a date.
-        var published: String?
-        var updated: String
-        var categories: [(term: String, label: String)]
-
-        init(card: Card, position: Int, anchor: String, description: String?, syndication: Syndication) {
-            let settings = syndication.settings
-            pageURL = syndication.absolute(settings.permalink(position: position, anchor: anchor))
-            // The card's anchor on the site's front page: stable for as long as the base URL is.
-            id = syndication.absolute("#" + anchor)
-            title = Self.title(of: card, description: description)
-            link = card.url.map(syndication.absolute)
-            let view = settings.images.cardImage(card)
-            image = view.placeholder ? nil : syndication.absolute(view.src)
-            imageAlt = view.alt
-            var html = description.map(syndication.absoluteURLs) ?? ""
-            if let image { html = "<p><img src=\"\(XML.escape(image))\" alt=\"\(XML.escape(imageAlt))\"></p>\n" + html }
-            self.html = html
-            published = card.created.map(Formatting.iso)
-            updated = Formatting.iso(card.sortTime)
-            categories = card.categories.map { ($0.rawValue, settings.strings.feedTitle(.category($0))) }
-        }
-
-        /// The title, or for a card without one a sensible text from the card: the start of its
-        /// description, its image's alt text, its link text.
-        static func title(of card: Card, description: String?) -> String {
-            if let title = card.title { return title }
-            if let text = description.map(plainText), !text.isEmpty {
-                return text.count > 80 ? String(text.prefix(79)).trimmingCharacters(in: .whitespaces) + "…" : text
-            }
-            return card.imageAlt ?? card.domain ?? card.caption ?? card.id
-        }
-
-        /// The text of cmark's HTML: tags and comments removed, entities decoded, space folded.
-        static func plainText(_ html: String) -> String {
-            let withoutTags = html.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)  // cmark ends blocks with a newline
-            let decoded = withoutTags.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-                .replacingOccurrences(of: "&amp;", with: "&")
-            return decoded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        }
-    }
-
-    // MARK: Atom 1.0 (RFC 4287)
-
-    func atom(_ feed: Feed, _ entries: [Entry], updated: Int64) -> String {
-        var xml = """
-            <?xml version="1.0" encoding="utf-8"?>
-            <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="\(XML.escape(settings.strings.locale))" xml:base="\(XML.escape(baseURL))">
-            <title>\(XML.escape(title(feed)))</title>
-            <id>\(XML.escape(absolute(PagePaths.file(feed: feed, page: 1))))</id>
-            <updated>\(Formatting.iso(updated))</updated>
-            <link rel="self" type="application/atom+xml" href="\(XML.escape(absolute(Self.atomFile(feed))))"/>
-            <link rel="alternate" type="text/html" href="\(XML.escape(absolute(PagePaths.file(feed: feed, page: 1))))"/>
-            <author><name>\(XML.escape(settings.siteTitle))</name></author>
-            <generator version="\(CardFeedVersion.current)">CardFeed</generator>
-
-            """
-        for entry in entries {
-            xml += "<entry>\n"
-            xml += "<title>\(XML.escape(entry.title))</title>\n"
-            xml += "<id>\(XML.escape(entry.id))</id>\n"
-            xml += "<link rel=\"alternate\" type=\"text/html\" href=\"\(XML.escape(entry.link ?? entry.pageURL))\"/>\n"
-            if entry.link != nil { xml += "<link rel=\"via\" type=\"text/html\" href=\"\(XML.escape(entry.pageURL))\"/>\n" }
-            if let image = entry.image { xml += "<link rel=\"enclosure\" type=\"\(Self.imageType(image))\" href=\"\(XML.escape(image))\"/>\n" }
-            if let published = entry.published { xml += "<published>\(published)</published>\n" }
-            xml += "<updated>\(entry.updated)</updated>\n"
-            for category in entry.categories {
-                xml += "<category term=\"\(XML.escape(category.term))\" label=\"\(XML.escape(category.label))\"/>\n"
-            }
-            xml += "<content type=\"html\">\(XML.escape(entry.html))</content>\n"
-            xml += "</entry>\n"
-        }
-        return xml + "</feed>\n"
-    }
-
-    static func imageType(_ url: String) -> String {
-        let path = url.split(separator: "?").first.map(String.init)?.lowercased() ?? ""
-        if path.hasSuffix(".jpg") || path.hasSuffix(".jpeg") { return "image/jpeg" }
-        if path.hasSuffix(".gif") { return "image/gif" }
-        if path.hasSuffix(".webp") { return "image/webp" }
-        if path.hasSuffix(".svg") { return "image/svg+xml" }
-        if path.hasSuffix(".png") { return "image/png" }
-        return "image/*"
-    }
-
     // MARK: JSON Feed 1.1
 
-    func json(_ feed: Feed, _ entries: [Entry]) -> Data {
-        let items: [[String: Any]] = entries.map { entry in
+    func json(_ feed: Feed, _ entries: [FeedEntryView]) -> Data {
+        let items: [[String: Any]] = entries.map { view in
+            let entry = view.entry
             var item: [String: Any] = [
-                "id": entry.id, "url": entry.pageURL, "title": entry.title, "content_html": entry.html,
+                "id": entry.id, "url": entry.url, "title": entry.title, "content_html": view.content ?? "",
                 "date_modified": entry.updated,
             ]
             if let published = entry.published { item["date_published"] = published }
             if let link = entry.link { item["external_url"] = link }
-            if let image = entry.image { item["image"] = image }
-            if !entry.categories.isEmpty { item["tags"] = entry.categories.map(\.term) }
+            if let image = entry.image { item["image"] = image.src }
+            if !entry.categories.isEmpty { item["tags"] = entry.categories.map(\.name) }
             return item
         }
         let object: [String: Any] = [
@@ -174,42 +137,58 @@ struct Syndication {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return data + Data("\n".utf8)
     }
-
-    // MARK: Sitemap
-
-    func sitemap(_ selection: Selection) -> String {
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for feed in selection.feeds {
-            for (number, range) in feed.pages.enumerated() {
-                xml += "<url><loc>\(XML.escape(absolute(PagePaths.file(feed: feed.feed, page: number + 1))))</loc>"
-                if let newest = feed.cards[range].map({ selection.cards[$0].sortTime }).max() {
-                    xml += "<lastmod>\(Formatting.iso(newest))</lastmod>"
-                }
-                xml += "</url>\n"
-            }
-        }
-        return xml + "</urlset>\n"
-    }
 }
 
-enum XML {
-    /// Escapes text for XML content and attribute values, and drops the characters XML 1.0
-    /// cannot hold at all (most control characters), which a card's text may contain.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-            default: out.unicodeScalars.append(scalar)
-            }
+/// What a feed entry shows of a card, worked out once for every feed the card is in.
+struct FeedEntry {
+    /// The card's anchor on the site's front page: stable for as long as the base URL is.
+    var id: String
+    var title: String
+    /// The card on its page of the site.
+    var url: String
+    /// The card's own link, absolute.
+    var link: String?
+    /// The card's own image (not the placeholder), its address absolute.
+    var image: ImageView?
+    /// The description's HTML, its links absolute.
+    var description: String?
+    /// ISO 8601; nil for a card without a date.
+    var published: String?
+    var updated: String
+    var categories: [CategoryView]
+
+    init(card: Card, position: Int, anchor: String, description: String?, linkSchemes: Set<String>, syndication: Syndication) {
+        let settings = syndication.settings
+        url = syndication.absolute(settings.permalink(position: position, anchor: anchor))
+        id = syndication.absolute("#" + anchor)
+        title = Self.title(of: card, linkSchemes: linkSchemes)
+        link = card.url.map(syndication.absolute)
+        let view = settings.images.cardImage(card)
+        image = view.placeholder ? nil : ImageView(src: syndication.absolute(view.src), srcset: nil, alt: view.alt, width: nil, height: nil, placeholder: false)
+        self.description = description.map(syndication.absoluteURLs)
+        published = card.created.map(Formatting.iso)
+        updated = Formatting.iso(card.sortTime)
+        categories = card.categories.map { CategoryView(.category($0), strings: settings.strings) }
+    }
+
+    /// The title, or for a card without one a sensible text from the card: the start of its
+    /// description's text, its image's alt text, its link text.
+    static func title(of card: Card, linkSchemes: Set<String>) -> String {
+        if let title = card.title { return title }
+        if let text = card.description.map({ Markdown.text($0, linkSchemes: linkSchemes) }), !text.isEmpty {
+            return text.count > 80 ? String(text.prefix(79)).trimmingCharacters(in: .whitespaces) + "…" : text
         }
-        return out
+        return card.imageAlt ?? card.domain ?? card.caption ?? card.id
+    }
+
+    /// The image's media type, from its file name, for Atom's enclosure link.
+    static func imageType(_ url: String) -> String {
+        let path = url.split(separator: "?").first.map(String.init)?.lowercased() ?? ""
+        if path.hasSuffix(".jpg") || path.hasSuffix(".jpeg") { return "image/jpeg" }
+        if path.hasSuffix(".gif") { return "image/gif" }
+        if path.hasSuffix(".webp") { return "image/webp" }
+        if path.hasSuffix(".svg") { return "image/svg+xml" }
+        if path.hasSuffix(".png") { return "image/png" }
+        return "image/*"
     }
 }

@@ -34,16 +34,21 @@ struct TemplateLinter {
             "alternates": ["atom", "json", "title"],
             "favicon": ["href", "type"],
             "social": ["url", "title", "description", "image", "siteName", "twitterCard"],
+            "entries": Set(MustacheFields<FeedEntryView.Key>.names),
+            "urls": Set(MustacheFields<SitemapView.PageURL.Key>.names),
         ]
     }()
 
     /// Values whose fields are the site's own: any name goes.
     static let openFields: Set = ["extras", "strings"]
 
-    /// Every name a tag can look up first: the card's and the page's, and inside a section, the
-    /// fields of the value it is over.
-    static let vocabulary: Set<String> = Set(MustacheFields<CardView.Key>.names + MustacheFields<PageView.Key>.names)
-        .union(fields.values.joined())
+    /// Every name a tag can look up first: the card's, the page's, a feed's, a feed entry's and
+    /// the sitemap's, and inside a section, the fields of the value it is over.
+    static let vocabulary: Set<String> = Set(
+        MustacheFields<CardView.Key>.names + MustacheFields<PageView.Key>.names + MustacheFields<FeedDocumentView.Key>.names
+            + MustacheFields<FeedEntryView.Key>.names + MustacheFields<SitemapView.Key>.names
+    )
+    .union(fields.values.joined())
 
     /// Unknown names reported for one template; past that, a count.
     static let namesReported = 20

@@ -18,8 +18,20 @@ public struct TemplateSet: Sendable {
     public static let pageTemplate = "page"
 
     public static func cardTemplate(_ type: CardType) -> String { "cards/\(type.rawValue)" }
+    /// A feed as Atom, the sitemap, and the HTML of a card in the feeds (see `Syndication`).
+    static let atomTemplate = "feed.atom"
+    static let sitemapTemplate = "sitemap.xml"
+    static let feedEntryTemplate = "feed_entry"
 
+    /// What `{{name}}` escapes for in the template `name`: the language it writes, told by the
+    /// extension before `.mustache` (`feed.atom`, `sitemap.xml`: XML), HTML for all others. A
+    /// template's partials write into it, so they escape for it too.
+    static func writesXML(_ name: String) -> Bool { name.hasSuffix(".atom") || name.hasSuffix(".xml") }
+
+    /// Every template, `{{name}}` escaped for HTML.
     let library: MustacheLibrary
+    /// The same templates, escaped for XML.
+    let xmlLibrary: MustacheLibrary
     /// Names of templates that come from the site (relative path without `.mustache`).
     public let overrides: Set<String>
     /// Template names the site added that replace no built-in.
@@ -37,6 +49,7 @@ public struct TemplateSet: Sendable {
 
     init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int, files: [String: String] = [:]) {
         self.library = library
+        xmlLibrary = library.escaping(with: XMLEscaping.append)
         self.files = files
         self.overrides = overrides
         self.additions = additions
@@ -161,6 +174,18 @@ public struct TemplateSet: Sendable {
         guard let page else { return MustacheOutput(bytes: [], holes: []) }
         do {
             return try library.render(page, .object(view), capacity: 8192)
+        } catch {
+            throw TemplateFailure(card: nil, message: error.message, templateFile: file(of: error))
+        }
+    }
+
+    /// The template `name` (a feed, the sitemap, a feed entry) rendered onto the end of `out`
+    /// with `view` as its context, escaping for the language it writes.
+    func render(_ name: String, _ view: MustacheObject, onto out: inout MustacheBytes) throws(TemplateFailure) {
+        let library = Self.writesXML(name) ? xmlLibrary : library
+        guard let template = library.name(of: name) else { return }
+        do {
+            _ = try library.render(template, .object(view), onto: &out)
         } catch {
             throw TemplateFailure(card: nil, message: error.message, templateFile: file(of: error))
         }

@@ -1,8 +1,12 @@
 """Small input cannot make big work. Template work is bounded: however the templates include
 each other, `check` and `build` end quickly with an error naming the card (or page), the template
 and the limit, never a crash of the stack or gigabytes of output (docs/security.md, "Template work
-is bounded")."""
+is bounded"). The pass that keeps a description's allowed HTML tags takes time in proportion to
+the description."""
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from conftest import write_cards
 
@@ -96,3 +100,21 @@ def test_what_the_page_template_writes_for_each_card_is_limited_too(run, tmp_pat
     assert ("error: site/templates/partials/a0.mustache: the templates wrote more than 16 MB (… > partials/a5 > partials/a4 > partials/a3 > partials/a2 > partials/a1 > partials/a0), "
             "the limit for a page") in result.stderr, result.stderr
 
+
+@pytest.mark.parametrize("description", [
+    pytest.param("<b>" * 20_000, id="unclosed-inline"),  # unwound in quadratic time: 9.7 s of CPU for one card
+    pytest.param("<div>" * 12_000, id="unclosed-block"),
+    pytest.param("<i>" * 7_000 + "</b>" * 7_000, id="closing-nothing"),  # each closing tag searched for
+    pytest.param("".join(f"<x{i}>" for i in range(8_000)), id="many-tag-names"),  # a note each, each looked up in a list
+])
+def test_allowed_html_costs_time_in_proportion_to_the_description(cardfeed_bin, tmp_path, description):
+    """12 cards of 60 KB of HTML took two minutes; now seconds, even in a debug build. The
+    timeout is only a guard against a hang."""
+    cards = [{**CARD, "id": f"html-{n}", "description": description} for n in range(12)]
+    site = write_cards(tmp_path / "site", cards)
+    result = subprocess.run([str(cardfeed_bin), "build", site, "--now", "1795000000", "-q"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr[-3000:]
+    page = (site / "public" / "index.html").read_text()
+    assert page.count('data-card-id="html-') == 12
+    assert 'card 12 (id "html-11"): ' in result.stderr  # what was shown as text is named

@@ -39,9 +39,9 @@ public struct PreviewServer: Sendable {
         }
         defer { builder.removeWorkFolder() }
         let channel = ReloadChannel()
-        let watcher = SiteWatcher(site: options.site)
+        let watcher = SiteWatcher(site: options.site, polling: ProcessInfo.processInfo.environment[SiteWatcher.pollingVariable] != nil)
         if watcher.method != "inotify" {
-            logger.warning("watching the site by \(watcher.method): an idle preview keeps using some CPU")
+            logger.warning("watching the site by \(watcher.method): on a large site, changes may take seconds to be seen. To be told of changes at once, raise fs.inotify.max_user_watches (sysctl) above the number of folders in the site, or keep fewer folders in it")
         }
         let changes = watcher.changes()
         let interrupts = SignalStream.interrupts()

@@ -1,6 +1,8 @@
 """`cardfeed serve` under descriptor pressure, through the real binary: with a low limit on open
 files, more live-reload streams than it can hold are refused with 503 and a message, logged
-once, and pages are still served (docs/security.md, "`cardfeed serve` is for this machine")."""
+once, and pages are still served (docs/security.md, "`cardfeed serve` is for this machine").
+Where it cannot be told of changes and polls, it says why and what to do."""
+import os
 import socket
 
 from conftest import Running
@@ -52,3 +54,17 @@ def test_more_event_streams_than_the_file_limit_allows_are_refused_and_pages_sti
     warnings = [line for line in serve.errors + serve.lines if "pages are open with live reload" in line]
     assert len(warnings) == 1, warnings
     assert "32 pages are open with live reload" in warnings[0]
+
+
+def test_the_polling_fallback_says_why_and_what_to_do_and_still_sees_changes(running, example_site):
+    # CARDFEED_WATCH_BY_POLLING makes serve poll as it does when inotify has no watches left
+    # (200,000 folders, say), which a test cannot arrange by lowering the system's limit.
+    serve = running("serve", example_site, "--port", "0", env={**os.environ, "CARDFEED_WATCH_BY_POLLING": "1"})
+    serve.wait_for(r"^Serving .* at http://127\.0\.0\.1:\d+/")
+    warning = serve.wait_for(r"^(warning: watching the site by polling.*)$", stream="stderr").group(1)
+    assert "to use at most 8% of a core" in warning, warning
+    assert "(asked for by CARDFEED_WATCH_BY_POLLING)" in warning, warning
+    assert "raise fs.inotify.max_user_watches" in warning and "keep fewer folders in it" in warning, warning
+    cards = (example_site / "cards.json").read_text()
+    (example_site / "cards.json").write_text(cards.replace('"title": "', '"title": "Seen by polling: ', 1))
+    serve.wait_for(r"^Changed cards\.json: rebuilt")

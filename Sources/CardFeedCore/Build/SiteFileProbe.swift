@@ -4,6 +4,10 @@ import Logging
 /// A whole `cardfeed check` of a small fixed site in which one file is given as bytes:
 /// `cardfeed.yml` or the card template. The fuzz target (`Sources/CardFeedFuzz`, with
 /// CARDFEED_FUZZ_TARGET=config or templates) feeds it arbitrary bytes; tests replay what it found.
+///
+/// The card template's bytes may hold partials too: each line `----` ends one template and
+/// begins the next, `partials/p1`, `partials/p2` and so on, which the first (and each other)
+/// can include (`{{>partials/p1}}`).
 @_spi(Fuzzing) public enum SiteFileProbe {
     public enum File: String, Sendable {
         case config = "cardfeed.yml"
@@ -27,13 +31,35 @@ import Logging
         return root
     }()
 
+    /// The templates in the bytes of a probed card template: split at each line `----`.
+    static func templates(in bytes: Data) -> [Data] {
+        let separator = Data("\n----\n".utf8)
+        var pieces: [Data] = []
+        var rest = bytes[...]
+        while let range = rest.range(of: separator) {
+            pieces.append(Data(rest[..<range.lowerBound]))
+            rest = rest[range.upperBound...]
+        }
+        return pieces + [Data(rest)]
+    }
+
     /// Checks the site with `bytes` as `file`; returns every warning and error, or why the
     /// probe could not run.
     public static func run(_ bytes: Data, as file: File) -> [Diagnostic] {
         guard let root else { return [Diagnostic(.error, file: "probe", message: "cannot make the probe's site folder")] }
         for other in [File.config, .cardTemplate] { try? FileManager.default.removeItem(at: root.appendingPathComponent(other.rawValue)) }
-        guard (try? bytes.write(to: root.appendingPathComponent(file.rawValue))) != nil else {
-            return [Diagnostic(.error, file: "probe", message: "cannot write the probed file")]
+        let partials = root.appendingPathComponent("templates/partials")
+        try? FileManager.default.removeItem(at: partials)
+        var files = [(path: file.rawValue, bytes: bytes)]
+        if file == .cardTemplate {
+            let pieces = Self.templates(in: bytes)
+            files = [(file.rawValue, pieces[0])] + pieces.dropFirst().enumerated().map { ("templates/partials/p\($0.offset + 1).mustache", $0.element) }
+            if pieces.count > 1 { try? FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true) }
+        }
+        for (path, bytes) in files {
+            guard (try? bytes.write(to: root.appendingPathComponent(path))) != nil else {
+                return [Diagnostic(.error, file: "probe", message: "cannot write the probed file \(path)")]
+            }
         }
         let options = BuildOptions(site: SiteFolder(root.path), now: 1_800_000_000, baseURL: "https://probe.example/", write: false)
         var quiet = Logger(label: "cardfeed-probe")

@@ -166,10 +166,14 @@ final class RequestGuard: Sendable {
         let answer = [UInt8](response(status, reason, text))
         let file = client.socket.file.rawValue
         _ = answer.withUnsafeBytes { send(file, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-        // What the client already sent is read first: closing with unread bytes would reset the
-        // connection, and the answer with it.
+        // What the client already sent is read first (a request head's worth at most, so that a
+        // client that keeps sending cannot hold the accept loop): closing with unread bytes would
+        // reset the connection, and the answer with it.
         var scratch = [UInt8](repeating: 0, count: 4096)
-        while scratch.withUnsafeMutableBytes({ recv(file, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
+        var read = 0
+        while read < maximumHead, case let count = scratch.withUnsafeMutableBytes({ recv(file, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }), count > 0 {
+            read += count
+        }
         _ = shutdown(file, Int32(SHUT_WR))
         try? client.close()
     }

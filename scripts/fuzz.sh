@@ -4,7 +4,9 @@
 # fixtures and the example sites' cards, and runs it for SECONDS (default 60) on JOBS processes
 # (default 1). FUZZ_TARGET=config fuzzes cardfeed.yml instead, FUZZ_TARGET=templates the card
 # template (each checked in a small site, as `cardfeed check` does), seeded from the example
-# sites' files. Every input that crashes or fails a check is saved as fuzz-crashes/crash-*;
+# sites' files. A template input may hold partials: each line `----` ends one template and
+# begins the next, partials/p1, partials/p2 … (see SiteFileProbe), so the fuzzer also tries
+# templates that include each other. Every input that crashes or fails a check is saved as fuzz-crashes/crash-*;
 # replay one with `swift run CardFeedFuzz FILE` (named *.yml or *.mustache for the other two
 # targets), fix it, and keep it as a regression test in Tests/CardFeedFuzzTests/Regressions/.
 #

@@ -12,7 +12,8 @@ public struct MustacheLibrary: Sendable {
     private(set) var escape: Escape
 
     /// Partials and parents may include each other this deep, sections within them counted:
-    /// deeper is taken for a template that includes itself without end.
+    /// deeper is an error, which names the templates (checked before going deeper, so that no
+    /// template can overflow the renderer's stack).
     public static let maximumDepth = 200
 
     /// The engine knows no output language: its user says how `{{name}}` escapes text.
@@ -46,19 +47,23 @@ public struct MustacheLibrary: Sendable {
 
     /// Renders the registered template `name` with `context` at the root of the context stack;
     /// `capacity` is a guess at the output's size.
-    public func render(_ name: MustacheName, _ context: MustacheValue, capacity: Int = 0) throws(MustacheRenderError) -> MustacheOutput {
+    public func render(
+        _ name: MustacheName, _ context: MustacheValue, capacity: Int = 0, budget: MustacheBudget = .unlimited
+    ) throws(MustacheRenderError) -> MustacheOutput {
         guard name.id < programs.count, let program = programs[name.id] else { return MustacheOutput(bytes: [], holes: []) }
         var out = MustacheBytes(capacity: capacity)
-        let holes = try render(program, owner: nil, context, name: name, onto: &out)
+        let holes = try render(program, owner: nil, context, name: name, budget: budget, onto: &out)
         return MustacheOutput(bytes: out.array, holes: holes)
     }
 
     /// Renders the registered template `name` onto the end of `out`, for a caller that reuses
     /// one buffer for many renders (a thread rendering cards: fresh memory for every card was
     /// slower to write than the copy out of a warm buffer). Returns the holes left in `out`.
-    public func render(_ name: MustacheName, _ context: MustacheValue, onto out: inout MustacheBytes) throws(MustacheRenderError) -> [MustacheHole] {
+    public func render(
+        _ name: MustacheName, _ context: MustacheValue, budget: MustacheBudget = .unlimited, onto out: inout MustacheBytes
+    ) throws(MustacheRenderError) -> [MustacheHole] {
         guard name.id < programs.count, let program = programs[name.id] else { return [] }
-        return try render(program, owner: nil, context, name: name, onto: &out)
+        return try render(program, owner: nil, context, name: name, budget: budget, onto: &out)
     }
 
     /// Renders `template`, registered or not, with `context` at the root of the context stack.
@@ -67,17 +72,19 @@ public struct MustacheLibrary: Sendable {
         _ template: MustacheTemplate, _ context: MustacheValue, name: String, capacity: Int = 0
     ) throws(MustacheRenderError) -> MustacheOutput {
         var out = MustacheBytes(capacity: capacity)
-        let holes = try render(template.program.contents, owner: template.program, context, name: MustacheName(name), onto: &out)
+        let holes = try render(template.program.contents, owner: template.program, context, name: MustacheName(name), budget: .unlimited, onto: &out)
         return MustacheOutput(bytes: out.array, holes: holes)
     }
 
     /// The one place a render starts. `owner` keeps an unregistered program alive for the holes
     /// left in the output.
     private func render(
-        _ program: Program.Contents, owner: Program?, _ context: MustacheValue, name: MustacheName, onto out: inout MustacheBytes
+        _ program: Program.Contents, owner: Program?, _ context: MustacheValue, name: MustacheName, budget: MustacheBudget,
+        onto out: inout MustacheBytes
     ) throws(MustacheRenderError) -> [MustacheHole] {
-        var renderer = MustacheRenderer(library: self, owner: owner, stack: [context], trail: [name], capacity: 0)
+        var renderer = MustacheRenderer(library: self, owner: owner, stack: [context], trail: [name], budget: budget, capacity: 0)
         swap(&renderer.out, &out)
+        renderer.byteLimit = budget.bytes > Int.max - renderer.out.count ? Int.max : renderer.out.count + budget.bytes
         defer { swap(&renderer.out, &out) }
         try renderer.render(program, program.all)
         return renderer.holes
@@ -110,6 +117,7 @@ public struct MustacheHole: Sendable {
     let overrides: [Overrides]
     let indentation: [Literal]
     let trail: [MustacheName]
+    let budget: MustacheBudget
     /// The library holds the programs the hole's content may enter; `owner`, the hole's own
     /// when it was not registered.
     let library: MustacheLibrary
@@ -126,12 +134,31 @@ public struct MustacheHole: Sendable {
         }
     }
 
-    /// Appends the section's content for one item to `out`.
+    /// Appends the section's content for one item to `out`, within the budget of the render
+    /// that left the hole (each item has the whole budget).
     public func render(item: MustacheValue, into out: inout [UInt8]) throws(MustacheRenderError) {
-        var renderer = MustacheRenderer(library: library, owner: owner, stack: stack + [item], trail: trail)
+        var renderer = MustacheRenderer(library: library, owner: owner, stack: stack + [item], trail: trail, budget: budget)
         renderer.overrides = overrides
         renderer.indentation = indentation
         try renderer.render(program, body)
         out.append(contentsOf: renderer.out.buffer)
     }
+}
+
+/// What one render may do before it stops with an error (`MustacheRenderError.limit`): without a
+/// bound, 31 partials of 35 bytes, each including the one before twice, wrote a gigabyte.
+public struct MustacheBudget: Sendable {
+    /// Bytes it may write.
+    public var bytes: Int
+    /// Steps it may take: each piece of text, name, section, partial, parent and block it passes,
+    /// once for every time it passes it (sections over lists and partials included), so that
+    /// templates that write nothing cannot loop for long either.
+    public var steps: Int
+
+    public init(bytes: Int, steps: Int) {
+        self.bytes = bytes
+        self.steps = steps
+    }
+
+    public static let unlimited = MustacheBudget(bytes: .max, steps: .max)
 }

@@ -25,10 +25,18 @@ struct MustacheRenderer: ~Copyable {
     var holes: [MustacheHole] = []
     /// Sections, partials, parents and blocks entered and not yet left.
     private var depth = 0
+    let budget: MustacheBudget
+    /// The steps the budget has left.
+    private var stepsLeft: Int
+    /// How long `out` may grow: the budget's bytes, from where this render started writing.
+    var byteLimit: Int
 
     /// `stack`, outermost first, is the context; `capacity` a guess at the output's size.
-    init(library: MustacheLibrary, owner: Program?, stack: [MustacheValue], trail: [MustacheName], capacity: Int = 256) {
+    init(library: MustacheLibrary, owner: Program?, stack: [MustacheValue], trail: [MustacheName], budget: MustacheBudget, capacity: Int = 256) {
         self.library = library
+        self.budget = budget
+        stepsLeft = budget.steps
+        byteLimit = budget.bytes
         out = MustacheBytes(capacity: capacity)
         self.owner = owner
         // Room for the usual depth at once: growing these one step at a time allocated some
@@ -54,6 +62,8 @@ struct MustacheRenderer: ~Copyable {
         let steps = program.steps
         var index = range.lowerBound
         while index < range.upperBound {
+            stepsLeft -= 1
+            if stepsLeft < 0 || out.count > byteLimit { throw overBudget() }
             switch steps[index] {
             case .text(let text):
                 emit(text.bytes)
@@ -82,6 +92,25 @@ struct MustacheRenderer: ~Copyable {
                 index = end
             }
         }
+        if out.count > byteLimit { throw overBudget() }
+    }
+
+    /// The error for a render that went past its budget of steps or bytes.
+    private func overBudget() -> MustacheRenderError {
+        let limit: MustacheRenderError.Limit = stepsLeft < 0 ? .steps(budget.steps) : .bytes(budget.bytes)
+        let what = switch limit {
+        case .steps(let steps): "took more than \(steps) steps"
+        case .bytes(let bytes): bytes % (1 << 20) == 0 ? "wrote more than \(bytes >> 20) MB" : "wrote more than \(bytes) bytes"
+        case .depth: ""
+        }
+        return MustacheRenderError(message: "the templates \(what) (\(trailText))", templates: trail.map(\.string), limit: limit)
+    }
+
+    /// The templates being rendered, the innermost last, for a message.
+    private var trailText: String {
+        var shown = trail.suffix(6).map(\.string)
+        if trail.count > 6 { shown.insert("…", at: 0) }
+        return shown.joined(separator: " > ")
     }
 
     private mutating func section(_ value: MustacheValue, _ program: Program.Contents, _ body: Range<Int>, inverted: Bool) throws(MustacheRenderError) {
@@ -99,7 +128,7 @@ struct MustacheRenderer: ~Copyable {
         case .deferredList(let count):
             holes.append(MustacheHole(
                 offset: out.count, count: count, program: program, body: body, stack: stack, overrides: overrides,
-                indentation: indentation, trail: trail, library: library, owner: owner))
+                indentation: indentation, trail: trail, budget: budget, library: library, owner: owner))
         default:
             guard value.isTruthy else { return }
             push(value)
@@ -163,10 +192,12 @@ struct MustacheRenderer: ~Copyable {
 
     private mutating func nested(_ program: Program.Contents, _ range: Range<Int>) throws(MustacheRenderError) {
         guard depth < MustacheLibrary.maximumDepth else {
-            var shown = trail.suffix(6).map(\.string)
-            if trail.count > 6 { shown.insert("…", at: 0) }
-            throw MustacheRenderError(
-                message: "templates include each other without end (\(shown.joined(separator: " > ")))", templates: trail.map(\.string))
+            // A template on the way twice includes itself through the data; otherwise the
+            // templates are only nested too deep.
+            let repeats = Set(trail.map(\.id)).count < trail.count
+            let what = repeats ? "templates include each other without end" : "templates nest more than \(MustacheLibrary.maximumDepth) deep"
+            let limit = repeats ? " (deeper than \(MustacheLibrary.maximumDepth))" : ""
+            throw MustacheRenderError(message: "\(what) (\(trailText))\(limit)", templates: trail.map(\.string), limit: .depth(MustacheLibrary.maximumDepth))
         }
         depth += 1
         defer { depth -= 1 }

@@ -46,11 +46,20 @@ public struct MustacheParseError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(line):\(column): \(message)" }
 }
 
-/// A template that cannot be rendered: it includes itself without end.
+/// A template that cannot be rendered: it went past a limit (it includes itself without end,
+/// nests too deep, or goes past its `MustacheBudget`).
 public struct MustacheRenderError: Error, Sendable, CustomStringConvertible {
+    public enum Limit: Sendable, Equatable {
+        /// `MustacheLibrary.maximumDepth`.
+        case depth(Int)
+        case bytes(Int)
+        case steps(Int)
+    }
+
     public var message: String
     /// The names of the templates being rendered when it happened, outermost first.
     public var templates: [String] = []
+    public var limit: Limit
     public var description: String { message }
 }
 

@@ -15,6 +15,10 @@ struct PreviewHandler: HTTPHandler {
     let channel: ReloadChannel
     /// Differs between runs of `serve`, so a page from an earlier run reloads.
     let instance: String
+    /// The event streams open (`ConnectionLimits.eventStreams`).
+    let eventStreams: OpenCount
+    /// Called when the limit on event streams is first reached in a while.
+    let onEventStreamLimit: @Sendable () -> Void
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard request.method == .GET || request.method == .HEAD else {
@@ -76,7 +80,11 @@ struct PreviewHandler: HTTPHandler {
     }
 
     private func events() async -> HTTPResponse {
-        let stream = await channel.subscribe(first: ReloadChannel.message(event: "hello", data: hello(builder.current)))
+        if case .refused(let first) = eventStreams.admit() {
+            if first { onEventStreamLimit() }
+            return Self.text(.serviceUnavailable, "Too many pages are open with live reload; this one will not reload by itself until some close.\n")
+        }
+        let stream = await channel.subscribe(first: ReloadChannel.message(event: "hello", data: hello(builder.current)), ended: eventStreams.release)
         return HTTPResponse(
             statusCode: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],

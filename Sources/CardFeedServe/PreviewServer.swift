@@ -39,9 +39,9 @@ public struct PreviewServer: Sendable {
         }
         defer { builder.removeWorkFolder() }
         let channel = ReloadChannel()
-        let watcher = SiteWatcher(site: options.site)
+        let watcher = SiteWatcher(site: options.site, polling: ProcessInfo.processInfo.environment[SiteWatcher.pollingVariable] != nil)
         if watcher.method != "inotify" {
-            logger.warning("watching the site by \(watcher.method): an idle preview keeps using some CPU")
+            logger.warning("watching the site by \(watcher.method): on a large site, changes may take seconds to be seen. To be told of changes at once, raise fs.inotify.max_user_watches (sysctl) above the number of folders in the site, or keep fewer folders in it")
         }
         let changes = watcher.changes()
         let interrupts = SignalStream.interrupts()
@@ -59,14 +59,21 @@ public struct PreviewServer: Sendable {
         }
         // Visitors reach the HTTP server only through the guard, which checks each request head;
         // the server itself listens on a Unix socket in the private work folder.
-        Self.raiseFileLimit()
+        let limits = ConnectionLimits(descriptors: ConnectionLimits.raiseFileLimit())
         let backend = sockaddr_un.unix(path: builder.workFolder.appendingPathComponent("http.sock").path)
-        let requestGuard = RequestGuard(backend: backend, address: address)
+        let requestGuard = RequestGuard(backend: backend, address: address, connections: OpenCount(limit: limits.connections)) { [logger] in
+            logger.warning("\(limits.connections) connections are open, as many as this process's limit on open files allows; new ones get 503 until some close (raise it with `ulimit -n`)")
+        }
         let listener: Socket
         do { listener = try requestGuard.listen(on: socketAddress) } catch {
             throw Failure(description: Self.explain(error, address: address))
         }
-        let handler = PreviewHandler(builder: builder, channel: channel, instance: String(UInt32.random(in: 0...UInt32.max), radix: 36))
+        let handler = PreviewHandler(
+            builder: builder, channel: channel, instance: String(UInt32.random(in: 0...UInt32.max), radix: 36),
+            eventStreams: OpenCount(limit: limits.eventStreams)
+        ) { [logger] in
+            logger.warning("\(limits.eventStreams) pages are open with live reload, as many as this process's limit on open files allows; more get 503 and do not reload until some close")
+        }
         let server = HTTPServer(address: backend, timeout: 30, logger: .disabled, handler: handler)
 
         enum Ended: Sendable { case interrupted, serverStopped }
@@ -130,20 +137,6 @@ public struct PreviewServer: Sendable {
                 logger.error("Changed \(what): the build failed with \(Console.plural(errors.count, "error")); the last good build stays served and the open pages show the errors.")
             }
         }
-    }
-
-    /// Lets the server hold as many connections as the system allows for this process (the soft
-    /// limit is often 1,024 file descriptors, the hard one much higher).
-    static func raiseFileLimit() {
-        #if canImport(Glibc)
-        let resource = Int32(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        var limit = rlimit()
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(resource, &limit)
     }
 
     static func port(of address: Socket.Address?) -> UInt16? {

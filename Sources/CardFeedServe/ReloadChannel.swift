@@ -13,8 +13,9 @@ public actor ReloadChannel {
 
     public var clientCount: Int { clients.count }
 
-    /// A new client's stream, starting with `first` (already encoded with `message`).
-    func subscribe(first: [UInt8]) -> EventStreamBytes {
+    /// A new client's stream, starting with `first` (already encoded with `message`);
+    /// `ended` is called when the client is gone.
+    func subscribe(first: [UInt8], ended: @escaping @Sendable () -> Void = {}) -> EventStreamBytes {
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(64))
         // Ask the browser to retry after a second when the connection drops.
         continuation.yield(Array("retry: 1000\n\n".utf8) + first)
@@ -24,7 +25,7 @@ public actor ReloadChannel {
             nextID += 1
             clients[nextID] = continuation
         }
-        return EventStreamBytes(stream: stream, ending: Ending(channel: self, id: nextID))
+        return EventStreamBytes(stream: stream, ending: Ending(channel: self, id: nextID, ended: ended))
     }
 
     /// Sends one event to every connected page.
@@ -63,11 +64,14 @@ public actor ReloadChannel {
     final class Ending: Sendable {
         let channel: ReloadChannel
         let id: UInt64
-        init(channel: ReloadChannel, id: UInt64) {
+        let ended: @Sendable () -> Void
+        init(channel: ReloadChannel, id: UInt64, ended: @escaping @Sendable () -> Void) {
             self.channel = channel
             self.id = id
+            self.ended = ended
         }
         deinit {
+            ended()
             let (channel, id) = (channel, id)
             Task { await channel.remove(id) }
         }

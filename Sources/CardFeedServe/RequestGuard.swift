@@ -14,7 +14,8 @@ import Foundation
 /// - An idle connection (between requests) costs a file descriptor and nothing else: there is
 ///   no limit on how long it may stay, since pages keep their live-reload stream open.
 /// - Running out of file descriptors or a failed accept never stops the server: it waits a moment
-///   and accepts again.
+///   and accepts again. It holds at most `connections.limit` connections (`ConnectionLimits`), so
+///   that the HTTP server behind it never runs out of them: past that, a connection gets `503`.
 final class RequestGuard: Sendable {
     static let maximumHead = 64 * 1024
     static let headTimeout: Double = 10
@@ -22,10 +23,15 @@ final class RequestGuard: Sendable {
     private let backend: sockaddr_un
     private let address: ListenAddress
     private let pool: any AsyncSocketPool
+    private let connections: OpenCount
+    /// Called when the connection limit is first reached in a while.
+    private let onLimit: @Sendable () -> Void
 
-    init(backend: sockaddr_un, address: ListenAddress) {
+    init(backend: sockaddr_un, address: ListenAddress, connections: OpenCount, onLimit: @escaping @Sendable () -> Void) {
         self.backend = backend
         self.address = address
+        self.connections = connections
+        self.onLimit = onLimit
         pool = SocketPool.make()
     }
 
@@ -52,7 +58,15 @@ final class RequestGuard: Sendable {
                     while !Task.isCancelled {
                         do {
                             let client = try await listener.accept()
-                            connections.addTask { await self.guardConnection(client, policy: policy) }
+                            if case .refused(let first) = self.connections.admit() {
+                                if first { self.onLimit() }
+                                Self.refuse(client, 503, "Service Unavailable", "Too many connections are open to the preview server; try again when some close.\n")
+                                continue
+                            }
+                            connections.addTask {
+                                await self.guardConnection(client, policy: policy)
+                                self.connections.release()
+                            }
                         } catch {
                             // Out of file descriptors, or a client gone before it was accepted:
                             // not a reason to stop serving the others.
@@ -145,6 +159,23 @@ final class RequestGuard: Sendable {
         } catch {
             return
         }
+    }
+
+    /// Answers without waiting (the answer fits the socket's buffer) and closes.
+    private static func refuse(_ client: AsyncSocket, _ status: Int, _ reason: String, _ text: String) {
+        let answer = [UInt8](response(status, reason, text))
+        let file = client.socket.file.rawValue
+        _ = answer.withUnsafeBytes { send(file, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        // What the client already sent is read first (a request head's worth at most, so that a
+        // client that keeps sending cannot hold the accept loop): closing with unread bytes would
+        // reset the connection, and the answer with it.
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        var read = 0
+        while read < maximumHead, case let count = scratch.withUnsafeMutableBytes({ recv(file, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }), count > 0 {
+            read += count
+        }
+        _ = shutdown(file, Int32(SHUT_WR))
+        try? client.close()
     }
 
     static func response(_ status: Int, _ reason: String, _ text: String) -> Data {

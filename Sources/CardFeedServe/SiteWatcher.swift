@@ -10,7 +10,9 @@ import Darwin
 /// `strings/` and `cardfeed.yml` (any of which may appear or vanish). On Linux the kernel says when
 /// something in those folders changed (inotify), and only then are the files looked at; an idle
 /// preview costs nothing. Elsewhere, or when inotify cannot watch them (its limit of watches
-/// reached), the watcher polls, and `method` says so. Either way what changed is found by
+/// reached), the watcher polls, and `method` says so: every `interval`, or less often on a site
+/// whose files take long to look at, so that polling takes at most `pollingShare` of a core (it
+/// took more than one core on a site of 200,000 folders). Either way what changed is found by
 /// comparing the modification time, size and inode of every watched file with the last look;
 /// hidden files and editor backups are left out.
 public final class SiteWatcher: @unchecked Sendable {
@@ -22,8 +24,11 @@ public final class SiteWatcher: @unchecked Sendable {
     }
 
     public let site: SiteFolder
-    /// How often to look when polling.
+    /// How often to look when polling, at most.
     public let interval: Duration
+    /// The share of one core that looking at the files may take when polling: after a look that
+    /// took `t` of CPU time, the next comes `t / pollingShare` after the start of the last.
+    public static let pollingShare = 0.08
     /// After a change, the inputs must stay still this long before the change is reported, so
     /// that an editor's save (truncate, write, rename) or a `git checkout` is one change.
     public let settle: Duration
@@ -37,8 +42,11 @@ public final class SiteWatcher: @unchecked Sendable {
         self.site = site
         self.interval = interval
         self.settle = settle
-        how = "polling every \(interval.components.attoseconds / 1_000_000_000_000_000) ms"
-        guard !polling else { return }
+        how = Self.polling(interval)
+        guard !polling else {
+            how += " (asked for by \(Self.pollingVariable))"
+            return
+        }
         switch KernelNotifications.make() {
         case .success(let kernel):
             notifications = kernel
@@ -52,6 +60,14 @@ public final class SiteWatcher: @unchecked Sendable {
     /// How changes are noticed, for the log: "inotify", or how often the watcher polls and why.
     public var method: String { lock.withLock { how } }
 
+    /// Set (to anything) in the environment of `serve`, makes the watcher poll as it does when
+    /// inotify has no watches left: a hook for tests, which cannot lower the system's limit.
+    public static let pollingVariable = "CARDFEED_WATCH_BY_POLLING"
+
+    private static func polling(_ interval: Duration) -> String {
+        "polling every \(interval.components.attoseconds / 1_000_000_000_000_000) ms, or less often where looking at the files takes longer, to use at most \(Int(pollingShare * 100))% of a core"
+    }
+
     /// The files and folders that are watched, whether or not they exist yet.
     public var watchedPaths: [URL] {
         [site.cardsFile, site.cardsFolder, site.templatesFolder, site.assetsFolder, site.staticFolder,
@@ -64,10 +80,16 @@ public final class SiteWatcher: @unchecked Sendable {
     public func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let task = Task { [self] in
+            var started = ContinuousClock.now
+            var cpu = Self.threadCPUTime()
             var previous = snapshot()
+            var took = Self.threadCPUTime() - cpu
             while !Task.isCancelled {
-                await nextHint()
+                await nextHint(lastLook: started, took: took)
+                started = ContinuousClock.now
+                cpu = Self.threadCPUTime()
                 var current = snapshot()
+                took = Self.threadCPUTime() - cpu
                 guard current != previous else { continue }
                 // Wait until the inputs hold still.
                 let deadline = ContinuousClock.now + .seconds(2)
@@ -88,10 +110,12 @@ public final class SiteWatcher: @unchecked Sendable {
     }
 
     /// Returns when the inputs may have changed: when the kernel says something in the watched
-    /// folders did, or after `interval` when polling.
-    private func nextHint() async {
+    /// folders did, or, when polling, `interval` after the start of the last look, or later if
+    /// that look (which `took` so much CPU time) would then take more than `pollingShare` of a
+    /// core.
+    private func nextHint(lastLook: ContinuousClock.Instant, took: Duration) async {
         guard let notifications = lock.withLock({ notifications }) else {
-            try? await Task.sleep(for: interval)
+            try? await Task.sleep(until: lastLook + max(interval, took / Self.pollingShare), clock: .continuous)
             return
         }
         await withTaskCancellationHandler {
@@ -103,6 +127,14 @@ public final class SiteWatcher: @unchecked Sendable {
         watchNewFolders()
     }
 
+    /// The CPU time of the calling thread: a look runs on one thread without suspending, and its
+    /// CPU time, unlike its wall time, does not grow when other programs share the cores.
+    private static func threadCPUTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
+    }
+
     /// Watches every folder not watched yet; when the kernel refuses (its limit of watches
     /// reached), the watcher polls from then on.
     private func watchNewFolders() {
@@ -110,7 +142,7 @@ public final class SiteWatcher: @unchecked Sendable {
         if let failure = notifications.watch(folders: watchedFolders()) {
             lock.withLock {
                 self.notifications = nil
-                how = "polling every \(interval.components.attoseconds / 1_000_000_000_000_000) ms (\(failure))"
+                how = Self.polling(interval) + " (\(failure))"
             }
         }
     }
@@ -172,17 +204,31 @@ public final class SiteWatcher: @unchecked Sendable {
         return stamps
     }
 
+    /// Every file below `folder` with its stamp, read with `readdir`, whose entries say which
+    /// are folders: only files are stat'ed, and no folder is opened twice (FileManager's
+    /// enumerator took seconds of CPU for a look at 200,000 folders).
     private func walk(_ folder: URL, rootPath: String, into stamps: inout [String: Stamp]) {
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return }
-        let prefix = String(folder.path.dropFirst(rootPath.count + 1))
-        while let relative = walker.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") {
-                walker.skipDescendants()
-                continue
+        var folders = [(path: folder.path, relative: String(folder.path.dropFirst(rootPath.count + 1)))]
+        while let (path, relative) = folders.popLast() {
+            guard let directory = opendir(path) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+                if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") { continue }  // ".", ".." and hidden files too
+                let child = (path: path + "/" + name, relative: relative + "/" + name)
+                if Int32(entry.pointee.d_type) == Int32(DT_DIR) {
+                    folders.append(child)
+                    continue
+                }
+                // A file, a link (to a file, or to a folder, which is not entered) or a file
+                // system that does not say.
+                guard let stamp = Self.stamp(child.path) else { continue }
+                if stamp.isDirectory {
+                    if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) { folders.append(child) }
+                    continue
+                }
+                stamps[child.relative] = stamp.stamp
             }
-            guard let stamp = Self.stamp(folder.path + "/" + relative), !stamp.isDirectory else { continue }
-            stamps[prefix + "/" + relative] = stamp.stamp
         }
     }
 
@@ -239,7 +285,7 @@ final class KernelNotifications: @unchecked Sendable {
                 if inotify_add_watch(descriptor, folder, mask) >= 0 {
                     watched.insert(folder)
                 } else if errno == ENOSPC || errno == ENOMEM {
-                    return "inotify has no watches left; raise fs.inotify.max_user_watches"
+                    return "inotify has no watches left"
                 }
                 // Otherwise the folder went away meanwhile: the next look finds that.
             }

@@ -7,6 +7,10 @@ import Logging
 /// The fuzz target (`Sources/CardFeedFuzz`, CARDFEED_FUZZ_TARGET=cards, config or templates)
 /// feeds it arbitrary bytes; tests replay what it found.
 ///
+/// The card template's bytes may hold partials too: each line `----` ends one template and
+/// begins the next, `partials/p1`, `partials/p2` and so on, which the first (and each other)
+/// can include (`{{>partials/p1}}`).
+///
 /// Exposed as SPI so that the pipeline's types can stay internal.
 @_spi(Fuzzing) public enum SiteProbe {
     public enum File: String, Sendable, CaseIterable {
@@ -90,13 +94,37 @@ import Logging
         lock.withLock { runAlone(bytes, as: file) }
     }
 
+    /// The templates in the bytes of a probed card template: split at each line `----`.
+    static func templates(in bytes: Data) -> [Data] {
+        let separator = Data("\n----\n".utf8)
+        var pieces: [Data] = []
+        var rest = bytes[...]
+        while let range = rest.range(of: separator) {
+            pieces.append(Data(rest[..<range.lowerBound]))
+            rest = rest[range.upperBound...]
+        }
+        return pieces + [Data(rest)]
+    }
+
     private static func runAlone(_ bytes: Data, as file: File) -> Output {
         guard let root else { return Output(notRun: "cannot make the probe's site folder") }
+        let partials = root.appendingPathComponent("templates/partials")
+        try? FileManager.default.removeItem(at: partials)
+        var written: [(path: String, bytes: Data)] = []
         for other in File.allCases {
-            let url = root.appendingPathComponent(other.rawValue)
-            let data = other == file ? bytes : defaults[other].map { Data($0.utf8) }
-            try? FileManager.default.removeItem(at: url)
-            if let data, (try? data.write(to: url)) == nil { return Output(notRun: "cannot write \(other.rawValue)") }
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(other.rawValue))
+            if other != file, let text = defaults[other] { written.append((other.rawValue, Data(text.utf8))) }
+        }
+        if file == .cardTemplate {
+            let pieces = templates(in: bytes)
+            written.append((file.rawValue, pieces[0]))
+            written += pieces.dropFirst().enumerated().map { ("templates/partials/p\($0.offset + 1).mustache", $0.element) }
+            if pieces.count > 1 { try? FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true) }
+        } else {
+            written.append((file.rawValue, bytes))
+        }
+        for (path, data) in written where (try? data.write(to: root.appendingPathComponent(path))) == nil {
+            return Output(notRun: "cannot write \(path)")
         }
         let options = BuildOptions(site: SiteFolder(root.path), now: 1_800_000_000)
         let memory = MemoryOutput()

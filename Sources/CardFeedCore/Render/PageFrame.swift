@@ -9,8 +9,11 @@ struct PageFrame: Sendable {
     /// For each hole whose section writes each card as it is followed by fixed text (the built-in
     /// page's `{{{.}}}` and a newline), that text: the card's HTML is then copied, not rendered.
     let suffixes: [[UInt8]?]
+    /// The error to report when the page template fails for one of the cards.
+    let failure: @Sendable (MustacheRenderError) -> Error
 
-    init(_ output: MustacheOutput) {
+    init(_ output: MustacheOutput, failure: @escaping @Sendable (MustacheRenderError) -> Error = { $0 }) {
+        self.failure = failure
         bytes = output.bytes
         holes = output.holes
         suffixes = output.holes.map(\.rawItemSuffix)
@@ -36,7 +39,11 @@ struct PageFrame: Sendable {
             return
         }
         var out: [UInt8] = []
-        try holes[index].render(item: .text(String(decoding: html, as: UTF8.self)), into: &out)
+        do {
+            try holes[index].render(item: .text(String(decoding: html, as: UTF8.self)), into: &out)
+        } catch {
+            throw failure(error)
+        }
         try out.withUnsafeBufferPointer { try sink.write($0) }
     }
 }

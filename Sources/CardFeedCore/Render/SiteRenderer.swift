@@ -123,7 +123,9 @@ struct SiteRenderer {
     /// holes for its cards.
     func pageFrames(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ index: Int) throws -> PageFrame {
         let views = pageViews(selection, feed)
-        return { [templates] index in PageFrame(try templates.render(views(index + 1, feed.pages[index].count))) }
+        return { [templates] index in
+            PageFrame(try templates.render(views(index + 1, feed.pages[index].count))) { templates.failure($0, card: nil) }
+        }
     }
 
     func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {

@@ -55,6 +55,7 @@ struct TemplateLinter {
 
     func check() -> [Diagnostic] {
         var problems: [Diagnostic] = []
+        var blocksByFile: [String: Set<String>]?
         for (file, template) in templates.sorted(by: { $0.key < $1.key }) {
             var unknownNames = 0
             for tag in template.tags {
@@ -66,7 +67,8 @@ struct TemplateLinter {
                         message: "no template named \(Diagnostic.quoted(tag.name))\(Diagnostic.suggestion(for: tag.name, among: Set(names.keys)))"))
                 case .block:
                     guard let parent = tag.parent, let parentFile = names[parent] else { continue }
-                    let blocks = self.blocks(of: parentFile)
+                    if blocksByFile == nil { blocksByFile = self.blocksByFile() }
+                    let blocks = blocksByFile?[parentFile] ?? []
                     guard !blocks.contains(tag.name) else { continue }
                     problems.append(Diagnostic(
                         .warning, file: file, line: tag.line, column: tag.column,
@@ -104,55 +106,71 @@ struct TemplateLinter {
         return nil
     }
 
-    /// The blocks a parent has: its own, and those of the templates it includes or extends.
-    private func blocks(of file: String) -> Set<String> {
-        var found = Set<String>()
-        var seen = Set<String>()
-        var queue = [file]
-        while let next = queue.popLast() {
-            guard seen.insert(next).inserted, let template = templates[next] else { continue }
-            for tag in template.tags {
+    /// The blocks each template has, by file, for a parent tag's blocks to be checked against:
+    /// its own, and those of the templates it includes or extends. Worked out once for all,
+    /// each component of templates that include each other after those it reaches.
+    private func blocksByFile() -> [String: Set<String>] {
+        let files = templates.keys.sorted()
+        let numbers = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, $0) })
+        var own = [Set<String>](repeating: [], count: files.count)
+        var edges = [[Int]](repeating: [], count: files.count)
+        for (number, file) in files.enumerated() {
+            for tag in templates[file]!.tags {
                 switch tag.kind {
-                case .block where tag.parent == nil: found.insert(tag.name)
-                case .partial, .parent: if let target = names[tag.name] { queue.append(target) }
+                case .block where tag.parent == nil: own[number].insert(tag.name)
+                case .partial, .parent: if let target = names[tag.name].flatMap({ numbers[$0] }) { edges[number].append(target) }
                 default: break
                 }
             }
         }
-        return found
+        var component = [Int](repeating: -1, count: files.count)
+        var blocks: [Set<String>] = []
+        for members in TemplateGraph(edges: edges).components() {
+            let id = blocks.count
+            var found = Set<String>()
+            for member in members {
+                component[member] = id
+                found.formUnion(own[member])
+            }
+            for member in members {
+                for target in edges[member] where component[target] != id { found.formUnion(blocks[component[target]]) }
+            }
+            blocks.append(found)
+        }
+        return Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, blocks[component[$0]]) })
     }
 
     /// Templates that include each other outside any section: rendering one would never end.
+    /// One error for each group of templates that include each other, at the first of them by
+    /// file name, showing one way round.
     private func cycles() -> [Diagnostic] {
-        var edges: [String: [(tag: MustacheTag, target: String)]] = [:]
-        for (file, template) in templates {
-            edges[file] = template.tags.compactMap { tag in
-                guard tag.kind == .partial || tag.kind == .parent, !tag.conditional, let target = names[tag.name] else { return nil }
-                return (tag, target)
+        let files = templates.keys.sorted()
+        let numbers = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, $0) })
+        var tags = [[MustacheTag]](repeating: [], count: files.count)
+        var edges = [[Int]](repeating: [], count: files.count)
+        for (number, file) in files.enumerated() {
+            for tag in templates[file]!.tags {
+                guard tag.kind == .partial || tag.kind == .parent, !tag.conditional, let target = names[tag.name].flatMap({ numbers[$0] }) else { continue }
+                tags[number].append(tag)
+                edges[number].append(target)
             }
         }
-        var problems: [Diagnostic] = []
-        var reported = Set<String>()
-        for start in templates.keys.sorted() where !reported.contains(start) {
-            // Depth-first from `start`, looking for a way back to it.
-            var path: [(file: String, tag: MustacheTag)] = []
-            var visited = Set<String>()
-            func search(_ file: String) -> Bool {
-                for edge in edges[file] ?? [] {
-                    path.append((file, edge.tag))
-                    if edge.target == start { return true }
-                    if visited.insert(edge.target).inserted, search(edge.target) { return true }
-                    path.removeLast()
-                }
-                return false
-            }
-            guard search(start), let first = path.first else { continue }
-            path.forEach { reported.insert($0.file) }
-            let chain = path.map { "{{\($0.tag.kind == .parent ? "<" : ">")\($0.tag.name)}}" }.joined(separator: " then ")
-            problems.append(Diagnostic(
-                .error, file: start, line: first.tag.line, column: first.tag.column,
-                message: "this template includes itself whatever the data (\(chain)), so rendering it would never end; put the inclusion inside a section that ends"))
+        let graph = TemplateGraph(edges: edges)
+        var starts: [(start: Int, path: [(node: Int, edge: Int)])] = []
+        for members in graph.components() {
+            let start = members.min()!
+            guard members.count > 1 || edges[start].contains(start), let path = graph.cycle(through: start, within: Set(members)) else { continue }
+            starts.append((start, path))
         }
-        return problems
+        return starts.sorted { $0.start < $1.start }.map { start, path in
+            let first = tags[path[0].node][path[0].edge]
+            let chain = path.map { step in
+                let tag = tags[step.node][step.edge]
+                return "{{\(tag.kind == .parent ? "<" : ">")\(tag.name)}}"
+            }.joined(separator: " then ")
+            return Diagnostic(
+                .error, file: files[start], line: first.line, column: first.column,
+                message: "this template includes itself whatever the data (\(chain)), so rendering it would never end; put the inclusion inside a section that ends")
+        }
     }
 }

@@ -156,16 +156,23 @@ public struct TemplateSet: Sendable {
         return cardTemplates[card.type.rawValue]
     }
 
+    /// What the templates may do to render one card: some 4,000 times what a built-in card
+    /// template writes for the largest card Braze allows, and 10,000 times the steps.
+    public static let cardBudget = MustacheBudget(bytes: 8 << 20, steps: 1_000_000)
+    /// What the page template may do to render one page around its cards, and again for each
+    /// card its `{{#cards}}` section shows when the section does more than write the card.
+    public static let pageBudget = MustacheBudget(bytes: 16 << 20, steps: 1_000_000)
+
     /// The card's HTML as UTF-8 bytes, which go to its pages as they are; rendered in
     /// `scratch`, which keeps its memory for the next card.
     func render(_ view: CardView, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
         guard let template = template(for: view.card) else { return [] }
         do {
             scratch.removeAll()
-            _ = try library.render(template, .object(view), onto: &scratch)
+            _ = try library.render(template, .object(view), budget: Self.cardBudget, onto: &scratch)
             return scratch.array
         } catch {
-            throw TemplateFailure(card: view.card, message: error.message, templateFile: file(of: error))
+            throw failure(error, card: view.card)
         }
     }
 
@@ -173,9 +180,9 @@ public struct TemplateSet: Sendable {
     func render(_ view: PageView) throws(TemplateFailure) -> MustacheOutput {
         guard let page else { return MustacheOutput(bytes: [], holes: []) }
         do {
-            return try library.render(page, .object(view), capacity: 8192)
+            return try library.render(page, .object(view), capacity: 8192, budget: Self.pageBudget)
         } catch {
-            throw TemplateFailure(card: nil, message: error.message, templateFile: file(of: error))
+            throw failure(error, card: nil)
         }
     }
 
@@ -187,8 +194,15 @@ public struct TemplateSet: Sendable {
         do {
             _ = try library.render(template, .object(view), onto: &out)
         } catch {
-            throw TemplateFailure(card: nil, message: error.message, templateFile: file(of: error))
+            throw failure(error, card: nil)
         }
+    }
+
+    /// A render's error as the build reports it: at the card (its data chose the way through
+    /// the templates) or the page, naming the template it was in and the limit it went past.
+    func failure(_ error: MustacheRenderError, card: Card?) -> TemplateFailure {
+        let limit = error.limit == .depth(MustacheLibrary.maximumDepth) ? "" : card == nil ? ", the limit for a page" : ", the limit for a card"
+        return TemplateFailure(card: card, message: error.message + limit, templateFile: file(of: error))
     }
 
     /// The file of the innermost template being rendered when `error` happened.

@@ -256,7 +256,8 @@ struct MustacheParser {
             tags.append(MustacheTag(
                 kind: publicKind(tag.kind), name: tag.name, line: tag.line, column: tag.column,
                 parent: inParent ? stack[stack.count - 1].tag.name : nil,
-                conditional: stack.dropFirst().contains { $0.tag.kind == .section || $0.tag.kind == .inverted }))
+                conditional: stack.dropFirst().contains { $0.tag.kind == .section || $0.tag.kind == .inverted },
+                sections: stack.dropFirst().filter { $0.tag.kind == .section }.map(\.tag.name)))
             stack[stack.count - 1].flush(into: arena)
             switch tag.kind {
             case .variable, .raw:

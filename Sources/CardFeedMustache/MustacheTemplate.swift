@@ -33,6 +33,8 @@ public struct MustacheTag: Sendable {
     public var parent: String?
     /// Inside a section or an inverted section, so rendered only when its value says so.
     public var conditional: Bool
+    /// The names of the sections (not inverted ones) the tag is inside, outermost first.
+    public var sections: [String] = []
 }
 
 /// A template that cannot be parsed, with the place of the fault.

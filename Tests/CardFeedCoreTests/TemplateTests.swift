@@ -55,6 +55,18 @@ import Testing
         #expect(!report.succeeded)
     }
 
+    @Test func cardsInsideCardsIsAnErrorAtTheInnerSection() throws {
+        let page = "<main>{{#cards}}\n<section>{{#cards}}{{.}}{{/cards}}</section>\n{{/cards}}</main>"
+        let site = try TempSite(["cards.json": Self.card, "templates/page.mustache": page])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(report.diagnostics.contains("page.mustache:2:10: {{#cards}} inside {{#cards}} shows no card"))
+        #expect(!report.succeeded)
+        let sibling = try TempSite(["cards.json": Self.card, "templates/page.mustache": "{{#cards}}{{.}}{{/cards}}{{^cards}}none{{/cards}}"])
+        defer { sibling.remove() }
+        #expect(!sibling.build().diagnostics.lines.contains { $0.contains("inside {{#cards}}") })
+    }
+
     @Test func unknownVariableIsAWarningWithASuggestionAndAnErrorWhenStrict() throws {
         let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": "<p>\n  {{titel}} {{extras.anything}} {{strings.unread}} {{#categories}}{{title}}{{/categories}}</p>"])
         defer { site.remove() }

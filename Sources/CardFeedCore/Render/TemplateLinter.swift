@@ -73,6 +73,12 @@ struct TemplateLinter {
                     problems.append(Diagnostic(
                         .warning, file: file, line: tag.line, column: tag.column,
                         message: "{{$\(tag.name)}} names no block of \(Diagnostic.quoted(parent)), so it replaces nothing; its blocks are \(blocks.sorted().joined(separator: ", "))\(Diagnostic.suggestion(for: tag.name, among: blocks))"))
+                case .section where tag.name == "cards" && tag.sections.contains("cards"):
+                    // The page's cards are one list, written once where the outer section stands:
+                    // inside it, `cards` is the card being written, which has no cards.
+                    problems.append(Diagnostic(
+                        .error, file: file, line: tag.line, column: tag.column,
+                        message: "{{#cards}} inside {{#cards}} shows no card: the cards are one list, shown where the outer {{#cards}} stands; remove the inner section"))
                 case .variable, .raw, .section, .inverted:
                     guard unknownNames <= Self.namesReported, let problem = Self.unknownName(tag) else { continue }
                     unknownNames += 1

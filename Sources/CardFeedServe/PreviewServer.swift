@@ -46,13 +46,8 @@ public struct PreviewServer: Sendable {
         let changes = watcher.changes()
         let interrupts = SignalStream.interrupts()
 
-        switch await builder.build() {
-        case .built(let report, let seconds):
-            logger.info("Built \(Console.plural(report.cardsShown, "card")) into \(Console.plural(report.pagesRendered, "page")) in \(Self.format(seconds)).")
-        case .failed(let errors, _):
-            logger.error("the site did not build (\(Console.plural(errors.count, "error"))); serving the errors until it does")
-        }
-
+        // The port is taken before the first build, so that a port in use is said at once rather
+        // than after building the whole site; requests wait in the socket's queue until it is built.
         let socketAddress: any SocketAddress
         do { socketAddress = try address.socketAddress() } catch {
             throw Failure(description: "cannot listen on \(address): \(error.localizedDescription)")
@@ -68,6 +63,13 @@ public struct PreviewServer: Sendable {
         do { listener = try requestGuard.listen(on: socketAddress) } catch {
             throw Failure(description: Self.explain(error, address: address))
         }
+        switch await builder.build() {
+        case .built(let report, let seconds):
+            logger.info("Built \(Console.plural(report.cardsShown, "card")) into \(Console.plural(report.pagesRendered, "page")) in \(Self.format(seconds)).")
+        case .failed(let errors, _):
+            logger.error("the site did not build (\(Console.plural(errors.count, "error"))); serving the errors until it does")
+        }
+
         let handler = PreviewHandler(
             builder: builder, channel: channel, instance: String(UInt32.random(in: 0...UInt32.max), radix: 36),
             eventStreams: OpenCount(limit: limits.eventStreams)

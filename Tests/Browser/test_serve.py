@@ -147,6 +147,8 @@ def test_port_taken_is_a_clear_error_and_ctrl_c_stops_cleanly(serve, cardfeed_bi
         [str(cardfeed_bin), "serve", str(site), "--port", str(server.port)], capture_output=True, text=True, timeout=60)
     assert taken.returncode == 1
     assert f"port {server.port} on 127.0.0.1 is already in use" in taken.stderr
+    # Said before building: a large site would otherwise be built in full first.
+    assert "Load cards" not in taken.stdout + taken.stderr and "Built " not in taken.stdout + taken.stderr, taken.stdout
     work = re.search(r"Write (\S+/cardfeed-serve-[^/]+)/site", "".join(server.lines))
     assert server.stop() == 0
     assert "Stopped; the preview build was removed." in "".join(server.lines)

@@ -126,6 +126,18 @@ def axe_source():
     return (Path(spec.origin).parent / "axe.min.js").read_text()
 
 
+AXE_RUN = """
+  const done = arguments[arguments.length - 1];
+  axe.run(document).then(r => done(r.violations.map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + (n.failureSummary || "").replace(/\\s+/g, " ").slice(0, 160)).join(" | "))),
+                         e => done(["axe failed: " + e]))"""
+
+
+def axe_violations(driver, source):
+    """axe-core's violations on the page loaded, one line each (`source`: axe_source())."""
+    driver.execute_script(source)
+    return driver.execute_async_script(AXE_RUN)
+
+
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_axe_finds_no_violation(look_sites, dark):
     source = axe_source()
@@ -134,12 +146,7 @@ def test_axe_finds_no_violation(look_sites, dark):
     found = []
     try:
         for name, page, width in each_page(driver, look_sites, (390, 1280)):
-            driver.execute_script(source)
-            violations = driver.execute_async_script("""
-              const done = arguments[arguments.length - 1];
-              axe.run(document).then(r => done(r.violations.map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + (n.failureSummary || "").replace(/\\s+/g, " ").slice(0, 160)).join(" | "))),
-                                     e => done(["axe failed: " + e]))""")
-            found += [f"{name} {page} at {width}: {v}" for v in violations]
+            found += [f"{name} {page} at {width}: {v}" for v in axe_violations(driver, source)]
     finally:
         driver.quit()
     assert found == [], "\n".join(found)

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from conftest import NOW, REPO, StaticServer, make_driver
-from test_look import axe_source, load
+from test_look import axe_source, axe_violations, load
 
 # Hard on purpose: near-white, near-black, pure primaries, and colours whose lightness sits where
 # black and white text contrast equally.
@@ -68,12 +68,7 @@ def test_every_accent_recolours_the_page_and_stays_readable(themed_sites, dark):
                 found.append(f"{accent}: links keep the built-in indigo")
             if colours["unread"] in ("rgb(79, 70, 229)", "rgb(129, 140, 248)"):
                 found.append(f"{accent}: the unread bar keeps the built-in indigo")
-            driver.execute_script(source)
-            violations = driver.execute_async_script("""
-              const done = arguments[arguments.length - 1];
-              axe.run(document).then(r => done(r.violations.map(v => v.id + ": " + v.nodes.slice(0, 2).map(n => n.target.join(" ") + " " + (n.failureSummary || "").replace(/\\s+/g, " ").slice(0, 200)).join(" | "))),
-                                     e => done(["axe failed: " + e]))""")
-            found += [f"{accent}: {v} ({colours})" for v in violations]
+            found += [f"{accent}: {v} ({colours})" for v in axe_violations(driver, source)]
     finally:
         driver.quit()
     assert found == [], "\n".join(found)

@@ -19,7 +19,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "cardfeed", targets: ["CardFeedCLI"]),
-        .library(name: "CardFeedCore", targets: ["CardFeedCore"]),
+        .library(name: "CardFeedBuild", targets: ["CardFeedBuild"]),
         .library(name: "CardFeedServe", targets: ["CardFeedServe"]),
     ],
     dependencies: [
@@ -49,24 +49,58 @@ let package = Package(
         // The Mustache template engine: templates parsed once, rendered by appending bytes, with
         // names looked up through typed views (MustacheObject) rather than reflection.
         .target(name: "CardFeedMustache"),
-        // Loading, selecting, rendering and writing a site: everything but the command line.
+        // The pipeline, one target a step; each may use only the targets before it, so a step that
+        // reached for a later step's type would not compile (docs/architecture.md).
+        // The values every step shares: cards, diagnostics, the site folder, the files built into
+        // the binary, the JSON parser, and small helpers (escaping, URL checks, paths).
         .target(
-            name: "CardFeedCore",
-            dependencies: [
-                "CCmark",
-                "CFileSwap",
-                "CardFeedMustache",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
-            ],
+            name: "CardFeedModel",
             swiftSettings: fuzzedCode,
             plugins: ["EmbedFiles"]
+        ),
+        // Files to values: cardfeed.yml, string tables, card files (with Markdown), and the
+        // selection of what each feed shows.
+        .target(
+            name: "CardFeedLoad",
+            dependencies: [
+                "CardFeedModel",
+                "CCmark",
+                "CardFeedMustache",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: fuzzedCode
+        ),
+        // Where a build's files go: a folder replaced as a whole, one updated in place, memory.
+        .target(
+            name: "CardFeedWrite",
+            dependencies: ["CardFeedModel", "CFileSwap"],
+            swiftSettings: fuzzedCode
+        ),
+        // Views, templates and pages: selected cards to bytes, streamed to an output.
+        .target(
+            name: "CardFeedRender",
+            dependencies: ["CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedMustache"],
+            swiftSettings: fuzzedCode
+        ),
+        // A build: the steps above in order, where the output goes, and what serve reuses.
+        .target(
+            name: "CardFeedBuild",
+            dependencies: [
+                "CardFeedModel",
+                "CardFeedLoad",
+                "CardFeedWrite",
+                "CardFeedRender",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: fuzzedCode
         ),
         // `cardfeed serve`: the preview server, the file watcher and the live-reload channel.
         .target(
             name: "CardFeedServe",
             dependencies: [
-                "CardFeedCore",
+                "CardFeedBuild",
+                "CardFeedModel",
+                "CardFeedWrite",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -74,7 +108,10 @@ let package = Package(
         .executableTarget(
             name: "CardFeedCLI",
             dependencies: [
-                "CardFeedCore",
+                "CardFeedBuild",
+                "CardFeedModel",
+                "CardFeedLoad",
+                "CardFeedRender",
                 "CardFeedServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,7 +121,7 @@ let package = Package(
         // libFuzzer); built normally it replays card files through the same checks.
         .executableTarget(
             name: "CardFeedFuzz",
-            dependencies: ["CardFeedCore"],
+            dependencies: ["CardFeedBuild", "CardFeedModel"],
             swiftSettings: fuzzing ? fuzzedCode + [.define("CARDFEED_LIBFUZZER")] : [],
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])] : []
         ),
@@ -97,24 +134,24 @@ let package = Package(
         ),
         .testTarget(
             name: "CardFeedCoreTests",
-            dependencies: ["CardFeedCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden"]
         ),
         // The official Mustache specification's tests (Spec/, MIT), every case of every file,
         // rendered with the HTML escaping the templates use.
         .testTarget(
             name: "CardFeedMustacheTests",
-            dependencies: ["CardFeedMustache", "CardFeedCore"],
+            dependencies: ["CardFeedMustache", "CardFeedModel", "CardFeedRender"],
             resources: [.copy("Spec")]
         ),
         .testTarget(
             name: "CardFeedFuzzTests",
-            dependencies: ["CardFeedFuzz", "CardFeedCore"],
+            dependencies: ["CardFeedFuzz", "CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild"],
             resources: [.copy("Regressions")]
         ),
         .testTarget(
             name: "CardFeedServeTests",
-            dependencies: ["CardFeedServe", "CardFeedCore"]
+            dependencies: ["CardFeedServe", "CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild"]
         ),
     ]
 )

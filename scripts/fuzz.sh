@@ -5,7 +5,7 @@
 # (default 1). FUZZ_TARGET=config fuzzes cardfeed.yml instead, FUZZ_TARGET=templates the card
 # template (each checked in a small site, as `cardfeed check` does), seeded from the example
 # sites' files. A template input may hold partials: each line `----` ends one template and
-# begins the next, partials/p1, partials/p2 … (see SiteFileProbe), so the fuzzer also tries
+# begins the next, partials/p1, partials/p2 … (see SiteProbe), so the fuzzer also tries
 # templates that include each other. Every input that crashes or fails a check is saved as fuzz-crashes/crash-*;
 # replay one with `swift run CardFeedFuzz FILE` (named *.yml or *.mustache for the other two
 # targets), fix it, and keep it as a regression test in Tests/CardFeedFuzzTests/Regressions/.

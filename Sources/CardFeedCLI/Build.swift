@@ -1,5 +1,4 @@
 import ArgumentParser
-import CardFeedCore
 import Foundation
 
 struct Build: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CardFeedCore
 import Foundation
+import CardFeedModel
 
 @main
 struct CardFeedCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
-import CardFeedCore
 import Foundation
 import Logging
+import CardFeedBuild
+import CardFeedModel
 
 #if canImport(CMimalloc)
 import CMimalloc

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CardFeedCore
 import Foundation
+import CardFeedModel
 
 /// How warnings and errors are printed on standard error: `text` for people, `json` for tools.
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable, Sendable {

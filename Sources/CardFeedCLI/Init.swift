@@ -1,6 +1,6 @@
 import ArgumentParser
-import CardFeedCore
 import Foundation
+import CardFeedBuild
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(

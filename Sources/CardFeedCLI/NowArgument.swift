@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardFeedCore
+import CardFeedLoad
 
 /// `--now`: Unix seconds, or an ISO 8601 date or date-time (`2026-11-20`,
 /// `2026-11-20T10:00:00Z`); a time without an offset is on the site's clocks (`timezone`).

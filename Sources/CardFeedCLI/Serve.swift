@@ -1,5 +1,4 @@
 import ArgumentParser
-import CardFeedCore
 import CardFeedServe
 import Foundation
 import Logging

@@ -1,7 +1,9 @@
 import ArgumentParser
-import CardFeedCore
 import Foundation
 import Logging
+import CardFeedBuild
+import CardFeedLoad
+import CardFeedModel
 
 /// Options shared by `build`, `check` and `serve`.
 struct SiteOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CardFeedCore
 import Foundation
+import CardFeedRender
 
 struct Templates: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
-import CardFeedCore
 import Dispatch
 import Foundation
+import CardFeedBuild
 
 /// The line a long build shows on a terminal while it loads and renders its cards and writes its
 /// files, redrawn in place: `[1/4] Load cards: 412000 entries (41%)`. It appears only once a

@@ -1,4 +1,3 @@
-@_spi(Fuzzing) import CardFeedCore
 import Foundation
 
 // The fuzz target over loading and rendering one card file (see `SiteProbe` and

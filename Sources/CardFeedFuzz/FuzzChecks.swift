@@ -1,5 +1,5 @@
-@_spi(Fuzzing) import CardFeedCore
 import Foundation
+import CardFeedBuild
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,5 +1,5 @@
-import CardFeedCore
 import Foundation
+import CardFeedModel
 
 /// The script and stylesheet that `serve` adds to the pages it serves (never to a built site):
 /// it listens to `/_cardfeed/events`, updates the page after a good rebuild and shows the errors

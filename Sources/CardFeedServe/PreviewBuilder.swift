@@ -1,6 +1,8 @@
-import CardFeedCore
 import Foundation
 import Logging
+import CardFeedBuild
+import CardFeedModel
+import CardFeedWrite
 
 /// Builds the site for `serve` into a private temporary folder and remembers the errors of a
 /// failed build (which the open pages show). Rebuilds are incremental: cards that did not

@@ -1,6 +1,6 @@
-import CardFeedCore
 import FlyingFox
 import Foundation
+import CardFeedModel
 
 /// Answers every request of `serve`: the files of the last good build (HTML with the live-reload
 /// script added), and under the reserved `/_cardfeed/` the script, its stylesheet and the event

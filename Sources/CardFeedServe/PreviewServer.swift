@@ -1,8 +1,8 @@
-import CardFeedCore
 import FlyingFox
 import FlyingSocks
 import Foundation
 import Logging
+import CardFeedBuild
 
 /// `cardfeed serve`: builds the site into a private folder, serves it over HTTP, rebuilds when
 /// an input changes and tells the open pages to reload (or shows them the errors).

@@ -1,5 +1,5 @@
-import CardFeedCore
 import Foundation
+import CardFeedModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

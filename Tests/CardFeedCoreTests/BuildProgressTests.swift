@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import CardFeedBuild
+@testable import CardFeedLoad
 
-@testable import CardFeedCore
 
 /// A long build tells its progress observer how far loading and rendering are, batch by batch.
 @Suite struct BuildProgressTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import CardFeedModel
 
-@testable import CardFeedCore
 
 /// `cardfeed check` runs the steps of `cardfeed build`, pages and feeds included, into an output
 /// that keeps nothing: over every broken site here, the two report the same warnings and errors

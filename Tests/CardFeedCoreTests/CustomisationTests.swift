@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+@testable import CardFeedBuild
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedRender
 
-@testable import CardFeedCore
 
 /// The five ways a site owner customises the feed (as the Braze SDKs allow app developers), and
 /// languages, each checked on the worked example in examples/customised (docs/customising.md).

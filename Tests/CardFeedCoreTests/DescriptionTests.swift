@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedRender
 
-@testable import CardFeedCore
 
 /// Card descriptions as Braze shows them: line breaks kept, and HTML pasted into the text never
 /// dropped: a few tags are kept (without attributes but a checked href), the rest is shown as text.

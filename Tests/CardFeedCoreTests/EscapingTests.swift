@@ -1,6 +1,6 @@
 import Testing
+@testable import CardFeedRender
 
-@testable import CardFeedCore
 
 /// One escaping per output language, each dropping what its language cannot hold.
 @Suite struct EscapingTests {

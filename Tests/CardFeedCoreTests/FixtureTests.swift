@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import CardFeedLoad
 
-@testable import CardFeedCore
 
 /// Every real payload from public Braze SDK repositories must load.
 @Suite struct FixtureTests {

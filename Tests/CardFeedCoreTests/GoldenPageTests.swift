@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+@testable import CardFeedBuild
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedWrite
 
-@testable import CardFeedCore
 
 /// The pages of a small site that shows every card type, compared byte for byte with the
 /// reviewed pages in Golden/. After an intended change to templates or rendering, run

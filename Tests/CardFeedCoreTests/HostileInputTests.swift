@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedRender
 
-@testable import CardFeedCore
 
 /// Text and Markdown from untrusted cards: what HTML cannot hold is dropped, and links and images
 /// in descriptions follow the same rules as a card's own link and image.

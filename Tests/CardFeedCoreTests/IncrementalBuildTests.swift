@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import CardFeedBuild
 
-@testable import CardFeedCore
 
 /// `serve` rebuilds incrementally: cards, pages and files that did not change are reused. After
 /// every kind of edit, its output must be exactly what a fresh build writes.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
 
-@testable import CardFeedCore
 
 /// Reading cards: key styles, envelopes, leniency, and the warnings that name file, card and field.
 @Suite struct LoadingTests {

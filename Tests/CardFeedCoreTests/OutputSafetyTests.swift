@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import CardFeedBuild
+@testable import CardFeedModel
+@testable import CardFeedWrite
 
-@testable import CardFeedCore
 
 /// A failed build leaves the previous output as it was; a folder cardfeed did not write is never emptied.
 @Suite struct OutputSafetyTests {

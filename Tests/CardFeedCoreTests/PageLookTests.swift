@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import CardFeedLoad
 
-@testable import CardFeedCore
 
 /// What the page needs to look right and be shared: image sizes read from the files, a styled
 /// card's colours, and the page head.

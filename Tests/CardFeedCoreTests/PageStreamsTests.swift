@@ -1,8 +1,12 @@
 import CardFeedMustache
 import Foundation
 import Testing
+@testable import CardFeedBuild
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedRender
+@testable import CardFeedWrite
 
-@testable import CardFeedCore
 
 /// A first build writes every feed's pages while the cards render, batch by batch.
 @Suite struct PageStreamsTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import CardFeedBuild
+@testable import CardFeedModel
 
-@testable import CardFeedCore
 
 /// Page templates: the built-in one, a site's copy of it, and a site's own.
 @Suite(.serialized) struct PageTemplateTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import CardFeedBuild
+@testable import CardFeedLoad
 
-@testable import CardFeedCore
 
 /// What a visitor sees: escaping, the HTML contract, navigation, empty feeds.
 @Suite struct RenderTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedRender
+@testable import CardFeedWrite
 
-@testable import CardFeedCore
 
 /// `serve` reuses decoded and rendered cards and leaves pages as they are under keys whose
 /// `Hashable` the compiler writes (see `RenderKey.swift`, `CardDecoder`). For every field of a

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedRender
 
-@testable import CardFeedCore
 
 /// What is shown, in which order, on which page.
 @Suite struct SelectionTests {

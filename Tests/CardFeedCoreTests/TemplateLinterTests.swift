@@ -1,8 +1,10 @@
 import CardFeedMustache
 import Foundation
 import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedRender
 
-@testable import CardFeedCore
 
 /// The linter's table of nested fields (`TemplateLinter.fields`) and the views templates read
 /// must name the same fields: every field the linter accepts is answered by a real view, and a

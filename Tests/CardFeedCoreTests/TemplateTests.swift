@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import CardFeedModel
+@testable import CardFeedRender
 
-@testable import CardFeedCore
 
 /// Overriding, extending, ejecting and checking templates.
 @Suite struct TemplateTests {

@@ -1,8 +1,12 @@
 import Foundation
 import Logging
 import Testing
+@testable import CardFeedBuild
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedRender
+@testable import CardFeedWrite
 
-@testable import CardFeedCore
 
 /// The folder of this test target's fixtures, found from this file so that tests run from any
 /// working directory.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
 
-@testable import CardFeedCore
 
 /// Times as people and exports write them (`WrittenTime`), on the site's clocks (`SiteTimeZone`),
 /// and as a card's date fields read them.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@_spi(Fuzzing) import CardFeedCore
 @testable import CardFeedFuzz
+import CardFeedBuild
 
 /// Every input the fuzzer found a problem with, replayed through the fuzz target's checks: each
 /// file in Regressions/ once crashed or failed a check, and must now pass (*.yml as a

@@ -1,7 +1,7 @@
-@testable import CardFeedCore
 @testable import CardFeedMustache
 import Foundation
 import Testing
+@testable import CardFeedRender
 
 /// Every case of the official Mustache specification (Spec/, MIT, from mustache/spec) that the
 /// engine supports: all but the optional lambdas.

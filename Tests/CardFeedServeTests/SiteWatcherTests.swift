@@ -1,8 +1,8 @@
-import CardFeedCore
 import Foundation
 import Testing
 
 @testable import CardFeedServe
+import CardFeedModel
 
 struct SiteWatcherTests {
     @Test func seesEditsAdditionsAndRemovalsOfWatchedFilesOnly() throws {

@@ -1,0 +1,28 @@
+import Foundation
+import CardFeedWrite
+
+/// Where a build's pages and files go, chosen by the command that runs it. The build streams
+/// its pages into the destination's output as they render and commits it once everything is
+/// written; a failed build leaves it as it was.
+public enum BuildDestination: Sendable {
+    /// A folder replaced as a whole when the build succeeds (`cardfeed build`; see
+    /// `OutputTransaction`).
+    case folder(URL)
+    /// A folder updated file by file, writing only what changed since the last build into it
+    /// (`cardfeed serve`).
+    case inPlace(InPlaceOutput)
+    /// Every file kept in memory (the fuzz probe, tests).
+    case memory(MemoryOutput)
+    /// Every page and file made and none kept (`cardfeed check`, which so meets every error a
+    /// build would).
+    case discarded
+
+    /// The folder that is written to, nil when none is.
+    public var folder: URL? {
+        switch self {
+        case .folder(let folder): folder
+        case .inPlace(let output): output.folder
+        case .memory, .discarded: nil
+        }
+    }
+}

@@ -1,0 +1,475 @@
+import Foundation
+import Logging
+import CardFeedLoad
+import CardFeedModel
+import CardFeedRender
+import CardFeedWrite
+
+/// A build as a short pipeline of named steps over typed values:
+/// configure (cardfeed.yml, strings, templates) -> load (files -> cards) -> rules -> select
+/// (filter, sort, group, paginate) -> render (cmark, Mustache; pages streamed into the output)
+/// -> write (the other files, then the output committed as a whole).
+public struct SiteBuilder: Sendable {
+    public let options: BuildOptions
+    public let destination: BuildDestination
+    /// What the previous build decoded and rendered, reused where nothing it depends on changed.
+    let reuse: ReuseCaches?
+    let logger: Logger
+
+    public init(options: BuildOptions, destination: BuildDestination, reusing reuse: ReuseCaches? = nil, logger: Logger = Logger(label: "cardfeed")) {
+        self.options = options
+        self.destination = destination
+        self.reuse = reuse
+        self.logger = logger
+    }
+
+    public func run() throws(BuildFailure) -> BuildReport {
+        var report = BuildReport()
+        reuse?.beginBuild()
+        let configuration = try configure(&report)
+        let loaded = load(configuration, &report)
+        report.cards = [loaded.cards]
+        let (setup, ruled) = try applyRules(loaded, configuration, &report)
+        report.cards.append(ruled.cards)  // a new array when the site has rules
+        let selection = select(ruled, setup, &report)
+        let output = try openOutput(&report)
+        let site = try render(selection, setup, into: output, &report)
+        try write(site, into: output, &report)
+        reuse?.endBuild()
+        return report
+    }
+
+    /// cardfeed.yml, strings and templates as read; the strings and templates are nil when
+    /// they have errors, which stop the build once the cards are loaded (one run reports both).
+    struct Configuration {
+        var config: SiteConfig
+        /// cardfeed.yml has errors: `config` holds only what could be read of it, perhaps nothing.
+        var configFailed = false
+        /// `--base-url` or `base_url`, ending in "/"; nil without one.
+        var baseURL: String?
+        /// `--now` (else the current time) in Unix seconds, read on the site's clocks.
+        var now: Int64
+        var strings: StringTable?
+        var templates: TemplateSet?
+    }
+
+    /// What the cards are shown with, once everything read is known to be good.
+    struct Setup {
+        var config: SiteConfig
+        var baseURL: String?
+        var now: Int64
+        var strings: StringTable
+        var templates: TemplateSet
+    }
+
+    /// What the render step made besides the pages it streamed into the output.
+    struct RenderedSite {
+        /// Feeds and the sitemap, assets, and the files of `static/`.
+        var files: [OutputFile]
+        var pageCount: Int
+    }
+
+    /// A build that keeps nothing (`cardfeed check`) has no write step.
+    private var writes: Bool {
+        if case .discarded = destination { false } else { true }
+    }
+    private var stepCount: Int { writes ? 4 : 3 }
+
+    /// Step 0: cardfeed.yml, the strings and the templates.
+    private func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
+        let site = options.site
+        guard site.exists else {
+            throw fail(&report, Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)"))
+        }
+        for (path, message) in site.foldersLinkedOut() {
+            report.diagnostics.append(Diagnostic(.error, file: path, message: message))
+        }
+        let errorsBefore = report.diagnostics.errors.count
+        let config = ConfigLoader(site: site).load(into: &report.diagnostics)
+        let configFailed = report.diagnostics.errors.count > errorsBefore
+        let baseURL = checkedBaseURL(config, &report.diagnostics)
+        let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
+        let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
+        let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
+        for (path, reason, isError) in site.skippedEntries() {
+            report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
+        }
+        return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, now: options.now.moment(in: config.timeZone), strings: strings, templates: templates)
+    }
+
+    /// Step 1: every card file read and decoded.
+    private func load(_ configuration: Configuration, _ report: inout BuildReport) -> LoadedCards {
+        var loader = cardLoader(configuration.config)
+        loader.cache = reuse?.entries
+        let loaded = step("Load cards", 1, &report) { (progress: ProgressReport?) -> LoadedCards in
+            if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
+            return loader.load()
+        } detail: {
+            "\($0.entriesRead) \($0.entriesRead == 1 ? "entry" : "entries") from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
+        }
+        report.filesRead = loaded.files
+        report.entriesRead = loaded.entriesRead
+        report.skipped = loaded.skipped
+        report.skippedIDs = loaded.skippedIDs
+        if configuration.configFailed, !loaded.diagnostics.warnings.isEmpty {
+            // Card warnings depend on cardfeed.yml's settings (its links' app schemes, for one),
+            // which could not be read: shown now, they would send the user to the wrong place.
+            report.diagnostics.append(contentsOf: Diagnostics(loaded.diagnostics.errors))
+            let count = loaded.diagnostics.warnings.count
+            report.diagnostics.append(Diagnostic(
+                .warning, file: options.site.display(options.site.root.appendingPathComponent("cardfeed.yml")),
+                message: "\(count) card warning\(count == 1 ? " is" : "s are") held back until this file reads without errors (card warnings depend on its settings)"))
+        } else {
+            report.diagnostics.append(contentsOf: loaded.diagnostics)
+        }
+        return loaded
+    }
+
+    /// The site's rules (cardfeed.yml's `rules`), then every warning and error so far is
+    /// reported, in order; any error (or warning, `--strict`) ends the build here.
+    private func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> (Setup, RuleEngine.RuledCards) {
+        let decoder = cardLoader(configuration.config).decoder()
+        let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
+        ruled.diagnostics.forEach { report.diagnostics.append($0) }
+        if configuration.config.future == .show {
+            warnAboutFutureCards(ruled.cards, selector(configuration.config, now: configuration.now), &report.diagnostics)
+        }
+        report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
+        if ruled.hidden > 0 {
+            report.skipped[.hiddenByRule] = ruled.hidden
+            for match in ruled.matches where match.rule.hide { match.ids.forEach { report.skippedIDs.add($0, .hiddenByRule) } }
+        }
+        if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
+        checkBannerDescriptions(ruled.cards, &report.diagnostics)
+
+        report.diagnostics.locateCards()
+        report.diagnostics = report.diagnostics.escalated(strict: options.strict)
+        if let folder = destination.folder {
+            do { try SiteWriter(output: folder).checkOutput(site: options.site) } catch {
+                report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
+            }
+        }
+        report.diagnostics.all.forEach(emit)
+        guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
+        return (Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates), ruled)
+    }
+
+    /// Step 2: which cards each feed shows, in which order, on which page.
+    private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> Selection {
+        let selector = selector(setup.config, now: setup.now)
+        let selection = step("Select cards", 2, &report) { _ in
+            selector.select(ruled.cards)
+        } detail: {
+            let hidden = $0.hidden.values.reduce(0, +) + ruled.hidden
+            return "\($0.cards.count) shown in \($0.feeds.count) feeds" + (hidden > 0 ? ", \(hidden) hidden" : "")
+        }
+        for rule in report.rules where !rule.ids.isEmpty {
+            logger.info("      \(rule.name) (\(rule.location)): \(rule.ids.count) card\(rule.ids.count == 1 ? "" : "s"): \(rule.ids.prefix(5).joined(separator: ", "))\(rule.ids.count > 5 ? ", …" : "")")
+        }
+        for (earlier, later, anchor) in selection.cards.anchorCollisions {
+            let (first, second) = (selection.cards[earlier], selection.cards[later])
+            let warning = Diagnostic(
+                .warning, file: second.source.file, cardIndex: second.source.index, cardID: second.id, field: "id",
+                message: "its anchor would be the same as that of card \(Diagnostic.quoted(first.id)) (\(first.source.file), shown first); this card's anchor is \(anchor)")
+            emit(warning)
+            report.diagnostics.append(warning)
+        }
+        if let waiting = selection.hidden[.future] {
+            let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
+                .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
+            logger.info("      future: hide (cardfeed.yml): \(waiting == 1 ? "1 card waits for its date" : "\(waiting) cards wait for their date"): \(ids.joined(separator: ", "))\(waiting > 5 ? ", …" : "")")
+        }
+        report.cardsShown = selection.cards.count
+        report.skipped.merge(selection.hidden, uniquingKeysWith: +)
+        report.skippedIDs.merge(selection.hiddenIDs)
+        report.feeds = selection.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) }
+        return selection
+    }
+
+    private func pageSize(_ setup: Setup) -> Int { pageSize(setup.config) }
+    private func pageSize(_ config: SiteConfig) -> Int { options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize }
+
+    private func cardLoader(_ config: SiteConfig) -> CardLoader {
+        var loader = CardLoader(site: options.site, linkSchemes: config.links.linkSchemes)
+        loader.timeZone = config.timeZone
+        return loader
+    }
+
+    private func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
+        FeedSelector(now: now, pageSize: pageSize(config), future: config.future)
+    }
+
+    /// A warning for each card that would be shown although it is dated after the build's
+    /// time: it sorts at the top, as if published already. (With `future: hide` such a card
+    /// waits instead, and the select step names it.)
+    private func warnAboutFutureCards(_ cards: [Card], _ selector: FeedSelector, _ diagnostics: inout Diagnostics) {
+        for card in cards where selector.isFuture(card) && selector.hiddenReason(card) == nil {
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "created",
+                message: "dated \(Formatting.iso(card.created ?? 0)), after the build's time (\(Formatting.iso(selector.now)), --now); shown at the top as if published. To keep such cards until their date, set future: hide in cardfeed.yml")
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
+        }
+    }
+
+    /// The destination's output, which the render step streams the pages into and the write
+    /// step commits.
+    private func openOutput(_ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
+        switch destination {
+        case .folder(let folder):
+            do {
+                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder)
+            } catch {
+                throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
+            }
+        case .inPlace(let output): return output
+        case .memory(let output): return output
+        case .discarded: return DiscardedOutput()
+        }
+    }
+
+    /// Step 3: every card rendered once, into every page that shows it as the pages stream into
+    /// `output`; the feed files, assets and `static/` as files for the write step.
+    private func render(_ selection: Selection, _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
+        var assets = assetFiles()
+        for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
+            guard let css else { continue }
+            assets.removeAll { "assets/" + $0.path == path }
+            assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
+        }
+        // SITE/static/: copied as they are to the output's root, where no generated file may be.
+        let staticFiles = options.site.staticFiles()
+        if !staticFiles.isEmpty {
+            let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
+            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil, hidden: hidden)
+            if !collisions.isEmpty {
+                output.abandon()
+                collisions.forEach { emit($0); report.diagnostics.append($0) }
+                throw BuildFailure(report: report)
+            }
+        }
+        let copiedStatic = staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
+        let assetPaths = Set(assets.map(\.path))
+        let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
+        let settings = RenderSettings(
+            RenderSettings.Values(
+                builtinImages: BuiltinImages(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
+                strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
+                pageSize: pageSize(setup), baseURL: setup.baseURL,
+                contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
+                head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))),
+                timeZone: setup.config.timeZone),
+            imageSizes: ImageSizes(folder: options.site.assetsFolder))
+        var renderer = SiteRenderer(templates: setup.templates, settings: settings)
+        renderer.cache = reuse?.cards
+        renderer.batchSize = options.renderBatchSize
+        let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
+        var syndicationFiles = 0
+        do {
+            let syndication = try step("Render pages", 3, &report) { (progress: ProgressReport?) -> [OutputFile] in
+                let total = selection.cards.count
+                if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
+                let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
+                let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: feedCards)
+                guard let baseURL = setup.baseURL else { return [] }
+                let files = try Syndication(baseURL: baseURL, settings: settings, templates: setup.templates).files(selection, descriptions: descriptions)
+                syndicationFiles = files.count
+                return files
+            } detail: { (_: [OutputFile]) in
+                let (cards, pages) = (selection.cards.count, pageCount)
+                return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")" + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
+            }
+            report.pagesRendered = pageCount
+            report.syndicatedFor = setup.baseURL
+            return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount)
+        } catch {
+            output.abandon()
+            let diagnostic = (error as? TemplateFailure).map { failure in
+                // A card's failure is shown at the card (its data chose the way through the
+                // templates), naming the template; a page's, at the template.
+                let message = failure.card == nil ? failure.message : failure.templateFile.map { "in \($0): \(failure.message)" } ?? failure.message
+                var diagnostic = Diagnostic(
+                    .error, file: failure.card?.source.file ?? failure.templateFile ?? "templates", cardIndex: failure.card?.source.index,
+                    cardID: failure.card?.id, message: message)
+                diagnostic.cardOffset = failure.card?.source.offset
+                return diagnostic
+            } ?? Diagnostic(.error, file: destination.folder.map(SiteFolder.display) ?? "output", message: "\(error)")
+            throw fail(&report, diagnostic)
+        }
+    }
+
+    /// Step 4: the files that are not pages go into the output, which is then committed.
+    private func write(_ site: RenderedSite, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
+        guard writes else { return }
+        let shownAs = destination.folder.map(SiteFolder.display) ?? "memory"
+        // The writer needs a folder only to check one (see `applyRules`); memory has none.
+        var writer = SiteWriter(output: destination.folder ?? options.site.defaultOutput)
+        do {
+            let counts = try step("Write \(shownAs)", 4, &report) { (progress: ProgressReport?) -> OutputCounts in
+                let total = site.files.count
+                if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
+                do {
+                    try writer.write(site.files, to: output)
+                    return try output.commit()
+                } catch {
+                    output.abandon()
+                    throw error
+                }
+            } detail: { (counts: OutputCounts) in
+                "\(counts.written) files written" + (counts.unchanged > 0 ? ", \(counts.unchanged) unchanged" : "")
+                    + (counts.removed.isEmpty ? "" : ", \(counts.removed.count) removed")
+            }
+            report.filesWritten = counts.written
+            report.filesUnchanged = counts.unchanged
+            report.filesRemoved = counts.removed
+            report.output = destination.folder.map(\.standardizedFileURL)
+        } catch {
+            throw fail(&report, Diagnostic(.error, file: shownAs, message: "\(error)"))
+        }
+    }
+
+    /// `--base-url`, else `base_url` of cardfeed.yml (checked there), normalised to end in "/".
+    private func checkedBaseURL(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> String? {
+        guard let url = options.baseURL else { return config.baseURL }
+        guard URLCheck.isBaseURL(url) else {
+            diagnostics.append(Diagnostic(.error, file: "--base-url", message: "\(Diagnostic.quoted(url)) is not an http or https address such as https://example.com/news/ (without spaces or quotes)"))
+            return nil
+        }
+        return url.hasSuffix("/") ? url : url + "/"
+    }
+
+    /// A card whose `template` extra names a template the site does not have is rendered with
+    /// its type's template, with a warning.
+    private func checkCardTemplates(_ cards: [Card], _ templates: TemplateSet, _ diagnostics: inout Diagnostics) {
+        for card in cards {
+            guard let name = card.templateName, !templates.hasCardTemplate(name) else { continue }
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "extras.template",
+                message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used")
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
+        }
+    }
+
+    /// A banner's image is all it shows, so a screen reader needs words for it: one warning a
+    /// file for the banners without `image_alt` (after the rules, which may set it), rather than
+    /// one a card, since Braze's own banners seldom carry it.
+    private func checkBannerDescriptions(_ cards: [Card], _ diagnostics: inout Diagnostics) {
+        let undescribed = cards.filter { $0.type == .bannerImage && $0.image != nil && $0.imageAlt == nil }
+        var files: [String] = []
+        var byFile: [String: [Card]] = [:]
+        for card in undescribed {
+            if byFile[card.source.file] == nil { files.append(card.source.file) }
+            byFile[card.source.file, default: []].append(card)
+        }
+        for file in files {
+            let banners = byFile[file] ?? []
+            let ids = banners.prefix(3).map { Diagnostic.quoted($0.id) }.joined(separator: ", ") + (banners.count > 3 ? ", …" : "")
+            let example = banners[0]
+            let fallback = example.title ?? example.domain ?? example.url.flatMap(URLCheck.host)
+            diagnostics.append(Diagnostic(
+                .warning, file: file, field: "image_alt",
+                message: "\(banners.count == 1 ? "a banner has" : "\(banners.count) banners have") no image_alt (\(ids)): a banner's image is all it shows, so screen readers read "
+                    + (fallback.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)) for \(Diagnostic.quoted(example.id)))" } ?? "nothing for it")
+                    + "; add image_alt to say what the image shows"))
+        }
+    }
+
+    /// Errors for files of `static/` that would land where the build writes a file (or a folder
+    /// of files), in a `.git`, or on or inside a hidden path of the output that the build keeps,
+    /// each naming both.
+    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool, hidden: OutputHiddenFiles) -> [Diagnostic] {
+        var generated: [String: String] = [SiteWriter.markerName: "the marker of cardfeed's output folder"]
+        for feed in selection.feeds {
+            for page in 1...max(feed.pages.count, 1) { generated[PagePaths.file(feed: feed.feed, page: page)] = "page \(page) of the \(feed.feed.slug) feed" }
+            if syndication {
+                generated[Syndication.atomFile(feed.feed)] = "the \(feed.feed.slug) feed's Atom feed"
+                generated[Syndication.jsonFile(feed.feed)] = "the \(feed.feed.slug) feed's JSON Feed"
+            }
+        }
+        if syndication { generated["sitemap.xml"] = "the sitemap" }
+        for path in assets { generated[path] = path.hasPrefix("assets/") ? "an asset (from SITE/assets/ or built in)" : "a generated file" }
+        let folders = Set(generated.keys.flatMap { path in
+            var prefixes: [String] = []
+            var folder = PagePaths.folder(path)
+            while !folder.isEmpty { prefixes.append(folder); folder = PagePaths.folder(folder) }
+            return prefixes
+        })
+        var problems: [Diagnostic] = []
+        for path in files {
+            let file = options.site.display(options.site.staticFolder.appendingPathComponent(path))
+            if OutputHiddenFiles.isInsideGit(path) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), inside the output's .git, which is git's own (a deployment branch's repository and its config), never a file of the site; remove it from static/"))
+            } else if let kept = hidden.keptPath(touchedBy: path) {
+                // Only a folder replaced as a whole keeps hidden paths of its own (`OutputTransaction`).
+                let output = destination.folder.map { SiteFolder.display($0.appendingPathComponent(kept)) } ?? kept
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), \(kept == path ? "over" : path.hasPrefix(kept + "/") ? "inside" : "in place of the folder holding") \(output), a hidden path of the output that every build keeps and none wrote; remove one of them (or move the output's into static/, so that the build writes it)"))
+            } else if let what = generated[path] {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes \(what); rename or remove one of them"))
+            } else if folders.contains(path) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes the folder \(path)/; rename or remove it"))
+            } else if let clash = generated.keys.sorted().first(where: { path.hasPrefix($0 + "/") }) {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied into \(clash)/, but the build writes \(clash) as a file (\(generated[clash]!)); move it"))
+            }
+        }
+        return problems
+    }
+
+    /// The built-in assets, each replaced by the site's file of the same path, plus every other
+    /// file of `SITE/assets/`.
+    func assetFiles() -> [(path: String, fromSite: Bool, file: OutputFile)] {
+        let siteFiles = Set(options.site.assetFiles())
+        var files: [(path: String, fromSite: Bool, file: OutputFile)] = []
+        for path in BuiltinFiles.assetPaths where !siteFiles.contains(path) {
+            files.append((path, false, OutputFile(path: "assets/" + path, content: .data(BuiltinFiles.asset(path) ?? Data()))))
+        }
+        for path in siteFiles.sorted() {
+            // A link inside assets/ is copied as the file it points to.
+            let source = options.site.assetsFolder.appendingPathComponent(path).resolvingSymlinksInPath()
+            files.append((path, true, OutputFile(path: "assets/" + path, content: .copy(source))))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// Reports `diagnostic` and ends the build with it.
+    private func fail(_ report: inout BuildReport, _ diagnostic: Diagnostic) -> BuildFailure {
+        emit(diagnostic)
+        report.diagnostics.append(diagnostic)
+        return BuildFailure(report: report)
+    }
+
+    /// A warning or error, to the handler the options name, else to the logger.
+    private func emit(_ diagnostic: Diagnostic) {
+        if let handler = options.diagnosticHandler { return handler(diagnostic) }
+        if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
+    }
+
+    /// Reports a step's progress: things done, of how many if known, what they are, the share done.
+    typealias ProgressReport = @Sendable (_ done: Int, _ total: Int?, _ unit: String, _ fraction: Double) -> Void
+
+    /// Runs one step, records its time and logs `[n/total] Title: detail`. The body is handed a
+    /// way to report its progress when the build has a progress observer.
+    private func step<T>(
+        _ title: String, _ number: Int, _ report: inout BuildReport,
+        _ body: (ProgressReport?) throws -> T, detail: (T) -> String
+    ) rethrows -> T {
+        let total = stepCount
+        let start = DispatchTime.now().uptimeNanoseconds
+        var progress: ProgressReport?
+        if let observer = options.progress {
+            progress = { done, of, unit, fraction in
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                observer.progress(StepProgress(step: number, steps: total, title: title, done: done, total: of, unit: unit, fraction: fraction, seconds: seconds))
+            }
+        }
+        let result: T
+        do {
+            defer { options.progress?.stepEnded() }
+            result = try body(progress)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        report.stepSeconds.append((title, seconds))
+        logger.info("[\(number)/\(total)] \(title): \(detail(result))")
+        return result
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import CardFeedModel
+
+/// `cardfeed init DIR`: a new site with sample cards, a commented cardfeed.yml, the folders for
+/// templates, assets, strings and static files (the files of the package's `scaffold/` folder),
+/// and a `.gitignore` that keeps the output out of git.
+public enum SiteScaffold {
+    public struct Refusal: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static var files: [(path: String, data: Data)] { BuiltinFiles.scaffold }
+
+    /// Keeps `cardfeed build`'s output out of the site's repository.
+    static let gitignore = "# What `cardfeed build` writes (see README.md).\n/public/\n"
+
+    /// Writes the scaffold into `folder`, which must be missing, empty, or hold only hidden files
+    /// (`.git`, `.gitignore`: a repository made first, whose `.gitignore` is left as it is);
+    /// returns the files written.
+    @discardableResult
+    public static func create(at folder: URL) throws -> [String] {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw Refusal(description: "\(SiteFolder.display(folder)) exists and is not a folder") }
+            let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+            if SiteFolder(folder.path).isSite {
+                let has = ["cardfeed.yml", "cards.json", "cards"].filter(entries.contains).map { $0 == "cards" ? "cards/" : $0 }
+                throw Refusal(description: "\(SiteFolder.display(folder)) is a site already (it has \(has.joined(separator: ", "))); init never overwrites a file")
+            }
+            let visible = entries.filter { !$0.hasPrefix(".") }.sorted()
+            guard visible.isEmpty else {
+                let shown = visible.prefix(3).joined(separator: ", ") + (visible.count > 3 ? ", …" : "")
+                throw Refusal(description: "\(SiteFolder.display(folder)) is not empty (it holds \(shown)); choose a new folder, or an empty one, so that nothing in it is overwritten")
+            }
+        }
+        var written: [String] = []
+        do {
+            for subfolder in ["cards", "templates", "assets/images", "strings", "static"] {
+                try manager.createDirectory(at: folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)
+            }
+            for (path, data) in files {
+                let target = folder.appendingPathComponent(path)
+                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: target, options: .withoutOverwriting)
+            }
+            let ignore = folder.appendingPathComponent(".gitignore")
+            if !manager.fileExists(atPath: ignore.path) {
+                try Data(gitignore.utf8).write(to: ignore, options: .withoutOverwriting)
+                written.append(".gitignore")
+            }
+        } catch {
+            throw Refusal(description: "cannot write the new site: \(error.localizedDescription)")
+        }
+        return (written + files.map(\.path)).sorted()
+    }
+}

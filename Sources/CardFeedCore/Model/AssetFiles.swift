@@ -1,9 +1,0 @@
-/// The files of SITE/assets/ that a card's image or a description's link may name, by path
-/// relative to it: a value, so that the decoder that holds it is one.
-struct AssetFiles: Sendable, Hashable, Decodable {
-    let paths: Set<String>
-
-    static func listed(_ paths: Set<String>) -> AssetFiles { AssetFiles(paths: paths) }
-
-    func contains(_ path: String) -> Bool { paths.contains(path) }
-}

@@ -1,0 +1,81 @@
+import CardFeedModel
+/// A rule of cardfeed.yml that changes cards before they are shown (Braze's
+/// `populateContentCards`): it matches cards by type, category, id or extras, and sets fields,
+/// hides them, pins them or moves them to a category. Rules apply in file order.
+public struct CardRule: Sendable {
+    public var name: String
+    /// Where the rule is written: the file, and the line and column of its first key.
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+    /// For reports: "cardfeed.yml:12".
+    public var location: String { line.map { "\(file):\($0)" } ?? file }
+
+    // What it matches; every condition given must hold, an empty list matches anything.
+    public var types: [CardType] = []
+    /// Category names; "uncategorized" matches cards without a category.
+    public var categories: [String] = []
+    /// Ids, each may end or start with `*`.
+    public var ids: [String] = []
+    public var extras: [(key: String, value: String)] = []
+
+    // What it does.
+    public var set: [(field: String, value: RuleValue)] = []
+    public var hide = false
+    public var pin: Bool?
+    /// Replaces the card's categories; an empty list moves it to uncategorized.
+    public var moveTo: [FeedCategory]?
+
+    public init(name: String, file: String, line: Int? = nil, column: Int? = nil) {
+        self.name = name
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public enum RuleValue: Sendable, Equatable {
+        case text(String)
+        case flag(Bool)
+        case number(Double)
+        /// An ISO 8601 date or date-time (`expires_at: 2026-12-31`), read on the site's clocks.
+        case time(WrittenTime)
+    }
+
+    /// The card fields `set:` may change, and the kind of value each takes.
+    static let settableFields: [String: String] = [
+        "title": "text", "description": "text", "url": "text", "domain": "text", "image": "text", "image_alt": "text",
+        "subtitle": "text", "caption": "text", "display_price": "text",
+        "viewed": "flag", "pinned": "flag", "dismissible": "flag", "use_webview": "flag",
+        "expires_at": "number", "aspect_ratio": "number",
+    ]
+
+    /// Why `number` cannot be set on `field`, or nil: `.nan`, `.inf` and times beyond what a
+    /// timestamp can hold are refused here, so that applying a rule cannot fail.
+    static func problem(setting field: String, to number: Double) -> String? {
+        guard number.isFinite else { return "\(number) is not a number a card can hold; give a finite number" }
+        if field == "expires_at" && abs(number) >= FieldReader.largestTime {
+            return "\(number) is too large for a time (Unix seconds; -1 for never)"
+        }
+        return nil
+    }
+
+    func matches(_ card: Card) -> Bool {
+        if !types.isEmpty && !types.contains(card.type) { return false }
+        if !categories.isEmpty {
+            let names = card.categories.isEmpty ? ["uncategorized"] : card.categories.map(\.rawValue)
+            if !categories.contains(where: names.contains) { return false }
+        }
+        if !ids.isEmpty && !ids.contains(where: { Self.glob($0, matches: card.id) }) { return false }
+        for (key, value) in extras where !card.extras.contains(where: { $0.key == key && $0.value == value }) { return false }
+        return true
+    }
+
+    static func glob(_ pattern: String, matches text: String) -> Bool {
+        switch (pattern.hasPrefix("*"), pattern.hasSuffix("*")) {
+        case (true, true) where pattern.count >= 2: return text.contains(pattern.dropFirst().dropLast())
+        case (true, _): return text.hasSuffix(pattern.dropFirst())
+        case (_, true): return text.hasPrefix(pattern.dropLast())
+        default: return text == pattern
+        }
+    }
+}

@@ -1,0 +1,412 @@
+import Foundation
+import Yams
+import CardFeedModel
+
+/// Reads `SITE/cardfeed.yml` and checks every key: an unknown key or a value of the wrong type is
+/// an error naming the key, line and column.
+public struct ConfigLoader: Sendable {
+    public let site: SiteFolder
+
+    public init(site: SiteFolder) {
+        self.site = site
+    }
+
+    public var file: URL { site.root.appendingPathComponent(SiteConfig.fileName) }
+
+    public func load(into diagnostics: inout Diagnostics) -> SiteConfig {
+        var info = stat()
+        guard lstat(file.path, &info) == 0 else { return SiteConfig() }
+        let name = site.display(file)
+        let data: Data
+        do { data = try InputFile.read(file) } catch {
+            diagnostics.append(Diagnostic(.error, file: name, message: error.description))
+            return SiteConfig()
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            diagnostics.append(Diagnostic(.error, file: name, message: "cannot read the file as UTF-8 text"))
+            return SiteConfig()
+        }
+        do { try YAMLExpansion.check(text) } catch {
+            diagnostics.append(Diagnostic(
+                .error, file: name, line: error.line, column: error.column,
+                message: "with this alias the file's aliases expand to more than \(YAMLExpansion.nodeLimit) values (an alias bomb?); write the values out instead"))
+            return SiteConfig()
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            diagnostics.append(Self.diagnostic(for: error, file: name))
+            return SiteConfig()
+        } catch {
+            diagnostics.append(Diagnostic(.error, file: name, message: "invalid YAML: \(error)"))
+            return SiteConfig()
+        }
+        var reader = YAMLReader(file: name)
+        let config = reader.config(root)
+        reader.diagnostics.forEach { diagnostics.append($0) }
+        return config
+    }
+
+    static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _), .composer(let context, let problem, let mark, _):
+            let detail = [context?.text, problem].compactMap { $0 }.joined(separator: " ")
+            // libyaml's words for `title: Bean & Bloom: Coffee`: a ": " inside a plain value.
+            let hint = problem.contains("mapping values are not allowed") ? "; a value holding \": \" must be quoted (title: \"Bean & Bloom: Coffee\")" : ""
+            return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(detail)\(hint)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return Diagnostic(
+                .error, file: file, line: context.mark.line, column: context.mark.column,
+                message: "a key is given twice: \(duplicates.sorted().joined(separator: ", "))")
+        default:
+            return Diagnostic(.error, file: file, message: "invalid YAML: \(error)")
+        }
+    }
+}
+
+/// Typed reading of the YAML tree with a precise error for every surprise.
+struct YAMLReader {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "theme", "rules", "links", "csp"]
+
+    mutating func config(_ root: Node?) -> SiteConfig {
+        var config = SiteConfig()
+        guard let root else { return config }  // an empty file is an empty configuration
+        guard let mapping = keyValues(root, key: "the file") else { return config }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "title": if let text = string(value, key: key) { config.title = text }
+            case "description": if let text = string(value, key: key) { config.description = text }
+            case "image": config.image = shareImage(value)
+            case "base_url": config.baseURL = baseURL(value)
+            case "page_size":
+                if let number = integer(value, key: key) {
+                    if number >= 0 { config.pageSize = number } else { error(value, key, "must be 0 (one page) or more") }
+                }
+            case "locale":
+                guard let locale = string(value, key: key) else { continue }
+                if StringTable.isLanguageTag(locale) { config.locale = locale } else { error(value, key, StringTable.notALanguageTag(locale)) }
+            case "timezone": if let zone = timeZone(value) { config.timeZone = zone }
+            case "future":
+                guard let text = string(value, key: key) else { break }
+                if let future = FutureCards(rawValue: text) { config.future = future } else {
+                    error(value, key, "must be show (a card dated after the build's time is shown, with a warning) or hide (it waits for its date); found \(Diagnostic.quoted(text))")
+                }
+            case "theme": config.theme = theme(value)
+            case "rules": config.rules = rules(value)
+            case "links": config.links = links(value)
+            case "csp": config.contentSecurityPolicy = contentSecurityPolicy(value)
+            default: unknownKey(keyNode, key, among: Self.topLevelKeys)
+            }
+        }
+        return config
+    }
+
+    // MARK: Sections
+
+    mutating func baseURL(_ node: Node) -> String? {
+        guard let text = string(node, key: "base_url") else { return nil }
+        guard URLCheck.isBaseURL(text) else {
+            error(node, "base_url", "must be an http or https address such as https://example.com/news/ (without spaces or quotes)")
+            return nil
+        }
+        return text.hasSuffix("/") ? text : text + "/"
+    }
+
+    /// `timezone`: an IANA time zone name such as Europe/Berlin.
+    mutating func timeZone(_ node: Node) -> SiteTimeZone? {
+        guard let name = string(node, key: "timezone") else { return nil }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if let zone = SiteTimeZone(identifier: trimmed) { return zone }
+        let suggestion = Diagnostic.suggestion(for: trimmed, among: Set(SiteTimeZone.knownIdentifiers))
+        error(node, "timezone", "unknown time zone \(Diagnostic.quoted(name))\(suggestion); give an IANA name such as UTC, Europe/Berlin or America/New_York")
+        return nil
+    }
+
+    /// `image`: a file of SITE/assets/ ("images/share.png") or an http(s) URL.
+    mutating func shareImage(_ node: Node) -> String? {
+        guard let text = string(node, key: "image")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let scheme = URLCheck.scheme(of: text) {
+            if (scheme == "http" || scheme == "https") && URLCheck.host(of: text) != nil { return text }
+        } else if !text.isEmpty, !text.hasPrefix("/"), !text.split(separator: "/").contains(".."), !text.contains("\\") {
+            return text
+        }
+        error(node, "image", "must be a file of assets/ such as images/share.png, or an http or https address")
+        return nil
+    }
+
+    /// `csp: true` (the built-in policy), `false`, or a policy of the site's own on one line.
+    mutating func contentSecurityPolicy(_ node: Node) -> String? {
+        guard let text = scalarText(node, key: "csp") else { return nil }
+        if let flag = node.bool, node.tag.rawValue != Tag.Name.str.rawValue { return flag ? ContentSecurityPolicy.builtin : nil }
+        let policy = text.trimmingCharacters(in: .whitespaces)
+        guard !policy.isEmpty, !policy.contains(where: \.isNewline), policy.range(of: #"^[A-Za-z-]+ "#, options: .regularExpression) != nil else {
+            error(node, "csp", "must be true, false or a policy such as \"default-src 'self'; img-src https:\"")
+            return nil
+        }
+        return policy
+    }
+
+    mutating func theme(_ node: Node) -> Theme {
+        var theme = Theme()
+        guard let mapping = keyValues(node, key: "theme") else { return theme }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            if key == "dark" {
+                guard let dark = keyValues(value, key: "theme.dark") else { continue }
+                for (darkKey, darkValue) in dark {
+                    if let property = themeProperty(darkKey, darkValue, path: "theme.dark.") { theme.dark.append(property) }
+                }
+            } else if let property = themeProperty(keyNode, value, path: "theme.") {
+                theme.light.append(property)
+            }
+        }
+        theme.light.sort { $0.name < $1.name }
+        theme.dark.sort { $0.name < $1.name }
+        return theme
+    }
+
+    mutating func themeProperty(_ keyNode: Node, _ value: Node, path: String) -> CSSProperty? {
+        let key = keyNode.string ?? ""
+        guard let kind = ThemeProperty.kinds[key] else {
+            unknownKey(keyNode, path + key, among: ThemeProperty.kinds.keys.sorted() + (path == "theme." ? ["dark"] : []))
+            return nil
+        }
+        guard let text = scalarText(value, key: path + key) else { return nil }
+        guard ThemeProperty.isValid(text, as: kind) else {
+            error(value, path + key, "\(Diagnostic.quoted(text)) is not \(kind.rawValue)")
+            return nil
+        }
+        return CSSProperty(name: key, value: text)
+    }
+
+    mutating func links(_ node: Node) -> LinkPolicy {
+        var policy = LinkPolicy()
+        guard let mapping = keyValues(node, key: "links") else { return policy }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "new_tab": policy.newTab = hostPatterns(value, key: "links.new_tab")
+            case "app_schemes":
+                for scheme in stringList(value, key: "links.app_schemes") {
+                    let clean = scheme.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":/ "))
+                    if ["javascript", "vbscript", "data", "file", "blob", "about"].contains(clean) {
+                        error(value, "links.app_schemes", "\(Diagnostic.quoted(clean)) can run code in the browser and cannot be allowed")
+                    } else if URLCheck.scheme(of: clean + ":") == nil {
+                        error(value, "links.app_schemes", "\(Diagnostic.quoted(scheme)) is not a URL scheme")
+                    } else {
+                        policy.appSchemes.append(clean)
+                    }
+                }
+            default: unknownKey(keyNode, "links." + key, among: ["new_tab", "app_schemes"])
+            }
+        }
+        return policy
+    }
+
+    mutating func rules(_ node: Node) -> [CardRule] {
+        guard case .sequence(let sequence) = node else {
+            error(node, "rules", "expected a list of rules (lines starting with \"- \")")
+            return []
+        }
+        var rules: [CardRule] = []
+        for (index, item) in sequence.enumerated() {
+            if let rule = rule(item, number: index + 1) { rules.append(rule) }
+        }
+        return rules
+    }
+
+    mutating func rule(_ node: Node, number: Int) -> CardRule? {
+        let path = "rules[\(number)]"
+        guard let mapping = keyValues(node, key: path) else { return nil }
+        var rule = CardRule(name: "rule \(number)", file: file, line: node.mark?.line, column: node.mark?.column)
+        var acts = false
+        let problemsBefore = diagnostics.count
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "name": if let name = string(value, key: "\(path).name") { rule.name = name }
+            case "match": readMatch(value, path: "\(path).match", into: &rule)
+            case "set":
+                guard let set = keyValues(value, key: "\(path).set") else { continue }
+                for (fieldNode, fieldValue) in set {
+                    let field = fieldNode.string ?? ""
+                    guard let kind = CardRule.settableFields[field] else {
+                        unknownKey(fieldNode, "\(path).set.\(field)", among: CardRule.settableFields.keys.sorted())
+                        continue
+                    }
+                    guard let scalar = fieldValue.scalar else {
+                        error(fieldValue, "\(path).set.\(field)", "expected a single value")
+                        continue
+                    }
+                    switch kind {
+                    case "flag":
+                        if let flag = fieldValue.bool { rule.set.append((field, .flag(flag))) } else { error(fieldValue, "\(path).set.\(field)", "expected true or false") }
+                    case "number":
+                        if field == "expires_at", fieldValue.float == nil, let time = WrittenTime(iso8601: scalar.string) {
+                            rule.set.append((field, .time(time)))
+                            acts = true
+                            continue
+                        }
+                        guard let number = fieldValue.float else {
+                            error(fieldValue, "\(path).set.\(field)", field == "expires_at" ? "expected a time: \(WrittenTime.acceptedForms) (-1 for never)" : "expected a number")
+                            continue
+                        }
+                        if let problem = CardRule.problem(setting: field, to: number) {
+                            error(fieldValue, "\(path).set.\(field)", problem)
+                            continue
+                        }
+                        rule.set.append((field, .number(number)))
+                    default:
+                        guard scalar.string.utf8.count <= CardDecoder.sizeLimit else {
+                            error(fieldValue, "\(path).set.\(field)", "is \(scalar.string.utf8.count) bytes long, over the \(CardDecoder.sizeLimit / 1024) KB a card may hold")
+                            continue
+                        }
+                        rule.set.append((field, .text(scalar.string)))
+                    }
+                    acts = true
+                }
+            case "hide": if let flag = bool(value, key: "\(path).hide") { rule.hide = flag; acts = acts || flag }
+            case "pin": if let flag = bool(value, key: "\(path).pin") { rule.pin = flag; acts = true }
+            case "category":
+                let names = stringList(value, key: "\(path).category")
+                var categories: [FeedCategory] = []
+                for name in names where name.lowercased() != "uncategorized" {
+                    if let category = FeedCategory(wireName: name) { categories.append(category) } else {
+                        error(value, "\(path).category", "unknown category \(Diagnostic.quoted(name)) (known: news, advertising, announcements, social, uncategorized)")
+                    }
+                }
+                rule.moveTo = categories
+                acts = true
+            default: unknownKey(keyNode, "\(path).\(key)", among: ["name", "match", "set", "hide", "pin", "category"])
+            }
+        }
+        if !acts && diagnostics.count == problemsBefore { error(node, path, "does nothing: give it set, hide, pin or category") }
+        return rule
+    }
+
+    mutating func readMatch(_ node: Node, path: String, into rule: inout CardRule) {
+        guard let mapping = keyValues(node, key: path) else { return }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "type":
+                for name in stringList(value, key: "\(path).type") {
+                    if let type = CardType(wireName: name) { rule.types.append(type) } else {
+                        error(value, "\(path).type", "unknown type \(Diagnostic.quoted(name))")
+                    }
+                }
+            case "category":
+                for name in stringList(value, key: "\(path).category") {
+                    let lower = name.lowercased()
+                    if lower == "uncategorized" || FeedCategory(wireName: lower) != nil { rule.categories.append(FeedCategory(wireName: lower)?.rawValue ?? lower) } else {
+                        error(value, "\(path).category", "unknown category \(Diagnostic.quoted(name))")
+                    }
+                }
+            case "id": rule.ids = stringList(value, key: "\(path).id")
+            case "extras":
+                guard let extras = keyValues(value, key: "\(path).extras") else { continue }
+                for (extraKey, extraValue) in extras {
+                    if let text = scalarText(extraValue, key: "\(path).extras.\(extraKey.string ?? "")") { rule.extras.append((extraKey.string ?? "", text)) }
+                }
+            default: unknownKey(keyNode, "\(path).\(key)", among: ["type", "category", "id", "extras"])
+            }
+        }
+    }
+
+    // MARK: Typed values
+
+    mutating func keyValues(_ node: Node, key: String) -> [(Node, Node)]? {
+        guard case .mapping(let mapping) = node else {
+            error(node, key, "expected a set of \"key: value\" lines, found \(noun(node))")
+            return nil
+        }
+        return Array(mapping)
+    }
+
+    mutating func scalarText(_ node: Node, key: String) -> String? {
+        guard let scalar = node.scalar else {
+            error(node, key, "expected a single value, found \(noun(node))")
+            return nil
+        }
+        return scalar.string
+    }
+
+    mutating func string(_ node: Node, key: String) -> String? {
+        guard let text = scalarText(node, key: key) else { return nil }
+        if node.tag.rawValue != Tag.Name.str.rawValue, node.int != nil || node.bool != nil || node.null != nil {
+            error(node, key, "expected text, found \(noun(node)); put it in quotes if you mean the text \(Diagnostic.quoted(text))")
+            return nil
+        }
+        return text
+    }
+
+    mutating func integer(_ node: Node, key: String) -> Int? {
+        guard scalarText(node, key: key) != nil else { return nil }
+        guard let number = node.int else {
+            error(node, key, "expected a whole number")
+            return nil
+        }
+        return number
+    }
+
+    mutating func bool(_ node: Node, key: String) -> Bool? {
+        guard scalarText(node, key: key) != nil else { return nil }
+        guard let flag = node.bool else {
+            error(node, key, "expected true or false")
+            return nil
+        }
+        return flag
+    }
+
+    /// A list of text, or one text value standing for a list of one.
+    /// `links.new_tab`: hosts ("partner.example"), hosts under a domain ("*.example.com") or
+    /// "*". A URL or a path never matches a link's host, so it is an error that names the host.
+    mutating func hostPatterns(_ node: Node, key: String) -> [String] {
+        let items: [Node] = if case .sequence(let sequence) = node { Array(sequence) } else { [node] }
+        return items.compactMap { item in
+            guard let text = scalarText(item, key: key) else { return nil }
+            if text == "*" || text.range(of: #"^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$"#, options: .regularExpression) != nil {
+                return text
+            }
+            let host = URL(string: text.contains("://") ? text : "https://" + text)?.host
+            let suggestion = host.map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? ""
+            error(item, key, "\(Diagnostic.quoted(text)) is not a host such as partner.example, *.example.com or *\(suggestion): links are matched by their host alone")
+            return nil
+        }
+    }
+
+    mutating func stringList(_ node: Node, key: String) -> [String] {
+        if case .sequence(let sequence) = node {
+            return sequence.compactMap { scalarText($0, key: key) }
+        }
+        return scalarText(node, key: key).map { [$0] } ?? []
+    }
+
+    func noun(_ node: Node) -> String {
+        switch node {
+        case .mapping: "a set of keys"
+        case .sequence: "a list"
+        case .scalar where node.null != nil: "nothing"
+        case .scalar where node.bool != nil: "true or false"
+        case .scalar where node.int != nil || node.float != nil: "a number"
+        case .scalar: "text"
+        case .alias: "an alias"
+        }
+    }
+
+    mutating func error(_ node: Node, _ key: String, _ message: String) {
+        diagnostics.append(Diagnostic(.error, file: file, line: node.mark?.line, column: node.mark?.column, field: key, message: message))
+    }
+
+    mutating func unknownKey(_ node: Node, _ key: String, among known: [String]) {
+        let leaf = String(key.split(separator: ".").last ?? Substring(key))
+        diagnostics.append(Diagnostic(
+            .error, file: file, line: node.mark?.line, column: node.mark?.column, field: key,
+            message: "unknown key\(Diagnostic.suggestion(for: leaf, among: Set(known))); known keys here: \(known.joined(separator: ", "))"))
+    }
+}

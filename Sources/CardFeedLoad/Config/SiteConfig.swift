@@ -1,0 +1,85 @@
+import CardFeedModel
+/// The settings of `SITE/cardfeed.yml`. Every field has a default, so a site needs no file.
+public struct SiteConfig: Sendable {
+    public var title = "CardFeed"
+    /// The pages' meta description and link previews' text.
+    public var description: String?
+    /// The picture of link previews (Open Graph, Twitter cards): a path under SITE/assets/ or
+    /// an http(s) URL.
+    public var image: String?
+    /// The address the site is published at, e.g. "https://example.com/news/".
+    public var baseURL: String?
+    public var pageSize: Int?
+    public var locale: String?
+    /// The clocks of the dates pages show, and of a card's time written without an offset.
+    public var timeZone = SiteTimeZone.utc
+    /// What a card dated after the build's time (`--now`) does.
+    public var future = FutureCards.show
+    public var theme = Theme()
+    public var rules: [CardRule] = []
+    public var links = LinkPolicy()
+    /// The Content Security Policy the pages carry as a `<meta>` tag: `csp: true` for the
+    /// built-in policy, or the policy's text; nil for none.
+    public var contentSecurityPolicy: String?
+
+    public init() {}
+
+    public static let fileName = "cardfeed.yml"
+}
+
+/// What a card whose `created` is after the build's time does: Hugo's `buildFuture`, turned
+/// round so that a site that sets nothing shows every card, as Braze's feeds do.
+public enum FutureCards: String, Sendable, CaseIterable {
+    /// Shown, where its date sorts it (at the top), with a warning naming it.
+    case show
+    /// Not shown until a build at or after its date.
+    case hide
+}
+
+/// The Content Security Policy that `csp: true` and `--csp` put in every page.
+public enum ContentSecurityPolicy {
+    /// Everything the pages load comes from the site itself, except card images, which are
+    /// remote http(s) URLs (or `data:` images in Markdown). No inline script or style exists in
+    /// the pages, so none is allowed; plugins, a foreign `<base>` and foreign form targets neither.
+    public static let builtin = "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
+}
+
+/// CSS custom properties set by `theme:` in cardfeed.yml, for the light and the dark scheme.
+public struct Theme: Sendable, Equatable {
+    /// Sorted by name.
+    public var light: [CSSProperty] = []
+    public var dark: [CSSProperty] = []
+
+    public var isEmpty: Bool { light.isEmpty && dark.isEmpty }
+
+    public init() {}
+}
+
+/// What a click on a card's link does: which hosts open in a new tab, which app schemes are
+/// allowed as deep links.
+public struct LinkPolicy: Sendable, Hashable, Decodable {
+    /// Host patterns ("partner.example", "*.example.com", or "*" for every web link).
+    public var newTab: [String] = []
+    /// Lower-cased schemes allowed besides http, https, mailto and tel ("myapp").
+    public var appSchemes: [String] = []
+
+    public init() {}
+
+    public var linkSchemes: Set<String> { URLCheck.linkSchemes.union(appSchemes) }
+
+    /// True when a link to `url` should open in a new tab: the host a browser reaches through it
+    /// (a scheme-relative `//host/x` included, however many slashes or backslashes it is written
+    /// with) matches one of the patterns.
+    public func opensInNewTab(_ url: String) -> Bool {
+        guard !newTab.isEmpty, case .success(let url) = URLCheck.read(url), let host = url.webHost?.lowercased() else { return false }
+        // Browsers decode a host's percent-escapes: "//evil%2Eexample" reaches evil.example.
+        let decoded = host.removingPercentEncoding ?? host
+        let bareHost = decoded.split(separator: ":").first.map(String.init) ?? decoded
+        return newTab.contains { pattern in
+            let pattern = pattern.lowercased()
+            if pattern == "*" { return true }
+            if pattern.hasPrefix("*.") { return bareHost.hasSuffix(pattern.dropFirst(1)) || bareHost == pattern.dropFirst(2) }
+            return bareHost == pattern
+        }
+    }
+}

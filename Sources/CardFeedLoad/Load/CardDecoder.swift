@@ -1,0 +1,320 @@
+import Foundation
+import CardFeedModel
+
+/// The first few ids of the cards not shown for each reason, for the summary to name them.
+public struct SkippedExamples: Sendable {
+    public static let kept = 3
+    public private(set) var ids: [SkipReason: [String]] = [:]
+
+    public init() {}
+
+    package mutating func add(_ id: String, _ reason: SkipReason) {
+        if ids[reason, default: []].count < Self.kept { ids[reason, default: []].append(id) }
+    }
+
+    package mutating func merge(_ other: SkippedExamples) {
+        for (reason, list) in other.ids { list.forEach { add($0, reason) } }
+    }
+}
+
+/// Why a card read from a file is not in any feed.
+public enum SkipReason: String, Sendable, CaseIterable, Comparable {
+    case invalid = "invalid"
+    case unknownType = "unknown type"
+    case duplicate = "duplicate id"
+    case replacedBySync = "replaced by a later sync"
+    case removed = "removed"
+    case dismissed = "dismissed"
+    case expired = "expired"
+    case future = "waiting for their date"
+    case control = "control"
+    case hiddenByRule = "hidden by a rule"
+
+    public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// What one entry of a card file turned out to be.
+package enum DecodedEntry {
+    case card(Card)
+    /// A Content Cards sync entry `{"id": X, "r": true}`: card X is deleted.
+    case removal(id: String, source: CardSource)
+    case skipped(SkipReason)
+}
+
+/// Turns one JSON object into a `Card`, in either key style, checking every field. A value,
+/// `Hashable` as the compiler writes it: `serve` keeps decoded cards under a key made from it
+/// (see `CardLoader`), so a setting of the decoder added here counts with no other edit.
+/// (`Decodable`, also written by the compiler, lets the tests make a copy with any one setting
+/// changed: see `ReuseKeyTests`.)
+package struct CardDecoder: Sendable, Hashable, Decodable {
+    /// Braze refuses a card whose content (text, URLs, extras) is larger than this.
+    static let contentLimit = 2048
+    /// The most text (keys and string values, in UTF-8 bytes) one card may hold here; a bigger
+    /// card is skipped before any of it is read. 32 times Braze's limit leaves room for cards
+    /// written by hand, and keeps what one card can cost bounded: Debian's libcmark 0.30.2 is
+    /// quadratic on some input (CVE-2023-22486, `![[]()` repeated), which at this size takes
+    /// well under a second, and cmark's memory for one description stays a few megabytes.
+    static let sizeLimit = 65_536
+
+    /// The files of SITE/assets/ a card's image may name.
+    var assets: AssetFiles
+    /// Schemes a card's link may use (the site's app schemes included).
+    var linkSchemes: Set<String> = URLCheck.linkSchemes
+    /// The clocks a card's time without an offset (a date alone: midnight) is read on.
+    var timeZone: SiteTimeZone = .utc
+
+    /// Extras keys that style one card (see `CardStyle` for the custom properties they set).
+    static let styleExtras = ["background_color", "text_color", "accent_color"]
+    /// The extras key that picks a site template for one card.
+    static let templateExtra = "template"
+
+    func decode(_ value: JSONValue, source: CardSource) -> (DecodedEntry, [Diagnostic]) {
+        guard case .object(let object) = value else {
+            var diagnostic = Diagnostic(
+                .warning, file: source.file, cardIndex: source.index,
+                message: "expected a card object, found \(value.noun); skipped")
+            diagnostic.cardOffset = source.offset
+            return (.skipped(.invalid), [diagnostic])
+        }
+        var reader = FieldReader(object: object, file: source.file, index: source.index, timeZone: timeZone)
+        let entry = decode(&reader, source: source, textBytes: Self.textBytes(value))
+        guard source.offset != nil else { return (entry, reader.diagnostics) }
+        return (entry, reader.diagnostics.map { var diagnostic = $0; diagnostic.cardOffset = source.offset; return diagnostic })
+    }
+
+    private func decode(_ reader: inout FieldReader, source: CardSource, textBytes: Int) -> DecodedEntry {
+        guard let id = reader.string(.id) else {
+            if reader.string(.type).flatMap(CardType.init(wireName:)) == .control { return .skipped(.control) }
+            reader.warn("id", "missing; every card needs an id, so this one is skipped")
+            return .skipped(.invalid)
+        }
+        reader.cardID = id.utf8.count > 256 ? String(id.prefix(64)) + "…" : id
+        guard textBytes <= Self.sizeLimit else {
+            reader.warn(nil, "holds \(textBytes) bytes of text, over the \(Self.sizeLimit / 1024) KB a card may hold (Braze's own limit is 2 KB); skipped")
+            return .skipped(.invalid)
+        }
+        reader.cardID = id
+        reader.warnAboutMisspelledKeys()
+        if reader.bool(.removed) == true {
+            return .removal(id: id, source: source)
+        }
+        guard let typeName = reader.string(.type) else {
+            reader.warn(reader.keyName(.type), "missing; the card is skipped")
+            return .skipped(.invalid)
+        }
+        guard var type = CardType(wireName: typeName) else {
+            let known = CardType.allCases.map(\.rawValue).joined(separator: ", ")
+            reader.warn(reader.keyName(.type), "unknown type \(Diagnostic.quoted(typeName)) (known: \(known), and the aliases banner, image_only, classic); the card is skipped")
+            return .skipped(.unknownType)
+        }
+        var card = Card.Fields(id: id, type: type, source: source)
+        readBaseFields(&card, &reader)
+        if type == .control { return .card(Card(card)) }
+
+        readContent(&card, &reader)
+        // An image-less Classic card is a text announcement, as Braze's Android SDK decides.
+        if type == .shortNews && !reader.hasContent(.image) {
+            type = .textAnnouncement
+            card.type = type
+        }
+        guard checkRequiredFields(&card, &reader) else { return .skipped(.invalid) }
+        checkSize(card, &reader)
+        return .card(Card(card))
+    }
+
+    private func readBaseFields(_ card: inout Card.Fields, _ reader: inout FieldReader) {
+        card.viewed = reader.bool(.viewed) ?? false
+        let noDate = "the card shows no date and sorts as the oldest"
+        let warningsBefore = reader.diagnostics.count
+        if let created = reader.timestamp(.created, unreadable: noDate) {
+            card.created = created
+        } else if card.type != .control && reader.diagnostics.count == warningsBefore {
+            reader.warn(reader.keyName(.created), "missing; \(noDate)")  // or negative, "never"
+        }
+        card.updated = reader.timestamp(.updated, unreadable: "ignored; the card sorts by its created time") ?? card.created ?? 0
+        card.expiresAt = reader.timestamp(.expiresAt, unreadable: "ignored; the card does not expire")
+        card.categories = readCategories(&reader)
+        card.extras = reader.stringMap(.extras)
+        readStyleExtras(&card, &reader)
+        card.pinned = reader.bool(.pinned) ?? false
+        card.dismissed = reader.bool(.dismissed) ?? false
+        card.dismissible = reader.bool(.dismissible) ?? false
+        card.isTest = reader.bool(.isTest) ?? false
+        card.clicked = reader.bool(.clicked) ?? false
+        card.useWebView = reader.bool(.useWebView) ?? false
+    }
+
+    /// `background_color`, `text_color` and `accent_color` style one card; `template` picks a
+    /// site template. Values are checked, so that no extra can inject CSS or a path.
+    private func readStyleExtras(_ card: inout Card.Fields, _ reader: inout FieldReader) {
+        let key = reader.lookup(.extras)?.key ?? "extras"
+        var colors: [String: String] = [:]
+        for extra in Self.styleExtras {
+            guard let value = card.extras.first(where: { $0.key == extra })?.value else { continue }
+            guard CSSValue.isColor(value) else {
+                reader.warn("\(key).\(extra)", "\(Diagnostic.quoted(value)) is not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored")
+                continue
+            }
+            colors[extra] = value.trimmingCharacters(in: .whitespaces)
+        }
+        card.styles = CardStyle.properties(background: colors["background_color"], text: colors["text_color"], accent: colors["accent_color"])
+        if let name = card.extras.first(where: { $0.key == Self.templateExtra })?.value {
+            if name.range(of: #"^[a-z0-9][a-z0-9_-]{0,63}$"#, options: .regularExpression) != nil {
+                card.templateName = name
+            } else {
+                reader.warn("\(key).\(Self.templateExtra)", "\(Diagnostic.quoted(name)) is not a template name (lower-case letters, digits, - and _); the card's type template is used")
+            }
+        }
+    }
+
+    private func readCategories(_ reader: inout FieldReader) -> [FeedCategory] {
+        var categories = Set<FeedCategory>()
+        for name in reader.stringList(.categories) {
+            if let category = FeedCategory(wireName: name) {
+                categories.insert(category)
+            } else if !["no_category", "abkcardcategorynocategory", "nocategory", ""].contains(name.lowercased()) {
+                let known = FeedCategory.allCases.map(\.rawValue).joined(separator: ", ")
+                reader.warn("categories", "unknown category \(Diagnostic.quoted(name)) (known: \(known)); ignored")
+            }
+        }
+        return categories.sorted()
+    }
+
+    private func readContent(_ card: inout Card.Fields, _ reader: inout FieldReader) {
+        card.title = reader.string(.title)
+        card.description = reader.string(.description)
+        if let description = card.description {
+            let changes = Markdown.markupChanges(description, linkSchemes: linkSchemes)
+            if !changes.isEmpty {
+                reader.warn(reader.lookup(.description)?.key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")
+            }
+            for problem in Markdown.linkProblems(description, linkSchemes: linkSchemes, assets: assets) {
+                reader.warn(reader.lookup(.description)?.key, problem)
+            }
+            if let line = Markdown.tableLine(description) {
+                reader.warn(reader.lookup(.description)?.key, "line \(line) makes a Markdown table, which descriptions do not have (CommonMark): it is shown as text, pipes and all; write it as a list")
+            }
+        }
+        card.domain = reader.string(.domain)
+        card.imageAlt = reader.string(.imageAlt)
+        if let ratio = reader.number(.aspectRatio), ratio > 0 { card.aspectRatio = ratio }
+        if let url = reader.string(.url) { card.url = checkedLink(url, &reader) }
+        if let image = reader.string(.image) { card.image = checkedImage(image, &reader) }
+
+        guard card.type == .crossPromotionSmall else { return }
+        card.subtitle = reader.string(.subtitle)
+        card.caption = reader.string(.caption)
+        let rating = reader.number(.rating)
+        if let rating, rating != 0 {
+            if (0...5).contains(rating) { card.rating = rating } else {
+                reader.warn("rating", "\(FieldReader.format(rating)) is outside 0 to 5; ignored")
+            }
+        }
+        // Braze sends a rating of 0 for anything but an app: such an item has neither stars nor
+        // a review count to show.
+        if let reviews = reader.integer(.reviews), rating != 0 { card.reviews = Int(clamping: max(0, reviews)) }
+        if let price = reader.number(.price) { card.price = max(0, price) }
+        card.displayPrice = reader.string(.displayPrice)
+        card.mediaType = reader.string(.mediaType)
+        card.itunesID = reader.integer(.itunesID)
+        card.universal = reader.bool(.universal) ?? false
+    }
+
+    private func checkedLink(_ url: String, _ reader: inout FieldReader) -> String? {
+        let (link, problem) = checkLink(url)
+        if let problem { reader.warn(reader.lookup(.url)?.key, problem) }
+        return link
+    }
+
+    private func checkedImage(_ image: String, _ reader: inout FieldReader) -> CardImage? {
+        let (checked, problem) = checkImage(image)
+        if let problem { reader.warn(reader.lookup(.image)?.key, problem) }
+        return checked
+    }
+
+    /// A link safe to put in a page, or the reason it was refused.
+    func checkLink(_ url: String) -> (String?, problem: String?) {
+        switch URLCheck.check(url, allowedSchemes: linkSchemes) {
+        case .absolute(let clean), .relative(let clean): return (Formatting.attributeURL(clean), nil)
+        case .refused(let reason): return (nil, "\(reason); the card is shown without a link")
+        }
+    }
+
+    /// An image URL or a file of SITE/assets/, or the reason it was refused.
+    func checkImage(_ image: String) -> (CardImage?, problem: String?) {
+        switch URLCheck.check(image, allowedSchemes: URLCheck.imageSchemes) {
+        case .absolute(let clean): return (.remote(clean), nil)
+        case .refused(let reason): return (nil, "\(reason); the placeholder image is shown")
+        case .relative(let path):
+            guard let assetPath = URLCheck.assetPath(path) else {
+                return (nil, "\(Diagnostic.quoted(path)) is outside the site's assets/ folder; the placeholder image is shown")
+            }
+            guard assets.contains(assetPath) else {
+                return (nil, "no file assets/\(assetPath) in the site; the placeholder image is shown")
+            }
+            return (.asset(assetPath), nil)
+        }
+    }
+
+    /// Warns about each missing required field of the card's type; false when the card has
+    /// nothing left to show.
+    private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) -> Bool {
+        func require(_ field: Field, _ present: Bool, _ consequence: String) {
+            if !present && !reader.hasContent(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
+        }
+        let placeholder = "the placeholder image is shown"
+        switch card.type {
+        case .bannerImage:
+            require(.image, card.image != nil, placeholder)
+        case .captionedImage:
+            require(.image, card.image != nil, placeholder)
+            require(.title, card.title != nil, "the card is shown without a title")
+            require(.description, card.description != nil, "the card is shown without a description")
+        case .shortNews:
+            require(.description, card.description != nil, "the card is shown without a description")
+        case .textAnnouncement:
+            require(.description, card.description != nil, "the card is shown without a description")
+        case .crossPromotionSmall:
+            require(.image, card.image != nil, placeholder)
+            require(.title, card.title != nil, "the card is shown without a title")
+            require(.subtitle, card.subtitle != nil, "the card is shown without a subtitle")
+            require(.caption, card.caption != nil, "the button is labelled with the default text")
+            require(.price, card.price != nil || card.displayPrice != nil, "no price is shown")
+            require(.url, card.url != nil, "the card is shown without a link")
+        case .control:
+            break
+        }
+        if [.shortNews, .textAnnouncement].contains(card.type) && card.title == nil && card.description == nil {
+            reader.warn(nil, "has neither title nor description, so there is nothing to show; skipped")
+            return false
+        }
+        return true
+    }
+
+    /// UTF-8 bytes of every key and text value in `value`, at any depth.
+    static func textBytes(_ value: JSONValue) -> Int {
+        switch value {
+        case .string(let text): return text.utf8.count
+        case .array(let values): return values.reduce(0) { $0 + textBytes($1) }
+        case .object(let pairs): return pairs.reduce(0) { $0 + $1.key.utf8.count + textBytes($1.value) }
+        case .null, .bool, .number: return 0
+        }
+    }
+
+    /// Braze refuses cards over 2 KB of content; such a card here is still shown, with a warning,
+    /// because the site owner may have written it by hand.
+    private func checkSize(_ card: Card.Fields, _ reader: inout FieldReader) {
+        var texts: [String?] = [card.title, card.description, card.url, card.domain, card.imageAlt, card.subtitle, card.caption, card.displayPrice]
+        switch card.image {
+        case .remote(let url), .asset(let url): texts.append(url)
+        case nil: break
+        }
+        let bytes = texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+            + card.extras.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        if bytes > Self.contentLimit {
+            reader.warn(nil, "content is \(bytes) bytes, over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway")
+        }
+    }
+}

@@ -1,0 +1,446 @@
+import Foundation
+import CardFeedModel
+
+/// The cards of a site, read from `SITE/cards.json` and every `SITE/cards/**/*.json`.
+public struct LoadedCards: Sendable {
+    /// Every card that survived reading, in file order, duplicates resolved, removals applied.
+    public var cards: [Card] = []
+    /// The files read, as shown in messages.
+    public var files: [String] = []
+    /// Entries read from all files, cards and removals alike.
+    public var entriesRead = 0
+    public var skipped: [SkipReason: Int] = [:]
+    /// The first ids of the cards skipped for each reason that has a card id to name.
+    public var skippedIDs = SkippedExamples()
+    public var diagnostics = Diagnostics()
+}
+
+/// Step 1 of a build: files -> [Card] + diagnostics.
+public struct CardLoader: Sendable {
+    public let site: SiteFolder
+    /// Schemes card links may use: the web ones and the site's app schemes.
+    public var linkSchemes: Set<String>
+    /// The site's time zone, which a card's time without an offset is read in.
+    public var timeZone: SiteTimeZone = .utc
+
+    /// With `serve`: cards decoded by the previous build, reused when their bytes did not change.
+    package var cache: ReuseCache<(DecodedEntry, [Diagnostic])>?
+
+    /// Told, after each batch, how many entries have been read and what share of the card
+    /// files' bytes that is.
+    public var progress: (@Sendable (_ entries: Int, _ fraction: Double) -> Void)?
+
+    public init(site: SiteFolder, linkSchemes: Set<String> = URLCheck.linkSchemes) {
+        self.site = site
+        self.linkSchemes = linkSchemes
+    }
+
+    /// The decoder this loader uses, also for the values that rules set.
+    package func decoder() -> CardDecoder {
+        CardDecoder(assets: .listed(Set(site.assetFiles())), linkSchemes: linkSchemes, timeZone: timeZone)
+    }
+
+    public func load() -> LoadedCards {
+        var result = LoadedCards()
+        let files: [URL]
+        do {
+            files = try site.cardFiles()
+        } catch {
+            result.diagnostics.append(Diagnostic(.error, file: site.display(site.cardsFolder), message: "cannot list card files: \(error.localizedDescription)"))
+            return result
+        }
+        if files.isEmpty {
+            result.diagnostics.append(Diagnostic(
+                .warning, file: site.display(site.root),
+                message: "no card files: put cards in cards.json or in .json files under cards/"))
+        }
+        let decoder = decoder()
+        // serve: what every entry is decoded with, in the key of each (see `readEntries`).
+        let decoderKey = cache == nil ? 0 : decoder.hashValue
+        // Batches are merged on a thread of their own while the next is decoded on both cores
+        // (merging a million cards takes about 1.5 s).
+        let merging = Merging(result)
+        var entriesHandedOver = result.entriesRead
+        // The files' sizes give the share of the load done; asked only when someone is told it.
+        let sizes = progress == nil ? files.map { _ in 0 } : files.map(Self.size)
+        let allBytes = Double(max(sizes.reduce(0, +), 1))
+        var bytesBefore = 0
+        for (url, size) in zip(files, sizes) {
+            let file = site.display(url)
+            var fileProblems = Diagnostics()
+            var fileEntries = 0
+            var fileEntriesRead = 0
+            readEntries(
+                url, file: file, decoder: decoder, decoderKey: decoderKey, firstOrder: { entriesHandedOver },
+                into: &fileProblems,
+                expect: { count, sync in
+                    fileEntries = count
+                    merging.queue.sync {
+                        merging.merger.reserve(count, in: &merging.result)
+                        merging.merger.beginFile(sync, into: &merging.result)
+                    }
+                }
+            ) { decoded in
+                entriesHandedOver += decoded.count
+                let merge: @Sendable () -> Void = {
+                    merging.result.entriesRead += decoded.count
+                    for (entry, diagnostics) in decoded {
+                        diagnostics.forEach { merging.result.diagnostics.append($0) }
+                        merging.merger.add(entry, into: &merging.result)
+                    }
+                }
+                // A small file's cards are merged on this thread: handing them over took longer
+                // than decoding them (three quarters of loading a folder of one-card files).
+                if fileEntries > Self.chunkSize { merging.queue.async(execute: merge) } else { merging.queue.sync(execute: merge) }
+                fileEntriesRead += decoded.count
+                let shareOfFile = Double(fileEntriesRead) / Double(max(fileEntries, fileEntriesRead))
+                progress?(entriesHandedOver, (Double(bytesBefore) + Double(size) * shareOfFile) / allBytes)
+            }
+            merging.queue.sync {
+                merging.result.files.append(file)
+                merging.result.diagnostics.append(contentsOf: fileProblems)
+            }
+            bytesBefore += size
+        }
+        return merging.queue.sync {
+            merging.merger.applyRemovals(to: &merging.result)
+            return merging.result
+        }
+    }
+
+    /// What has been merged so far; touched only on `queue`.
+    private final class Merging: @unchecked Sendable {
+        let queue = DispatchQueue(label: "cardfeed.merge")
+        var result: LoadedCards
+        var merger = CardMerger()
+        init(_ result: LoadedCards) { self.result = result }
+    }
+
+    /// A file's size in bytes (0 when it cannot be read, which reading it will report).
+    private static func size(_ url: URL) -> Int {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Entries one core decodes at a time; a file of no more is decoded on one.
+    static let chunkSize = 256
+
+    /// Entries decoded at a time: large enough to keep both cores busy, small enough that a
+    /// file of a million cards never holds all of its parsed values at once.
+    static let batchSize = 4096
+
+    /// Reads a file's entries, whatever its envelope, and hands them over decoded, in file
+    /// order, a batch at a time.
+    private func readEntries(
+        _ url: URL, file: String, decoder: CardDecoder, decoderKey: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
+        expect: (Int, ContentCardsSync?) -> Void = { _, _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
+    ) {
+        let data: Data
+        do {
+            data = try InputFile.read(url, mapped: true)
+        } catch {
+            diagnostics.append(Diagnostic(.error, file: file, message: error.description))
+            return
+        }
+        if !data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {  // stops at the first byte of content
+            diagnostics.append(Diagnostic(.error, file: file, message: "the file is empty; expected a card, a list of cards or an envelope such as {\"cards\": [...]}"))
+            return
+        }
+        func decodeInParallel(_ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
+            let order = firstOrder()
+            let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: count)
+            DispatchQueue.concurrentPerform(iterations: (count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
+                for offset in chunk * Self.chunkSize..<min(count, (chunk + 1) * Self.chunkSize) {
+                    let source = CardSource(file: file, index: startIndex + offset, order: order + offset, offset: place(offset))
+                    decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source) })
+                }
+            }
+            // The first syntax error in file order, so that the message is the same on every run.
+            return try decoded.values.map { result throws(JSONSyntaxError) in try result.get() }
+        }
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            do throws(JSONSyntaxError) {
+                if let elements = JSONParser.topLevelArrayElements(bytes) {
+                    expect(elements.count, nil)
+                    let shared = ReadOnlyBytes(bytes: bytes)
+                    // A bare list of cards, the usual shape of a large file: parsed and decoded
+                    // on both cores, a batch at a time.
+                    let cache = self.cache
+                    for start in stride(from: 0, to: elements.count, by: Self.batchSize) {
+                        let batch = Array(elements[start..<min(elements.count, start + Self.batchSize)])
+                        guard let cache else {
+                            body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(shared.bytes, batch[offset]) }, startIndex: start, offset: { batch[$0].lowerBound }))
+                            continue
+                        }
+                        // serve: a card whose bytes did not change is not parsed or decoded again.
+                        // Its key: the file (its messages name it), the decoder and the bytes.
+                        let order = firstOrder()
+                        let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
+                        DispatchQueue.concurrentPerform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
+                            for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {
+                                let source = CardSource(file: file, index: start + offset, order: order + offset, offset: batch[offset].lowerBound)
+                                var hasher = Hasher()
+                                hasher.combine(file)
+                                hasher.combine(decoderKey)
+                                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(shared.bytes)[batch[offset]]))
+                                let key = hasher.finalize()
+                                if let cached = cache.value(for: key) {
+                                    decoded.set(offset, .success(Self.relocate(cached, to: source)))
+                                    continue
+                                }
+                                decoded.set(offset, Result { () throws(JSONSyntaxError) in
+                                    let entry = decoder.decode(try JSONParser.parseElement(shared.bytes, batch[offset]), source: source)
+                                    cache.store(entry, for: key)
+                                    return entry
+                                })
+                            }
+                        }
+                        body(try decoded.values.map { result throws(JSONSyntaxError) in try result.get() })
+                    }
+                    return
+                }
+                let (document, starts, documentStart) = try JSONParser.parseRecordingEntries(bytes)
+                guard let values = Self.entries(of: document, file: file, into: &diagnostics) else { return }
+                expect(values.count, Self.sync(of: document, file: file, into: &diagnostics))
+                // Where each entry begins: in the list the entries came from, or the document.
+                let places: [Int]
+                if case .object = document, let key = Self.envelopeKeys.first(where: { document[$0] != nil }) {
+                    places = starts[key] ?? []
+                } else if case .array = document {
+                    places = starts[""] ?? []
+                } else {
+                    places = [documentStart]
+                }
+                for start in stride(from: 0, to: values.count, by: Self.batchSize) {
+                    let batch = Array(values[start..<min(values.count, start + Self.batchSize)])
+                    body(try decodeInParallel(batch.count, { offset in batch[offset] }, startIndex: start, offset: { start + $0 < places.count ? places[start + $0] : nil }))
+                }
+            } catch {
+                diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))
+            }
+        }
+    }
+
+    /// A card decoded in an earlier build, at its place in this one.
+    static func relocate(_ cached: (DecodedEntry, [Diagnostic]), to source: CardSource) -> (DecodedEntry, [Diagnostic]) {
+        var (entry, diagnostics) = cached
+        if case .card(var card) = entry, card.source != source {  // setting a field gives the card new storage
+            card.source = source
+            entry = .card(card)
+        } else if case .removal(let id, _) = entry {
+            entry = .removal(id: id, source: source)
+        }
+        for index in diagnostics.indices where diagnostics[index].cardIndex != nil {
+            diagnostics[index].cardIndex = source.index
+            diagnostics[index].cardOffset = source.offset
+        }
+        return (entry, diagnostics)
+    }
+
+
+    /// Envelopes seen in the wild: a bare array, `{"feed": [...]}` (News Feed),
+    /// `{"cards": [...], ...}` (Content Cards sync), `{"mFeedCards": [...]}` (Unity), or one card.
+    static func entries(of json: JSONValue, file: String, into diagnostics: inout Diagnostics) -> [JSONValue]? {
+        switch json {
+        case .array(let cards):
+            return cards
+        case .object(let pairs):
+            for key in envelopeKeys {
+                guard let value = json[key] else { continue }
+                warnAboutUnreadKeys(of: pairs.map(\.key), envelope: key, file: file, into: &diagnostics)
+                if case .array(let cards) = value { return cards }
+                diagnostics.append(Diagnostic(.error, file: file, field: key, message: "expected a list of cards, found \(value.noun)"))
+                return nil
+            }
+            // An object with no id that holds a list of cards is a misspelled envelope
+            // (`{"feeds": [...]}`), not a card: read as one, every card in it would be lost.
+            if json["id"] == nil, let key = pairs.first(where: { Self.holdsCards($0.value) })?.key {
+                let known = envelopeKeys.map { "{\"\($0)\": [...]}" }.joined(separator: ", ")
+                let meant = Self.meantEnvelope(key).map { "did you mean {\"\($0)\": [...]}? " } ?? ""
+                diagnostics.append(Diagnostic(
+                    .error, file: file, field: key,
+                    message: "a list of cards under a key that is no envelope, so none of them is read: \(meant)(the envelopes are \(known))"))
+                return nil
+            }
+            return [json]
+        case let other:
+            diagnostics.append(Diagnostic(
+                .error, file: file,
+                message: "expected a card, a list of cards or an envelope such as {\"cards\": [...]}, found \(other.noun)"))
+            return nil
+        }
+    }
+}
+
+/// A file saved from Braze's Content Cards sync (`{"cards": [...], "full_sync": ...}`).
+enum ContentCardsSync {
+    /// `full_sync: true`: the file's cards replace those of earlier syncs.
+    case full
+    /// Adds, updates and removes cards of earlier syncs.
+    case incremental
+}
+
+extension CardLoader {
+    /// Whether a file is a Content Cards sync, and which kind; nil for every other file.
+    static func sync(of document: JSONValue, file: String, into diagnostics: inout Diagnostics) -> ContentCardsSync? {
+        // The envelope read is the first of `envelopeKeys` the file has: with a "feed" too, the
+        // file is a News Feed file (its "cards" get a warning), and no sync.
+        guard case .object = document, envelopeKeys.first(where: { document[$0] != nil }) == "cards" else { return nil }
+        switch document["full_sync"] {
+        case .bool(true)?, .number(1, _)?: return .full
+        case nil, .null?, .bool(false)?, .number(0, _)?: return .incremental
+        case let other?:
+            diagnostics.append(Diagnostic(.warning, file: file, field: "full_sync", message: "expected true or false, found \(other.noun); read as an incremental sync"))
+            return .incremental
+        }
+    }
+
+    /// Every key of an envelope object other than its list and, for a sync, the sync's own
+    /// keys, is not read: each gets a warning, a second envelope's list (a file with both
+    /// `{"feed": [...]}` and `{"cards": [...]}`) first of all, whose cards would be lost.
+    static func warnAboutUnreadKeys(of keys: [String], envelope: String, file: String, into diagnostics: inout Diagnostics) {
+        let read: Set<String> = envelope == "cards" ? ["cards", "full_sync", "last_full_sync_at", "last_card_updated_at"] : [envelope]
+        for key in keys where !read.contains(key) {
+            let message = envelopeKeys.contains(key)
+                ? "the file's cards are read from {\"\(envelope)\": [...]}, so those under \"\(key)\" are not (a file holds one envelope); move them to a file of their own"
+                : "not a key of the {\"\(envelope)\": [...]} envelope; ignored"
+            diagnostics.append(Diagnostic(.warning, file: file, field: key, message: message))
+        }
+    }
+
+    /// The keys of the envelopes Braze uses: News Feed, Content Cards sync, Unity.
+    static let envelopeKeys = ["feed", "cards", "mFeedCards"]
+
+    /// The envelope key a misspelled one is a small edit away from (any case: `"Cards"`, `"feeds"`).
+    static func meantEnvelope(_ key: String) -> String? {
+        let (distance, meant) = envelopeKeys.map { (Diagnostic.editDistance(key.lowercased(), $0.lowercased()), $0) }.min { $0.0 < $1.0 }!
+        return distance <= max(1, key.count / 3) ? meant : nil
+    }
+
+    /// A list with at least one object shaped like a card (it has an id or a type).
+    static func holdsCards(_ value: JSONValue) -> Bool {
+        guard case .array(let items) = value else { return false }
+        return items.contains { item in
+            guard case .object(let pairs) = item else { return false }
+            return pairs.contains { ["id", "type", "tp"].contains($0.key) }
+        }
+    }
+}
+
+/// Joins the cards of all files, in path order.
+///
+/// A Content Cards sync file acts as the sync did in the app: a full sync replaces the cards of
+/// earlier syncs, and an incremental one adds, updates (a card of an earlier sync is replaced
+/// without a warning) and removes (`{"id": X, "r": true}` deletes card X as read so far; a later
+/// file may send it again). Every other file keeps the News Feed rules: a repeated id keeps the
+/// more recently updated card (on a tie, the one read last), and a removal entry deletes its card
+/// wherever it was read.
+struct CardMerger {
+    private var byID: [String: Int] = [:]
+    /// Ids removed by entries of files that are not syncs, deleted from all files at the end.
+    private var removals = Set<String>()
+    /// Positions in `result.cards` of cards deleted by a sync, dropped at the end.
+    private var deleted = Set<Int>()
+    /// Positions of cards read from sync files (which a later full sync replaces).
+    private var fromSyncs = Set<Int>()
+    /// The kind of the file being merged: nil for a file that is not a sync.
+    private var sync: ContentCardsSync?
+
+    /// Makes room for `count` more cards: growing a dictionary of 100,000 ids step by step
+    /// rehashes it some seventeen times. Room is at least doubled, as appending would: asked for
+    /// exactly, a site of thousands of small files would copy its cards once a file.
+    mutating func reserve(_ count: Int, in result: inout LoadedCards) {
+        let needed = result.cards.count + count
+        guard needed > result.cards.capacity else { return }
+        let room = max(needed, 2 * result.cards.capacity)
+        byID.reserveCapacity(room)
+        result.cards.reserveCapacity(room)
+    }
+
+    /// Called before the entries of each file.
+    mutating func beginFile(_ sync: ContentCardsSync?, into result: inout LoadedCards) {
+        self.sync = sync
+        guard sync == .full else { return }
+        for position in fromSyncs.sorted() { delete(position, as: .replacedBySync, from: &result) }
+        fromSyncs.removeAll()
+    }
+
+    private mutating func delete(_ position: Int, as reason: SkipReason, from result: inout LoadedCards) {
+        let id = result.cards[position].id
+        if byID[id] == position { byID[id] = nil }
+        deleted.insert(position)
+        fromSyncs.remove(position)
+        result.skipped[reason, default: 0] += 1
+        result.skippedIDs.add(id, reason)
+    }
+
+    mutating func add(_ entry: DecodedEntry, into result: inout LoadedCards) {
+        switch entry {
+        case .skipped(let reason):
+            result.skipped[reason, default: 0] += 1
+        case .removal(let id, let source):
+            guard sync != nil else {
+                removals.insert(id)
+                return
+            }
+            guard let position = byID[id] else { return }
+            guard fromSyncs.contains(position) else {
+                // A sync removes what syncs sent: a News Feed file's card of the same id stays.
+                let kept = result.cards[position]
+                var diagnostic = Diagnostic(
+                    .warning, file: source.file, cardIndex: source.index, cardID: id, field: "r",
+                    message: "removes card \(Diagnostic.quoted(id)), which no earlier sync sent; the card of that id (\(kept.source)) is not from a sync, so it stays (a sync removes only cards of syncs; add \"r\": true to that card to remove it)")
+                diagnostic.cardOffset = source.offset
+                result.diagnostics.append(diagnostic)
+                return
+            }
+            delete(position, as: .removed, from: &result)
+        case .card(let card):
+            guard let previous = byID[card.id] else {
+                byID[card.id] = result.cards.count
+                if sync != nil { fromSyncs.insert(result.cards.count) }
+                result.cards.append(card)
+                return
+            }
+            let kept = result.cards[previous]
+            if sync != nil, fromSyncs.contains(previous), kept.source.file != card.source.file {
+                // A later sync's card is the card as it is now.
+                result.cards[previous] = card
+                result.skipped[.replacedBySync, default: 0] += 1
+                result.skippedIDs.add(card.id, .replacedBySync)
+                return
+            }
+            let newer = card.sortTime >= kept.sortTime
+            let message =
+                card.sortTime == kept.sortTime ? "same id and update time as \(kept.source); this one, read later, replaces it"
+                : newer ? "same id as \(kept.source); this one is updated more recently and replaces it"
+                : "same id as \(kept.source), which is updated more recently; this one is ignored"
+            var diagnostic = Diagnostic(.warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id", message: message)
+            diagnostic.cardOffset = card.source.offset
+            result.diagnostics.append(diagnostic)
+            if newer {
+                result.cards[previous] = card
+                if sync != nil { fromSyncs.insert(previous) } else { fromSyncs.remove(previous) }
+            }
+            result.skipped[.duplicate, default: 0] += 1
+            result.skippedIDs.add(card.id, .duplicate)
+        }
+    }
+
+    func applyRemovals(to result: inout LoadedCards) {
+        if !deleted.isEmpty {
+            result.cards = result.cards.enumerated().compactMap { deleted.contains($0.offset) ? nil : $0.element }
+        }
+        guard !removals.isEmpty else { return }
+        let before = result.cards.count
+        for card in result.cards where removals.contains(card.id) { result.skippedIDs.add(card.id, .removed) }
+        result.cards.removeAll { removals.contains($0.id) }
+        result.skipped[.removed, default: 0] += before - result.cards.count
+    }
+}
+
+/// The bytes of a file, shared by the threads that parse it; nothing writes to them.
+private struct ReadOnlyBytes: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
+}

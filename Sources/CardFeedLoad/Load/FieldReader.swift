@@ -1,0 +1,371 @@
+import Foundation
+import CardFeedModel
+
+/// A card field by its two names: the News Feed (long) key and the Content Cards (short) key.
+struct Field: Sendable {
+    var long: String
+    var short: String?
+    /// Positions of the two names in `Field.keys`, where `FieldReader` finds their values.
+    let longSlot: Int
+    let shortSlot: Int?
+
+    init(_ long: String, _ short: String? = nil) {
+        self.long = long
+        self.short = short
+        longSlot = Field.slots[long]!
+        shortSlot = short.map { Field.slots[$0]! }
+    }
+
+    static let id = Field("id")
+    static let type = Field("type", "tp")
+    static let viewed = Field("viewed", "v")
+    static let created = Field("created", "ca")
+    static let updated = Field("updated")
+    static let expiresAt = Field("expires_at", "ea")
+    static let categories = Field("categories")
+    static let extras = Field("extras", "e")
+    static let image = Field("image", "i")
+    static let imageAlt = Field("image_alt")
+    static let title = Field("title", "tt")
+    static let description = Field("description", "ds")
+    static let url = Field("url", "u")
+    static let domain = Field("domain", "dm")
+    static let aspectRatio = Field("aspect_ratio", "ar")
+    static let useWebView = Field("use_webview", "uw")
+    static let dismissed = Field("dismissed", "d")
+    static let removed = Field("removed", "r")
+    static let pinned = Field("pinned", "p")
+    static let dismissible = Field("dismissible", "db")
+    static let isTest = Field("test", "t")
+    static let clicked = Field("clicked", "cl")
+    static let subtitle = Field("subtitle")
+    static let caption = Field("caption")
+    static let rating = Field("rating")
+    static let reviews = Field("reviews")
+    static let price = Field("price")
+    static let displayPrice = Field("display_price")
+    static let mediaType = Field("media_type")
+    static let itunesID = Field("itunes_id")
+    static let universal = Field("universal")
+
+    /// Every key a card can have, long and short.
+    static let keys: [String] = [
+        "id",
+        "type",
+        "tp",
+        "viewed",
+        "v",
+        "created",
+        "ca",
+        "updated",
+        "expires_at",
+        "ea",
+        "categories",
+        "extras",
+        "e",
+        "image",
+        "i",
+        "image_alt",
+        "title",
+        "tt",
+        "description",
+        "ds",
+        "url",
+        "u",
+        "domain",
+        "dm",
+        "aspect_ratio",
+        "ar",
+        "use_webview",
+        "uw",
+        "dismissed",
+        "d",
+        "removed",
+        "r",
+        "pinned",
+        "p",
+        "dismissible",
+        "db",
+        "test",
+        "t",
+        "clicked",
+        "cl",
+        "subtitle",
+        "caption",
+        "rating",
+        "reviews",
+        "price",
+        "display_price",
+        "media_type",
+        "itunes_id",
+        "universal",
+    ]
+    static let slots: [String: Int] = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+}
+
+/// Reads the fields of one card object leniently, the way the Braze SDKs do, and records a
+/// warning for every value it had to coerce or ignore.
+struct FieldReader {
+    let object: [(key: String, value: JSONValue)]
+    let file: String
+    let index: Int
+    /// The site's time zone, for a time written without an offset.
+    let timeZone: SiteTimeZone
+    var cardID: String?
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// The card's values by the slot of their key (see `Field.keys`): one pass over the object
+    /// instead of a search for each of the thirty-odd fields a card is read for.
+    private var values: [JSONValue?]
+
+    init(object: [(key: String, value: JSONValue)], file: String, index: Int, timeZone: SiteTimeZone = .utc) {
+        self.object = object
+        self.file = file
+        self.index = index
+        self.timeZone = timeZone
+        values = Array(repeating: nil, count: Field.keys.count)
+        for (key, value) in object {
+            if let slot = Field.slots[key] {
+                values[slot] = value  // a repeated key: the last one counts, as in JavaScript
+            } else {
+                unknownKeys.append(key)
+            }
+        }
+    }
+
+    /// Keys that are not a card's, in file order. Real payloads have some (`"hhhh"`, `"Yc"`), and
+    /// the SDKs ignore them; but a typo (`"titel"`) would lose a field silently.
+    private var unknownKeys: [String] = []
+
+    /// Warns about each unknown key that is a small edit away from a known one.
+    mutating func warnAboutMisspelledKeys() {
+        for key in unknownKeys where key.count >= 3 {
+            let suggestion = Diagnostic.suggestion(for: key, among: Self.suggestedKeys)
+            if !suggestion.isEmpty { warn(key, "unknown key\(suggestion); ignored") }
+        }
+    }
+
+    /// Known keys worth suggesting: a one-letter short key is an edit away from any other letter.
+    private static let suggestedKeys = Set(Field.keys.filter { $0.count >= 2 })
+
+    /// The value of `key`, when it is one of a card's keys.
+    private func value(_ key: String) -> JSONValue? {
+        Field.slots[key].flatMap { values[$0] }
+    }
+
+    /// The key present in the object for `field` (long key first), and its value; JSON null
+    /// counts as absent, as it does for the SDKs.
+    func lookup(_ field: Field) -> (key: String, value: JSONValue)? {
+        if let value = values[field.longSlot] {
+            if case .null = value { return nil }
+            return (field.long, value)
+        }
+        if let slot = field.shortSlot, let value = values[slot] {
+            if case .null = value { return nil }
+            return (field.short!, value)
+        }
+        return nil
+    }
+
+    func has(_ field: Field) -> Bool { lookup(field) != nil }
+
+    /// Present and not blank text: a blank `image` is no image, as it is for the SDKs (Android
+    /// re-types a Classic card whose `i` is empty as a text announcement).
+    func hasContent(_ field: Field) -> Bool {
+        guard let (_, value) = lookup(field) else { return false }
+        if case .string(let text) = value { return !text.isBlank }
+        return true
+    }
+
+    /// The key to name in a message about a missing field: the one of the card's key style.
+    func keyName(_ field: Field) -> String {
+        guard let short = field.short else { return field.long }
+        let usesShortKeys = value("tp") != nil || value("ca") != nil
+        return usesShortKeys ? short : field.long
+    }
+
+    mutating func warn(_ key: String?, _ message: String) {
+        diagnostics.append(Diagnostic(.warning, file: file, cardIndex: index, cardID: cardID, field: key, message: message))
+    }
+
+    /// Text; blank text counts as absent (the SDKs hide a blank title or description).
+    mutating func string(_ field: Field) -> String? {
+        guard let (key, value) = lookup(field) else { return nil }
+        switch value {
+        case .string(let text):
+            return text.isBlank ? nil : text
+        case .number(let number, let integer):
+            warn(key, "expected text, found a number; used as text")
+            return JSONValue.text(of: number, integer: integer)
+        default:
+            warn(key, "expected text, found \(value.noun); ignored")
+            return nil
+        }
+    }
+
+    mutating func bool(_ field: Field) -> Bool? {
+        guard let (key, value) = lookup(field) else { return nil }
+        switch value {
+        case .bool(let flag): return flag
+        case .number(let number, _) where number == 0 || number == 1:
+            return number == 1  // Braze's own docs show `"v": 0`, `"p": 1`.
+        case .string(let text):
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "1", "yes":
+                warn(key, "boolean written as text \(Diagnostic.quoted(text)); read as true")
+                return true
+            case "false", "0", "no", "":
+                warn(key, "boolean written as text \(Diagnostic.quoted(text)); read as false")
+                return false
+            default: break
+            }
+        default: break
+        }
+        warn(key, "expected true or false, found \(value.noun); ignored")
+        return nil
+    }
+
+    mutating func number(_ field: Field) -> Double? {
+        guard let (key, value) = lookup(field) else { return nil }
+        switch value {
+        case .number(let double, _):
+            if double.isFinite { return double }
+        case .string(let text):
+            if let double = Double(text.trimmingCharacters(in: .whitespaces)), double.isFinite {
+                warn(key, "number written as text \(Diagnostic.quoted(text)); read as \(Self.format(double))")
+                return double
+            }
+        default: break
+        }
+        warn(key, "expected a number, found \(value.noun); ignored")
+        return nil
+    }
+
+    mutating func integer(_ field: Field) -> Int64? {
+        if case .number(_, let integer?)? = lookup(field)?.value { return integer }
+        guard let double = number(field) else { return nil }
+        guard double.rounded() == double, abs(double) < 9.0e15 else {
+            warn(lookup(field)?.key, "expected a whole number, found \(Self.format(double)); ignored")
+            return nil
+        }
+        return Int64(double)
+    }
+
+    /// Larger times, in seconds or milliseconds, are refused: beyond any calendar, and close to
+    /// what `Int64` holds.
+    static let largestTime = 9.0e15
+
+    /// Unix seconds, from a number or an ISO 8601 date or date-time (see `WrittenTime`; a time
+    /// without an offset is on the site's clocks). 13-digit numbers are milliseconds (some
+    /// generators write them), a fraction is rounded down (iOS keeps timestamps as doubles, and
+    /// exports write `1699500000.75`), and a negative number means "never", as `-1` does on the
+    /// wire. A value that is no time gets one warning, which ends with `consequence`.
+    mutating func timestamp(_ field: Field, unreadable consequence: String = "ignored") -> Int64? {
+        guard let (key, value) = lookup(field) else { return nil }
+        var seconds: Int64
+        switch value {
+        case .number(_, let integer?):
+            seconds = integer  // the usual case
+        case .string(let text):
+            if let written = WrittenTime(iso8601: text) {
+                seconds = written.moment(in: timeZone)
+                guard seconds >= 0 else {
+                    warn(key, "\(Diagnostic.quoted(text)) is before 1970, the earliest time a card can hold; \(consequence)")
+                    return nil
+                }
+            } else if Double(text.trimmingCharacters(in: .whitespaces)) != nil, let number = number(field) {
+                guard let whole = wholeSeconds(number, key) else { return nil }
+                seconds = whole
+            } else {
+                warn(key, "\(Diagnostic.quoted(text)) is not a time: expected \(WrittenTime.acceptedForms); \(consequence)")
+                return nil
+            }
+        case .number:
+            guard let number = number(field), let whole = wholeSeconds(number, key) else { return nil }
+            seconds = whole
+        default:
+            warn(key, "expected a time (\(WrittenTime.acceptedForms)), found \(value.noun); \(consequence)")
+            return nil
+        }
+        if seconds >= 1_000_000_000_000 { seconds /= 1000 }
+        guard seconds >= 0 else { return nil }
+        // RFC 3339 (the feeds' dates, `datetime`) has four-digit years.
+        if seconds > Self.latestTime {
+            warn(key, "\(seconds) is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time")
+            seconds = Self.latestTime
+        }
+        return seconds
+    }
+
+    /// A number of seconds (or milliseconds) rounded down, or nil with a warning when it is
+    /// beyond any calendar.
+    private mutating func wholeSeconds(_ number: Double, _ key: String) -> Int64? {
+        guard abs(number) < Self.largestTime else {
+            warn(key, "\(Self.format(number)) is too large for a time; ignored")
+            return nil
+        }
+        return Int64(number.rounded(.down))
+    }
+
+    /// 9999-12-31T23:59:59Z. Times before 1970 (negative) mean "never" on the wire, so the
+    /// earliest time a card can hold is 1970, well inside RFC 3339's year 0.
+    static let latestTime: Int64 = 253_402_300_799
+
+    mutating func stringList(_ field: Field) -> [String] {
+        guard let (key, value) = lookup(field) else { return [] }
+        switch value {
+        case .array(let items):
+            var strings: [String] = []
+            for item in items {
+                if case .string(let text) = item { strings.append(text) } else {
+                    warn(key, "expected a list of text, found \(item.noun) in it; that item is ignored")
+                }
+            }
+            return strings
+        case .string(let text):
+            warn(key, "expected a list, found text; read as a list of one")
+            return [text]
+        default:
+            warn(key, "expected a list of text, found \(value.noun); ignored")
+            return []
+        }
+    }
+
+    /// A flat object of text values, sorted by key. Numbers and booleans are kept as text with a
+    /// warning; nested values are dropped (Braze discourages them and its SDKs drop them).
+    mutating func stringMap(_ field: Field) -> [Card.Extra] {
+        guard let (key, value) = lookup(field) else { return [] }
+        guard case .object(let object) = value else {
+            warn(key, "expected an object of text values, found \(value.noun); ignored")
+            return []
+        }
+        var pairs: [Card.Extra] = []
+        var seen = Set<String>()
+        // Sorted by key; a repeated key's last value counts.
+        for (name, item) in object.reversed() where seen.insert(name).inserted {
+            switch item {
+            case .string(let text): pairs.append(Card.Extra(key: name, value: text))
+            case .number(let number, let integer):
+                warn("\(key).\(name)", "expected text, found a number; used as text")
+                pairs.append(Card.Extra(key: name, value: JSONValue.text(of: number, integer: integer)))
+            case .bool(let flag):
+                warn("\(key).\(name)", "expected text, found a boolean; used as text")
+                pairs.append(Card.Extra(key: name, value: flag ? "true" : "false"))
+            case .null: break
+            case let other: warn("\(key).\(name)", "expected text, found \(other.noun); ignored")
+            }
+        }
+        return pairs.sorted { $0.key < $1.key }
+    }
+
+    static func format(_ double: Double) -> String { JSONValue.text(of: double, integer: nil) }
+}
+
+extension String {
+    /// Empty or only white space (the SDKs hide a blank title or description). Faster than
+    /// Foundation's trimming, which this runs for every text field of every card.
+    var isBlank: Bool {
+        if let first = utf8.first, first > 0x20, first < 0x7F { return false }  // the usual case: a visible ASCII character first
+        return unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// A problem found in the user's input, precise enough to find and fix it: the file, the card
+/// (index and id) and the field, or the line and column of a template or JSON file.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Comparable {
+        case warning, error
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+    }
+
+    public var severity: Severity
+    public var file: String
+    /// Line and column in `file`, from 1, when the problem is at a place in a text file.
+    public var line: Int?
+    public var column: Int?
+    /// The card's index in its file (from 0; messages count from 1), and its id when it has one.
+    public var cardIndex: Int?
+    public var cardID: String?
+    public var field: String?
+    public var message: String
+    /// Where the card begins in `file`, in bytes, until `Diagnostics.locateCards` makes it a
+    /// line and column.
+    package var cardOffset: Int?
+
+    public init(
+        _ severity: Severity, file: String, line: Int? = nil, column: Int? = nil,
+        cardIndex: Int? = nil, cardID: String? = nil, field: String? = nil, message: String
+    ) {
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.column = column
+        self.cardIndex = cardIndex
+        self.cardID = cardID
+        self.field = field
+        self.message = message
+    }
+
+    /// `site/cards/a.json:9:3: card 2 (id "x"): field "image": message` (the card's place, and
+    /// its number in the file counted from 1), or `file:3:7: message`.
+    public var description: String {
+        var text = Self.escapingControls(file)
+        if let line {
+            text += ":\(line)"
+            if let column { text += ":\(column)" }
+        }
+        if let cardIndex {
+            text += ": card \(cardIndex + 1)"
+            if let cardID { text += " (id \(Self.quoted(cardID)))" }
+        }
+        if let field { text += ": field \(Self.quoted(field))" }
+        return text + ": " + Self.escapingControls(message)
+    }
+
+    /// Whether a scalar is one a terminal or a log acts on rather than shows: C0 (ESC, BEL, CR,
+    /// LF), DEL and C1 (U+0080-U+009F, which some terminals read as ESC sequences), the line and
+    /// paragraph separators (U+2028, U+2029, line breaks to some viewers) and the bidirectional
+    /// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069, which reorder what
+    /// follows them on the line: "Trojan Source").
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `text` with every control character written `\u{1b}`, so that a file name, card id or
+    /// message printed to a terminal or a CI log shows what it holds instead of moving the
+    /// cursor, changing the title or starting a line of its own.
+    public static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                shown += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    /// ` (did you mean "build"?)` for a name close to one of `candidates`, else "".
+    public static func suggestion(for name: String, among candidates: Set<String>) -> String {
+        let limit = max(1, name.count / 3)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates.sorted() {
+            let distance = editDistance(name.lowercased(), candidate.lowercased())
+            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        }
+        return best.map { " (did you mean \(Diagnostic.quoted($0.name))?)" } ?? ""
+    }
+
+    /// Edit distance counting a swap of two neighbouring letters as one edit ("titel" -> "title").
+    package static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    /// Quotes untrusted text for a terminal: control characters escaped, long values cut.
+    public static func quoted(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars.prefix(80) {
+            switch scalar {
+            case "\"", "\\": shown += "\\\(scalar)"
+            case _ where isControl(scalar): shown += "\\u{\(String(scalar.value, radix: 16))}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        if text.unicodeScalars.count > 80 { shown += "…" }
+        return "\"\(shown)\""
+    }
+}
+
+/// Collects diagnostics in the order they were found.
+public struct Diagnostics: Sendable {
+    public private(set) var all: [Diagnostic] = []
+
+    public init() {}
+
+    package init(_ all: [Diagnostic]) { self.all = all }
+
+    public mutating func append(_ diagnostic: Diagnostic) { all.append(diagnostic) }
+    public mutating func append(contentsOf other: Diagnostics) { all += other.all }
+
+    public var errors: [Diagnostic] { all.filter { $0.severity == .error } }
+    public var warnings: [Diagnostic] { all.filter { $0.severity == .warning } }
+    public var hasErrors: Bool { all.contains { $0.severity == .error } }
+
+    /// Gives each message about a card the line and column where the card begins in its file,
+    /// reading each file concerned once, up to its last such card.
+    public mutating func locateCards() {
+        var wanted: [String: [Int]] = [:]
+        for diagnostic in all where diagnostic.line == nil {
+            if let offset = diagnostic.cardOffset { wanted[diagnostic.file, default: []].append(offset) }
+        }
+        guard !wanted.isEmpty else { return }
+        var positions: [String: [Int: (line: Int, column: Int)]] = [:]
+        for (file, offsets) in wanted {
+            guard let data = try? InputFile.read(URL(fileURLWithPath: file), mapped: true) else { continue }
+            positions[file] = data.withUnsafeBytes { raw in
+                JSONParser.positions(of: offsets, in: raw.bindMemory(to: UInt8.self))
+            }
+        }
+        for index in all.indices where all[index].line == nil {
+            guard let offset = all[index].cardOffset, let place = positions[all[index].file]?[offset] else { continue }
+            all[index].line = place.line
+            all[index].column = place.column
+        }
+    }
+
+    /// With `--strict`, every warning counts as an error.
+    public func escalated(strict: Bool) -> Diagnostics {
+        guard strict else { return self }
+        var copy = self
+        copy.all = all.map { var d = $0; d.severity = .error; return d }
+        return copy
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where each page of each feed lives, relative to the site root.
+package enum PagePaths {
+    /// The page's file: "index.html", "news/index.html", "news/page-2.html". A feed's pages
+    /// share its folder: a folder per page would double the file system work of writing a
+    /// paginated site (creating 14,500 folders for 100,000 cards took longer than rendering).
+    package static func file(feed: Feed, page: Int) -> String {
+        let folder = feed.folder.isEmpty ? "" : feed.folder + "/"
+        return page <= 1 ? folder + "index.html" : folder + "page-\(page).html"
+    }
+
+    /// The folder of an output file's path ("" for the root's): by its last "/", which is
+    /// faster than `NSString.deletingLastPathComponent` (27 ms for the 14,508 pages of 100,000
+    /// cards).
+    package static func folder(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// Every folder that `paths` are in, and the folders those are in ("" left out).
+    package static func folders(containing paths: some Sequence<String>) -> Set<String> {
+        var folders: Set<String> = []
+        for path in paths {
+            var folder = self.folder(path)
+            while !folder.isEmpty, folders.insert(folder).inserted { folder = self.folder(folder) }
+        }
+        return folders
+    }
+
+    /// Links name the file, so that the site also works opened from disk (file://).
+    package static func href(feed: Feed, page: Int) -> String { file(feed: feed, page: page) }
+
+    /// The relative path from the folder of a feed's pages back to the site root ("./", "../").
+    package static func root(feed: Feed) -> String {
+        let depth = file(feed: feed, page: 1).utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
+        return depth == 0 ? "./" : String(repeating: "../", count: depth)
+    }
+}

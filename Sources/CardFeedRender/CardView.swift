@@ -1,0 +1,327 @@
+import CardFeedMustache
+import CardFeedLoad
+import CardFeedModel
+
+/// What a card template sees. Every name a template may use is a case of `Key`, so the list of
+/// names (for checking templates) and the values can never disagree. Text is given raw and
+/// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark) for `{{{description}}}`.
+/// A class, so that the context stack holds it by reference: a card's template looks up some
+/// forty names.
+final class CardView: MustacheObject, @unchecked Sendable {
+    enum Key: String, CaseIterable, Sendable {
+        case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
+        case title, description, url, domain, link
+        case image, pinnedIcon
+        case created, updated, expires
+        case categories, extras, extrasList
+        case subtitle, caption, rating, reviews, price, mediaType, itunesID, universal
+        case newTab, strings, permalink
+    }
+
+    let card: Card
+    let descriptionHTML: String?
+    let settings: RenderSettings
+    /// Where the card stands in the "all" feed: `page-3.html#card-x`. The anchor is stable;
+    /// the page can change when newer cards arrive.
+    let permalink: String
+
+    /// Every card's template reads `created` twice (`iso` and `text`) and `newTab` three times:
+    /// worked out once.
+    private let created: Moment?
+    private let newTab: Bool
+
+    init(card: Card, anchor: String? = nil, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
+        self.card = card
+        self.anchor = anchor ?? Formatting.anchor(for: card.id)
+        self.descriptionHTML = descriptionHTML
+        self.settings = settings
+        self.permalink = permalink
+        // Called directly: a method passed to `map` copies the table or policy into a closure,
+        // retaining what they hold, which every card on both rendering threads shares.
+        if let seconds = card.created { created = settings.moment(seconds) } else { created = nil }
+        if let url = card.url { newTab = settings.links.opensInNewTab(url) } else { newTab = false }
+    }
+    /// The card's HTML id (see `Formatting.anchor`).
+    let anchor: String
+
+    static let fields = MustacheFields(Key.self)
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        guard let key = Self.fields[name] else { return nil }
+        switch key {
+        case .id: return .text(card.id)
+        case .anchor: return .text(anchor)
+        case .type: return .text(card.type.rawValue)
+        case .unread: return .bool(!card.viewed)
+        case .viewed: return .bool(card.viewed)
+        case .pinned: return .bool(card.pinned)
+        case .dismissible: return .bool(card.dismissible)
+        case .useWebView: return .bool(card.useWebView && card.url != nil)
+        case .title: return card.title.mustache
+        case .description: return descriptionHTML.mustache
+        case .url: return card.url.mustache
+        case .domain: return card.domain.mustache
+        case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? URLCheck.host(of: $0) ?? $0)) }
+        case .image: return .object(settings.images.cardImage(card))
+        case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
+        case .created: return created.map { .object($0) }
+        case .updated: return card.updated > card.created ?? 0 ? .object(settings.moment(card.updated)) : nil
+        case .expires: return card.expiresAt.map { .object(settings.moment($0)) }
+        case .categories: return .objects(card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) })
+        case .extras: return card.extras.isEmpty ? nil : .object(ExtrasView(pairs: card.extras))
+        case .extrasList: return .objects(card.extras.map { ExtraView(key: $0.key, value: $0.value) })
+        case .subtitle: return card.subtitle.mustache
+        case .caption: return card.caption.mustache
+        case .rating: return card.rating.map { .object(RatingView($0, strings: settings.strings)) }
+        case .reviews: return card.reviews.map { .object(ReviewsView(count: $0, text: settings.strings.reviews($0))) }
+        case .price: return PriceView(card, strings: settings.strings).map { .object($0) }
+        case .mediaType: return card.mediaType.mustache
+        case .itunesID: return card.itunesID.map { .text(String($0)) }
+        case .universal: return .bool(card.universal)
+        case .newTab: return .bool(newTab)
+        case .strings: return .object(settings.stringsView)
+        case .permalink: return .text(permalink)
+        }
+    }
+}
+
+final class LinkView: MustacheObject, @unchecked Sendable {
+    let href: String
+    let text: String
+
+    init(href: String, text: String) {
+        self.href = href
+        self.text = text
+    }
+
+    enum Key: String, CaseIterable, Sendable { case href, text }
+    static let fields = MustacheFields(Key.self)
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .href: .text(href)
+        case .text: .text(text)
+        case nil: nil
+        }
+    }
+}
+
+final class CategoryView: MustacheObject, @unchecked Sendable {
+    let name: String
+    let title: String
+    let href: String
+
+    enum Key: String, CaseIterable, Sendable { case name, title, href }
+    static let fields = MustacheFields(Key.self)
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .name: .text(self.name)
+        case .title: .text(title)
+        case .href: .text(href)
+        case nil: nil
+        }
+    }
+
+    init(_ feed: Feed, strings: StringTable) {
+        name = feed.slug
+        title = strings.feedTitle(feed)
+        href = PagePaths.href(feed: feed, page: 1)
+    }
+}
+
+/// `{{extras.campaign}}`: one extra by key.
+final class ExtrasView: MustacheObject, @unchecked Sendable {
+    init(pairs: [Card.Extra]) {
+        self.pairs = pairs
+    }
+
+    let pairs: [Card.Extra]
+    override func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
+}
+
+final class ExtraView: MustacheObject, @unchecked Sendable {
+    let key: String
+    let value: String
+
+    init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+
+    enum Key: String, CaseIterable, Sendable { case key, value }
+    static let fields = MustacheFields(Key.self)
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .key: .text(key)
+        case .value: .text(value)
+        case nil: nil
+        }
+    }
+}
+
+/// A 0-5 rating as five stars (full, half or empty) and as a sentence for screen readers.
+final class RatingView: MustacheObject, @unchecked Sendable {
+    final class Star: MustacheObject, @unchecked Sendable {
+        init(kind: String) { self.kind = kind }
+
+        let kind: String
+        enum Key: String, CaseIterable, Sendable { case kind }
+        static let fields = MustacheFields(Key.self)
+        override func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
+    }
+
+    let value: String
+    let text: String
+    let stars: [Star]
+
+    enum Key: String, CaseIterable, Sendable { case value, text, stars }
+    static let fields = MustacheFields(Key.self)
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .value: .text(value)
+        case .text: .text(text)
+        case .stars: .objects(stars)
+        case nil: nil
+        }
+    }
+
+    init(_ rating: Double, strings: StringTable) {
+        value = strings.decimal(rating, places: 1)
+        text = strings.format("rating", ["rating": value])
+        let halves = Int((rating * 2).rounded())
+        stars = (0..<5).map { index in
+            Star(kind: halves >= 2 * index + 2 ? "full" : halves == 2 * index + 1 ? "half" : "empty")
+        }
+    }
+}
+
+final class ReviewsView: MustacheObject, @unchecked Sendable {
+    let count: Int
+    let text: String
+
+    init(count: Int, text: String) {
+        self.count = count
+        self.text = text
+    }
+
+    enum Key: String, CaseIterable, Sendable { case count, text }
+    static let fields = MustacheFields(Key.self)
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .count: .int(count)
+        case .text: .text(text)
+        case nil: nil
+        }
+    }
+}
+
+/// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
+/// for a price of 0, else the price in dollars (the App Store's default storefront), written
+/// for the locale (`StringTable.price`).
+final class PriceView: MustacheObject, @unchecked Sendable {
+    let text: String
+    let free: Bool
+
+    enum Key: String, CaseIterable, Sendable { case text, free }
+    static let fields = MustacheFields(Key.self)
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .text: .text(text)
+        case .free: .bool(free)
+        case nil: nil
+        }
+    }
+
+    init?(_ card: Card, strings: StringTable) {
+        free = card.price == 0 && card.displayPrice == nil
+        if let display = card.displayPrice {
+            text = display
+        } else if let price = card.price {
+            text = price == 0 ? strings["free"] : strings.price(price)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// What every view needs to know besides its own values. A class: every view holds it. The
+/// settings themselves are `values`, read as `settings.strings`, `settings.siteTitle`...; the
+/// rest is made from them (and the site's image files) once a build.
+@dynamicMemberLookup
+package final class RenderSettings: Sendable {
+    /// Every setting a template can read. `Hashable` as the compiler writes it, from every
+    /// setting: `serve` reuses cards and pages under keys made from it (see `RenderContextKey`),
+    /// so a setting added here counts with no other edit. (`Decodable`, also written by the
+    /// compiler, lets the tests make a copy with any one setting changed: see `ReuseKeyTests`.)
+    package struct Values: Sendable, Hashable, Decodable {
+        var builtinImages: BuiltinImages
+        var strings: StringTable
+        var links: LinkPolicy
+        var siteTitle: String
+        /// Stylesheets every page links, in order.
+        var stylesheets: [String]
+        /// Cards a page (0: one page a feed), to place a card in the "all" feed.
+        var pageSize: Int
+        /// With a base URL, the feeds also have Atom and JSON Feed files that pages link.
+        var baseURL: String?
+        /// The policy of the pages' `<meta http-equiv="Content-Security-Policy">`; nil for none.
+        var contentSecurityPolicy: String? = nil
+
+        /// The favicon, description and link preview picture of every page.
+        var head = PageHead()
+        /// The clocks of the dates cards show.
+        var timeZone = SiteTimeZone.utc
+
+        package init(
+            builtinImages: BuiltinImages, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String],
+            pageSize: Int, baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead(), timeZone: SiteTimeZone = .utc
+        ) {
+            self.builtinImages = builtinImages
+            self.strings = strings
+            self.links = links
+            self.siteTitle = siteTitle
+            self.stylesheets = stylesheets
+            self.pageSize = pageSize
+            self.baseURL = baseURL
+            self.contentSecurityPolicy = contentSecurityPolicy
+            self.head = head
+            self.timeZone = timeZone
+        }
+    }
+
+    let values: Values
+    /// Card images and the built-in images, with the sizes of the site's image files (which
+    /// count in each card's key: see `CardRenderKey`).
+    let images: ImageURLs
+    /// `{{strings.name}}`.
+    let stringsView: StringsView
+    let pageConstants: PageConstants
+
+    /// `imageSizes` reads SITE/assets/ (none: the files' sizes are not known).
+    package init(_ values: Values, imageSizes: ImageSizes = ImageSizes(folder: nil)) {
+        self.values = values
+        images = ImageURLs(values.builtinImages, sizes: imageSizes)
+        stringsView = StringsView(table: values.strings)
+        pageConstants = PageConstants(strings: values.strings, stylesheets: values.stylesheets)
+    }
+
+    package subscript<Value>(dynamicMember setting: KeyPath<Values, Value>) -> Value {
+        values[keyPath: setting]
+    }
+
+    /// A moment as a card shows it: in the page's language and on the site's clocks.
+    func moment(_ seconds: Int64) -> Moment { values.strings.moment(seconds, in: values.timeZone) }
+
+    /// The page of the "all" feed that shows the card at `position` in display order.
+    func allFeedPage(_ position: Int) -> Int { values.pageSize > 0 ? position / values.pageSize + 1 : 1 }
+
+    /// The card's permalink, from its anchor (`ShownCards.anchor(at:)`).
+    func permalink(position: Int, anchor: String) -> String {
+        PagePaths.file(feed: .all, page: allFeedPage(position)) + "#" + anchor
+    }
+}

@@ -1,0 +1,103 @@
+import CardFeedMustache
+import CardFeedModel
+
+/// How text is escaped for one output language: the characters that language gives a meaning
+/// to become references, and those it cannot hold at all are dropped (a card's text can hold
+/// them through JSON escapes). `{{name}}` uses the escaping of the template's output language
+/// (`TemplateSet.escaping(forTemplate:)`); JSON is written by its encoder, which escapes for it.
+protocol TextEscaping {
+    /// What `'` becomes.
+    static var apostrophe: StaticString { get }
+    /// Bytes that need a look: the five escapes, and those that may start a character the
+    /// language forbids. Most text has none, and a table lookup per byte is cheaper than a
+    /// switch. Plain memory, made once and never freed: an array here was retained and released
+    /// for every escaped name, by both rendering threads.
+    static var special: UnsafePointer<Bool> { get }
+    /// The length of the forbidden character that starts at `index` of valid UTF-8 `bytes`, or 0.
+    static func forbiddenLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int
+}
+
+extension TextEscaping {
+    /// The escaping as the Mustache engine calls it for `{{name}}`.
+    static var append: MustacheLibrary.Escape { { text, out in append(text, to: &out) } }
+
+    /// `text` escaped, for text put in a document outside templates.
+    static func escape(_ text: String) -> String {
+        var out = MustacheBytes()
+        text.withUTF8Bytes { append($0, to: &out) }
+        return String(decoding: out.buffer, as: UTF8.self)
+    }
+
+    static func specialTable(forbidden mayStartForbidden: (UInt8) -> Bool) -> UnsafePointer<Bool> {
+        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        for byte in 0...255 { table[byte] = "<>&\"'".utf8.contains(UInt8(byte)) || mayStartForbidden(UInt8(byte)) }
+        return UnsafePointer(table)
+    }
+
+    /// Works on the UTF-8 bytes, copying runs that need nothing in one piece.
+    @inline(__always)
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout MustacheBytes) {
+        let special = Self.special
+        var run = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if !special[Int(byte)] {
+                index += 1
+                continue
+            }
+            let replacement: StaticString
+            switch byte {
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = apostrophe
+            default:
+                let skip = forbiddenLength(bytes, at: index)
+                guard skip > 0 else {
+                    index += 1
+                    continue
+                }
+                out.append(UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                index += skip
+                run = index
+                continue
+            }
+            out.append(UnsafeBufferPointer(rebasing: bytes[run..<index]))
+            out.append(replacement)
+            index += 1
+            run = index
+        }
+        out.append(UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
+    }
+}
+
+/// HTML: `'` as `&#39;`, and the characters HTML forbids (`HTMLText`) dropped.
+enum HTMLEscaping: TextEscaping {
+    static let apostrophe: StaticString = "&#39;"
+    nonisolated(unsafe) static let special = specialTable(forbidden: HTMLText.mayStartForbidden)
+
+    @inline(__always)
+    static func forbiddenLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        HTMLText.mayStartForbidden(bytes[index]) ? HTMLText.forbiddenLength(bytes, at: index) : 0
+    }
+}
+
+/// XML 1.0 (Atom, the sitemap): `'` as `&apos;`, and the characters XML cannot hold at all
+/// dropped: the control characters other than tab, line feed and carriage return, and U+FFFE
+/// and U+FFFF.
+enum XMLEscaping: TextEscaping {
+    static let apostrophe: StaticString = "&apos;"
+    nonisolated(unsafe) static let special = specialTable { $0 < 0x20 || $0 == 0xEF }
+
+    @inline(__always)
+    static func forbiddenLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        switch bytes[index] {
+        case 0x09, 0x0A, 0x0D: return 0
+        case 0x00..<0x20: return 1
+        case 0xEF: return index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE ? 3 : 0
+        default: return 0
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import CardFeedMustache
+import CardFeedLoad
+import CardFeedModel
+
+/// What `feed.atom` sees: one feed, its entries the cards of its first page. Every address is
+/// absolute; times are ISO 8601.
+final class FeedDocumentView: MustacheObject, @unchecked Sendable {
+    enum Key: String, CaseIterable, Sendable { case lang, baseURL, title, url, atomURL, updated, siteTitle, version, entries }
+    static let fields = MustacheFields(Key.self)
+
+    let feed: Feed
+    let entries: [FeedEntryView]
+    /// The newest entry's time, or without entries the newest card's.
+    let updated: String
+    let syndication: Syndication
+
+    init(feed: Feed, entries: [FeedEntryView], updated: String, syndication: Syndication) {
+        self.feed = feed
+        self.entries = entries
+        self.updated = updated
+        self.syndication = syndication
+    }
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .lang: .text(syndication.settings.strings.locale)
+        case .baseURL: .text(syndication.baseURL)
+        case .title: .text(syndication.title(feed))
+        case .url: .text(syndication.absolute(PagePaths.file(feed: feed, page: 1)))
+        case .atomURL: .text(syndication.absolute(Syndication.atomFile(feed)))
+        case .updated: .text(updated)
+        case .siteTitle: .text(syndication.settings.siteTitle)
+        case .version: .text(CardFeedVersion.current)
+        case .entries: .objects(entries)
+        case nil: nil
+        }
+    }
+}
+
+/// What `feed_entry` (the entry's HTML) and each of `feed.atom`'s `entries` see of a card.
+final class FeedEntryView: MustacheObject, @unchecked Sendable {
+    enum Key: String, CaseIterable, Sendable {
+        case id, title, url, link, image, imageType, description, published, updated, categories, content
+    }
+    static let fields = MustacheFields(Key.self)
+
+    let entry: FeedEntry
+    /// What `feed_entry` rendered for the card; nil while it renders.
+    let content: String?
+
+    init(_ entry: FeedEntry, content: String?) {
+        self.entry = entry
+        self.content = content
+    }
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .id: .text(entry.id)
+        case .title: .text(entry.title)
+        case .url: .text(entry.url)
+        case .link: entry.link.mustache
+        case .image: entry.image.map { .object($0) }
+        case .imageType: entry.image.map { .text(FeedEntry.imageType($0.src)) }
+        case .description: entry.description.mustache
+        case .published: entry.published.mustache
+        case .updated: .text(entry.updated)
+        case .categories: .objects(entry.categories)
+        case .content: content.mustache
+        case nil: nil
+        }
+    }
+}
+
+/// What `sitemap.xml` sees: every page of every feed.
+final class SitemapView: MustacheObject, @unchecked Sendable {
+    final class PageURL: MustacheObject, @unchecked Sendable {
+        enum Key: String, CaseIterable, Sendable { case loc, lastmod }
+        static let fields = MustacheFields(Key.self)
+
+        /// The page's address.
+        let loc: String
+        /// Its newest card's time; nil for a page without cards.
+        let lastmod: String?
+
+        init(loc: String, lastmod: String?) {
+            self.loc = loc
+            self.lastmod = lastmod
+        }
+
+        override func value(for name: MustacheName) -> MustacheValue? {
+            switch Self.fields[name] {
+            case .loc: .text(loc)
+            case .lastmod: lastmod.mustache
+            case nil: nil
+            }
+        }
+    }
+
+    enum Key: String, CaseIterable, Sendable { case urls }
+    static let fields = MustacheFields(Key.self)
+
+    let urls: [PageURL]
+
+    init(_ selection: Selection, syndication: Syndication) {
+        var urls: [PageURL] = []
+        for feed in selection.feeds {
+            for (number, range) in feed.pages.enumerated() {
+                let newest = feed.cards[range].map { selection.cards[$0].sortTime }.max()
+                urls.append(PageURL(loc: syndication.absolute(PagePaths.file(feed: feed.feed, page: number + 1)), lastmod: newest.map(Formatting.iso)))
+            }
+        }
+        self.urls = urls
+    }
+
+    override func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .urls: .objects(urls)
+        case nil: nil
+        }
+    }
+}

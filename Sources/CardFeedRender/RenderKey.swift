@@ -1,0 +1,92 @@
+import Foundation
+import CardFeedLoad
+import CardFeedModel
+
+// `serve` reuses a rendered card, and leaves a page as it is, when what it is made of did not
+// change. What it is made of is written down below as values whose `Hashable` the compiler
+// writes from their fields (and from the fields of `Card.Fields`, `RenderSettings.Values` and
+// `FeedSelection`), so that nothing is left out when a field is added; the caches keep the
+// hashes. `cardfeed build` has no cache and makes none of these.
+
+/// What every card and page of a build is made of: the templates and the settings.
+struct RenderContextKey: Hashable {
+    /// A hash of the templates' names and texts (`TemplateSet.fingerprint`).
+    var templates: Int
+    var settings: RenderSettings.Values
+}
+
+/// What a card's HTML is made of.
+struct CardRenderKey: Hashable {
+    var card: Card.Fields
+    /// Its HTML id; the permalink names its page.
+    var anchor: String
+    var permalink: String
+    /// The size of the card's image file, which goes into the page (an image replaced under its
+    /// name changes it).
+    var imageSize: ImageSize?
+    /// The hash of the build's `RenderContextKey`.
+    var context: Int
+}
+
+/// What a page's frame (the page template around its cards) is made of, besides the page's
+/// place: the templates and settings, and every feed's cards and pages (the navigation shows
+/// their counts, the pagination the number of pages).
+struct PageFrameKey: Hashable {
+    /// The hash of the build's `RenderContextKey`.
+    var context: Int
+    var feeds: [FeedSelection]
+}
+
+/// What a page is made of: its frame, its place and its cards.
+struct PageKey: Hashable {
+    /// The hash of the build's `PageFrameKey`.
+    var frame: Int
+    var path: String
+    /// The hashes of its cards' `CardRenderKey`s, in order.
+    var cards: [Int]
+}
+
+/// serve's keys for one build.
+struct RenderKeys: Sendable {
+    /// The hash of the build's `RenderContextKey`.
+    var context: Int
+    /// Each shown card's `CardRenderKey` hash, by display position.
+    var cards: [Int]
+}
+
+extension SiteRenderer {
+    /// Every card's key when the renderer has a cache (nil without one), computed once for the
+    /// cards and for the pages that show them.
+    func renderKeys(_ cards: ShownCards) -> RenderKeys? {
+        guard cache != nil else { return nil }
+        let context = RenderContextKey(templates: templates.fingerprint, settings: settings.values).hashValue
+        let keys = ConcurrentResults<Int>(count: cards.count)
+        let chunk = 512
+        DispatchQueue.concurrentPerform(iterations: (cards.count + chunk - 1) / chunk) { index in
+            for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
+                keys.set(position, renderKey(cards[position], position: position, anchor: cards.anchor(at: position), context: context))
+            }
+        }
+        return RenderKeys(context: context, cards: keys.values)
+    }
+
+    /// The hash of the card's `CardRenderKey`; `context` is the build's `RenderContextKey`'s.
+    func renderKey(_ card: Card, position: Int, anchor: String, context: Int) -> Int {
+        var imageSize: ImageSize?
+        if case .asset(let path) = card.image { imageSize = settings.images.sizes.size(of: path) }
+        return CardRenderKey(
+            card: card.fields, anchor: anchor, permalink: settings.permalink(position: position, anchor: anchor),
+            imageSize: imageSize, context: context
+        ).hashValue
+    }
+
+    /// Each page's key (the hash of its `PageKey`), by feed and page.
+    func pageKeys(_ selection: Selection, _ keys: RenderKeys, paths: [[String]]) -> [[Int]] {
+        let frame = PageFrameKey(context: keys.context, feeds: selection.feeds).hashValue
+        return zip(selection.feeds, paths).map { feed, paths in
+            zip(paths, feed.pages).map { path, range in
+                PageKey(frame: frame, path: path, cards: feed.cards[range].map { keys.cards[$0] }).hashValue
+            }
+        }
+    }
+}

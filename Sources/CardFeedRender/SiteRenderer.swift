@@ -1,0 +1,221 @@
+import CardFeedMustache
+import Dispatch
+import Foundation
+import CardFeedLoad
+import CardFeedModel
+import CardFeedWrite
+
+/// A card as rendered: its HTML, and its description as HTML (which the feed files show).
+public struct RenderedCard: Sendable {
+    var html: [UInt8]
+    var description: String?
+}
+
+/// Step 3 of a build: every card rendered once, into the pages of every feed that shows it.
+package struct SiteRenderer {
+    let templates: TemplateSet
+    let settings: RenderSettings
+    /// With `serve`: cards rendered by the previous build, reused when nothing they are made of
+    /// changed (see `CardRenderKey`).
+    package var cache: ReuseCache<RenderedCard>?
+
+    /// Cards rendered at a time: both cores share a batch, then it goes to the output.
+    package static let defaultBatchSize = 4096
+    package var batchSize = Self.defaultBatchSize
+    /// Told, after each batch, how many cards have been rendered.
+    package var progress: (@Sendable (_ cards: Int) -> Void)?
+
+    package init(templates: TemplateSet, settings: RenderSettings) {
+        self.templates = templates
+        self.settings = settings
+    }
+
+    /// Every page of every feed, streamed into `output` as the cards render (`cardfeed check`'s
+    /// keeps nothing). With a cache, a card or page made of the same as in the
+    /// last build is not made again. Returns the descriptions of the cards at
+    /// `keepDescriptions`, as `renderCards` does.
+    package func renderPages(_ selection: Selection, into output: any OutputTarget, keepDescriptions: Set<Int>) throws -> [String?] {
+        let keys = renderKeys(selection.cards)
+        let pages = try PageStreams(pageStreams(selection, keys: keys), into: output)
+        let descriptions = try renderCards(selection.cards, keys: keys?.cards, into: pages, keepDescriptions: keepDescriptions)
+        try pages.finish()
+        return descriptions
+    }
+
+    /// Renders every card once, in display order, into `output` (the pages, as they stream).
+    /// Returns the descriptions, as HTML, of the cards at `keepDescriptions` (the feed files
+    /// need them), nil elsewhere.
+    func renderCards(_ cards: ShownCards, keys: [Int]? = nil, into output: RenderedCards, keepDescriptions: Set<Int>) throws -> [String?] {
+        var descriptions = [String?](repeating: nil, count: cards.count)
+        // A batch goes to the output on another thread while the next one renders; at most two
+        // wait there, so that rendered cards do not pile up in memory if writing falls behind.
+        let outputQueue = DispatchQueue(label: "cardfeed.rendered")
+        let waiting = DispatchSemaphore(value: 2)
+        let outputFailure = ConcurrentResults<Error?>(count: 1)
+        outputFailure.set(0, nil)
+        // Without feed files no description is kept, and asking an empty set hashes all the same.
+        let keepsAny = !keepDescriptions.isEmpty
+        // Worked out once: `linkSchemes` builds a set, and every card's description needs it.
+        let linkSchemes = settings.links.linkSchemes
+        for batchStart in stride(from: 0, to: cards.count, by: batchSize) {
+            let batch = batchStart..<min(cards.count, batchStart + batchSize)
+            let html = ConcurrentResults<[UInt8]>(count: batch.count)
+            let kept = ConcurrentResults<String?>(count: batch.count)
+            let chunks = (batch.count + 255) / 256
+            let failures = ConcurrentResults<TemplateFailure?>(count: chunks)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                failures.set(chunk, nil)
+                var scratch = MustacheBytes(capacity: 16384)
+                for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
+                    let position = batch.lowerBound + offset
+                    let card = cards[position]
+                    let key = keys?[position]
+                    if let key, let cached = cache?.value(for: key) {
+                        html.set(offset, cached.html)
+                        kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
+                        continue
+                    }
+                    let description = card.description.map { Markdown.html($0, linkSchemes: linkSchemes) }
+                    let rendered: [UInt8]
+                    do throws(TemplateFailure) { rendered = try renderCard(card, description: description, position: position, anchor: cards.anchor(at: position), using: &scratch) } catch {
+                        failures.set(chunk, error)
+                        return
+                    }
+                    if let key { cache?.store(RenderedCard(html: rendered, description: description), for: key) }
+                    html.set(offset, rendered)
+                    kept.set(offset, keepsAny && keepDescriptions.contains(position) ? description : nil)
+                }
+            }
+            if let failure = failures.values.lazy.compactMap({ $0 }).first {
+                outputQueue.sync {}
+                throw failure
+            }
+            let rendered = html.values
+            waiting.wait()
+            outputQueue.async {
+                defer { waiting.signal() }
+                guard outputFailure.values[0] == nil else { return }
+                do { try output.append(rendered, at: batch) } catch { outputFailure.set(0, error) }
+            }
+            for (offset, description) in kept.values.enumerated() where description != nil {
+                descriptions[batch.lowerBound + offset] = description
+            }
+            progress?(batch.upperBound)
+        }
+        outputQueue.sync {}
+        if let failure = outputFailure.values[0] { throw failure }
+        return descriptions
+    }
+
+    /// `scratch` is memory to render in, reused from card to card.
+    func renderCard(_ card: Card, description: String?, position: Int, anchor: String, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
+        return try templates.render(CardView(
+            card: card, anchor: anchor, descriptionHTML: description, settings: settings,
+            permalink: settings.permalink(position: position, anchor: anchor)), using: &scratch)
+    }
+
+    /// Every feed's pages, for `PageStreams` to write as the cards render.
+    /// With `keys` (see `renderKeys`), each page gets a key (see `PageKey`), with which an output
+    /// that remembers keys (serve's) skips a page that did not change.
+    func pageStreams(_ selection: Selection, keys: RenderKeys? = nil) -> [PageStreams.FeedPages] {
+        let paths = selection.feeds.map { feed in feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) } }
+        let keys: [[Int]]? = keys.map { self.pageKeys(selection, $0, paths: paths) }
+        return selection.feeds.indices.map { index in
+            PageStreams.FeedPages(
+                feed: selection.feeds[index], paths: paths[index], keys: keys?[index],
+                frame: pageFrames(selection, selection.feeds[index]))
+        }
+    }
+
+    /// The frames of `feed`'s pages, by index from 0: the page template rendered for each, with
+    /// holes for its cards.
+    func pageFrames(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ index: Int) throws -> PageFrame {
+        let views = pageViews(selection, feed)
+        return { [templates] index in
+            PageFrame(try templates.render(views(index + 1, feed.pages[index].count))) { templates.failure($0, card: nil) }
+        }
+    }
+
+    func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {
+        selection.feeds.map { other in
+            NavItem(
+                slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), count: other.cards.count,
+                countNoun: settings.strings.plural("navCards", other.cards.count),
+                href: PagePaths.href(feed: other.feed, page: 1), current: other.feed == current.feed)
+        }
+    }
+
+    /// The views of `feed`'s pages, by page number and card count. What the pages share (the
+    /// navigation, the feed's title and card count, the way back to the root, the feed links)
+    /// is made once: a paginated feed has thousands of pages.
+    func pageViews(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ page: Int, _ cards: Int) -> PageView {
+        let nav = MustacheValue.objects(navItems(selection, current: feed))
+        let feedView = FeedView(feed, strings: settings.strings)
+        let alternates = MustacheValue.objects(settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))])
+        let root = PagePaths.root(feed: feed.feed)
+        return { [settings] page, cards in
+            PageView(
+                settings: settings, feed: feedView.onPage(page, of: feed.pages.count, strings: settings.strings), nav: nav,
+                cardCount: cards,
+                pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
+                alternates: alternates, root: root,
+                path: PagePaths.file(feed: feed.feed, page: page))
+        }
+    }
+}
+
+/// The stylesheets a build generates from cardfeed.yml's theme and the cards' style extras.
+/// Custom properties go into files rather than `style` attributes, so that pages work under a
+/// Content Security Policy that forbids inline styles.
+package enum GeneratedStyles {
+    package static let themeFile = "assets/theme.css"
+    package static let cardStylesFile = "assets/card-styles.css"
+
+    package static func theme(_ theme: Theme) -> String? {
+        guard !theme.isEmpty else { return nil }
+        var css = "/* Generated by cardfeed from the theme in cardfeed.yml. */\n"
+        let (light, dark) = accentColors(theme)
+        if !light.isEmpty { css += block(":root", light) }
+        if !dark.isEmpty { css += "@media (prefers-color-scheme: dark) {\n" + block(":root", dark) + "}\n" }
+        return css
+    }
+
+    /// The theme's properties, with what follows from its accent and it does not set itself:
+    /// the text on the accent (black or white, whichever reads), the links (the accent at a
+    /// lightness readable on the surface of each scheme) and the unread bar (the accent), so that
+    /// one `accent` recolours the whole page where the built-in stylesheet would otherwise keep
+    /// its indigo. The dark scheme derives from its own accent, else from the light one (whose
+    /// light-scheme values, set or derived, then apply to it but for the links).
+    static func accentColors(_ theme: Theme) -> (light: [CSSProperty], dark: [CSSProperty]) {
+        func value(_ name: String, in properties: [CSSProperty]) -> String? { properties.first { $0.name == name }?.value }
+        func completing(_ properties: [CSSProperty], with derived: [(name: String, value: String)], unlessSetIn sets: [[CSSProperty]]) -> [CSSProperty] {
+            let added = derived.filter { item in sets.allSatisfy { value(item.name, in: $0) == nil } }
+            return (properties + added.map { CSSProperty(name: $0.name, value: $0.value) }).sorted { $0.name < $1.name }
+        }
+        var (light, dark) = (theme.light, theme.dark)
+        if let accent = value("accent", in: theme.light) {
+            let derived = [("accent-text", ReadableColor.contrasting(accent)), ("link", ReadableColor.onLightSurface(accent)), ("unread", accent)]
+            light = completing(light, with: derived, unlessSetIn: [theme.light])
+        }
+        if let accent = value("accent", in: theme.dark) {
+            let derived = [("accent-text", ReadableColor.contrasting(accent)), ("link", ReadableColor.onDarkSurface(accent)), ("unread", accent)]
+            dark = completing(dark, with: derived, unlessSetIn: [theme.dark])
+        } else if let accent = value("accent", in: theme.light) {
+            dark = completing(dark, with: [("link", ReadableColor.onDarkSurface(accent))], unlessSetIn: [theme.dark, theme.light])
+        }
+        return (light, dark)
+    }
+
+    /// One rule per styled card, by its anchor id, in display order.
+    package static func cards(_ cards: ShownCards) -> String? {
+        let styled = cards.indices.filter { !cards[$0].styles.isEmpty }
+        guard !styled.isEmpty else { return nil }
+        return "/* Generated by cardfeed from the cards' background_color, text_color and accent_color extras. */\n"
+            + styled.map { block("#" + cards.anchor(at: $0), cards[$0].styles) }.joined()
+    }
+
+    private static func block(_ selector: String, _ properties: [CSSProperty]) -> String {
+        "\(selector) {\n" + properties.map { "  --cf-\($0.name): \($0.value);\n" }.joined() + "}\n"
+    }
+}
+

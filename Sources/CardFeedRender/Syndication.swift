@@ -1,0 +1,203 @@
+import CardFeedMustache
+import Foundation
+import CardFeedLoad
+import CardFeedModel
+import CardFeedWrite
+
+/// Every feed also as Atom 1.0 (`feed.xml`) and JSON Feed 1.1 (`feed.json`), and a sitemap of
+/// every page, written when the site has a base URL (links in feeds must be absolute). Atom and
+/// the sitemap are templates (`feed.atom`, `sitemap.xml`), and so is the HTML of a feed entry
+/// (`feed_entry`), which both feeds carry; JSON Feed is data, written by JSON's encoder.
+///
+/// A feed file holds the cards of the feed's first page, in the page's order. Its `updated` time
+/// is its newest card's, never the clock's, so the output stays byte-identical between builds.
+package struct Syndication {
+    let baseURL: String
+    let settings: RenderSettings
+    let templates: TemplateSet
+
+    package init(baseURL: String, settings: RenderSettings, templates: TemplateSet) {
+        self.baseURL = baseURL
+        self.settings = settings
+        self.templates = templates
+    }
+
+    package static func atomFile(_ feed: Feed) -> String { (feed.folder.isEmpty ? "" : feed.folder + "/") + "feed.xml" }
+    package static func jsonFile(_ feed: Feed) -> String { (feed.folder.isEmpty ? "" : feed.folder + "/") + "feed.json" }
+
+    package func files(_ selection: Selection, descriptions: [String?]) throws(TemplateFailure) -> [OutputFile] {
+        let newestOverall = selection.cards.map(\.sortTime).max() ?? 0
+        let linkSchemes = settings.links.linkSchemes
+        var scratch = MustacheBytes(capacity: 4096)
+        // A card is in the "all" feed and in each of its categories' feeds: its entry is made once.
+        var entries: [Int: FeedEntryView] = [:]
+        var files: [OutputFile] = []
+        for feed in selection.feeds {
+            let positions = Array(feed.cards[feed.pages.first ?? 0..<0])
+            var feedEntries: [FeedEntryView] = []
+            feedEntries.reserveCapacity(positions.count)
+            for position in positions {
+                if let made = entries[position] {
+                    feedEntries.append(made)
+                    continue
+                }
+                let card = selection.cards[position]
+                var entry = FeedEntry(
+                    card: card, position: position, anchor: selection.cards.anchor(at: position), description: descriptions[position],
+                    linkSchemes: linkSchemes, syndication: self)
+                scratch.removeAll()
+                try templates.render(TemplateSet.feedEntryTemplate, FeedEntryView(entry, content: nil), onto: &scratch)
+                // The feeds carry what feed_entry made of the description, not the description
+                // too: one copy of a one-page feed's 100,000 descriptions is enough.
+                entry.description = nil
+                let view = FeedEntryView(entry, content: String(decoding: scratch.buffer, as: UTF8.self))
+                entries[position] = view
+                feedEntries.append(view)
+            }
+            let updated = positions.map { selection.cards[$0].sortTime }.max() ?? newestOverall
+            let document = FeedDocumentView(feed: feed.feed, entries: feedEntries, updated: Formatting.iso(updated), syndication: self)
+            // Room for the whole feed from the start, so that it is not copied as it grows: pages
+            // of memory are resident only once written.
+            var atom = MustacheBytes(capacity: 4096 + positions.count * 4096)
+            try templates.render(TemplateSet.atomTemplate, document, onto: &atom)
+            files.append(OutputFile(path: Self.atomFile(feed.feed), content: .data(atom.data())))
+            files.append(OutputFile(path: Self.jsonFile(feed.feed), content: .data(json(feed.feed, feedEntries))))
+        }
+        var sitemap = MustacheBytes(capacity: 4096)
+        try templates.render(TemplateSet.sitemapTemplate, SitemapView(selection, syndication: self), onto: &sitemap)
+        files.append(OutputFile(path: "sitemap.xml", content: .data(sitemap.data())))
+        return files
+    }
+
+    /// The absolute URL of a page's link, image or file, as the page's browser makes it.
+    func absolute(_ path: String) -> String { URLCheck.resolve(path, against: baseURL) }
+
+    /// A description's HTML with its links and images (`assets/images/map.png`, `/about.html`,
+    /// `//cdn.example/x`) made absolute as on the site's pages, for feed readers, which know no
+    /// `<base href>`. Only attribute values can hold `href="` or `src="`: in cmark's text a quote
+    /// is always `&quot;`. A scan of the UTF-8 bytes: a regular expression here was compiled for
+    /// every card, a quarter of the feeds' time.
+    func absoluteURLs(_ html: String) -> String {
+        guard html.contains(" href=\"") || html.contains(" src=\"") else { return html }
+        let bytes = Array(html.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 256)
+        var copied = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: " "), let length = Self.urlAttribute(bytes, at: index) else {
+                index += 1
+                continue
+            }
+            let start = index + length
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
+            let value = String(decoding: bytes[start..<end], as: UTF8.self)
+            let resolved = absolute(value)
+            index = end
+            guard resolved != value else { continue }
+            out += bytes[copied..<start]
+            out += resolved.utf8
+            copied = end
+        }
+        out += bytes[copied...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let urlAttributes = [Array(" href=\"".utf8), Array(" src=\"".utf8)]
+
+    /// The length of ` href="` or ` src="` at `index`, or nil.
+    private static func urlAttribute(_ bytes: [UInt8], at index: Int) -> Int? {
+        for attribute in urlAttributes where bytes[index...].starts(with: attribute) {
+            return attribute.count
+        }
+        return nil
+    }
+
+    func title(_ feed: Feed) -> String { Self.title(feed, settings) }
+
+    static func title(_ feed: Feed, _ settings: RenderSettings) -> String {
+        feed == .all ? settings.siteTitle : "\(settings.strings.feedTitle(feed)) · \(settings.siteTitle)"
+    }
+
+    // MARK: JSON Feed 1.1
+
+    func json(_ feed: Feed, _ entries: [FeedEntryView]) -> Data {
+        let items: [[String: Any]] = entries.map { view in
+            let entry = view.entry
+            var item: [String: Any] = [
+                "id": entry.id, "url": entry.url, "title": entry.title, "content_html": view.content ?? "",
+                "date_modified": entry.updated,
+            ]
+            if let published = entry.published { item["date_published"] = published }
+            if let link = entry.link { item["external_url"] = link }
+            if let image = entry.image { item["image"] = image.src }
+            if !entry.categories.isEmpty { item["tags"] = entry.categories.map(\.name) }
+            return item
+        }
+        let object: [String: Any] = [
+            "version": "https://jsonfeed.org/version/1.1",
+            "title": title(feed),
+            "home_page_url": absolute(PagePaths.file(feed: feed, page: 1)),
+            "feed_url": absolute(Self.jsonFile(feed)),
+            "language": settings.strings.locale,
+            "authors": [["name": settings.siteTitle]],
+            "items": items,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return data + Data("\n".utf8)
+    }
+}
+
+/// What a feed entry shows of a card, worked out once for every feed the card is in.
+struct FeedEntry {
+    /// The card's anchor on the site's front page: stable for as long as the base URL is.
+    var id: String
+    var title: String
+    /// The card on its page of the site.
+    var url: String
+    /// The card's own link, absolute.
+    var link: String?
+    /// The card's own image (not the placeholder), its address absolute.
+    var image: ImageView?
+    /// The description's HTML, its links absolute.
+    var description: String?
+    /// ISO 8601; nil for a card without a date.
+    var published: String?
+    var updated: String
+    var categories: [CategoryView]
+
+    init(card: Card, position: Int, anchor: String, description: String?, linkSchemes: Set<String>, syndication: Syndication) {
+        let settings = syndication.settings
+        url = syndication.absolute(settings.permalink(position: position, anchor: anchor))
+        id = syndication.absolute("#" + anchor)
+        title = Self.title(of: card, linkSchemes: linkSchemes)
+        link = card.url.map(syndication.absolute)
+        let view = settings.images.cardImage(card)
+        image = view.placeholder ? nil : ImageView(src: syndication.absolute(view.src), srcset: nil, alt: view.alt, width: nil, height: nil, placeholder: false)
+        self.description = description.map(syndication.absoluteURLs)
+        published = card.created.map(Formatting.iso)
+        updated = Formatting.iso(card.sortTime)
+        categories = card.categories.map { CategoryView(.category($0), strings: settings.strings) }
+    }
+
+    /// The title, or for a card without one a sensible text from the card: the start of its
+    /// description's text, its image's alt text, its link text.
+    static func title(of card: Card, linkSchemes: Set<String>) -> String {
+        if let title = card.title { return title }
+        if let text = card.description.map({ Markdown.text($0, linkSchemes: linkSchemes) }), !text.isEmpty {
+            return text.count > 80 ? String(text.prefix(79)).trimmingCharacters(in: .whitespaces) + "…" : text
+        }
+        return card.imageAlt ?? card.domain ?? card.caption ?? card.id
+    }
+
+    /// The image's media type, from its file name, for Atom's enclosure link.
+    static func imageType(_ url: String) -> String {
+        let path = url.split(separator: "?").first.map(String.init)?.lowercased() ?? ""
+        if path.hasSuffix(".jpg") || path.hasSuffix(".jpeg") { return "image/jpeg" }
+        if path.hasSuffix(".gif") { return "image/gif" }
+        if path.hasSuffix(".webp") { return "image/webp" }
+        if path.hasSuffix(".svg") { return "image/svg+xml" }
+        if path.hasSuffix(".png") { return "image/png" }
+        return "image/*"
+    }
+}

@@ -1,0 +1,222 @@
+import CardFeedMustache
+import Foundation
+import CardFeedModel
+
+/// The templates a site renders with: the built-ins, each replaced by the site's file of the
+/// same path under `SITE/templates/`, and every built-in also reachable as `builtin.<name>` so
+/// that a site template can extend the original through Mustache inheritance
+/// (`{{<builtin.cards.short_news}}...{{/builtin.cards.short_news}}`) instead of copying it.
+/// Built-in or not, every template is parsed once here and rendered by the same engine.
+///
+/// Every template is registered under its path ("cards/short_news") and under the same name
+/// with dots ("cards.short_news"), the way docs/templates.md writes the built-ins' names.
+public struct TemplateSet: Sendable {
+    public static let builtinPrefix = "builtin."
+
+    /// "cards/short_news" -> "cards.short_news".
+    public static func dotted(_ name: String) -> String { name.replacingOccurrences(of: "/", with: ".") }
+    /// The page template and the shared card frame every card type extends.
+    public static let pageTemplate = "page"
+
+    public static func cardTemplate(_ type: CardType) -> String { "cards/\(type.rawValue)" }
+    /// A feed as Atom, the sitemap, and the HTML of a card in the feeds (see `Syndication`).
+    static let atomTemplate = "feed.atom"
+    static let sitemapTemplate = "sitemap.xml"
+    static let feedEntryTemplate = "feed_entry"
+
+    /// What `{{name}}` escapes for in the template `name`: the language it writes, told by the
+    /// extension before `.mustache` (`feed.atom`, `sitemap.xml`: XML), HTML for all others. A
+    /// template's partials write into it, so they escape for it too.
+    static func writesXML(_ name: String) -> Bool { name.hasSuffix(".atom") || name.hasSuffix(".xml") }
+
+    /// Every template, `{{name}}` escaped for HTML.
+    let library: MustacheLibrary
+    /// The same templates, escaped for XML.
+    let xmlLibrary: MustacheLibrary
+    /// Names of templates that come from the site (relative path without `.mustache`).
+    public let overrides: Set<String>
+    /// Template names the site added that replace no built-in.
+    public let additions: Set<String>
+    /// A hash of every template's name and text: a card rendered before with the same one
+    /// renders the same again.
+    let fingerprint: Int
+    /// The card templates (`cards/<name>`) by `<name>`, worked out once: finding a template by
+    /// its full name for every card built a string and took the name table's lock, on both
+    /// rendering threads.
+    private let cardTemplates: [String: MustacheName]
+    private let page: MustacheName?
+    /// The file (as shown to the user) of every name a template answers to, for errors.
+    private let files: [String: String]
+
+    init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int, files: [String: String] = [:]) {
+        self.library = library
+        xmlLibrary = library.escaping(with: XMLEscaping.append)
+        self.files = files
+        self.overrides = overrides
+        self.additions = additions
+        self.fingerprint = fingerprint
+        var cardTemplates: [String: MustacheName] = [:]
+        for name in Array(BuiltinFiles.templates.keys) + additions where name.hasPrefix("cards/") {
+            if let template = library.name(of: name) { cardTemplates[String(name.dropFirst("cards/".count))] = template }
+        }
+        self.cardTemplates = cardTemplates
+        page = library.name(of: Self.pageTemplate)
+    }
+
+    /// A template's name, file (as shown to the user) and text.
+    struct Source {
+        var name: String
+        var file: String
+        var text: String
+        var builtin: Bool { file.hasPrefix("(built-in)") }
+    }
+
+    /// Loads and checks every template; problems are added to `diagnostics`. Returns nil when
+    /// a template cannot be used (a syntax error, a missing partial or one that includes itself).
+    public static func load(site: SiteFolder, diagnostics: inout Diagnostics) -> TemplateSet? {
+        var sources = BuiltinFiles.templates.sorted { $0.key < $1.key }.map { Source(name: $0.key, file: "(built-in) templates/\($0.key).mustache", text: $0.value) }
+        var failed = false
+        var overrides = Set<String>()
+        var additions = Set<String>()
+        for path in site.templateFiles() {
+            let url = site.templatesFolder.appendingPathComponent(path)
+            let file = site.display(url)
+            let name = String(path.dropLast(".mustache".count))
+            let data: Data
+            do { data = try InputFile.read(url) } catch {
+                diagnostics.append(Diagnostic(.error, file: file, message: "the template \(error.description)"))
+                failed = true
+                continue
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                diagnostics.append(Diagnostic(.error, file: file, message: "the template is not UTF-8 text"))
+                failed = true
+                continue
+            }
+            if name.hasPrefix(builtinPrefix) || name.hasPrefix("builtin/") {
+                diagnostics.append(Diagnostic(.error, file: file, message: "names starting with \"builtin\" are reserved for the built-in templates; rename this file"))
+                failed = true
+                continue
+            }
+            if BuiltinFiles.templates[name] != nil { overrides.insert(name) } else { additions.insert(name) }
+            sources.append(Source(name: name, file: file, text: text))
+        }
+
+        var library = MustacheLibrary(escape: HTMLEscaping.append)
+        var parsed: [String: (template: MustacheTemplate, source: Source)] = [:]
+        // For the linter: every template by its file, and the file each name reaches.
+        var files: [String: MustacheTemplate] = [:]
+        var names: [String: String] = [:]
+        for source in sources {
+            do {
+                let template = try MustacheTemplate(source.text)
+                parsed[source.name] = (template, source)  // a site file replaces the built-in
+                files[source.file] = template
+                if source.builtin {
+                    library.register(template, named: builtinPrefix + dotted(source.name))
+                    names[builtinPrefix + dotted(source.name)] = source.file
+                }
+            } catch {
+                diagnostics.append(Diagnostic(
+                    .error, file: source.file, line: error.line, column: error.column,
+                    message: "template syntax: \(error.message) in \(Diagnostic.quoted(error.lineText.trimmingCharacters(in: .whitespaces)))"))
+                failed = true
+            }
+        }
+        // The dotted names first, then the paths: a site's `cards.short_news.mustache` and the
+        // built-in `cards/short_news` both answer to "cards.short_news", and the path wins, the
+        // same in every run.
+        for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
+            library.register(entry.template, named: dotted(name))
+            names[dotted(name)] = entry.source.file
+        }
+        for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
+            library.register(entry.template, named: name)
+            names[name] = entry.source.file
+        }
+        if failed { return nil }
+
+        let problems = TemplateLinter(templates: files, names: names).check()
+        problems.forEach { diagnostics.append($0) }
+        if problems.contains(where: { $0.severity == .error }) { return nil }
+        var hasher = Hasher()
+        for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(name)
+            hasher.combine(entry.source.text)
+        }
+        return TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize(), files: names)
+    }
+
+    /// Whether the site has a card template of this name (`cards/<name>`).
+    package func hasCardTemplate(_ name: String) -> Bool { cardTemplates[name] != nil }
+
+    /// The template for a card: the site template its `template` extra names, if there is one,
+    /// else its type's.
+    private func template(for card: Card) -> MustacheName? {
+        if let name = card.templateName, let template = cardTemplates[name] { return template }
+        return cardTemplates[card.type.rawValue]
+    }
+
+    /// What the templates may do to render one card: some 4,000 times what a built-in card
+    /// template writes for the largest card Braze allows, and 10,000 times the steps.
+    public static let cardBudget = MustacheBudget(bytes: 8 << 20, steps: 1_000_000)
+    /// What the page template may do to render one page around its cards, and again for each
+    /// card its `{{#cards}}` section shows when the section does more than write the card.
+    public static let pageBudget = MustacheBudget(bytes: 16 << 20, steps: 1_000_000)
+
+    /// The card's HTML as UTF-8 bytes, which go to its pages as they are; rendered in
+    /// `scratch`, which keeps its memory for the next card.
+    func render(_ view: CardView, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
+        guard let template = template(for: view.card) else { return [] }
+        do {
+            scratch.removeAll()
+            _ = try library.render(template, .object(view), budget: Self.cardBudget, onto: &scratch)
+            return scratch.array
+        } catch {
+            throw failure(error, card: view.card)
+        }
+    }
+
+    /// The page's text, with a hole where `{{#cards}}` stands.
+    func render(_ view: PageView) throws(TemplateFailure) -> MustacheOutput {
+        guard let page else { return MustacheOutput(bytes: [], holes: []) }
+        do {
+            return try library.render(page, .object(view), capacity: 8192, budget: Self.pageBudget)
+        } catch {
+            throw failure(error, card: nil)
+        }
+    }
+
+    /// The template `name` (a feed, the sitemap, a feed entry) rendered onto the end of `out`
+    /// with `view` as its context, escaping for the language it writes.
+    func render(_ name: String, _ view: MustacheObject, onto out: inout MustacheBytes) throws(TemplateFailure) {
+        let library = Self.writesXML(name) ? xmlLibrary : library
+        guard let template = library.name(of: name) else { return }
+        do {
+            _ = try library.render(template, .object(view), onto: &out)
+        } catch {
+            throw failure(error, card: nil)
+        }
+    }
+
+    /// A render's error as the build reports it: at the card (its data chose the way through
+    /// the templates) or the page, naming the template it was in and the limit it went past.
+    func failure(_ error: MustacheRenderError, card: Card?) -> TemplateFailure {
+        let limit = error.limit == .depth(MustacheLibrary.maximumDepth) ? "" : card == nil ? ", the limit for a page" : ", the limit for a card"
+        return TemplateFailure(card: card, message: error.message + limit, templateFile: file(of: error))
+    }
+
+    /// The file of the innermost template being rendered when `error` happened.
+    private func file(of error: MustacheRenderError) -> String? {
+        error.templates.last.flatMap { files[$0] }
+    }
+}
+
+/// A template that cannot be rendered for a card or a page.
+package struct TemplateFailure: Error, CustomStringConvertible {
+    package var card: Card?
+    package var message: String
+    /// The template file the renderer was in (as shown to the user), when known.
+    package var templateFile: String?
+    package var description: String { message }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A file of the output: rendered text, bytes, a file copied from the site, or a page streamed
+/// to disk when it is written.
+public struct OutputFile: Sendable {
+    public enum Content: Sendable {
+        case text(String)
+        case data(Data)
+        case copy(URL)
+        case stream(@Sendable (OutputSink) throws -> Void)
+    }
+
+    /// Relative to the output folder, "/"-separated.
+    public var path: String
+    public var content: Content
+
+    package init(path: String, content: Content) {
+        self.path = path
+        self.content = content
+    }
+
+    /// Writes the file's bytes to `sink`, which the caller finishes (see `OutputTarget`).
+    func write(to sink: OutputSink) throws {
+        switch content {
+        case .text(let text): try sink.write(text)
+        case .data(let data): try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
+        case .copy(let source):
+            let data = try Data(contentsOf: source)
+            try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
+        case .stream(let write): try write(sink)
+        }
+    }
+}

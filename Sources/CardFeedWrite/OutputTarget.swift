@@ -1,0 +1,81 @@
+import Foundation
+
+/// Where a build's files go. The write step makes one and owns it: the render step streams the
+/// pages into it as the cards render (`PageStreams`), the write step adds the other files
+/// (`SiteWriter`) and then commits it, or abandons it when the build fails. Nothing a build
+/// writes reaches the output before the commit.
+///
+/// `open` and `close` are called from both cores at once, for different paths.
+package protocol OutputTarget: AnyObject, Sendable {
+    /// Creates the folders (relative, "/"-separated) that files go in, and the folders they are in.
+    func createFolders(_ folders: Set<String>) throws
+    /// A sink for the file at `path`, relative to the output; the file is done when `close` returns.
+    func open(_ path: String) throws -> OutputSink
+    func close(_ sink: OutputSink, path: String) throws
+    /// Whether the target holds the file at `path` as made from `key` (a hash of everything it is
+    /// made of) by the last build; then the file stays as it is and need not be made again.
+    func holds(_ path: String, madeFrom key: Int) -> Bool
+    /// Puts every file in place at once.
+    func commit() throws -> OutputCounts
+    /// Forgets every file: the output stays as it was.
+    func abandon()
+}
+
+extension OutputTarget {
+    /// Only an output updated in place (`InPlaceOutput`) remembers what its files were made from.
+    package func holds(_ path: String, madeFrom key: Int) -> Bool { false }
+}
+
+/// What a build did to the output folder.
+public struct OutputCounts: Sendable, Equatable {
+    public var written = 0
+    /// Files left as they were, being byte for byte what the build produced.
+    public var unchanged = 0
+    /// Files of the previous output that this build no longer produces, removed; relative
+    /// paths, sorted.
+    public var removed: [String] = []
+}
+
+/// Every file kept in memory, by path: what the fuzz probe and the tests look at.
+public final class MemoryOutput: OutputTarget, @unchecked Sendable {
+    private let lock = NSLock()
+    /// The files, by path relative to the output.
+    public private(set) var files: [String: [UInt8]] = [:]
+
+    public init() {}
+
+    package func createFolders(_ folders: Set<String>) {}
+
+    package func open(_ path: String) -> OutputSink { OutputSink(inMemoryFor: path) }
+
+    package func close(_ sink: OutputSink, path: String) throws {
+        try sink.finish()
+        lock.withLock { files[path] = sink.bytes }
+    }
+
+    package func commit() -> OutputCounts { OutputCounts(written: lock.withLock { files.count }) }
+
+    package func abandon() { lock.withLock { files = [:] } }
+}
+
+/// Every file made and none kept: `cardfeed check` renders every page and feed into it, so that
+/// it meets every error a build would, and writes nothing.
+package final class DiscardedOutput: OutputTarget, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    package init() {}
+
+    package func createFolders(_ folders: Set<String>) {}
+
+    package func open(_ path: String) -> OutputSink { OutputSink(discarding: path) }
+
+    package func close(_ sink: OutputSink, path: String) throws {
+        try sink.finish()
+        lock.withLock { count += 1 }
+    }
+
+    package func commit() -> OutputCounts { OutputCounts(written: lock.withLock { count }) }
+
+    package func abandon() {}
+}

@@ -1,0 +1,298 @@
+import CFileSwap
+import Foundation
+import CardFeedModel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A build's output folder, replaced as a transaction.
+///
+/// The new site is written into a staging folder beside the output (`.public.cardfeed-staging`),
+/// each file compared, as it is written, with the output's file of the same path: a file that
+/// comes out byte for byte the same is hard-linked from the old output instead, so that it keeps
+/// its modification time (deployments that copy only what changed rely on it) and a rebuild
+/// writes only what changed. `commit` then exchanges the two folders in one rename, so that at
+/// every instant, `kill -9` included, the output is the whole previous site or the whole new
+/// one. Hidden files of the output that every build keeps (`.git`, `.nojekyll`, see
+/// `OutputHiddenFiles`) are linked into the new one first, whatever folder they are in.
+///
+/// A lock file beside the output keeps a second build out meanwhile, and what a killed build
+/// left beside the output is removed by the next one. Symbolic links in the old output are
+/// never followed: a file is compared with the old one only inside real folders.
+package final class OutputTransaction: OutputTarget, @unchecked Sendable {
+    /// Absolute paths, without a trailing slash.
+    let output: String
+    let staging: String
+    /// Where the old output waits while the new one is put in place, on a file system that
+    /// cannot exchange two names.
+    private let aside: String
+    private let lock: OutputLock
+    private let hasPrevious: Bool
+    /// The old output's hidden files that the new one keeps.
+    package let hiddenFiles: OutputHiddenFiles
+
+    private let mutex = NSLock()
+    /// Folders of the old output (relative) that are real folders, in which its files are compared.
+    private var comparable: Set<String> = []
+    private var created: Set<String> = [""]
+    private var written = 0
+    private var linked = 0
+    private var paths: Set<String> = []
+    private var finished = false
+
+    /// Locks `output`, clears what an interrupted build left beside it and creates the staging
+    /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
+    /// it is a symbolic link, the folder it leads to is the one replaced, and the link stays.
+    /// `staticFolder` is the site's `static/`, which tells the hidden files an older cardfeed
+    /// copied from it (see `OutputHiddenFiles`).
+    package init(output url: URL, staticFolder: URL? = nil) throws(SiteWriter.Refusal) {
+        output = SiteFolder.realPath(url)
+        let parent = (output as NSString).deletingLastPathComponent
+        let name = (output as NSString).lastPathComponent
+        let shown = SiteFolder.display(url)
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw SiteWriter.Refusal(description: "cannot create the folder \(SiteFolder.display(URL(fileURLWithPath: parent))) it goes in: \(error.localizedDescription)")
+        }
+        var status = stat(), parentStatus = stat()
+        if lstat(output, &status) == 0, stat(parent, &parentStatus) == 0, status.st_dev != parentStatus.st_dev {
+            // A mount point cannot be renamed, and the output is replaced whole by a rename.
+            throw SiteWriter.Refusal(description: "\(shown) is a mount point, which a build cannot replace as a whole; use a folder inside it (\(shown)/site) as the output")
+        }
+        lock = try OutputLock(path: parent + "/.\(name).cardfeed-lock", output: shown)
+        staging = parent + "/.\(name).cardfeed-staging"
+        aside = staging + "-old"
+        // Holding the lock, these names are a killed build's (and those of earlier versions,
+        // .NAME.cardfeed-new-PID and -old-PID). A build killed between moving the old output
+        // aside and putting the new one in place left no output: the old one comes back.
+        if lstat(output, &status) != 0, lstat(aside, &status) == 0 { _ = rename(aside, output) }
+        let ours = try! Regex("^\\.\(NSRegularExpression.escapedPattern(for: name))\\.cardfeed-(staging|staging-old|new-[0-9]+|old-[0-9]+)$")
+        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where leftover.wholeMatch(of: ours) != nil {
+            try? FileManager.default.removeItem(atPath: parent + "/" + leftover)
+        }
+        hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        if hasPrevious { comparable.insert("") }
+        hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
+        guard mkdir(staging, 0o755) == 0 else {
+            let reason = String(cString: strerror(errno))
+            finished = true  // the staging name is not this build's to remove
+            lock.release()
+            throw SiteWriter.Refusal(description: "cannot create a folder beside \(shown) to build in: \(reason)")
+        }
+    }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    package func createFolders(_ folders: Set<String>) throws {
+        try mutex.withLock {
+            for folder in folders.sorted() where !created.contains(folder) {
+                guard mkdir(staging + "/" + folder, 0o755) == 0 || errno == EEXIST else {
+                    throw SiteWriter.Refusal(description: "cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+                }
+                created.insert(folder)
+                var status = stat()
+                if comparable.contains(PagePaths.folder(folder)), lstat(output + "/" + folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+                    comparable.insert(folder)
+                }
+            }
+        }
+    }
+
+    package func open(_ path: String) throws -> OutputSink {
+        let compare = mutex.withLock { comparable.contains(PagePaths.folder(path)) }
+        return try OutputSink(path: staging + "/" + path, comparingWith: compare ? output + "/" + path : nil)
+    }
+
+    package func close(_ sink: OutputSink, path: String) throws {
+        let outcome = try sink.finish()
+        if outcome == .unchanged { try link(path) }
+        mutex.withLock {
+            paths.insert(path)
+            if outcome == .unchanged { linked += 1 } else { written += 1 }
+        }
+    }
+
+    /// The old output's file at `path`, unchanged, goes into the new one as it is.
+    private func link(_ path: String) throws {
+        let old = output + "/" + path, new = staging + "/" + path
+        guard linkat(AT_FDCWD, old, AT_FDCWD, new, 0) != 0 else { return }
+        // A file system without hard links: a copy, with the old file's times.
+        do {
+            try FileManager.default.copyItem(atPath: old, toPath: new)
+            var status = stat()
+            if lstat(old, &status) == 0 {
+                #if canImport(Glibc)
+                var times = [status.st_atim, status.st_mtim]
+                #else
+                var times = [status.st_atimespec, status.st_mtimespec]
+                #endif
+                utimensat(AT_FDCWD, new, &times, AT_SYMLINK_NOFOLLOW)
+            }
+        } catch {
+            throw SiteWriter.Refusal(description: "cannot link or copy \(path) from the previous output: \(error.localizedDescription)")
+        }
+    }
+
+    package func commit() throws -> OutputCounts {
+        let manager = FileManager.default
+        let shown = SiteFolder.display(URL(fileURLWithPath: output))
+        var carried: Set<String> = []
+        do {
+            if hasPrevious { carried = try carryHiddenFiles() }
+            let marker = OutputHiddenFiles.markerText(copied: paths.filter(OutputHiddenFiles.isHidden))
+            try Data(marker.utf8).write(to: URL(fileURLWithPath: staging + "/" + SiteWriter.markerName))
+        } catch {
+            abandon()
+            throw SiteWriter.Refusal(description: "cannot write into the folder beside \(shown): \(error)")
+        }
+        var removed: [String] = []
+        if hasPrevious {
+            removed = Self.files(in: output).filter { !paths.contains($0) && !carried.contains($0) }
+            if cardfeed_exchange_paths(staging, output) != 0 {
+                // Only a file system or kernel that cannot exchange two names (EINVAL, ENOSYS)
+                // gets the two renames, with an instant when there is no output; the next build
+                // puts the old output back if this one is killed then.
+                guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) else { throw failure("cannot put the new site in place of \(shown)") }
+                guard rename(output, aside) == 0 else { throw failure("cannot move \(shown) aside") }
+                guard rename(staging, output) == 0 else {
+                    let error = failure("cannot put the new site in place of \(shown)")
+                    _ = rename(aside, output)
+                    throw error
+                }
+                try? manager.removeItem(atPath: aside)
+            }
+        } else {
+            guard rename(staging, output) == 0 else { throw failure("cannot put the new site in place of \(shown)") }
+        }
+        // After an exchange, the staging name holds the old output.
+        try? manager.removeItem(atPath: staging)
+        finished = true
+        lock.release()
+        return OutputCounts(written: written, unchanged: linked, removed: removed.sorted())
+    }
+
+    private func failure(_ what: String) -> SiteWriter.Refusal {
+        let reason = String(cString: strerror(errno))
+        abandon()
+        return SiteWriter.Refusal(description: "\(what): \(reason)")
+    }
+
+    package func abandon() {
+        guard !finished else { return }
+        finished = true
+        try? FileManager.default.removeItem(atPath: staging)
+        lock.release()
+    }
+
+    /// The hidden files and folders of the old output that every build keeps are linked into the
+    /// new one, file by file (a folder is made anew, a symbolic link copied as a link), with the
+    /// folders they are in, also where the new site has no such folder. The build checked that
+    /// nothing it wrote lands on them (`SiteBuilder.staticCollisions`). Returns the files carried.
+    private func carryHiddenFiles() throws -> Set<String> {
+        var carried: Set<String> = []
+        for path in hiddenFiles.kept {
+            var folder = staging
+            for name in path.split(separator: "/").dropLast() {
+                folder += "/" + name
+                guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { throw OutputError(path: folder, code: errno) }
+            }
+            var status = stat()
+            guard lstat(staging + "/" + path, &status) != 0 else {
+                throw SiteWriter.Refusal(description: "the build wrote \(path), which the output has as a hidden file every build keeps")
+            }
+            try Self.linkTree(output + "/" + path, to: staging + "/" + path, as: path, into: &carried)
+        }
+        return carried
+    }
+
+    private static func linkTree(_ source: String, to target: String, as relative: String, into carried: inout Set<String>) throws {
+        var status = stat()
+        guard lstat(source, &status) == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            guard mkdir(target, status.st_mode & 0o7777) == 0 else { throw OutputError(path: target, code: errno) }
+            for name in try FileManager.default.contentsOfDirectory(atPath: source) {
+                try linkTree(source + "/" + name, to: target + "/" + name, as: relative + "/" + name, into: &carried)
+            }
+            return
+        case S_IFLNK:
+            let destination = try FileManager.default.destinationOfSymbolicLink(atPath: source)
+            guard symlink(destination, target) == 0 else { throw OutputError(path: target, code: errno) }
+        default:
+            if linkat(AT_FDCWD, source, AT_FDCWD, target, 0) != 0 {
+                try FileManager.default.copyItem(atPath: source, toPath: target)
+            }
+        }
+        carried.insert(relative)
+    }
+
+    /// The files below `folder`, relative, without the marker and the staging files an older
+    /// cardfeed left (`.index.html.cardfeed-new-PID`), never following a symbolic link.
+    static func files(in folder: String) -> [String] {
+        var files: [String] = []
+        func walk(_ relative: String) {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                if relative.isEmpty && name == SiteWriter.markerName { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var status = stat()
+                if lstat(folder + "/" + child, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+                    walk(child)
+                } else if !name.contains(".cardfeed-new-") {
+                    files.append(child)
+                }
+            }
+        }
+        walk("")
+        return files
+    }
+}
+
+/// The lock a build holds on its output folder: a file beside the folder, locked with `flock`,
+/// holding the process id that another build names. The kernel releases the lock when the
+/// process ends, however it ends.
+final class OutputLock: @unchecked Sendable {
+    let path: String
+    private var descriptor: Int32
+
+    init(path: String, output: String) throws(SiteWriter.Refusal) {
+        self.path = path
+        while true {
+            descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw SiteWriter.Refusal(description: "cannot create the lock file \(path): \(String(cString: strerror(errno)))")
+            }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                var text = [UInt8](repeating: 0, count: 32)
+                let count = read(descriptor, &text, 31)
+                close(descriptor)
+                descriptor = -1  // deinit runs when an initialiser throws: nothing of ours to release
+                let holder = count > 0 ? String(decoding: text[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                throw SiteWriter.Refusal(description: "another cardfeed\(holder.isEmpty ? "" : " (process \(holder))") is writing \(output); wait until it ends, or choose another --output")
+            }
+            // The build that held it may have removed the file meanwhile: then lock the new one.
+            var locked = stat(), current = stat()
+            if fstat(descriptor, &locked) == 0, stat(path, &current) == 0, locked.st_ino == current.st_ino, locked.st_dev == current.st_dev { break }
+            close(descriptor)
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pwrite(descriptor, pid, pid.count, 0)
+    }
+
+    /// Removes the lock file, then lets go of it.
+    func release() {
+        guard descriptor >= 0 else { return }
+        unlink(path)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+}

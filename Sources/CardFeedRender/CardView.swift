@@ -8,7 +8,7 @@ import CardFeedModel
 /// A class, so that the context stack holds it by reference: a card's template looks up some
 /// forty names.
 final class CardView: MustacheObject, @unchecked Sendable {
-    enum Key: String, CaseIterable, Sendable {
+    enum Key: String, ViewKey {
         case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
         case title, description, url, domain, link
         case image, pinnedIcon
@@ -16,7 +16,25 @@ final class CardView: MustacheObject, @unchecked Sendable {
         case categories, extras, extrasList
         case subtitle, caption, rating, reviews, price, mediaType, itunesID, universal
         case newTab, strings, permalink
+
+        var kind: FieldKind {
+            switch self {
+            case .id, .anchor, .type, .title, .url, .domain, .subtitle, .caption, .mediaType, .itunesID, .permalink: .text
+            case .unread, .viewed, .pinned, .dismissible, .useWebView, .universal, .newTab: .flag
+            case .description: .html
+            case .link: .view(LinkView.schema)
+            case .image, .pinnedIcon: .view(ImageView.schema)
+            case .created, .updated, .expires: .view(Moment.schema)
+            case .categories: .list(CategoryView.schema)
+            case .extras, .strings: .open
+            case .extrasList: .list(ExtraView.schema)
+            case .rating: .view(RatingView.schema)
+            case .reviews: .view(ReviewsView.schema)
+            case .price: .view(PriceView.schema)
+            }
+        }
     }
+    static let schema = ViewSchema("card", Key.self)
 
     let card: Card
     let descriptionHTML: String?
@@ -94,7 +112,12 @@ final class LinkView: MustacheObject, @unchecked Sendable {
         self.text = text
     }
 
-    enum Key: String, CaseIterable, Sendable { case href, text }
+    enum Key: String, ViewKey {
+        case href, text
+
+        var kind: FieldKind { .text }
+    }
+    static let schema = ViewSchema("link", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {
@@ -111,7 +134,12 @@ final class CategoryView: MustacheObject, @unchecked Sendable {
     let title: String
     let href: String
 
-    enum Key: String, CaseIterable, Sendable { case name, title, href }
+    enum Key: String, ViewKey {
+        case name, title, href
+
+        var kind: FieldKind { .text }
+    }
+    static let schema = ViewSchema("category", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {
@@ -149,7 +177,12 @@ final class ExtraView: MustacheObject, @unchecked Sendable {
         self.value = value
     }
 
-    enum Key: String, CaseIterable, Sendable { case key, value }
+    enum Key: String, ViewKey {
+        case key, value
+
+        var kind: FieldKind { .text }
+    }
+    static let schema = ViewSchema("extra", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {
@@ -167,7 +200,12 @@ final class RatingView: MustacheObject, @unchecked Sendable {
         init(kind: String) { self.kind = kind }
 
         let kind: String
-        enum Key: String, CaseIterable, Sendable { case kind }
+        enum Key: String, ViewKey {
+            case kind
+
+            var kind: FieldKind { .text }
+        }
+        static let schema = ViewSchema("star", Key.self)
         static let fields = MustacheFields(Key.self)
         override func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
     }
@@ -176,7 +214,17 @@ final class RatingView: MustacheObject, @unchecked Sendable {
     let text: String
     let stars: [Star]
 
-    enum Key: String, CaseIterable, Sendable { case value, text, stars }
+    enum Key: String, ViewKey {
+        case value, text, stars
+
+        var kind: FieldKind {
+            switch self {
+            case .value, .text: .text
+            case .stars: .list(Star.schema)
+            }
+        }
+    }
+    static let schema = ViewSchema("rating", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {
@@ -207,7 +255,16 @@ final class ReviewsView: MustacheObject, @unchecked Sendable {
         self.text = text
     }
 
-    enum Key: String, CaseIterable, Sendable { case count, text }
+    enum Key: String, ViewKey {
+        case count, text
+
+        var kind: FieldKind {
+            switch self {
+            case .count, .text: .text
+            }
+        }
+    }
+    static let schema = ViewSchema("reviews", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {
@@ -226,7 +283,17 @@ final class PriceView: MustacheObject, @unchecked Sendable {
     let text: String
     let free: Bool
 
-    enum Key: String, CaseIterable, Sendable { case text, free }
+    enum Key: String, ViewKey {
+        case text, free
+
+        var kind: FieldKind {
+            switch self {
+            case .text: .text
+            case .free: .flag
+            }
+        }
+    }
+    static let schema = ViewSchema("price", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {

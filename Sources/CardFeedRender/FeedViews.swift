@@ -5,7 +5,17 @@ import CardFeedModel
 /// What `feed.atom` sees: one feed, its entries the cards of its first page. Every address is
 /// absolute; times are ISO 8601.
 final class FeedDocumentView: MustacheObject, @unchecked Sendable {
-    enum Key: String, CaseIterable, Sendable { case lang, baseURL, title, url, atomURL, updated, siteTitle, version, entries }
+    enum Key: String, ViewKey {
+        case lang, baseURL, title, url, atomURL, updated, siteTitle, version, entries
+
+        var kind: FieldKind {
+            switch self {
+            case .lang, .baseURL, .title, .url, .atomURL, .updated, .siteTitle, .version: .text
+            case .entries: .list(FeedEntryView.schema)
+            }
+        }
+    }
+    static let schema = ViewSchema("feed document", Key.self)
     static let fields = MustacheFields(Key.self)
 
     let feed: Feed
@@ -39,9 +49,19 @@ final class FeedDocumentView: MustacheObject, @unchecked Sendable {
 
 /// What `feed_entry` (the entry's HTML) and each of `feed.atom`'s `entries` see of a card.
 final class FeedEntryView: MustacheObject, @unchecked Sendable {
-    enum Key: String, CaseIterable, Sendable {
+    enum Key: String, ViewKey {
         case id, title, url, link, image, imageType, description, published, updated, categories, content
+
+        var kind: FieldKind {
+            switch self {
+            case .id, .title, .url, .link, .imageType, .published, .updated: .text
+            case .image: .view(ImageView.schema)
+            case .description, .content: .html
+            case .categories: .list(CategoryView.schema)
+            }
+        }
     }
+    static let schema = ViewSchema("feed entry", Key.self)
     static let fields = MustacheFields(Key.self)
 
     let entry: FeedEntry
@@ -74,7 +94,12 @@ final class FeedEntryView: MustacheObject, @unchecked Sendable {
 /// What `sitemap.xml` sees: every page of every feed.
 final class SitemapView: MustacheObject, @unchecked Sendable {
     final class PageURL: MustacheObject, @unchecked Sendable {
-        enum Key: String, CaseIterable, Sendable { case loc, lastmod }
+        enum Key: String, ViewKey {
+            case loc, lastmod
+
+            var kind: FieldKind { .text }
+        }
+        static let schema = ViewSchema("sitemap URL", Key.self)
         static let fields = MustacheFields(Key.self)
 
         /// The page's address.
@@ -96,7 +121,16 @@ final class SitemapView: MustacheObject, @unchecked Sendable {
         }
     }
 
-    enum Key: String, CaseIterable, Sendable { case urls }
+    enum Key: String, ViewKey {
+        case urls
+
+        var kind: FieldKind {
+            switch self {
+            case .urls: .list(PageURL.schema)
+            }
+        }
+    }
+    static let schema = ViewSchema("sitemap", Key.self)
     static let fields = MustacheFields(Key.self)
 
     let urls: [PageURL]

@@ -33,7 +33,17 @@ final class ImageView: MustacheObject, @unchecked Sendable {
     /// size instead of stretching it, blurred, across the card.
     let small: Bool
 
-    enum Key: String, CaseIterable, Sendable { case src, srcset, alt, width, height, placeholder, small }
+    enum Key: String, ViewKey {
+        case src, srcset, alt, width, height, placeholder, small
+
+        var kind: FieldKind {
+            switch self {
+            case .src, .srcset, .alt, .width, .height: .text
+            case .placeholder, .small: .flag
+            }
+        }
+    }
+    static let schema = ViewSchema("image", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {

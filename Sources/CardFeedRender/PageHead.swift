@@ -60,16 +60,24 @@ final class SocialView: MustacheObject, @unchecked Sendable {
         self.siteName = siteName
     }
 
+    enum Key: String, ViewKey {
+        case url, title, description, image, siteName, twitterCard
+
+        var kind: FieldKind { .text }
+    }
+    static let schema = ViewSchema("social", Key.self)
+    static let fields = MustacheFields(Key.self)
+
     override func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "url": .text(url)
-        case "title": .text(title)
-        case "description": .text(description)
-        case "image": image.mustache
-        case "siteName": .text(siteName)
+        switch Self.fields[name] {
+        case .url: .text(url)
+        case .title: .text(title)
+        case .description: .text(description)
+        case .image: image.mustache
+        case .siteName: .text(siteName)
         // A large picture when there is one to show.
-        case "twitterCard": .text(image == nil ? "summary" : "summary_large_image")
-        default: nil
+        case .twitterCard: .text(image == nil ? "summary" : "summary_large_image")
+        case nil: nil
         }
     }
 }
@@ -84,11 +92,19 @@ final class FaviconView: MustacheObject, @unchecked Sendable {
         type = favicon.type
     }
 
+    enum Key: String, ViewKey {
+        case href, type
+
+        var kind: FieldKind { .text }
+    }
+    static let schema = ViewSchema("favicon", Key.self)
+    static let fields = MustacheFields(Key.self)
+
     override func value(for name: MustacheName) -> MustacheValue? {
-        switch name.string {
-        case "href": .text(href)
-        case "type": .text(type)
-        default: nil
+        switch Self.fields[name] {
+        case .href: .text(href)
+        case .type: .text(type)
+        case nil: nil
         }
     }
 }

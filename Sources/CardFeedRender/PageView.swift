@@ -5,11 +5,27 @@ import CardFeedModel
 /// What the page template sees: one page of one feed. Every name is a case of `Key` (see `CardView`).
 /// A class, so that the context stack holds it by reference.
 final class PageView: MustacheObject, @unchecked Sendable {
-    enum Key: String, CaseIterable, Sendable {
+    enum Key: String, ViewKey {
         case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
         case description, favicon, canonical, social
+
+        var kind: FieldKind {
+            switch self {
+            case .lang, .siteTitle, .title, .root, .path, .stylesheet, .generator, .emptyMessage, .madeWith, .csp, .description, .canonical: .text
+            case .stylesheets: .texts
+            case .feed: .view(FeedView.schema)
+            case .nav: .list(NavItem.schema)
+            case .cards: .list(CardView.schema)
+            case .pagination: .view(PaginationView.schema)
+            case .strings: .open
+            case .alternates: .view(AlternateView.schema)
+            case .favicon: .view(FaviconView.schema)
+            case .social: .view(SocialView.schema)
+            }
+        }
     }
+    static let schema = ViewSchema("page", Key.self)
 
     let settings: RenderSettings
     let feed: FeedView
@@ -131,7 +147,12 @@ final class FeedView: MustacheObject, @unchecked Sendable {
         return FeedView(self, countText: countText + " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(total)]))
     }
 
-    enum Key: String, CaseIterable, Sendable { case slug, title, count, countText, href }
+    enum Key: String, ViewKey {
+        case slug, title, count, countText, href
+
+        var kind: FieldKind { .text }
+    }
+    static let schema = ViewSchema("feed", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {
@@ -151,7 +172,12 @@ final class AlternateView: MustacheObject, @unchecked Sendable {
     let json: String
     let title: String
 
-    enum Key: String, CaseIterable, Sendable { case atom, json, title }
+    enum Key: String, ViewKey {
+        case atom, json, title
+
+        var kind: FieldKind { .text }
+    }
+    static let schema = ViewSchema("alternates", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {
@@ -188,7 +214,17 @@ final class NavItem: MustacheObject, @unchecked Sendable {
         self.current = current
     }
 
-    enum Key: String, CaseIterable, Sendable { case slug, title, count, countNoun, href, current }
+    enum Key: String, ViewKey {
+        case slug, title, count, countNoun, href, current
+
+        var kind: FieldKind {
+            switch self {
+            case .slug, .title, .count, .countNoun, .href: .text
+            case .current: .flag
+            }
+        }
+    }
+    static let schema = ViewSchema("nav item", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {
@@ -219,7 +255,17 @@ final class PaginationView: MustacheObject, @unchecked Sendable {
         /// Pages were left out before this one ("…").
         let gap: Bool
 
-        enum Key: String, CaseIterable, Sendable { case number, href, current, gap }
+        enum Key: String, ViewKey {
+            case number, href, current, gap
+
+            var kind: FieldKind {
+                switch self {
+                case .number, .href: .text
+                case .current, .gap: .flag
+                }
+            }
+        }
+        static let schema = ViewSchema("page link", Key.self)
         static let fields = MustacheFields(Key.self)
 
         override func value(for name: MustacheName) -> MustacheValue? {
@@ -233,7 +279,17 @@ final class PaginationView: MustacheObject, @unchecked Sendable {
         }
     }
 
-    enum Key: String, CaseIterable, Sendable { case current, total, previous, next, pages }
+    enum Key: String, ViewKey {
+        case current, total, previous, next, pages
+
+        var kind: FieldKind {
+            switch self {
+            case .current, .total, .previous, .next: .text
+            case .pages: .list(PageLink.schema)
+            }
+        }
+    }
+    static let schema = ViewSchema("pagination", Key.self)
     static let fields = MustacheFields(Key.self)
 
     override func value(for name: MustacheName) -> MustacheValue? {

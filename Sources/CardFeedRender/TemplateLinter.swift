@@ -12,49 +12,27 @@ struct TemplateLinter {
     let templates: [String: MustacheTemplate]
     let names: [String: String]
 
-    /// The names of the values that have fields, with their fields. The card's and the page's
-    /// own names come from their views' `Key`s; `TemplateLinterTests` renders each nested field
-    /// of this table from a real view, so that it cannot drift from the views.
-    static let fields: [String: Set<String>] = {
-        let moment: Set = ["iso", "text"]
-        let image: Set = ["src", "srcset", "alt", "width", "height", "placeholder", "small"]
-        return [
-            "created": moment, "updated": moment, "expires": moment,
-            "image": image, "pinnedIcon": image,
-            "link": ["href", "text"],
-            "categories": ["name", "title", "href"],
-            "extrasList": ["key", "value"],
-            "rating": ["value", "text", "stars"],
-            "stars": ["kind"],
-            "reviews": ["count", "text"],
-            "price": ["text", "free"],
-            "feed": ["slug", "title", "count", "countText", "href"],
-            "nav": ["slug", "title", "count", "countNoun", "href", "current"],
-            "pagination": ["current", "total", "previous", "next", "pages"],
-            "pages": ["number", "href", "current", "gap"],
-            "alternates": ["atom", "json", "title"],
-            "favicon": ["href", "type"],
-            "social": ["url", "title", "description", "image", "siteName", "twitterCard"],
-            "entries": Set(MustacheFields<FeedEntryView.Key>.names),
-            "urls": Set(MustacheFields<SitemapView.PageURL.Key>.names),
-        ]
-    }()
+    /// The views a template is rendered over, by the name it is registered under; the templates
+    /// they include are rendered over the same views, with those of the sections around the
+    /// inclusion on top.
+    static let roots: [String: ViewSchema] = [
+        TemplateSet.pageTemplate: PageView.schema,
+        "card": CardView.schema,
+        TemplateSet.atomTemplate: FeedDocumentView.schema,
+        TemplateSet.feedEntryTemplate: FeedEntryView.schema,
+        TemplateSet.sitemapTemplate: SitemapView.schema,
+    ]
 
-    /// Values whose fields are the site's own: any name goes.
-    static let openFields: Set = ["extras", "strings"]
-
-    /// Every name a tag can look up first: the card's, the page's, a feed's, a feed entry's and
-    /// the sitemap's, and inside a section, the fields of the value it is over.
-    static let vocabulary: Set<String> = Set(
-        MustacheFields<CardView.Key>.names + MustacheFields<PageView.Key>.names + MustacheFields<FeedDocumentView.Key>.names
-            + MustacheFields<FeedEntryView.Key>.names + MustacheFields<SitemapView.Key>.names
-    )
-    .union(fields.values.joined())
+    static func root(of name: String) -> ViewSchema? {
+        let name = name.hasPrefix(TemplateSet.builtinPrefix) ? String(name.dropFirst(TemplateSet.builtinPrefix.count)) : name
+        return name.hasPrefix("cards/") ? CardView.schema : roots[name]
+    }
 
     /// Unknown names reported for one template; past that, a count.
     static let namesReported = 20
 
     func check() -> [Diagnostic] {
+        let contexts = self.contexts()
         var problems: [Diagnostic] = []
         var blocksByFile: [String: Set<String>]?
         for (file, template) in templates.sorted(by: { $0.key < $1.key }) {
@@ -81,7 +59,7 @@ struct TemplateLinter {
                         .error, file: file, line: tag.line, column: tag.column,
                         message: "{{#cards}} inside {{#cards}} shows no card: the cards are one list, shown where the outer {{#cards}} stands; remove the inner section"))
                 case .variable, .raw, .section, .inverted:
-                    guard unknownNames <= Self.namesReported, let problem = Self.unknownName(tag) else { continue }
+                    guard unknownNames <= Self.namesReported, let problem = Self.unknownName(tag, in: contexts[file] ?? Self.anyRoot) else { continue }
                     unknownNames += 1
                     let message = unknownNames <= Self.namesReported ? problem : "and more names that no card or page has (only the first \(Self.namesReported) are listed)"
                     problems.append(Diagnostic(.warning, file: file, line: tag.line, column: tag.column, message: message))
@@ -91,27 +69,50 @@ struct TemplateLinter {
         return problems + cycles()
     }
 
-    /// Why a tag's name renders as nothing, if it does.
-    static func unknownName(_ tag: MustacheTag) -> String? {
+    /// Why a tag's name renders as nothing in every context its template is rendered in, if it
+    /// does (in one of them is enough to keep it: a partial may serve a card and a page).
+    static func unknownName(_ tag: MustacheTag, in contexts: [ViewContext]) -> String? {
         guard tag.name != "." else { return nil }
-        let sigil = tag.kind == .section ? "#" : tag.kind == .inverted ? "^" : tag.kind == .raw ? "&" : ""
-        let parts = tag.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard vocabulary.contains(parts[0]) else {
-            return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(parts[0])), which no card or page has, so it renders as nothing\(Diagnostic.suggestion(for: parts[0], among: vocabulary))"
+        var first: String?
+        for context in contexts {
+            guard let problem = context.pushing(tag.sections).problem(with: tag) else { return nil }
+            first = first ?? problem
         }
-        var owner = parts[0]
-        for part in parts.dropFirst() {
-            if openFields.contains(owner) { return nil }
-            guard let known = fields[owner] else {
-                return "{{\(sigil)\(tag.name)}}: \(Diagnostic.quoted(owner)) has no fields, so it renders as nothing"
-            }
-            guard known.contains(part) else {
-                return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(part)) of \(Diagnostic.quoted(owner)), which has only \(known.sorted().joined(separator: ", ")), so it renders as nothing\(Diagnostic.suggestion(for: part, among: known))"
-            }
-            owner = part
-        }
-        return nil
+        return first
     }
+
+    /// For a template no known template includes (a partial only a dynamic name reaches): any
+    /// view a template is rendered over.
+    static let anyRoot = [PageView.schema, CardView.schema, FeedDocumentView.schema, FeedEntryView.schema, SitemapView.schema]
+        .map { ViewContext([$0]) }
+
+    /// The contexts each template is rendered in: the root templates over their views, and what
+    /// they include over the same, with the views of the sections around the inclusion on top.
+    /// At most `contextsKept` a template: past that, names are checked in those.
+    private func contexts() -> [String: [ViewContext]] {
+        var found: [String: [ViewContext]] = [:]
+        var work: [(file: String, context: ViewContext)] = []
+        for (name, file) in names.sorted(by: { $0.key < $1.key }) {
+            guard let root = Self.root(of: name) else { continue }
+            let context = ViewContext([root])
+            if !(found[file] ?? []).contains(context) {
+                found[file, default: []].append(context)
+                work.append((file, context))
+            }
+        }
+        while let (file, context) = work.popLast() {
+            for tag in templates[file]?.tags ?? [] where tag.kind == .partial || tag.kind == .parent {
+                guard let target = names[tag.name], (found[target]?.count ?? 0) < Self.contextsKept else { continue }
+                let inner = context.pushing(tag.sections)
+                guard !(found[target] ?? []).contains(inner) else { continue }
+                found[target, default: []].append(inner)
+                work.append((target, inner))
+            }
+        }
+        return found
+    }
+
+    static let contextsKept = 16
 
     /// The blocks each template has, by file, for a parent tag's blocks to be checked against:
     /// its own, and those of the templates it includes or extends. Worked out once for all,

@@ -6,9 +6,9 @@ import Testing
 @testable import CardFeedRender
 
 
-/// The linter's table of nested fields (`TemplateLinter.fields`) and the views templates read
-/// must name the same fields: every field the linter accepts is answered by a real view, and a
-/// name it would warn about is not.
+/// The views' schemas (what the linter checks templates against, and what docs/templates.md
+/// lists) and the views themselves must agree: every name a schema declares is answered by a
+/// real view, with a value of its kind, and a name it does not declare is not.
 @Suite struct TemplateLinterTests {
     static func settings() throws -> RenderSettings {
         var diagnostics = Diagnostics()
@@ -35,6 +35,12 @@ import Testing
         card.rating = 4.5
         card.reviews = 12
         card.price = 1.99
+        card.title = "Title"
+        card.subtitle = "Subtitle"
+        card.caption = "Caption"
+        card.domain = "x.test"
+        card.mediaType = "ItunesAlbum"
+        card.itunesID = 1
         return card
     }
 
@@ -47,34 +53,76 @@ import Testing
         }
     }
 
-    @Test func everyNestedFieldOfTheLinterIsAnsweredByAView() throws {
+    @Test func everyNameOfEverySchemaIsAnsweredByItsView() throws {
         let settings = try Self.settings()
-        let card = CardView(card: Self.card(), descriptionHTML: nil, settings: settings, permalink: "index.html#card-c")
+        let card = CardView(card: Self.card(), descriptionHTML: "<p>d</p>", settings: settings, permalink: "index.html#card-c")
         let feed = FeedSelection(feed: .all, cards: [0, 1, 2, 3, 4], pages: [0..<2, 2..<4, 4..<5])
         let selection = Selection(cards: ShownCards([Self.card()], order: [0]), feeds: [feed], hidden: [:])
         let templates = try #require(TemplateSet.load(site: SiteFolder("/nonexistent"), diagnostics: &Diagnostics.scratch))
-        let page = SiteRenderer(templates: templates, settings: settings)
-            .pageViews(selection, feed)(2, 2)
-        var owners: [String: MustacheObject] = [:]
-        for name in TemplateLinter.fields.keys {
-            owners[name] = Self.object(card.value(for: MustacheName(name))) ?? Self.object(page.value(for: MustacheName(name)))
-        }
-        // The feeds' views: an entry of a card with its own image, the sitemap's first page.
+        let page = SiteRenderer(templates: templates, settings: settings).pageViews(selection, feed)(2, 2)
+        // The feeds' views: an entry of a card with its own image, the sitemap of one page.
         let syndication = Syndication(baseURL: "https://x.test/", settings: settings, templates: templates)
         var pictured = Self.card()
         pictured.image = .remote("https://x.test/i.png")
         let entry = FeedEntry(card: pictured, position: 0, anchor: "card-c", description: "<p>d</p>\n", linkSchemes: [], syndication: syndication)
-        owners["entries"] = FeedEntryView(entry, content: "<p>d</p>\n")
         let shown = Selection(cards: ShownCards([pictured], order: [0]), feeds: [FeedSelection(feed: .all, cards: [0], pages: [0..<1])], hidden: [:])
-        owners["urls"] = SitemapView(shown, syndication: syndication).urls.first
-        owners["stars"] = Self.object(owners["rating"]?.value(for: MustacheName("stars")))
-        owners["pages"] = Self.object(owners["pagination"]?.value(for: MustacheName("pages")))
-        for (owner, fields) in TemplateLinter.fields {
-            let object = try #require(owners[owner], "no view answers \(owner)")
-            for field in fields {
-                #expect(object.value(for: MustacheName(field)) != nil, "\(owner).\(field)")
+        let document = FeedDocumentView(feed: .all, entries: [FeedEntryView(entry, content: "<p>d</p>\n")], updated: "2026-01-01T00:00:00Z", syndication: syndication)
+        // The page's `cards` are holes the renderer fills: the card view stands for them.
+        let views: [(ViewSchema, MustacheObject)] = [
+            (CardView.schema, card), (PageView.schema, page), (FeedEntryView.schema, FeedEntryView(entry, content: "<p>d</p>\n")),
+            (FeedDocumentView.schema, document), (SitemapView.schema, SitemapView(shown, syndication: syndication)),
+        ]
+        for (schema, view) in views {
+            try Self.expectAnswers(schema, view, path: schema.name, cards: card)
+        }
+    }
+
+    /// docs/templates.md's "What templates see" names every name of every view (the schemas are
+    /// the list; the page is its prose).
+    @Test func theTemplatesPageNamesEveryNameOfEveryView() throws {
+        let text = try String(contentsOf: ReadmeTests.repository.appendingPathComponent("docs/templates.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "## What templates see")).upperBound
+        let section = text[start...].prefix { _ in true }.components(separatedBy: "\n## ").first ?? ""
+        var seen = Set<String>()
+        func names(_ schema: ViewSchema) {
+            guard seen.insert(schema.name).inserted else { return }
+            for (name, kind) in schema.fields {
+                #expect(section.contains("`\(name)`"), "docs/templates.md does not name `\(name)` of the \(schema.name)")
+                kind.schema.map(names)
             }
-            #expect(object.value(for: MustacheName("nonexistent")) == nil, "\(owner)")
+        }
+        TemplateLinter.anyRoot.compactMap { $0.scopes.first ?? nil }.forEach(names)
+    }
+
+    /// Every name of `schema` has a value in `view` of the kind the schema says, down through
+    /// the views it holds; an undeclared name has none.
+    static func expectAnswers(_ schema: ViewSchema, _ view: MustacheObject, path: String, cards: CardView) throws {
+        #expect(view.value(for: MustacheName("nonexistent")) == nil, "\(path)")
+        for (name, kind) in schema.fields {
+            // Names come from the view's own `Key`, so a view knows each one; an empty value
+            // (a card without a subtitle) says nothing of its kind.
+            guard let value = view.value(for: MustacheName(name)) else { continue }
+            let where_ = "\(path).\(name)"
+            switch kind {
+            case .text, .html:
+                switch value {
+                case .text, .int: break
+                default: Issue.record("\(where_): not text")
+                }
+            case .flag:
+                guard case .bool = value else { Issue.record("\(where_): not a flag"); continue }
+            case .texts:
+                guard case .list = value else { Issue.record("\(where_): not a list"); continue }
+            case .open:
+                guard case .object = value else { Issue.record("\(where_): not a view"); continue }
+            case .view(let inner), .list(let inner):
+                if case .deferredList = value {
+                    try expectAnswers(inner, cards, path: where_, cards: cards)
+                } else {
+                    let object = try #require(Self.object(value), "\(where_): no view")
+                    try expectAnswers(inner, object, path: where_, cards: cards)
+                }
+            }
         }
     }
 }

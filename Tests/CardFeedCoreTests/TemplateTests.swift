@@ -74,7 +74,7 @@ import Testing
         let report = site.build()
         #expect(report.succeeded)
         #expect(report.diagnostics.warnings.count == 1)
-        #expect(report.diagnostics.contains("short_news.mustache:2:3: {{titel}} names \"titel\", which no card or page has, so it renders as nothing (did you mean \"title\"?)"))
+        #expect(report.diagnostics.contains("short_news.mustache:2:3: {{titel}} names \"titel\", which the card does not have, so it renders as nothing (did you mean \"title\"?)"))
         #expect(!site.build(strict: true).succeeded)
     }
 
@@ -121,6 +121,28 @@ import Testing
         } catch let error as TemplateCatalog.EjectError {
             #expect(error.description.contains("did you mean \"cards/short_news\"?"))
         }
+    }
+
+    /// A template is checked against the views it is rendered over, not every name some view
+    /// has: a card template sees its card only, the page's `{{#cards}}` sees each card on top
+    /// of the page, and a partial sees what is around each place that includes it.
+    @Test func namesAreCheckedAgainstTheViewsATemplateIsRenderedOver() throws {
+        let site = try TempSite([
+            "cards.json": Self.card,
+            "templates/cards/short_news.mustache": "<p>{{siteTitle}}|{{href}}|{{social.image.src}}</p>{{#link}}{{>partials/link}}{{/link}}\n",
+            "templates/partials/link.mustache": "<a href=\"{{href}}\">{{text}}</a>{{id}}{{nav}}",
+            "templates/page.mustache": "<title>{{siteTitle}}</title>{{#cards}}{{siteTitle}} {{title}}{{{.}}}{{/cards}}{{#nav}}{{slug}}{{#current}}{{title}}{{/current}}{{/nav}}\n",
+        ])
+        defer { site.remove() }
+        let report = site.build()
+        #expect(report.succeeded)
+        let card = "templates/cards/short_news.mustache"
+        #expect(report.diagnostics.contains("\(card):1:4: {{siteTitle}} names \"siteTitle\", which the card does not have, so it renders as nothing (did you mean \"subtitle\"?); it is a name of the page, which a card template does not see"))
+        #expect(report.diagnostics.contains("\(card):1:18: {{href}} names \"href\", which the card does not have, so it renders as nothing"))
+        #expect(report.diagnostics.contains("\(card):1:27: {{social.image.src}} names \"social\", which the card does not have"))
+        // In the partial, `href` and `text` are the link's and `id` the card's; `nav` is the page's.
+        #expect(report.diagnostics.contains("templates/partials/link.mustache:1:38: {{nav}} names \"nav\", which the link or the card does not have"))
+        #expect(report.diagnostics.warnings.count == 4)
     }
 
     @Test func anUnknownFieldOfAKnownValueIsAWarning() throws {

@@ -11,7 +11,7 @@ package final class Moment: MustacheObject, @unchecked Sendable {
     let iso: String
     let text: String
 
-    enum Key: String, CaseIterable, Sendable { case iso, text }
+    package enum Key: String, CaseIterable, Sendable { case iso, text }
     static let fields = MustacheFields(Key.self)
 
     package override func value(for name: MustacheName) -> MustacheValue? {

@@ -1,0 +1,84 @@
+import CardFeedMustache
+import CardFeedModel
+
+/// The views a name is looked up in at one place of a template, as Mustache's context stack
+/// holds them: the template's own view first, then one for each section around the place
+/// whose value has names. An open scope (inside `{{#extras}}` or `{{#strings}}`) answers any
+/// name: the site chose them.
+struct ViewContext: Equatable {
+    /// Outermost first; nil for an open scope.
+    private(set) var scopes: [ViewSchema?]
+
+    init(_ scopes: [ViewSchema?]) { self.scopes = scopes }
+
+    static func == (a: Self, b: Self) -> Bool { a.scopes.map { $0?.name } == b.scopes.map { $0?.name } }
+
+    /// The context inside the sections `sections` (outermost first).
+    func pushing(_ sections: [String]) -> ViewContext {
+        var context = self
+        for section in sections {
+            switch context.kind(of: section) {
+            case .view(let schema)?, .list(let schema)?: context.scopes.append(schema)
+            case .open?: context.scopes.append(nil)
+            default: break  // a flag or text pushes nothing with names; an unknown name is reported where it stands
+            }
+        }
+        return context
+    }
+
+    /// What a dotted name reaches: its first part through the scopes, innermost first, then
+    /// each further part in the value before it. Nil when it reaches nothing.
+    func kind(of name: String) -> FieldKind? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard var kind = firstKind(parts[0]) else { return nil }
+        for part in parts.dropFirst() {
+            if case .open = kind { return .open }
+            guard let next = kind.schema?.kind(of: part) else { return nil }
+            kind = next
+        }
+        return kind
+    }
+
+    private func firstKind(_ name: String) -> FieldKind? {
+        for scope in scopes.reversed() {
+            guard let scope else { return .open }
+            if let kind = scope.kind(of: name) { return kind }
+        }
+        return nil
+    }
+
+    /// Why `tag` renders as nothing here, if it does.
+    func problem(with tag: MustacheTag) -> String? {
+        let sigil = tag.kind == .section ? "#" : tag.kind == .inverted ? "^" : tag.kind == .raw ? "&" : ""
+        let parts = tag.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard var kind = firstKind(parts[0]) else {
+            let views = scopes.reversed().compactMap { $0?.name }
+            let here = Set(scopes.compactMap { $0?.names }.joined())
+            let owners = views.map { "the \($0)" }.joined(separator: " or ")
+            return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(parts[0])), which \(owners) does not have, so it renders as nothing\(Diagnostic.suggestion(for: parts[0], among: here))\(elsewhere(parts[0]))"
+        }
+        var owner = parts[0]
+        for part in parts.dropFirst() {
+            if case .open = kind { return nil }
+            guard let schema = kind.schema else {
+                return "{{\(sigil)\(tag.name)}}: \(Diagnostic.quoted(owner)) has no fields, so it renders as nothing"
+            }
+            guard let next = schema.kind(of: part) else {
+                let known = schema.names
+                return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(part)) of \(Diagnostic.quoted(owner)), which has only \(known.joined(separator: ", ")), so it renders as nothing\(Diagnostic.suggestion(for: part, among: Set(known)))"
+            }
+            kind = next
+            owner = part
+        }
+        return nil
+    }
+
+    /// "; it is a name of the page, which a card template does not see", when another view a
+    /// template is rendered over has the name: the likely mix-up.
+    private func elsewhere(_ name: String) -> String {
+        guard let own = scopes.first??.name else { return "" }
+        let others = TemplateLinter.anyRoot.compactMap { $0.scopes.first ?? nil }.filter { $0.name != own && $0.kind(of: name) != nil }
+        guard let other = others.first else { return "" }
+        return "; it is a name of the \(other.name), which a \(own) template does not see"
+    }
+}

@@ -118,7 +118,7 @@ struct CardDecoder: Sendable, Hashable, Decodable {
             type = .textAnnouncement
             card.type = type
         }
-        guard checkRequiredFields(&card, &reader) else { return .skipped(.invalid) }
+        checkRequiredFields(&card, &reader)
         checkSize(card, &reader)
         return .card(Card(card))
     }
@@ -257,11 +257,15 @@ struct CardDecoder: Sendable, Hashable, Decodable {
         }
     }
 
-    /// Warns about each missing required field of the card's type; false when the card has
-    /// nothing left to show.
-    private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) -> Bool {
+    /// Warns about each missing required field of the card's type. Every card of a known type
+    /// is shown, as Braze's Web SDK shows it, whatever fields it has.
+    private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         func require(_ field: Field, _ present: Bool, _ consequence: String) {
             if !present && !reader.hasContent(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
+        }
+        /// Text given empty (`"ds": ""`) is how Braze sends a field left empty: no mistake.
+        func requireText(_ field: Field, _ present: Bool, _ consequence: String) {
+            require(field, present || reader.has(field), consequence)
         }
         let placeholder = "the placeholder image is shown"
         switch card.type {
@@ -269,27 +273,23 @@ struct CardDecoder: Sendable, Hashable, Decodable {
             require(.image, card.image != nil, placeholder)
         case .captionedImage:
             require(.image, card.image != nil, placeholder)
-            require(.title, card.title != nil, "the card is shown without a title")
-            require(.description, card.description != nil, "the card is shown without a description")
-        case .shortNews:
-            require(.description, card.description != nil, "the card is shown without a description")
-        case .textAnnouncement:
-            require(.description, card.description != nil, "the card is shown without a description")
+            requireText(.title, card.title != nil, "the card is shown without a title")
+            requireText(.description, card.description != nil, "the card is shown without a description")
+        case .shortNews, .textAnnouncement:
+            requireText(.description, card.description != nil, "the card is shown without a description")
         case .crossPromotionSmall:
             require(.image, card.image != nil, placeholder)
-            require(.title, card.title != nil, "the card is shown without a title")
-            require(.subtitle, card.subtitle != nil, "the card is shown without a subtitle")
-            require(.caption, card.caption != nil, "the button is labelled with the default text")
+            requireText(.title, card.title != nil, "the card is shown without a title")
+            requireText(.subtitle, card.subtitle != nil, "the card is shown without a subtitle")
+            requireText(.caption, card.caption != nil, "the button is labelled with the default text")
             require(.price, card.price != nil || card.displayPrice != nil, "no price is shown")
             require(.url, card.url != nil, "the card is shown without a link")
         case .control:
             break
         }
-        if [.shortNews, .textAnnouncement].contains(card.type) && card.title == nil && card.description == nil {
-            reader.warn(nil, "has neither title nor description, so there is nothing to show; skipped")
-            return false
+        if [.shortNews, .textAnnouncement].contains(card.type) && card.title == nil && card.description == nil && card.url == nil && card.image == nil {
+            reader.warn(nil, "has no title, description, link or image: shown as an empty card with its date, as Braze's Web SDK shows it")
         }
-        return true
     }
 
     /// UTF-8 bytes of every key and text value in `value`, at any depth.

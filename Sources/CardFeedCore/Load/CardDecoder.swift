@@ -63,6 +63,8 @@ struct CardDecoder: Sendable, Hashable, Decodable {
     var linkSchemes: Set<String> = URLCheck.linkSchemes
     /// The clocks a card's time without an offset (a date alone: midnight) is read on.
     var timeZone: SiteTimeZone = .utc
+    /// How a card's title and description are shown unless its extras say otherwise.
+    var descriptions: DescriptionFormat = .markdown
 
     /// Extras keys that style one card (see `CardStyle` for the custom properties they set).
     static let styleExtras = ["background_color", "text_color", "accent_color"]
@@ -159,6 +161,15 @@ struct CardDecoder: Sendable, Hashable, Decodable {
             colors[extra] = value.trimmingCharacters(in: .whitespaces)
         }
         card.styles = CardStyle.properties(background: colors["background_color"], text: colors["text_color"], accent: colors["accent_color"])
+        card.descriptionFormat = descriptions
+        if let value = card.extras.first(where: { $0.key == DescriptionFormat.extra })?.value {
+            if let format = DescriptionFormat(rawValue: value.trimmingCharacters(in: .whitespaces).lowercased()) {
+                card.descriptionFormat = format
+            } else {
+                let suggestion = Diagnostic.suggestion(for: value.lowercased(), among: Set(DescriptionFormat.allCases.map(\.rawValue)))
+                reader.warn("\(key).\(DescriptionFormat.extra)", "\(Diagnostic.quoted(value)) is not a format\(suggestion): give \(DescriptionFormat.choices); the site's (\(descriptions.rawValue)) is used")
+            }
+        }
         if let name = card.extras.first(where: { $0.key == Self.templateExtra })?.value {
             if name.range(of: #"^[a-z0-9][a-z0-9_-]{0,63}$"#, options: .regularExpression) != nil {
                 card.templateName = name
@@ -184,7 +195,8 @@ struct CardDecoder: Sendable, Hashable, Decodable {
     private func readContent(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         card.title = reader.string(.title)
         card.description = reader.string(.description)
-        if let description = card.description {
+        // Plain text is shown as typed: nothing in it is Markdown or HTML to check.
+        if let description = card.description, card.descriptionFormat == .markdown {
             let changes = Markdown.markupChanges(description, linkSchemes: linkSchemes)
             if !changes.isEmpty {
                 reader.warn(reader.lookup(.description)?.key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")

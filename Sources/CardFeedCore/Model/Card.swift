@@ -35,8 +35,10 @@ public struct Card: Sendable, Equatable {
         public var image: CardImage?
         public var imageAlt: String?
         public var title: String?
-        /// Markdown source.
+        /// Markdown source, or plain text when `descriptionFormat` is `.text`.
         public var description: String?
+        /// How the title and description are shown.
+        public var descriptionFormat = DescriptionFormat.markdown
         public var url: String?
         public var domain: String?
         /// Width divided by height; `nil` when unknown (Braze writes 0 for unknown).

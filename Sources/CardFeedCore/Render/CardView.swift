@@ -2,13 +2,14 @@ import CardFeedMustache
 
 /// What a card template sees. Every name a template may use is a case of `Key`, so the list of
 /// names (for checking templates) and the values can never disagree. Text is given raw and
-/// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark) for `{{{description}}}`.
+/// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark, or the escaped text
+/// of a plain-text card) for `{{{description}}}`.
 /// A class, so that the context stack holds it by reference: a card's template looks up some
 /// forty names.
 final class CardView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable {
         case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
-        case title, description, url, domain, link
+        case title, description, plainText, url, domain, link
         case image, pinnedIcon
         case created, updated, expires
         case categories, extras, extrasList
@@ -57,6 +58,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
         case .useWebView: return .bool(card.useWebView && card.url != nil)
         case .title: return card.title.mustache
         case .description: return descriptionHTML.mustache
+        case .plainText: return .bool(card.descriptionFormat == .text)
         case .url: return card.url.mustache
         case .domain: return card.domain.mustache
         case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? URLCheck.host(of: $0) ?? $0)) }

@@ -210,6 +210,11 @@ struct CardDecoder: Sendable, Hashable, Decodable {
         }
         card.domain = reader.string(.domain)
         card.imageAlt = reader.string(.imageAlt)
+        if let tag = reader.string(.language)?.trimmingCharacters(in: .whitespaces) {
+            if StringTable.isLanguageTag(tag) { card.language = StringTable.canonical(tag) } else {
+                reader.warn(reader.lookup(.language)?.key, "\(Diagnostic.quoted(tag)) is not a language tag (BCP 47) such as en, ar or pt-BR\(StringTable.suggestedLanguageTag(for: tag)); ignored")
+            }
+        }
         if let ratio = reader.number(.aspectRatio), ratio > 0 { card.aspectRatio = ratio }
         if let url = reader.string(.url) { card.url = checkedLink(url, &reader) }
         if let image = reader.string(.image) { card.image = checkedImage(image, &reader) }

@@ -15,6 +15,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
         case categories, extras, extrasList
         case subtitle, caption, rating, reviews, price, mediaType, itunesID, universal
         case newTab, strings, permalink
+        case language, dir
     }
 
     let card: Card
@@ -28,6 +29,8 @@ final class CardView: MustacheObject, @unchecked Sendable {
     /// worked out once.
     private let created: Moment?
     private let newTab: Bool
+    /// The card's direction where it is not the page's: an Arabic card in an English feed.
+    private let direction: TextDirection?
 
     init(card: Card, anchor: String? = nil, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
         self.card = card
@@ -39,6 +42,19 @@ final class CardView: MustacheObject, @unchecked Sendable {
         // retaining what they hold, which every card on both rendering threads shares.
         if let seconds = card.created { created = settings.moment(seconds) } else { created = nil }
         if let url = card.url { newTab = settings.links.opensInNewTab(url) } else { newTab = false }
+        let direction = Self.direction(of: card)
+        self.direction = direction == settings.direction ? nil : direction
+    }
+
+    /// The way a card's text runs: its `language`'s, else its first letter's (in the title,
+    /// description, caption or link text, as `dir="auto"` would read the card); nil when the
+    /// card has no letter, which then follows the page.
+    static func direction(of card: Card) -> TextDirection? {
+        if let language = card.language, let direction = TextDirection.of(languageTag: language) { return direction }
+        for text in [card.title, card.description, card.caption, card.domain] {
+            if let text, let direction = TextDirection.of(text: text) { return direction }
+        }
+        return nil
     }
     /// The card's HTML id (see `Formatting.anchor`).
     let anchor: String
@@ -81,6 +97,8 @@ final class CardView: MustacheObject, @unchecked Sendable {
         case .newTab: return .bool(newTab)
         case .strings: return .object(settings.stringsView)
         case .permalink: return .text(permalink)
+        case .language: return card.language.mustache
+        case .dir: return direction.map { .text($0.rawValue) }
         }
     }
 }
@@ -284,6 +302,8 @@ final class RenderSettings: Sendable {
     /// `{{strings.name}}`.
     let stringsView: StringsView
     let pageConstants: PageConstants
+    /// The pages' direction, from their language.
+    let direction: TextDirection
 
     /// `imageSizes` reads SITE/assets/ (none: the files' sizes are not known).
     init(_ values: Values, imageSizes: ImageSizes = ImageSizes(folder: nil)) {
@@ -291,6 +311,7 @@ final class RenderSettings: Sendable {
         images = ImageURLs(values.builtinImages, sizes: imageSizes)
         stringsView = StringsView(table: values.strings)
         pageConstants = PageConstants(strings: values.strings, stylesheets: values.stylesheets)
+        direction = TextDirection.of(languageTag: values.strings.locale) ?? .ltr
     }
 
     subscript<Value>(dynamicMember setting: KeyPath<Values, Value>) -> Value {

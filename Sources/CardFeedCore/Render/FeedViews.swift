@@ -38,7 +38,7 @@ final class FeedDocumentView: MustacheObject, @unchecked Sendable {
 /// What `feed_entry` (the entry's HTML) and each of `feed.atom`'s `entries` see of a card.
 final class FeedEntryView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable {
-        case id, title, url, link, image, imageType, description, published, updated, categories, content
+        case id, title, url, link, image, imageType, description, published, updated, categories, content, language
     }
     static let fields = MustacheFields(Key.self)
 
@@ -64,6 +64,7 @@ final class FeedEntryView: MustacheObject, @unchecked Sendable {
         case .updated: .text(entry.updated)
         case .categories: .objects(entry.categories)
         case .content: content.mustache
+        case .language: entry.language.mustache
         case nil: nil
         }
     }

@@ -4,7 +4,7 @@ import CardFeedMustache
 /// A class, so that the context stack holds it by reference.
 final class PageView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable {
-        case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
+        case lang, rtl, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
         case description, favicon, canonical, social
     }
@@ -56,6 +56,7 @@ final class PageView: MustacheObject, @unchecked Sendable {
         let strings = settings.strings
         switch key {
         case .lang: return .text(strings.locale)
+        case .rtl: return .bool(settings.direction == .rtl)
         case .siteTitle: return .text(settings.siteTitle)
         case .title: return .text(title)
         case .root: return .text(root)

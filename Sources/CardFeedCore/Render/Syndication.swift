@@ -120,6 +120,7 @@ struct Syndication {
                 "date_modified": entry.updated,
             ]
             if let text = entry.text { item["content_text"] = text }
+            if let language = entry.language { item["language"] = language }
             if let published = entry.published { item["date_published"] = published }
             if let link = entry.link { item["external_url"] = link }
             if let image = entry.image { item["image"] = image.src }
@@ -155,6 +156,8 @@ struct FeedEntry {
     var description: String?
     /// A plain-text card's description as typed (line ends as LF), for JSON Feed's `content_text`.
     var text: String?
+    /// The card's language tag, when it has one.
+    var language: String?
     /// ISO 8601; nil for a card without a date.
     var published: String?
     var updated: String
@@ -175,6 +178,7 @@ struct FeedEntry {
             self.description = description.map(syndication.absoluteURLs)
         }
         published = card.created.map(Formatting.iso)
+        language = card.language
         updated = Formatting.iso(card.sortTime)
         categories = card.categories.map { CategoryView(.category($0), strings: settings.strings) }
     }

@@ -24,29 +24,24 @@ public enum TextDirection: String, Sendable, Hashable, Decodable {
 
     /// The direction of `text` by its first letter, as HTML's `dir="auto"` decides (Unicode's
     /// first strong character; digits, punctuation, marks and symbols are neutral). Nil for
-    /// text without a letter. Reads UTF-8: an ASCII letter, the usual first letter, ends it.
+    /// text without a letter. An ASCII letter, the usual first letter, settles it on the bytes.
     public static func of(text: String) -> TextDirection? {
-        var text = text
-        return text.withUTF8 { bytes -> TextDirection? in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x80 {
-                    if (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") { return .ltr }
-                    index += 1
-                    continue
-                }
-                let (scalar, length) = decode(bytes, at: index)
-                index += length
-                guard let scalar else { continue }
-                switch scalar.properties.generalCategory {
-                case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
-                    return isRightToLeft(scalar) ? .rtl : .ltr
-                default: continue
-                }
-            }
-            return nil
+        for byte in text.utf8 {
+            if byte >= 0x80 { return ofScalars(text) }
+            if (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") { return .ltr }
         }
+        return nil
+    }
+
+    private static func ofScalars(_ text: String) -> TextDirection? {
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+                return isRightToLeft(scalar) ? .rtl : .ltr
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// Letters of the right-to-left blocks: Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan,
@@ -55,15 +50,6 @@ public enum TextDirection: String, Sendable, Hashable, Decodable {
         switch scalar.value {
         case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: true
         default: false
-        }
-    }
-
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar?, Int) {
-        var iterator = bytes[index...].makeIterator()
-        var decoder = Unicode.UTF8()
-        switch decoder.decode(&iterator) {
-        case .scalarValue(let scalar): return (scalar, UTF8.width(scalar))
-        case .emptyInput, .error: return (nil, 1)
         }
     }
 }

@@ -51,9 +51,10 @@ final class CardView: MustacheObject, @unchecked Sendable {
     /// card has no letter, which then follows the page.
     static func direction(of card: Card) -> TextDirection? {
         if let language = card.language, let direction = TextDirection.of(languageTag: language) { return direction }
-        for text in [card.title, card.description, card.caption, card.domain] {
-            if let text, let direction = TextDirection.of(text: text) { return direction }
-        }
+        if let title = card.title, let direction = TextDirection.of(text: title) { return direction }
+        if let description = card.description, let direction = TextDirection.of(text: description) { return direction }
+        if let caption = card.caption, let direction = TextDirection.of(text: caption) { return direction }
+        if let domain = card.domain { return TextDirection.of(text: domain) }
         return nil
     }
     /// The card's HTML id (see `Formatting.anchor`).

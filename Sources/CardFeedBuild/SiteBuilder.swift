@@ -192,6 +192,7 @@ public struct SiteBuilder: Sendable {
     private func cardLoader(_ config: SiteConfig) -> CardLoader {
         var loader = CardLoader(site: options.site, linkSchemes: config.links.linkSchemes)
         loader.timeZone = config.timeZone
+        loader.descriptions = config.descriptions
         return loader
     }
 

@@ -20,7 +20,7 @@ struct SiteOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Cards a page; 0 puts each feed on one page (default: page_size in cardfeed.yml, else \(BuildOptions.defaultPageSize)).", valueName: "n"))
     var pageSize: Int?
 
-    @Option(help: ArgumentHelp("The language of the pages: en, de, fr, or one the site adds in strings/ (default: locale in cardfeed.yml, else en).", valueName: "locale"))
+    @Option(help: ArgumentHelp("The language of the pages: en, de, fr, ar, he, or one the site adds in strings/ (default: locale in cardfeed.yml, else en).", valueName: "locale"))
     var locale: String?
 
     @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, every feed is also written as Atom (feed.xml) and JSON Feed (feed.json), with a sitemap.xml (default: base_url in cardfeed.yml).", valueName: "url"))

@@ -12,7 +12,7 @@ enum InertHTML {
         "em", "code", "pre", "blockquote", "hr", "br", "button", "b", "i", "u",
     ]
     static let attributes: Set<String> = [
-        "class", "id", "href", "src", "srcset", "alt", "width", "height", "loading", "decoding", "title", "lang",
+        "class", "id", "href", "src", "srcset", "alt", "width", "height", "loading", "decoding", "title", "lang", "dir",
         "charset", "name", "content", "rel", "type", "target", "datetime", "defer", "start", "http-equiv", "property", "tabindex",
     ]
     /// Schemes a link may have (the probe's site allows the app scheme `myapp`).

@@ -4,23 +4,25 @@ import CardFeedModel
 
 /// What a card template sees. Every name a template may use is a case of `Key`, so the list of
 /// names (for checking templates) and the values can never disagree. Text is given raw and
-/// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark) for `{{{description}}}`.
+/// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark, or the escaped text
+/// of a plain-text card) for `{{{description}}}`.
 /// A class, so that the context stack holds it by reference: a card's template looks up some
 /// forty names.
 final class CardView: MustacheObject, @unchecked Sendable {
     enum Key: String, ViewKey {
         case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
-        case title, description, url, domain, link
+        case title, description, plainText, url, domain, link
         case image, pinnedIcon
         case created, updated, expires
         case categories, extras, extrasList
         case subtitle, caption, rating, reviews, price, mediaType, itunesID, universal
         case newTab, strings, permalink
+        case language, dir
 
         var kind: FieldKind {
             switch self {
-            case .id, .anchor, .type, .title, .url, .domain, .subtitle, .caption, .mediaType, .itunesID, .permalink: .text
-            case .unread, .viewed, .pinned, .dismissible, .useWebView, .universal, .newTab: .flag
+            case .id, .anchor, .type, .title, .url, .domain, .subtitle, .caption, .mediaType, .itunesID, .permalink, .language, .dir: .text
+            case .unread, .viewed, .pinned, .dismissible, .useWebView, .universal, .newTab, .plainText: .flag
             case .description: .html
             case .link: .view(LinkView.schema)
             case .image, .pinnedIcon: .view(ImageView.schema)
@@ -47,6 +49,8 @@ final class CardView: MustacheObject, @unchecked Sendable {
     /// worked out once.
     private let created: Moment?
     private let newTab: Bool
+    /// The card's direction where it is not the page's: an Arabic card in an English feed.
+    private let direction: TextDirection?
 
     init(card: Card, anchor: String? = nil, descriptionHTML: String?, settings: RenderSettings, permalink: String) {
         self.card = card
@@ -58,6 +62,20 @@ final class CardView: MustacheObject, @unchecked Sendable {
         // retaining what they hold, which every card on both rendering threads shares.
         if let seconds = card.created { created = settings.moment(seconds) } else { created = nil }
         if let url = card.url { newTab = settings.links.opensInNewTab(url) } else { newTab = false }
+        let direction = Self.direction(of: card)
+        self.direction = direction == settings.direction ? nil : direction
+    }
+
+    /// The way a card's text runs: its `language`'s, else its first letter's (in the title,
+    /// description, caption or link text, as `dir="auto"` would read the card); nil when the
+    /// card has no letter, which then follows the page.
+    static func direction(of card: Card) -> TextDirection? {
+        if let language = card.language, let direction = TextDirection.of(languageTag: language) { return direction }
+        if let title = card.title, let direction = TextDirection.of(text: title) { return direction }
+        if let description = card.description, let direction = TextDirection.of(text: description) { return direction }
+        if let caption = card.caption, let direction = TextDirection.of(text: caption) { return direction }
+        if let domain = card.domain { return TextDirection.of(text: domain) }
+        return nil
     }
     /// The card's HTML id (see `Formatting.anchor`).
     let anchor: String
@@ -77,6 +95,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
         case .useWebView: return .bool(card.useWebView && card.url != nil)
         case .title: return card.title.mustache
         case .description: return descriptionHTML.mustache
+        case .plainText: return .bool(card.descriptionFormat == .text)
         case .url: return card.url.mustache
         case .domain: return card.domain.mustache
         case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? URLCheck.host(of: $0) ?? $0)) }
@@ -99,6 +118,8 @@ final class CardView: MustacheObject, @unchecked Sendable {
         case .newTab: return .bool(newTab)
         case .strings: return .object(settings.stringsView)
         case .permalink: return .text(permalink)
+        case .language: return card.language.mustache
+        case .dir: return direction.map { .text($0.rawValue) }
         }
     }
 }
@@ -368,6 +389,8 @@ package final class RenderSettings: Sendable {
     /// `{{strings.name}}`.
     let stringsView: StringsView
     let pageConstants: PageConstants
+    /// The pages' direction, from their language.
+    let direction: TextDirection
 
     /// `imageSizes` reads SITE/assets/ (none: the files' sizes are not known).
     package init(_ values: Values, imageSizes: ImageSizes = ImageSizes(folder: nil)) {
@@ -375,6 +398,7 @@ package final class RenderSettings: Sendable {
         images = ImageURLs(values.builtinImages, sizes: imageSizes)
         stringsView = StringsView(table: values.strings)
         pageConstants = PageConstants(strings: values.strings, stylesheets: values.stylesheets)
+        direction = TextDirection.of(languageTag: values.strings.locale) ?? .ltr
     }
 
     package subscript<Value>(dynamicMember setting: KeyPath<Values, Value>) -> Value {

@@ -50,11 +50,11 @@ final class FeedDocumentView: MustacheObject, @unchecked Sendable {
 /// What `feed_entry` (the entry's HTML) and each of `feed.atom`'s `entries` see of a card.
 final class FeedEntryView: MustacheObject, @unchecked Sendable {
     enum Key: String, ViewKey {
-        case id, title, url, link, image, imageType, description, published, updated, categories, content
+        case id, title, url, link, image, imageType, description, published, updated, categories, content, language
 
         var kind: FieldKind {
             switch self {
-            case .id, .title, .url, .link, .imageType, .published, .updated: .text
+            case .id, .title, .url, .link, .imageType, .published, .updated, .language: .text
             case .image: .view(ImageView.schema)
             case .description, .content: .html
             case .categories: .list(CategoryView.schema)
@@ -86,6 +86,7 @@ final class FeedEntryView: MustacheObject, @unchecked Sendable {
         case .updated: .text(entry.updated)
         case .categories: .objects(entry.categories)
         case .content: content.mustache
+        case .language: entry.language.mustache
         case nil: nil
         }
     }

@@ -6,7 +6,7 @@ import CardFeedModel
 /// A class, so that the context stack holds it by reference.
 final class PageView: MustacheObject, @unchecked Sendable {
     enum Key: String, ViewKey {
-        case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
+        case lang, rtl, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
         case description, favicon, canonical, social
 
@@ -14,6 +14,7 @@ final class PageView: MustacheObject, @unchecked Sendable {
             switch self {
             case .lang, .siteTitle, .title, .root, .path, .stylesheet, .generator, .emptyMessage, .madeWith, .csp, .description, .canonical: .text
             case .stylesheets: .texts
+            case .rtl: .flag
             case .feed: .view(FeedView.schema)
             case .nav: .list(NavItem.schema)
             case .cards: .list(CardView.schema)
@@ -74,6 +75,7 @@ final class PageView: MustacheObject, @unchecked Sendable {
         let strings = settings.strings
         switch key {
         case .lang: return .text(strings.locale)
+        case .rtl: return .bool(settings.direction == .rtl)
         case .siteTitle: return .text(settings.siteTitle)
         case .title: return .text(title)
         case .root: return .text(root)

@@ -75,7 +75,7 @@ package struct SiteRenderer {
                         kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
                         continue
                     }
-                    let description = card.description.map { Markdown.html($0, linkSchemes: linkSchemes) }
+                    let description = card.description.map { card.descriptionFormat == .markdown ? Markdown.html($0, linkSchemes: linkSchemes) : PlainText.html($0) }
                     let rendered: [UInt8]
                     do throws(TemplateFailure) { rendered = try renderCard(card, description: description, position: position, anchor: cards.anchor(at: position), using: &scratch) } catch {
                         failures.set(chunk, error)

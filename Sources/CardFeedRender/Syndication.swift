@@ -128,6 +128,8 @@ package struct Syndication {
                 "id": entry.id, "url": entry.url, "title": entry.title, "content_html": view.content ?? "",
                 "date_modified": entry.updated,
             ]
+            if let text = entry.text { item["content_text"] = text }
+            if let language = entry.language { item["language"] = language }
             if let published = entry.published { item["date_published"] = published }
             if let link = entry.link { item["external_url"] = link }
             if let image = entry.image { item["image"] = image.src }
@@ -161,6 +163,10 @@ struct FeedEntry {
     var image: ImageView?
     /// The description's HTML, its links absolute.
     var description: String?
+    /// A plain-text card's description as typed (line ends as LF), for JSON Feed's `content_text`.
+    var text: String?
+    /// The card's language tag, when it has one.
+    var language: String?
     /// ISO 8601; nil for a card without a date.
     var published: String?
     var updated: String
@@ -174,8 +180,14 @@ struct FeedEntry {
         link = card.url.map(syndication.absolute)
         let view = settings.images.cardImage(card)
         image = view.placeholder ? nil : ImageView(src: syndication.absolute(view.src), srcset: nil, alt: view.alt, width: nil, height: nil, placeholder: false)
-        self.description = description.map(syndication.absoluteURLs)
+        if card.descriptionFormat == .text {
+            text = card.description.map(PlainText.lineEndsAsLF)
+            self.description = card.description.map(PlainText.feedHTML)
+        } else {
+            self.description = description.map(syndication.absoluteURLs)
+        }
         published = card.created.map(Formatting.iso)
+        language = card.language
         updated = Formatting.iso(card.sortTime)
         categories = card.categories.map { CategoryView(.category($0), strings: settings.strings) }
     }
@@ -184,7 +196,11 @@ struct FeedEntry {
     /// description's text, its image's alt text, its link text.
     static func title(of card: Card, linkSchemes: Set<String>) -> String {
         if let title = card.title { return title }
-        if let text = card.description.map({ Markdown.text($0, linkSchemes: linkSchemes) }), !text.isEmpty {
+        let words = card.description.map { description in
+            card.descriptionFormat == .markdown ? Markdown.text(description, linkSchemes: linkSchemes)
+                : HTMLText.removingForbiddenCharacters(description).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        if let text = words, !text.isEmpty {
             return text.count > 80 ? String(text.prefix(79)).trimmingCharacters(in: .whitespaces) + "…" : text
         }
         return card.imageAlt ?? card.domain ?? card.caption ?? card.id

@@ -1,7 +1,7 @@
 """The sites the layout, accessibility and screenshot tests look at: the example site, an empty
 feed, a site from `cardfeed init`, examples/customised (docs/customising.md), a site of awkward cards
-(long words and URLs, code blocks, portrait, tiny and wide images, partly styled cards), and the
-awkward cards in a grid of up to three columns."""
+(long words and URLs, code blocks, portrait, tiny and wide images, partly styled cards), the
+awkward cards in a grid of up to three columns, and a right-to-left (Arabic) site."""
 import json
 import shutil
 import struct
@@ -63,8 +63,29 @@ STRESS_CARDS = [
     {"id": "only-accent", "type": "cross_promotion_small", "created": 1794910000, "categories": ["advertising"],
      "title": "Only an accent", "subtitle": "Games", "caption": "New", "image": "images/tiny.png", "price": 0, "rating": 3,
      "reviews": 7, "url": "https://apps.example/game", "extras": {"accent_color": "#fde047"}},
+    {"id": "arabic-in-english", "tp": "text_announcement", "ca": 1794905000, "v": False, "language": "ar",
+     "tt": "عرض خاص لعشاق القهوة", "ds": "خصم ٢٠٪ على كل الحبوب هذا الأسبوع.", "u": "https://brewline.example/ar", "dm": "brewline.example"},
     {"id": "gif", "type": "captioned_image", "created": 1794900000, "image": "images/anim.gif", "title": "A GIF",
      "description": "Its size comes from the file."},
+]
+
+# An Arabic site (`locale: ar`: `<html dir="rtl">`, the layout mirrored), with a Hebrew card, an
+# English one among them (it reads left to right) and two pages, so that pagination shows.
+RTL_CARDS = [
+    {"id": "ar-pinned", "tp": "captioned_image", "ca": 1794990000, "v": False, "p": True, "db": True,
+     "i": "images/captioned-coffee.png", "image_alt": "فنجان قهوة", "tt": "وصلت تحميصة الخريف",
+     "ds": "نكهات **التين** و*الكاكاو*، بسعر ٢٥ ريالاً فقط.", "u": "https://brewline.example/autumn", "dm": "brewline.example"},
+    {"id": "ar-classic", "tp": "short_news", "ca": 1794980000, "v": False, "i": "images/classic-badge.png",
+     "tt": "شارة جديدة", "ds": "حصلت على شارة «محبّ القهوة». شاركها مع أصدقائك!", "u": "https://brewline.example/badge"},
+    {"id": "he-text", "tp": "text_announcement", "ca": 1794970000, "language": "he", "v": False,
+     "tt": "שעות פתיחה בחג", "ds": "ביום שישי נפתח ב־10:00 ונסגור ב־14:00.\nחג שמח!", "u": "https://brewline.example/hours", "dm": "לפרטים"},
+    {"id": "en-card", "tp": "text_announcement", "ca": 1794960000, "language": "en",
+     "tt": "An English card", "ds": "It reads left to right, with its date and link where an English reader expects them.",
+     "u": "https://brewline.example/en", "dm": "brewline.example"},
+    {"id": "ar-banner", "tp": "banner_image", "ca": 1794950000, "i": "images/banner-summer-sale.png",
+     "image_alt": "تخفيضات الصيف", "u": "https://brewline.example/sale"},
+    {"id": "ar-plain", "tp": "text_announcement", "ca": 1794940000, "e": {"cardfeed_descriptions": "text"},
+     "tt": "نص كما كُتب", "ds": "السطر الأول\n  السطر الثاني بمسافتين\n3*4*5", "u": "https://brewline.example/text", "dm": "المزيد"},
 ]
 
 GIF_2x2 = bytes.fromhex("47494638396102000200800000ff0000ffffff21f90400000000002c00000000020002000002028451003b")
@@ -120,6 +141,14 @@ def make_sites(binary, root: Path):
     shutil.copytree(stress, grid)
     (grid / "cardfeed.yml").write_text("title: Awkward cards in a grid\ntheme:\n  columns: 3\n")
     sites["grid"] = grid
+
+    rtl = root / "rtl"
+    (rtl / "assets" / "images").mkdir(parents=True)
+    for name in ("captioned-coffee.png", "classic-badge.png", "banner-summer-sale.png"):
+        shutil.copy(REPO / "site" / "assets" / "images" / name, rtl / "assets" / "images" / name)
+    (rtl / "cards.json").write_text(json.dumps({"cards": RTL_CARDS, "full_sync": True}, ensure_ascii=False, indent=1))
+    (rtl / "cardfeed.yml").write_text("title: برولاين\nlocale: ar\npage_size: 4\n")
+    sites["rtl"] = rtl
 
     return {name: build(binary, site, site / "public") for name, site in sites.items()}
 

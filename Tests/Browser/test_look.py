@@ -1,4 +1,4 @@
-"""Five sites (see sites.py) in Chromium at phone, tablet and desktop widths, light and dark:
+"""The sites of sites.py in Chromium at phone, tablet and desktop widths, light and dark:
 no page scrolls sideways, nothing sticks out of a card, the header stays on screen, the current
 feed's chip is in view, images are sized and bounded, and axe-core reports no violation. The
 screenshots are for a person to look at ($CARDFEED_SCREENSHOTS/look/)."""
@@ -116,6 +116,47 @@ def test_images_have_a_size_and_stay_within_the_window(look_sites):
         assert sizes["portrait"][0] <= 440, "and not enlarged"
         assert sizes["tiny"][0] == 48, "a 48 px image keeps its size"
         assert sizes["wide"][0] > 700, "a large image fills the card"
+    finally:
+        driver.quit()
+
+
+# Where things are, left to right, in a card: the unread bar, the pin, the date and the link.
+PLACES = """
+const card = document.getElementById(arguments[0]);
+const box = e => { const r = e ? e.getBoundingClientRect() : null; return r && r.width ? [r.left, r.right] : null; };
+return {dir: getComputedStyle(card).direction, lang: card.getAttribute('lang'), card: box(card),
+        unread: box(card.querySelector('.card__unread')), pin: box(card.querySelector('.card__pin')),
+        date: box(card.querySelector('.card__date')), link: box(card.querySelector('.card__link')),
+        page: document.documentElement.getAttribute('dir')};"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_right_to_left_pages_and_cards_are_mirrored(look_sites, width):
+    driver = make_driver()
+    try:
+        set_viewport(driver, width, height(width))
+        load(driver, look_sites["rtl"][0] + "index.html")
+        arabic = driver.execute_script(PLACES, "card-ar-pinned")
+        assert arabic["page"] == "rtl" and arabic["dir"] == "rtl"
+        assert abs(arabic["unread"][1] - arabic["card"][1]) <= 1.5, "the unread bar runs along the right edge"
+        assert arabic["pin"][1] < (arabic["card"][0] + arabic["card"][1]) / 2, "the pin is in the left corner"
+        assert arabic["date"][0] > arabic["link"][1], "the date comes first, on the right; the link after it"
+        hebrew = driver.execute_script(PLACES, "card-he-text")
+        assert hebrew["lang"] == "he" and hebrew["dir"] == "rtl"
+        english = driver.execute_script(PLACES, "card-en-card")
+        assert english["lang"] == "en" and english["dir"] == "ltr"
+        assert english["date"][1] < english["link"][0], "an English card in an Arabic feed reads left to right"
+        assert english["unread"] is None or abs(english["unread"][0] - english["card"][0]) <= 1.5
+        load(driver, look_sites["rtl"][0] + "page-2.html")
+        newer, page = driver.execute_script("""
+          const r = e => e.getBoundingClientRect();
+          return [r(document.querySelector('.pagination__step[rel=prev]')).left, r(document.querySelector('.pagination__pages')).right];""")
+        assert newer >= page, "the way back to newer cards is on the right"
+        # An Arabic card in an English feed: right to left, its date on the right.
+        load(driver, look_sites["stress"][0] + "index.html")
+        mixed = driver.execute_script(PLACES, "card-arabic-in-english")
+        assert mixed["page"] is None and mixed["lang"] == "ar" and mixed["dir"] == "rtl"
+        assert mixed["date"][0] > mixed["link"][1]
     finally:
         driver.quit()
 

@@ -25,6 +25,7 @@ import Testing
         card.extras = [Card.Extra(key: "campaign", value: "spring"), Card.Extra(key: "template", value: "promo")]
         card.image = .remote("https://x.test/picture.png")
         card.imageAlt = "A picture"
+        card.language = "en"
         card.title = "Sample"
         card.description = "Text with **bold** and [a link](myapp://open)"
         card.url = "https://x.test/sample"

@@ -17,8 +17,17 @@ import Testing
         return card
     }
 
+    /// The cards as read in this order, one after the other (`card` reads every card first).
+    func read(_ cards: [Card]) -> [Card] {
+        cards.enumerated().map { index, card in
+            var card = card
+            card.source = CardSource(file: "cards.json", index: index, order: index)
+            return card
+        }
+    }
+
     @Test func hiddenCards() {
-        let selection = FeedSelector(now: 1000, pageSize: 0).select([
+        let selection = FeedSelector(now: 1000, pageSize: 0).select(read([
             card("shown"),
             card("dismissed") { $0.dismissed = true },
             card("removed") { $0.removed = true },
@@ -26,8 +35,8 @@ import Testing
             card("expired") { $0.expiresAt = 999 },
             card("expires-now") { $0.expiresAt = 1000 },
             card("expires-later") { $0.expiresAt = 1001 },
-        ])
-        #expect(selection.cards.map(\.id) == ["expires-later", "shown"])
+        ]))
+        #expect(selection.cards.map(\.id) == ["shown", "expires-later"])
         #expect(selection.hidden == [.dismissed: 1, .removed: 1, .control: 1, .expired: 2])
     }
 
@@ -45,12 +54,13 @@ import Testing
         #expect(hidden.hidden == [.expired: 1, .future: 2])
     }
 
-    @Test func pinnedFirstThenNewestThenById() {
-        let selection = FeedSelector(now: 0, pageSize: 0).select([
+    @Test func pinnedFirstThenNewestThenReadOrder() {
+        let selection = FeedSelector(now: 0, pageSize: 0).select(read([
             card("old", updated: 1), card("b", updated: 5), card("a", updated: 5),
             card("pinned-old", updated: 0, pinned: true), card("pinned-new", updated: 9, pinned: true), card("new", updated: 7),
-        ])
-        #expect(selection.cards.map(\.id) == ["pinned-new", "pinned-old", "new", "a", "b", "old"])
+            card("pinned-tie-z", updated: 9, pinned: true), card("pinned-tie-a", updated: 9, pinned: true),
+        ]))
+        #expect(selection.cards.map(\.id) == ["pinned-new", "pinned-tie-z", "pinned-tie-a", "pinned-old", "new", "b", "a", "old"])
     }
 
     @Test func feedsGroupCardsByCategory() {

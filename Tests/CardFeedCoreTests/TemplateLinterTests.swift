@@ -64,6 +64,7 @@ import Testing
         let syndication = Syndication(baseURL: "https://x.test/", settings: settings, templates: templates)
         var pictured = Self.card()
         pictured.image = .remote("https://x.test/i.png")
+        pictured.language = "en"
         let entry = FeedEntry(card: pictured, position: 0, anchor: "card-c", description: "<p>d</p>\n", linkSchemes: [], syndication: syndication)
         let shown = Selection(cards: ShownCards([pictured], order: [0]), feeds: [FeedSelection(feed: .all, cards: [0], pages: [0..<1])], hidden: [:])
         let document = FeedDocumentView(feed: .all, entries: [FeedEntryView(entry, content: "<p>d</p>\n")], updated: "2026-01-01T00:00:00Z", syndication: syndication)

@@ -11,7 +11,7 @@ ELEMENTS = {
     "strong", "em", "code", "pre", "blockquote", "hr", "br", "b", "i", "u",
 }
 ATTRIBUTES = {
-    "class", "id", "href", "src", "srcset", "alt", "width", "height", "loading", "decoding", "title", "lang",
+    "class", "id", "href", "src", "srcset", "alt", "width", "height", "loading", "decoding", "title", "lang", "dir",
     "charset", "name", "content", "rel", "type", "target", "datetime", "defer", "start", "http-equiv", "property", "tabindex",
 }
 LINK_SCHEMES = {"http", "https", "mailto", "tel"}

@@ -40,7 +40,7 @@ def test_customised_example_and_every_language_are_valid_html(run, tmp_path):
     result = run("build", REPO / "examples" / "customised", "-o", tmp_path / "custom", "-q")
     assert result.returncode == 0, result.stderr
     pages += sorted((tmp_path / "custom").rglob("*.html"))
-    for locale in ["en", "de", "fr"]:
+    for locale in ["en", "de", "fr", "ar", "he"]:
         result = run("build", REPO / "site", "-o", tmp_path / locale, "--locale", locale, "--page-size", "8", "-q")
         assert result.returncode == 0, result.stderr
         pages += sorted((tmp_path / locale).rglob("*.html"))

@@ -46,7 +46,7 @@ public struct CardRule: Sendable {
         "title": "text", "description": "text", "url": "text", "domain": "text", "image": "text", "image_alt": "text",
         "subtitle": "text", "caption": "text", "display_price": "text",
         "viewed": "flag", "pinned": "flag", "dismissible": "flag", "use_webview": "flag",
-        "expires_at": "number", "aspect_ratio": "number",
+        "expires_at": "number", "aspect_ratio": "number", "descriptions": "format",
     ]
 
     /// Why `number` cannot be set on `field`, or nil: `.nan`, `.inf` and times beyond what a

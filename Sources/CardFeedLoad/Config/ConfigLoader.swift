@@ -70,7 +70,7 @@ struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "theme", "rules", "links", "csp"]
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -96,6 +96,7 @@ struct YAMLReader {
                 if let future = FutureCards(rawValue: text) { config.future = future } else {
                     error(value, key, "must be show (a card dated after the build's time is shown, with a warning) or hide (it waits for its date); found \(Diagnostic.quoted(text))")
                 }
+            case "descriptions": if let format = descriptionFormat(value, key: key) { config.descriptions = format }
             case "theme": config.theme = theme(value)
             case "rules": config.rules = rules(value)
             case "links": config.links = links(value)
@@ -107,6 +108,15 @@ struct YAMLReader {
     }
 
     // MARK: Sections
+
+    /// `descriptions` (and a rule's `set.descriptions`): markdown or text.
+    mutating func descriptionFormat(_ node: Node, key: String) -> DescriptionFormat? {
+        guard let text = string(node, key: key) else { return nil }
+        if let format = DescriptionFormat(rawValue: text) { return format }
+        let suggestion = Diagnostic.suggestion(for: text, among: Set(DescriptionFormat.allCases.map(\.rawValue)))
+        error(node, key, "must be markdown (descriptions are Markdown) or text (titles and descriptions shown as typed, as Braze's SDKs show them); found \(Diagnostic.quoted(text))\(suggestion)")
+        return nil
+    }
 
     mutating func baseURL(_ node: Node) -> String? {
         guard let text = string(node, key: "base_url") else { return nil }
@@ -244,6 +254,8 @@ struct YAMLReader {
                         continue
                     }
                     switch kind {
+                    case "format":
+                        if let format = descriptionFormat(fieldValue, key: "\(path).set.\(field)") { rule.set.append((field, .text(format.rawValue))) }
                     case "flag":
                         if let flag = fieldValue.bool { rule.set.append((field, .flag(flag))) } else { error(fieldValue, "\(path).set.\(field)", "expected true or false") }
                     case "number":

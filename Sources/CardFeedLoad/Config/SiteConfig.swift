@@ -15,6 +15,8 @@ public struct SiteConfig: Sendable {
     public var timeZone = SiteTimeZone.utc
     /// What a card dated after the build's time (`--now`) does.
     public var future = FutureCards.show
+    /// How cards' titles and descriptions are shown, unless a card's extras say otherwise.
+    public var descriptions = DescriptionFormat.markdown
     public var theme = Theme()
     public var rules: [CardRule] = []
     public var links = LinkPolicy()

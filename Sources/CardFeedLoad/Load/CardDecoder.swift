@@ -64,6 +64,8 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     var linkSchemes: Set<String> = URLCheck.linkSchemes
     /// The clocks a card's time without an offset (a date alone: midnight) is read on.
     var timeZone: SiteTimeZone = .utc
+    /// How a card's title and description are shown unless its extras say otherwise.
+    var descriptions: DescriptionFormat = .markdown
 
     /// Extras keys that style one card (see `CardStyle` for the custom properties they set).
     static let styleExtras = ["background_color", "text_color", "accent_color"]
@@ -119,7 +121,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             type = .textAnnouncement
             card.type = type
         }
-        guard checkRequiredFields(&card, &reader) else { return .skipped(.invalid) }
+        checkRequiredFields(&card, &reader)
         checkSize(card, &reader)
         return .card(Card(card))
     }
@@ -160,6 +162,15 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             colors[extra] = value.trimmingCharacters(in: .whitespaces)
         }
         card.styles = CardStyle.properties(background: colors["background_color"], text: colors["text_color"], accent: colors["accent_color"])
+        card.descriptionFormat = descriptions
+        if let value = card.extras.first(where: { $0.key == DescriptionFormat.extra })?.value {
+            if let format = DescriptionFormat(rawValue: value.trimmingCharacters(in: .whitespaces).lowercased()) {
+                card.descriptionFormat = format
+            } else {
+                let suggestion = Diagnostic.suggestion(for: value.lowercased(), among: Set(DescriptionFormat.allCases.map(\.rawValue)))
+                reader.warn("\(key).\(DescriptionFormat.extra)", "\(Diagnostic.quoted(value)) is not a format\(suggestion): give \(DescriptionFormat.choices); the site's (\(descriptions.rawValue)) is used")
+            }
+        }
         if let name = card.extras.first(where: { $0.key == Self.templateExtra })?.value {
             if name.range(of: #"^[a-z0-9][a-z0-9_-]{0,63}$"#, options: .regularExpression) != nil {
                 card.templateName = name
@@ -185,7 +196,8 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     private func readContent(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         card.title = reader.string(.title)
         card.description = reader.string(.description)
-        if let description = card.description {
+        // Plain text is shown as typed: nothing in it is Markdown or HTML to check.
+        if let description = card.description, card.descriptionFormat == .markdown {
             let changes = Markdown.markupChanges(description, linkSchemes: linkSchemes)
             if !changes.isEmpty {
                 reader.warn(reader.lookup(.description)?.key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")
@@ -199,6 +211,11 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         }
         card.domain = reader.string(.domain)
         card.imageAlt = reader.string(.imageAlt)
+        if let tag = reader.string(.language)?.trimmingCharacters(in: .whitespaces) {
+            if StringTable.isLanguageTag(tag) { card.language = StringTable.canonical(tag) } else {
+                reader.warn(reader.lookup(.language)?.key, "\(Diagnostic.quoted(tag)) is not a language tag (BCP 47) such as en, ar or pt-BR\(StringTable.suggestedLanguageTag(for: tag)); ignored")
+            }
+        }
         if let ratio = reader.number(.aspectRatio), ratio > 0 { card.aspectRatio = ratio }
         if let url = reader.string(.url) { card.url = checkedLink(url, &reader) }
         if let image = reader.string(.image) { card.image = checkedImage(image, &reader) }
@@ -258,11 +275,15 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         }
     }
 
-    /// Warns about each missing required field of the card's type; false when the card has
-    /// nothing left to show.
-    private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) -> Bool {
+    /// Warns about each missing required field of the card's type. Every card of a known type
+    /// is shown, as Braze's Web SDK shows it, whatever fields it has.
+    private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         func require(_ field: Field, _ present: Bool, _ consequence: String) {
             if !present && !reader.hasContent(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
+        }
+        /// Text given empty (`"ds": ""`) is how Braze sends a field left empty: no mistake.
+        func requireText(_ field: Field, _ present: Bool, _ consequence: String) {
+            require(field, present || reader.has(field), consequence)
         }
         let placeholder = "the placeholder image is shown"
         switch card.type {
@@ -270,27 +291,23 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             require(.image, card.image != nil, placeholder)
         case .captionedImage:
             require(.image, card.image != nil, placeholder)
-            require(.title, card.title != nil, "the card is shown without a title")
-            require(.description, card.description != nil, "the card is shown without a description")
-        case .shortNews:
-            require(.description, card.description != nil, "the card is shown without a description")
-        case .textAnnouncement:
-            require(.description, card.description != nil, "the card is shown without a description")
+            requireText(.title, card.title != nil, "the card is shown without a title")
+            requireText(.description, card.description != nil, "the card is shown without a description")
+        case .shortNews, .textAnnouncement:
+            requireText(.description, card.description != nil, "the card is shown without a description")
         case .crossPromotionSmall:
             require(.image, card.image != nil, placeholder)
-            require(.title, card.title != nil, "the card is shown without a title")
-            require(.subtitle, card.subtitle != nil, "the card is shown without a subtitle")
-            require(.caption, card.caption != nil, "the button is labelled with the default text")
+            requireText(.title, card.title != nil, "the card is shown without a title")
+            requireText(.subtitle, card.subtitle != nil, "the card is shown without a subtitle")
+            requireText(.caption, card.caption != nil, "the button is labelled with the default text")
             require(.price, card.price != nil || card.displayPrice != nil, "no price is shown")
             require(.url, card.url != nil, "the card is shown without a link")
         case .control:
             break
         }
-        if [.shortNews, .textAnnouncement].contains(card.type) && card.title == nil && card.description == nil {
-            reader.warn(nil, "has neither title nor description, so there is nothing to show; skipped")
-            return false
+        if [.shortNews, .textAnnouncement].contains(card.type) && card.title == nil && card.description == nil && card.url == nil && card.image == nil {
+            reader.warn(nil, "has no title, description, link or image: shown as an empty card with its date, as Braze's Web SDK shows it")
         }
-        return true
     }
 
     /// UTF-8 bytes of every key and text value in `value`, at any depth.

@@ -22,6 +22,8 @@ public struct CardLoader: Sendable {
     public var linkSchemes: Set<String>
     /// The site's time zone, which a card's time without an offset is read in.
     public var timeZone: SiteTimeZone = .utc
+    /// How titles and descriptions are shown unless a card's extras say otherwise.
+    public var descriptions: DescriptionFormat = .markdown
 
     /// With `serve`: cards decoded by the previous build, reused when their bytes did not change.
     package var cache: ReuseCache<(DecodedEntry, [Diagnostic])>?
@@ -37,7 +39,7 @@ public struct CardLoader: Sendable {
 
     /// The decoder this loader uses, also for the values that rules set.
     package func decoder() -> CardDecoder {
-        CardDecoder(assets: .listed(Set(site.assetFiles())), linkSchemes: linkSchemes, timeZone: timeZone)
+        CardDecoder(assets: .listed(Set(site.assetFiles())), linkSchemes: linkSchemes, timeZone: timeZone, descriptions: descriptions)
     }
 
     public func load() -> LoadedCards {

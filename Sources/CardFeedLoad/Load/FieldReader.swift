@@ -26,6 +26,7 @@ struct Field: Sendable {
     static let extras = Field("extras", "e")
     static let image = Field("image", "i")
     static let imageAlt = Field("image_alt")
+    static let language = Field("language")
     static let title = Field("title", "tt")
     static let description = Field("description", "ds")
     static let url = Field("url", "u")
@@ -66,6 +67,7 @@ struct Field: Sendable {
         "image",
         "i",
         "image_alt",
+        "language",
         "title",
         "tt",
         "description",

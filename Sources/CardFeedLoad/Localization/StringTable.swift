@@ -3,8 +3,8 @@ import CardFeedMustache
 import CardFeedModel
 
 /// Every text of the built-in templates in one language: feed names, the empty state, labels,
-/// pagination, rating text, and how dates and numbers are written. English, German and French
-/// are built in (`strings/<locale>.json`); `SITE/strings/<locale>.json` adds or overrides strings.
+/// pagination, rating text, and how dates and numbers are written. English, German, French,
+/// Arabic and Hebrew are built in (`strings/<locale>.json`); `SITE/strings/<locale>.json` adds or overrides strings.
 /// A setting (see `RenderSettings.Values`): `Hashable` as the compiler writes it.
 public struct StringTable: Sendable, Hashable, Decodable {
     public static let defaultLocale = "en"
@@ -227,6 +227,18 @@ public struct StringTable: Sendable, Hashable, Decodable {
         }
         let hint = named.map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? Diagnostic.suggestion(for: given, among: Set(builtinLocales))
         return "\(Diagnostic.quoted(given)) is not a language tag such as en, de or pt-BR\(hint); the built-in ones are \(builtinLocales.joined(separator: ", "))"
+    }
+
+    /// " (did you mean "pt-BR"?)" for a tag written `pt_BR` or a language named in English
+    /// (`Arabic`), else nothing.
+    static func suggestedLanguageTag(for given: String) -> String {
+        let dashed = given.replacingOccurrences(of: "_", with: "-")
+        if dashed != given, isLanguageTag(dashed) { return " (did you mean \(Diagnostic.quoted(canonical(dashed)))?)" }
+        let english = Locale(identifier: "en")
+        let named = Locale.LanguageCode.isoLanguageCodes.lazy.map(\.identifier).first { code in
+            code.count == 2 && english.localizedString(forLanguageCode: code)?.lowercased() == given.lowercased()
+        }
+        return named.map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? ""
     }
 
     public static func canonical(_ locale: String) -> String {

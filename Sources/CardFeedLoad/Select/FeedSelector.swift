@@ -12,7 +12,7 @@ public struct FeedSelection: Sendable, Hashable {
 
 /// Step 2 of a build: what is shown, in which order, on which page.
 public struct Selection: Sendable {
-    /// The cards shown in at least one feed, sorted: pinned first, then newest first, then by id.
+    /// The cards shown in at least one feed, in `DisplayOrder`.
     public var cards: ShownCards
     public var feeds: [FeedSelection]
     public var hidden: [SkipReason: Int]
@@ -119,15 +119,8 @@ public struct FeedSelector: Sendable {
                 shownIndices.append(index)
             }
         }
-        // Sort positions by precomputed keys, read once per card rather than once per comparison.
-        let pinned = cards.indices.map { cards[$0].pinned }
-        let times = cards.indices.map { cards[$0].sortTime }
-        shownIndices.sort { a, b in
-            if pinned[a] != pinned[b] { return pinned[a] }
-            if times[a] != times[b] { return times[a] > times[b] }
-            if cards[a].id != cards[b].id { return cards[a].id < cards[b].id }
-            return cards[a].source.order < cards[b].source.order
-        }
+        let order = DisplayOrder(cards)
+        shownIndices.sort(by: order.showsBefore)
         let shown = ShownCards(cards, order: shownIndices)
         let categories = shownIndices.map { cards[$0].categories }
         let feeds = Feed.allCases.map { feed in

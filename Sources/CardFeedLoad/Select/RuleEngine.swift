@@ -90,6 +90,7 @@ package struct RuleEngine {
             case ("expires_at", .number(let number)): card.expiresAt = number < 0 ? nil : Int64(number)
             case ("expires_at", .time(let time)): card.expiresAt = time.moment(in: decoder.timeZone)
             case ("aspect_ratio", .number(let number)): card.aspectRatio = number > 0 ? number : nil
+            case ("descriptions", .text(let text)): card.descriptionFormat = DescriptionFormat(rawValue: text) ?? card.descriptionFormat
             default: break  // the loader accepts only the fields and kinds above
             }
         }

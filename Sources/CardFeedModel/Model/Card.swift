@@ -34,9 +34,13 @@ public struct Card: Sendable, Equatable {
         /// `nil` when the card has no usable image: templates show the placeholder.
         public var image: CardImage?
         public var imageAlt: String?
+        /// A BCP 47 language tag (`ar`, `pt-BR`), checked and in canonical case.
+        public var language: String?
         public var title: String?
-        /// Markdown source.
+        /// Markdown source, or plain text when `descriptionFormat` is `.text`.
         public var description: String?
+        /// How the title and description are shown.
+        public var descriptionFormat = DescriptionFormat.markdown
         public var url: String?
         public var domain: String?
         /// Width divided by height; `nil` when unknown (Braze writes 0 for unknown).

@@ -149,7 +149,8 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     }
 
     /// `background_color`, `text_color` and `accent_color` style one card; `template` picks a
-    /// site template. Values are checked, so that no extra can inject CSS or a path.
+    /// site template; `cardfeed_descriptions` sets how its text is shown. Values are checked, so
+    /// that no extra can inject CSS or a path.
     private func readStyleExtras(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         let key = reader.lookup(.extras)?.key ?? "extras"
         var colors: [String: String] = [:]

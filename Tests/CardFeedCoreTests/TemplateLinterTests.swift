@@ -48,7 +48,7 @@ import Testing
     @Test func everyNestedFieldOfTheLinterIsAnsweredByAView() throws {
         let settings = try Self.settings()
         let card = CardView(card: Self.card(), descriptionHTML: nil, settings: settings, permalink: "index.html#card-c")
-        let feed = FeedSelection(feed: .all, cards: [0, 1, 2, 3, 4], pages: [0..<2, 2..<4, 4..<5])
+        let feed = FeedSelection(feed: Feed.builtin[0], cards: [0, 1, 2, 3, 4], pages: [0..<2, 2..<4, 4..<5])
         let selection = Selection(cards: ShownCards([Self.card()], order: [0]), feeds: [feed], hidden: [:])
         let templates = try #require(TemplateSet.load(site: SiteFolder("/nonexistent"), diagnostics: &Diagnostics.scratch))
         let page = SiteRenderer(templates: templates, settings: settings)
@@ -61,9 +61,9 @@ import Testing
         let syndication = Syndication(baseURL: "https://x.test/", settings: settings, templates: templates)
         var pictured = Self.card()
         pictured.image = .remote("https://x.test/i.png")
-        let entry = FeedEntry(card: pictured, position: 0, anchor: "card-c", description: "<p>d</p>\n", linkSchemes: [], syndication: syndication)
+        let entry = FeedEntry(card: pictured, permalink: "index.html#card-c", anchor: "card-c", description: "<p>d</p>\n", linkSchemes: [], syndication: syndication)
         owners["entries"] = FeedEntryView(entry, content: "<p>d</p>\n")
-        let shown = Selection(cards: ShownCards([pictured], order: [0]), feeds: [FeedSelection(feed: .all, cards: [0], pages: [0..<1])], hidden: [:])
+        let shown = Selection(cards: ShownCards([pictured], order: [0]), feeds: [FeedSelection(feed: Feed.builtin[0], cards: [0], pages: [0..<1])], hidden: [:])
         owners["urls"] = SitemapView(shown, syndication: syndication).urls.first
         owners["stars"] = Self.object(owners["rating"]?.value(for: MustacheName("stars")))
         owners["pages"] = Self.object(owners["pagination"]?.value(for: MustacheName("pages")))

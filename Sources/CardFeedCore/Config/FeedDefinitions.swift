@@ -25,29 +25,34 @@ extension YAMLReader {
         var titleKeys: [String: (path: String, slug: String)] = [:]
         for (index, item) in sequence.enumerated() {
             let path = "feeds[\(index + 1)]"
-            guard let (feed, slugNode) = feed(item, path: path, isFrontPage: index == 0) else { continue }
-            if let first = slugs[feed.slug] {
-                error(slugNode, "\(path).slug", "\(Diagnostic.quoted(feed.slug)) is also the slug of \(first.path)\(first.line.map { " (line \($0))" } ?? ""): each feed needs a folder of its own")
-                continue
+            let (feed, slug) = self.feed(item, path: path, isFrontPage: index == 0)
+            // A slug is checked against the others even when its feed has other errors.
+            if let (slug, slugNode) = slug {
+                let titleKey = Feed.titleKey(slug)
+                if let first = slugs[slug] {
+                    error(slugNode, "\(path).slug", "\(Diagnostic.quoted(slug)) is also the slug of \(first.path)\(first.line.map { " (line \($0))" } ?? ""): each feed needs a folder of its own")
+                    continue
+                }
+                slugs[slug] = (path, slugNode.mark?.line)
+                if let first = titleKeys[titleKey] {
+                    error(slugNode, "\(path).slug", "\(Diagnostic.quoted(slug)) and \(first.path)'s \(Diagnostic.quoted(first.slug)) would share the strings key \(titleKey) of their titles; rename one")
+                    continue
+                }
+                titleKeys[titleKey] = (path, slug)
             }
-            slugs[feed.slug] = (path, slugNode.mark?.line)
-            if let first = titleKeys[feed.titleKey] {
-                error(slugNode, "\(path).slug", "\(Diagnostic.quoted(feed.slug)) and \(first.path)'s \(Diagnostic.quoted(first.slug)) would share the strings key \(feed.titleKey) of their titles; rename one")
-                continue
-            }
-            titleKeys[feed.titleKey] = (path, feed.slug)
-            feeds.append(ConfiguredFeed(feed: feed, file: file, line: item.mark?.line, column: item.mark?.column))
+            if let feed { feeds.append(ConfiguredFeed(feed: feed, file: file, line: item.mark?.line, column: item.mark?.column)) }
         }
         return diagnostics.count == problemsBefore ? feeds : nil
     }
 
-    /// One feed of the list, and the node of its slug (for errors about it); nil when it has errors.
-    mutating func feed(_ node: Node, path: String, isFrontPage: Bool) -> (Feed, Node)? {
+    /// One feed of the list (nil when it has errors), and its slug with the slug's node (for
+    /// errors about it) when it has a valid one.
+    mutating func feed(_ node: Node, path: String, isFrontPage: Bool) -> (Feed?, (String, Node)?) {
         if node.scalar != nil {
             error(node, path, "expected a feed's keys (\(Self.feedKeys.joined(separator: ", "))), found \(noun(node)); write it as \"- slug: \(node.scalar?.string ?? "offers")\" with a title on the next line")
-            return nil
+            return (nil, nil)
         }
-        guard let mapping = keyValues(node, key: path) else { return nil }
+        guard let mapping = keyValues(node, key: path) else { return (nil, nil) }
         let problemsBefore = diagnostics.count
         var slug: (String, Node)?
         var title: String?
@@ -66,16 +71,16 @@ extension YAMLReader {
         }
         guard let (slug, slugNode) = slug else {
             if diagnostics.count == problemsBefore { error(node, path, "has no slug: give the name of its folder, such as slug: offers") }
-            return nil
+            return (nil, nil)
         }
         if title == nil && !Feed.builtinSlugs.contains(slug) {
             error(node, path, "has no title: give the text the navigation shows, such as title: Offers (only the built-in feeds' slugs, \(Feed.builtinSlugs.joined(separator: ", ")), have one of their own)")
         }
-        guard diagnostics.count == problemsBefore else { return nil }
+        guard diagnostics.count == problemsBefore else { return (nil, (slug, slugNode)) }
         // `- slug: news` alone is the built-in News feed; any other feed without a condition
         // shows every card.
         if match.matchesEveryCard, let builtin = Feed.builtin.first(where: { $0.slug == slug }) { match = builtin.match }
-        return (Feed(slug: slug, folder: isFrontPage ? "" : slug, title: title, match: match), slugNode)
+        return (Feed(slug: slug, folder: isFrontPage ? "" : slug, title: title, match: match), (slug, slugNode))
     }
 
     /// A slug is a folder of the output and part of its addresses: lower-case ASCII letters and

@@ -10,12 +10,6 @@ public struct FeedSelection: Sendable, Hashable {
     /// Whether the navigation lists it: false for a feed without cards under `hide_empty_feeds`
     /// (its pages are written all the same).
     public var listed = true
-
-    /// The page (from 1) that shows the feed's card at `index` of `cards`: every page but the
-    /// last holds as many cards as the first.
-    func page(ofCardAt index: Int) -> Int {
-        pages.count > 1 ? index / pages[0].count + 1 : 1
-    }
 }
 
 /// Step 2 of a build: what is shown, in which order, on which page.

@@ -226,6 +226,22 @@ def test_a_feed_that_no_card_matches_is_a_warning_with_the_value_meant(run, tmp_
     assert strict.returncode != 0
 
 
+def test_feeds_are_limited_to_200_since_every_page_links_every_feed(run, tmp_path):
+    # 10,000 feeds in a 300 KB file would write 10,000 pages of 10,000 links: some 20 GB.
+    def many(count):
+        return "feeds:\n" + "".join(f"  - slug: f{i}\n    title: F{i}\n    extras: {{feed: offers}}\n" for i in range(count))
+    site = content_cards_site(tmp_path / "site", many(10_000))
+    started = time.monotonic()
+    result = run("build", site, "-o", tmp_path / "out", "--now", NOW, "-q")
+    assert result.returncode != 0 and time.monotonic() - started < 30
+    assert 'cardfeed.yml:2:3: field "feeds": lists 10000 feeds, more than the 200 a site may have' in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists()
+    content_cards_site(site, many(200))
+    result = run("build", site, "-o", tmp_path / "out", "--now", NOW, "-q")
+    assert result.returncode == 0, result.stderr
+    assert len(nav(tmp_path / "out" / "f199" / "index.html")) == 200
+
+
 def test_a_static_file_where_a_configured_feed_writes_is_an_error(run, tmp_path):
     site = content_cards_site(tmp_path / "site")
     (site / "static" / "offers").mkdir(parents=True)

@@ -8,6 +8,10 @@ extension YAMLReader {
     static let reservedSlugs: [String: String] = ["assets": "the output's folder of stylesheets, scripts and images"]
     /// The longest slug: a folder name, and part of every address of the feed.
     static let slugLimit = 64
+    /// The most feeds a site may define. Every page lists every feed, so the pages grow with the
+    /// square of their number: 10,000 feeds (a 300 KB file) would write some 20 GB of navigation.
+    /// 200 is far more than a navigation can show.
+    static let feedLimit = 200
 
     mutating func feeds(_ node: Node) -> [ConfiguredFeed]? {
         guard case .sequence(let sequence) = node else {
@@ -16,6 +20,10 @@ extension YAMLReader {
         }
         guard !sequence.isEmpty else {
             error(node, "feeds", "lists no feed; leave the key out for the built-in feeds (all, news, advertising, announcements, social, uncategorized)")
+            return nil
+        }
+        guard sequence.count <= Self.feedLimit else {
+            error(node, "feeds", "lists \(sequence.count) feeds, more than the \(Self.feedLimit) a site may have (every page links every feed)")
             return nil
         }
         let problemsBefore = diagnostics.count

@@ -242,6 +242,22 @@ def test_feeds_are_limited_to_200_since_every_page_links_every_feed(run, tmp_pat
     assert len(nav(tmp_path / "out" / "f199" / "index.html")) == 200
 
 
+def test_a_feed_of_80000_values_costs_no_more_than_one_of_a_few(run, tmp_path):
+    # Campaign ids by the thousand: every card is looked up among them, not compared with each.
+    cards = [{"id": f"c{i}", "tp": "short_news", "ca": 1700000000 + i, "ea": -1, "tt": f"Card {i}", "ds": "Text", "e": {"campaign": f"id-{i}"}}
+             for i in range(40_000)]
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cards.json").write_text(json.dumps({"cards": cards, "full_sync": True}))
+    values = ", ".join(f"id-{i * 2}" for i in range(80_000))
+    (site / "cardfeed.yml").write_text(f"feeds:\n  - slug: all\n  - slug: even\n    title: Even\n    extras: {{campaign: [{values}]}}\n")
+    started = time.monotonic()
+    result = run("build", site, "-o", tmp_path / "out", "--now", NOW, "--page-size", "0", "-q")
+    assert result.returncode == 0, result.stderr
+    assert time.monotonic() - started < 60
+    assert len(page_ids(tmp_path / "out" / "even" / "index.html")) == 20_000
+
+
 def test_a_static_file_where_a_configured_feed_writes_is_an_error(run, tmp_path):
     site = content_cards_site(tmp_path / "site")
     (site / "static" / "offers").mkdir(parents=True)

@@ -160,7 +160,7 @@ extension YAMLReader {
                 }
                 return scalarText(item, key: path)
             }
-            match.extras.append(FeedMatch.ExtraValues(key: name, values: values))
+            match.extras.append(FeedMatch.ExtraValues(key: name, values: Set(values)))
         }
     }
 }

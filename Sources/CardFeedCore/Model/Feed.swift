@@ -54,9 +54,10 @@ public struct FeedMatch: Sendable, Hashable, Decodable {
 
     public struct ExtraValues: Sendable, Hashable, Decodable {
         public var key: String
-        public var values: [String]
+        /// A set: a feed may list thousands of values (campaign ids), and every card is looked up.
+        public var values: Set<String>
 
-        public init(key: String, values: [String]) {
+        public init(key: String, values: Set<String>) {
             self.key = key
             self.values = values
         }

@@ -22,13 +22,15 @@ struct FeedCheck {
         }
         for condition in match.extras where !cards.contains(where: { FeedMatch(extras: [condition]).matches(extras: $0.extras) }) {
             let values = Set(cards.flatMap { $0.extras.filter { $0.key == condition.key }.map(\.value) })
-            let wanted = condition.values.map { "\(condition.key): \($0)" }.joined(separator: " or ")
+            // The first few: a feed may list thousands of values.
+            let someWanted = condition.values.sorted().prefix(10)
+            let wanted = someWanted.map { "\(condition.key): \($0)" }.joined(separator: " or ") + (condition.values.count > 10 ? " or …" : "")
             guard !values.isEmpty else {
                 let keys = Set(cards.flatMap { $0.extras.map(\.key) })
                 return "no card has the extra \(Diagnostic.quoted(condition.key))\(Diagnostic.suggestion(for: condition.key, among: keys))"
             }
             // Only values near in length can be near in spelling; a card's extra may be 2 KB long.
-            let suggestion = condition.values.lazy.map { wanted in
+            let suggestion = someWanted.lazy.map { wanted in
                 Diagnostic.suggestion(for: wanted, among: values.filter { abs($0.count - wanted.count) <= max(1, wanted.count / 3) })
             }.first { !$0.isEmpty } ?? ""
             let seen = values.sorted().prefix(10).map(Diagnostic.quoted).joined(separator: ", ") + (values.count > 10 ? ", …" : "")

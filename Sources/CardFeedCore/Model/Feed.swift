@@ -9,8 +9,8 @@ public struct Feed: Sendable, Hashable, Decodable {
     public var slug: String
     /// The feed's folder in the output: its slug, or "" for the site's front page (the first feed).
     public var folder: String
-    /// The title cardfeed.yml gives; the strings tables' `titleKey` wins over it, and without it
-    /// the built-in tables' is used.
+    /// The title cardfeed.yml gives; the site's strings file's `titleKey` wins over it, and
+    /// without it the built-in tables' is used (see `StringTable.feedTitle`).
     public var title: String?
     public var match: FeedMatch
 

@@ -89,7 +89,7 @@ public struct SiteBuilder: Sendable {
         let configFailed = report.diagnostics.errors.count > errorsBefore
         let baseURL = checkedBaseURL(config, &report.diagnostics)
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
-        let strings = StringTable.load(locale: locale, site: site, diagnostics: &report.diagnostics)
+        let strings = StringTable.load(locale: locale, site: site, feeds: config.siteFeeds, diagnostics: &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
         for (path, reason, isError) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
@@ -141,6 +141,9 @@ public struct SiteBuilder: Sendable {
         }
         if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
         checkBannerDescriptions(ruled.cards, &report.diagnostics)
+        if let feeds = configuration.config.feeds, !ruled.cards.isEmpty, !loaded.diagnostics.hasErrors {
+            FeedCheck(cards: ruled.cards).warnings(feeds).forEach { report.diagnostics.append($0) }
+        }
 
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
@@ -197,7 +200,7 @@ public struct SiteBuilder: Sendable {
     }
 
     private func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
-        FeedSelector(now: now, pageSize: pageSize(config), future: config.future)
+        FeedSelector(now: now, pageSize: pageSize(config), future: config.future, feeds: config.siteFeeds, hideEmptyFeeds: config.hideEmptyFeeds)
     }
 
     /// A warning for each card that would be shown although it is dated after the build's
@@ -259,7 +262,7 @@ public struct SiteBuilder: Sendable {
                 pageSize: pageSize(setup), baseURL: setup.baseURL,
                 contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
                 head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))),
-                timeZone: setup.config.timeZone),
+                timeZone: setup.config.timeZone, feeds: setup.config.siteFeeds),
             imageSizes: ImageSizes(folder: options.site.assetsFolder))
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.cache = reuse?.cards

@@ -11,7 +11,8 @@ struct CardFeedCommand: AsyncParsableCommand {
             A site is a folder: cards in cards.json and cards/**/*.json, optional template \
             overrides in templates/, images and other files in assets/. `cardfeed build` writes \
             one feed per category (news, advertising, announcements, social, uncategorized) and \
-            an "all" feed to SITE/public.
+            an "all" feed to SITE/public, or the feeds cardfeed.yml defines (by category, or by \
+            extras as Content Cards apps group their cards).
 
             Examples:
               cardfeed build                      build the site here (or ./site) into its public/

@@ -104,7 +104,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
         case .created: return created.map { .object($0) }
         case .updated: return card.updated > card.created ?? 0 ? .object(settings.moment(card.updated)) : nil
         case .expires: return card.expiresAt.map { .object(settings.moment($0)) }
-        case .categories: return .objects(card.categories.map { CategoryView(Feed.category($0), strings: settings.strings) })
+        case .categories: return .objects(card.categories.compactMap { settings.categoryChips[$0] })
         case .extras: return card.extras.isEmpty ? nil : .object(ExtrasView(pairs: card.extras))
         case .extrasList: return .objects(card.extras.map { ExtraView(key: $0.key, value: $0.value) })
         case .subtitle: return card.subtitle.mustache
@@ -150,10 +150,12 @@ final class LinkView: MustacheObject, @unchecked Sendable {
     }
 }
 
+/// A card's category: its name, and the title and first page of the category's own feed.
 final class CategoryView: MustacheObject, @unchecked Sendable {
     let name: String
     let title: String
-    let href: String
+    /// Nil for a category that has no feed of its own (in feed entries, which name every category).
+    let href: String?
 
     enum Key: String, ViewKey {
         case name, title, href
@@ -167,15 +169,15 @@ final class CategoryView: MustacheObject, @unchecked Sendable {
         switch Self.fields[name] {
         case .name: .text(self.name)
         case .title: .text(title)
-        case .href: .text(href)
+        case .href: href.mustache
         case nil: nil
         }
     }
 
-    init(_ feed: Feed, strings: StringTable) {
-        name = feed.slug
-        title = strings.feedTitle(feed)
-        href = PagePaths.href(feed: feed, page: 1)
+    init(_ category: FeedCategory, feed: Feed?, strings: StringTable) {
+        name = category.rawValue
+        title = feed.map(strings.feedTitle) ?? strings[category.titleKey]
+        href = feed.map { PagePaths.href(feed: $0, page: 1) }
     }
 }
 
@@ -364,10 +366,13 @@ package final class RenderSettings: Sendable {
         var head = PageHead()
         /// The clocks of the dates cards show.
         var timeZone = SiteTimeZone.utc
+        /// The site's feeds, in order (a card's categories link to theirs).
+        var feeds = Feed.builtin
 
         package init(
             builtinImages: BuiltinImages, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String],
-            pageSize: Int, baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead(), timeZone: SiteTimeZone = .utc
+            pageSize: Int, baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead(), timeZone: SiteTimeZone = .utc,
+            feeds: [Feed] = Feed.builtin
         ) {
             self.builtinImages = builtinImages
             self.strings = strings
@@ -379,6 +384,7 @@ package final class RenderSettings: Sendable {
             self.contentSecurityPolicy = contentSecurityPolicy
             self.head = head
             self.timeZone = timeZone
+            self.feeds = feeds
         }
     }
 
@@ -391,6 +397,11 @@ package final class RenderSettings: Sendable {
     let pageConstants: PageConstants
     /// The pages' direction, from their language.
     let direction: TextDirection
+    /// A card's `categories`: each category that has a feed of its own (the first feed that
+    /// shows that category alone), linked to it. Made once: every card shows them.
+    let categoryChips: [FeedCategory: CategoryView]
+    /// What feed entries name a card's categories by: every category, linked where it has a feed.
+    let categoryTags: [FeedCategory: CategoryView]
 
     /// `imageSizes` reads SITE/assets/ (none: the files' sizes are not known).
     package init(_ values: Values, imageSizes: ImageSizes = ImageSizes(folder: nil)) {
@@ -399,6 +410,16 @@ package final class RenderSettings: Sendable {
         stringsView = StringsView(table: values.strings)
         pageConstants = PageConstants(strings: values.strings, stylesheets: values.stylesheets)
         direction = TextDirection.of(languageTag: values.strings.locale) ?? .ltr
+        var chips: [FeedCategory: CategoryView] = [:]
+        var tags: [FeedCategory: CategoryView] = [:]
+        for category in FeedCategory.allCases {
+            let feed = values.feeds.first { $0.match == FeedMatch(categories: [category]) }
+            let view = CategoryView(category, feed: feed, strings: values.strings)
+            if feed != nil { chips[category] = view }
+            tags[category] = view
+        }
+        categoryChips = chips
+        categoryTags = tags
     }
 
     package subscript<Value>(dynamicMember setting: KeyPath<Values, Value>) -> Value {
@@ -407,12 +428,27 @@ package final class RenderSettings: Sendable {
 
     /// A moment as a card shows it: in the page's language and on the site's clocks.
     func moment(_ seconds: Int64) -> Moment { values.strings.moment(seconds, in: values.timeZone) }
+}
 
-    /// The page of the "all" feed that shows the card at `position` in display order.
-    func allFeedPage(_ position: Int) -> Int { values.pageSize > 0 ? position / values.pageSize + 1 : 1 }
+/// Each shown card's permalink, `page-3.html#card-x`: the page of its home feed (see
+/// `CardHomes`) that shows it. What it needs of the selection is taken out once, so that a
+/// card's permalink copies no feed.
+struct Permalinks: Sendable {
+    let homes: CardHomes
+    /// By feed: its folder, and how many cards its pages hold (0: one page).
+    let folders: [String]
+    let pageLengths: [Int]
+
+    init(_ selection: Selection) {
+        homes = selection.homes
+        folders = selection.feeds.map(\.feed.folder)
+        pageLengths = selection.feeds.map { $0.pages.count > 1 ? $0.pages[0].count : 0 }
+    }
 
     /// The card's permalink, from its anchor (`ShownCards.anchor(at:)`).
-    func permalink(position: Int, anchor: String) -> String {
-        PagePaths.file(feed: .all, page: allFeedPage(position)) + "#" + anchor
+    func callAsFunction(position: Int, anchor: String) -> String {
+        let (feed, index) = homes.place(of: position)
+        let length = pageLengths[feed]
+        return PagePaths.file(folder: folders[feed], page: length > 0 ? index / length + 1 : 1) + "#" + anchor
     }
 }

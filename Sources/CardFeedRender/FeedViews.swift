@@ -92,7 +92,7 @@ final class FeedEntryView: MustacheObject, @unchecked Sendable {
     }
 }
 
-/// What `sitemap.xml` sees: every page of every feed.
+/// What `sitemap.xml` sees: every page of every feed the navigation lists.
 final class SitemapView: MustacheObject, @unchecked Sendable {
     final class PageURL: MustacheObject, @unchecked Sendable {
         enum Key: String, ViewKey {
@@ -138,7 +138,7 @@ final class SitemapView: MustacheObject, @unchecked Sendable {
 
     init(_ selection: Selection, syndication: Syndication) {
         var urls: [PageURL] = []
-        for feed in selection.feeds {
+        for feed in selection.feeds where feed.listed {
             for (number, range) in feed.pages.enumerated() {
                 let newest = feed.cards[range].map { selection.cards[$0].sortTime }.max()
                 urls.append(PageURL(loc: syndication.absolute(PagePaths.file(feed: feed.feed, page: number + 1)), lastmod: newest.map(Formatting.iso)))

@@ -58,7 +58,7 @@ final class PageView: MustacheObject, @unchecked Sendable {
 
     /// The page's `<title>`: the site's title on the front page, else the feed's (and the page's).
     var title: String {
-        if feed.feed == .all && pagination == nil { return settings.siteTitle }
+        if feed.feed.isFrontPage && pagination == nil { return settings.siteTitle }
         let name = pagination.map { settings.strings.format("pageTitle", ["feed": feed.title, "page": String($0.current), "total": String($0.total)]) } ?? feed.title
         return "\(name) · \(settings.siteTitle)"
     }

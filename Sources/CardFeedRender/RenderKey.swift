@@ -57,25 +57,26 @@ struct RenderKeys: Sendable {
 extension SiteRenderer {
     /// Every card's key when the renderer has a cache (nil without one), computed once for the
     /// cards and for the pages that show them.
-    func renderKeys(_ cards: ShownCards) -> RenderKeys? {
+    func renderKeys(_ cards: ShownCards, permalinks: Permalinks) -> RenderKeys? {
         guard cache != nil else { return nil }
         let context = RenderContextKey(templates: templates.fingerprint, settings: settings.values).hashValue
         let keys = ConcurrentResults<Int>(count: cards.count)
         let chunk = 512
         DispatchQueue.concurrentPerform(iterations: (cards.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
-                keys.set(position, renderKey(cards[position], position: position, anchor: cards.anchor(at: position), context: context))
+                let anchor = cards.anchor(at: position)
+                keys.set(position, renderKey(cards[position], anchor: anchor, permalink: permalinks(position: position, anchor: anchor), context: context))
             }
         }
         return RenderKeys(context: context, cards: keys.values)
     }
 
     /// The hash of the card's `CardRenderKey`; `context` is the build's `RenderContextKey`'s.
-    func renderKey(_ card: Card, position: Int, anchor: String, context: Int) -> Int {
+    func renderKey(_ card: Card, anchor: String, permalink: String, context: Int) -> Int {
         var imageSize: ImageSize?
         if case .asset(let path) = card.image { imageSize = settings.images.sizes.size(of: path) }
         return CardRenderKey(
-            card: card.fields, anchor: anchor, permalink: settings.permalink(position: position, anchor: anchor),
+            card: card.fields, anchor: anchor, permalink: permalink,
             imageSize: imageSize, context: context
         ).hashValue
     }

@@ -35,9 +35,10 @@ package struct SiteRenderer {
     /// last build is not made again. Returns the descriptions of the cards at
     /// `keepDescriptions`, as `renderCards` does.
     package func renderPages(_ selection: Selection, into output: any OutputTarget, keepDescriptions: Set<Int>) throws -> [String?] {
-        let keys = renderKeys(selection.cards)
+        let permalinks = Permalinks(selection)
+        let keys = renderKeys(selection.cards, permalinks: permalinks)
         let pages = try PageStreams(pageStreams(selection, keys: keys), into: output)
-        let descriptions = try renderCards(selection.cards, keys: keys?.cards, into: pages, keepDescriptions: keepDescriptions)
+        let descriptions = try renderCards(selection.cards, permalinks: permalinks, keys: keys?.cards, into: pages, keepDescriptions: keepDescriptions)
         try pages.finish()
         return descriptions
     }
@@ -45,7 +46,7 @@ package struct SiteRenderer {
     /// Renders every card once, in display order, into `output` (the pages, as they stream).
     /// Returns the descriptions, as HTML, of the cards at `keepDescriptions` (the feed files
     /// need them), nil elsewhere.
-    func renderCards(_ cards: ShownCards, keys: [Int]? = nil, into output: RenderedCards, keepDescriptions: Set<Int>) throws -> [String?] {
+    func renderCards(_ cards: ShownCards, permalinks: Permalinks, keys: [Int]? = nil, into output: RenderedCards, keepDescriptions: Set<Int>) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
         // A batch goes to the output on another thread while the next one renders; at most two
         // wait there, so that rendered cards do not pile up in memory if writing falls behind.
@@ -77,7 +78,8 @@ package struct SiteRenderer {
                     }
                     let description = card.description.map { card.descriptionFormat == .markdown ? Markdown.html($0, linkSchemes: linkSchemes) : PlainText.html($0) }
                     let rendered: [UInt8]
-                    do throws(TemplateFailure) { rendered = try renderCard(card, description: description, position: position, anchor: cards.anchor(at: position), using: &scratch) } catch {
+                    let anchor = cards.anchor(at: position)
+                    do throws(TemplateFailure) { rendered = try renderCard(card, description: description, anchor: anchor, permalink: permalinks(position: position, anchor: anchor), using: &scratch) } catch {
                         failures.set(chunk, error)
                         return
                     }
@@ -108,10 +110,8 @@ package struct SiteRenderer {
     }
 
     /// `scratch` is memory to render in, reused from card to card.
-    func renderCard(_ card: Card, description: String?, position: Int, anchor: String, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
-        return try templates.render(CardView(
-            card: card, anchor: anchor, descriptionHTML: description, settings: settings,
-            permalink: settings.permalink(position: position, anchor: anchor)), using: &scratch)
+    func renderCard(_ card: Card, description: String?, anchor: String, permalink: String, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
+        return try templates.render(CardView(card: card, anchor: anchor, descriptionHTML: description, settings: settings, permalink: permalink), using: &scratch)
     }
 
     /// Every feed's pages, for `PageStreams` to write as the cards render.
@@ -136,8 +136,10 @@ package struct SiteRenderer {
         }
     }
 
+    /// The feeds the navigation lists (see `FeedSelection.listed`), and on a feed's own pages,
+    /// that feed: the reader sees where they are.
     func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {
-        selection.feeds.map { other in
+        selection.feeds.filter { $0.listed || $0.feed == current.feed }.map { other in
             NavItem(
                 slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), count: other.cards.count,
                 countNoun: settings.strings.plural("navCards", other.cards.count),

@@ -29,8 +29,9 @@ package struct Syndication {
         let newestOverall = selection.cards.map(\.sortTime).max() ?? 0
         let linkSchemes = settings.links.linkSchemes
         var scratch = MustacheBytes(capacity: 4096)
-        // A card is in the "all" feed and in each of its categories' feeds: its entry is made once.
+        // A card is in several feeds (the "all" feed and its categories'): its entry is made once.
         var entries: [Int: FeedEntryView] = [:]
+        let permalinks = Permalinks(selection)
         var files: [OutputFile] = []
         for feed in selection.feeds {
             let positions = Array(feed.cards[feed.pages.first ?? 0..<0])
@@ -43,8 +44,8 @@ package struct Syndication {
                 }
                 let card = selection.cards[position]
                 var entry = FeedEntry(
-                    card: card, position: position, anchor: selection.cards.anchor(at: position), description: descriptions[position],
-                    linkSchemes: linkSchemes, syndication: self)
+                    card: card, permalink: permalinks(position: position, anchor: selection.cards.anchor(at: position)),
+                    anchor: selection.cards.anchor(at: position), description: descriptions[position], linkSchemes: linkSchemes, syndication: self)
                 scratch.removeAll()
                 try templates.render(TemplateSet.feedEntryTemplate, FeedEntryView(entry, content: nil), onto: &scratch)
                 // The feeds carry what feed_entry made of the description, not the description
@@ -116,7 +117,7 @@ package struct Syndication {
     func title(_ feed: Feed) -> String { Self.title(feed, settings) }
 
     static func title(_ feed: Feed, _ settings: RenderSettings) -> String {
-        feed == .all ? settings.siteTitle : "\(settings.strings.feedTitle(feed)) · \(settings.siteTitle)"
+        feed.isFrontPage ? settings.siteTitle : "\(settings.strings.feedTitle(feed)) · \(settings.siteTitle)"
     }
 
     // MARK: JSON Feed 1.1
@@ -172,9 +173,9 @@ struct FeedEntry {
     var updated: String
     var categories: [CategoryView]
 
-    init(card: Card, position: Int, anchor: String, description: String?, linkSchemes: Set<String>, syndication: Syndication) {
+    init(card: Card, permalink: String, anchor: String, description: String?, linkSchemes: Set<String>, syndication: Syndication) {
         let settings = syndication.settings
-        url = syndication.absolute(settings.permalink(position: position, anchor: anchor))
+        url = syndication.absolute(permalink)
         id = syndication.absolute("#" + anchor)
         title = Self.title(of: card, linkSchemes: linkSchemes)
         link = card.url.map(syndication.absolute)
@@ -189,7 +190,7 @@ struct FeedEntry {
         published = card.created.map(Formatting.iso)
         language = card.language
         updated = Formatting.iso(card.sortTime)
-        categories = card.categories.map { CategoryView(.category($0), strings: settings.strings) }
+        categories = card.categories.compactMap { settings.categoryTags[$0] }
     }
 
     /// The title, or for a card without one a sensible text from the card: the start of its

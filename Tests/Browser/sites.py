@@ -1,7 +1,8 @@
 """The sites the layout, accessibility and screenshot tests look at: the example site, an empty
-feed, a site from `cardfeed init`, examples/customised (docs/customising.md), a site of awkward cards
-(long words and URLs, code blocks, portrait, tiny and wide images, partly styled cards), the
-awkward cards in a grid of up to three columns, and a right-to-left (Arabic) site."""
+feed, a site from `cardfeed init`, examples/customised (docs/customising.md), examples/content-cards
+(feeds of the site's own), a site of awkward cards (long words and URLs, code blocks, portrait,
+tiny and wide images, partly styled cards), the awkward cards in a grid of up to three columns,
+and a right-to-left (Arabic) site."""
 import json
 import shutil
 import struct
@@ -123,6 +124,11 @@ def make_sites(binary, root: Path):
     customised = root / "customised"
     shutil.copytree(REPO / "examples" / "customised", customised, ignore=shutil.ignore_patterns("public"))
     sites["customised"] = customised
+
+    # Feeds of the site's own, one of them empty and left out of the navigation.
+    content_cards = root / "content-cards"
+    shutil.copytree(REPO / "examples" / "content-cards", content_cards, ignore=shutil.ignore_patterns("public"))
+    sites["content-cards"] = content_cards
 
     stress = root / "stress"
     images = stress / "assets" / "images"

@@ -83,6 +83,55 @@ import Testing
         try Self.rebuild(site, caches, "the image replaced by a larger one of the same name (its width and height)")
     }
 
+    /// Feeds a site defines, edited while serve runs: each edit gives what a fresh build gives
+    /// (pages of a feed added, retitled, refilled, reordered, hidden from the navigation,
+    /// removed; cards' permalinks moving to another feed).
+    @Test func everyEditOfTheFeedsGivesWhatAFreshBuildGives() throws {
+        let list = (1...12).map { number -> [String: Any] in
+            let feed: String = ["offers", "deals", "news"][number % 3]
+            let card: [String: Any] = ["id": "c\(number)", "tp": "short_news", "tt": "Card \(number)", "ds": "Text \(number)", "e": ["feed": feed]]
+            return card.merging(["ca": 1_700_000_000 + number]) { $1 }
+        }
+        let site = try TempSite(["cards.json": "{\"cards\": \(Self.cards(list)), \"full_sync\": true}"])
+        defer { site.remove() }
+        let caches = ServeState(output: site.output)
+        try Self.rebuild(site, caches, "first build, with the built-in feeds")
+
+        let feeds = """
+            feeds:
+              - slug: all
+              - slug: offers
+                title: Offers
+                extras: {feed: offers}
+              - slug: social
+
+            """
+        try site.write("cardfeed.yml", feeds)
+        try Self.rebuild(site, caches, "feeds defined")
+        try site.write("cardfeed.yml", feeds.replacingOccurrences(of: "title: Offers", with: "title: Our offers"))
+        try Self.rebuild(site, caches, "a feed's title")
+        try site.write("cardfeed.yml", feeds.replacingOccurrences(of: "{feed: offers}", with: "{feed: [offers, deals]}"))
+        try Self.rebuild(site, caches, "a feed's extras")
+        try site.write("cardfeed.yml", feeds + "hide_empty_feeds: true\n")
+        try Self.rebuild(site, caches, "hide_empty_feeds leaves the empty social feed out of the navigation")
+        try site.write("strings/en.json", "{\"feedOffers\": \"Deals of the week\"}\n")
+        try Self.rebuild(site, caches, "the strings file retitles a configured feed")
+        try site.write("cardfeed.yml", """
+            feeds:
+              - slug: offers
+                title: Offers
+                extras: {feed: offers}
+              - slug: deals
+                title: Deals
+                extras: {feed: deals}
+            page_size: 2
+
+            """)
+        try Self.rebuild(site, caches, "no feed shows every card: the first feed is the front page, cards of no feed are hidden, permalinks move")
+        try site.write("cardfeed.yml", "page_size: 2\n")
+        try Self.rebuild(site, caches, "back to the built-in feeds")
+    }
+
     /// The first bytes of a PNG file of the given size: enough for the build to read its size.
     static func png(width: UInt32, height: UInt32) -> Data {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)

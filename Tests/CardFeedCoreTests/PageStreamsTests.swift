@@ -20,7 +20,7 @@ import Testing
     static func feed(_ name: String, _ positions: [Int], perPage: Int) -> PageStreams.FeedPages {
         let pages = FeedSelector(now: 0, pageSize: perPage).paginate(positions.count)
         return PageStreams.FeedPages(
-            feed: FeedSelection(feed: .all, cards: positions, pages: pages),
+            feed: FeedSelection(feed: Feed.builtin[0], cards: positions, pages: pages),
             paths: pages.indices.map { "\(name)/page-\($0 + 1).html" }
         ) { index in try frame("<\(name) {{page}}>\n{{#cards}}{{{.}}}\n{{/cards}}</\(name) {{page}}>\n", page: index + 1, cards: pages[index].count) }
     }
@@ -92,7 +92,7 @@ import Testing
         let folder = MemoryOutput()
         let pages = FeedSelector(now: 0, pageSize: 2).paginate(3)
         let streams = try PageStreams([
-            PageStreams.FeedPages(feed: FeedSelection(feed: .all, cards: [0, 1, 2], pages: pages), paths: ["p1.html", "p2.html"]) { index in
+            PageStreams.FeedPages(feed: FeedSelection(feed: Feed.builtin[0], cards: [0, 1, 2], pages: pages), paths: ["p1.html", "p2.html"]) { index in
                 try Self.frame("[{{#cards}}<{{.}}>{{/cards}}]({{#cards}}{{{.}}},{{/cards}}){{^cards}}none{{/cards}}", page: index + 1, cards: pages[index].count)
             }
         ], into: folder)

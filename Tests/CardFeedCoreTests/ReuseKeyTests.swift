@@ -73,7 +73,20 @@ import Testing
         return RenderSettings.Values(
             builtinImages: BuiltinImages(assets: Set(BuiltinFiles.assetPaths), siteOverrides: []), strings: strings, links: links,
             siteTitle: "Site", stylesheets: ["assets/cardfeed.css", "assets/custom.css"], pageSize: 2, baseURL: "https://x.test/",
-            contentSecurityPolicy: ContentSecurityPolicy.builtin, head: head, timeZone: try #require(SiteTimeZone(identifier: "America/New_York")))
+            contentSecurityPolicy: ContentSecurityPolicy.builtin, head: head, timeZone: try #require(SiteTimeZone(identifier: "America/New_York")),
+            feeds: sampleFeeds)
+    }
+
+    /// Feeds a site defines, with every field of a feed set: the front page shows every card,
+    /// a feed by extras, a feed by categories.
+    static var sampleFeeds: [Feed] {
+        [
+            Feed(slug: "all", folder: "", title: "Everything"),
+            Feed(
+                slug: "offers", folder: "offers", title: "Offers",
+                match: FeedMatch(categories: [.news], uncategorized: true, extras: [.init(key: "campaign", values: ["spring", "summer"])])),
+            Feed(slug: "news", folder: "news", title: "Latest", match: FeedMatch(categories: [.news, .social], uncategorized: true)),
+        ]
     }
 
     static func templates() throws -> TemplateSet {
@@ -93,7 +106,7 @@ import Testing
     /// Renders `cards` as a build's render step does: into serve's output, with its caches, or
     /// without them into memory, as a fresh build.
     static func render(_ cards: [Card], _ settings: RenderSettings, _ templates: TemplateSet, caches: ServeState?) throws -> Rendered {
-        let selection = FeedSelector(now: now, pageSize: settings.pageSize).select(cards)
+        let selection = FeedSelector(now: now, pageSize: settings.pageSize, feeds: settings.feeds).select(cards)
         var renderer = SiteRenderer(templates: templates, settings: settings)
         let everyCard = Set(selection.cards.indices)
         guard let caches else {
@@ -129,9 +142,9 @@ import Testing
         #expect(edits.exempt == ["source"], "a field left out of the key must be meant to be")
         #expect(edits.edits.count > 30)
         let renderer = SiteRenderer(templates: try Self.templates(), settings: RenderSettings(try Self.sampleSettings()))
-        let sampleKey = renderer.renderKey(Card(Self.sampleCard()), position: 0, anchor: "sample", context: 0)
+        let sampleKey = renderer.renderKey(Card(Self.sampleCard()), anchor: "sample", permalink: "index.html#sample", context: 0)
         for edit in edits.edits {
-            let key = renderer.renderKey(Card(edit.value), position: 0, anchor: "sample", context: 0)
+            let key = renderer.renderKey(Card(edit.value), anchor: "sample", permalink: "index.html#sample", context: 0)
             #expect(key != sampleKey, "\(edit.path) is not in the card's key: serve would show the card as it was before the edit")
         }
     }
@@ -159,11 +172,11 @@ import Testing
         #expect(edits.problems.isEmpty, "\(edits.problems)")
         #expect(edits.exempt.isEmpty, "a setting left out of the key must be meant to be")
         #expect(edits.edits.count > 15)
-        let cards = FeedSelector(now: Self.now, pageSize: 2).select([Card(Self.sampleCard())] + Self.otherCards()).cards
+        let selection = FeedSelector(now: Self.now, pageSize: 2).select([Card(Self.sampleCard())] + Self.otherCards())
         func keys(_ settings: RenderSettings.Values) throws -> RenderKeys {
             var renderer = SiteRenderer(templates: templates, settings: RenderSettings(settings))
             renderer.cache = ReuseCache()
-            return try #require(renderer.renderKeys(cards))
+            return try #require(renderer.renderKeys(selection.cards, permalinks: Permalinks(selection)))
         }
         let sampleKeys = try keys(try Self.sampleSettings())
         for edit in edits.edits {
@@ -182,6 +195,25 @@ import Testing
         let caches = ServeState(output: site.output)
         for edit in try ModelEdits(try Self.sampleSettings(), isExempt: Self.isExempt).edits {
             try Self.expectServeGivesAFreshBuild(cards, RenderSettings(edit.value), after: (cards, sample), templates, caches: caches, edit.path)
+        }
+    }
+
+    /// An edit of any part of a feed's definition (its slug, folder, title, or which cards it
+    /// shows) re-renders what it changes: serve gives what a fresh build gives.
+    @Test func everyEditOfAFeedUnderServeGivesWhatAFreshBuildGives() throws {
+        let templates = try Self.templates()
+        let sample = try Self.sampleSettings()
+        let cards = [Card(Self.sampleCard())] + Self.otherCards()
+        let site = try TempSite()
+        defer { site.remove() }
+        let caches = ServeState(output: site.output)
+        let edits = try ModelEdits(Self.sampleFeeds[1], isExempt: Self.isExempt)
+        #expect(edits.problems.isEmpty, "\(edits.problems)")
+        #expect(edits.edits.count >= 7)
+        for edit in edits.edits {
+            var edited = sample
+            edited.feeds[1] = edit.value
+            try Self.expectServeGivesAFreshBuild(cards, RenderSettings(edited), after: (cards, RenderSettings(sample)), templates, caches: caches, "feeds[1].\(edit.path)")
         }
     }
 

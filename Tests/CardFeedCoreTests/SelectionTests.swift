@@ -84,22 +84,63 @@ import Testing
         #expect(FeedSelector(now: 0, pageSize: 0).paginate(500) == [0..<500])
     }
 
+    /// Feeds a site defines: by extras (one value or any of several, every key), by categories
+    /// (`uncategorized` too), both at once; a card in several feeds; without a feed of every
+    /// card, a card in none is hidden and each card's home is the first feed that shows it.
+    @Test func feedsASiteDefinesSelectByExtrasAndCategories() {
+        func extras(_ pairs: [String: String]) -> (inout Card) -> Void {
+            { card in card.extras = pairs.sorted { $0.key < $1.key }.map { Card.Extra(key: $0.key, value: $0.value) } }
+        }
+        let cards = [
+            card("offer", updated: 9, extras(["feed": "offers"])),
+            card("deal", updated: 8, extras(["feed": "deals", "audience": "vip"])),
+            card("vip-news", updated: 7, categories: [.news], extras(["audience": "vip"])),
+            card("plain", updated: 6),
+            card("social", updated: 5, categories: [.social]),
+        ]
+        let feeds = [
+            Feed(slug: "offers", folder: "", title: "Offers", match: FeedMatch(extras: [.init(key: "feed", values: ["offers"])])),
+            Feed(slug: "deals", folder: "deals", title: "Deals", match: FeedMatch(extras: [.init(key: "feed", values: ["offers", "deals"])])),
+            Feed(slug: "vip", folder: "vip", title: "VIP", match: FeedMatch(extras: [.init(key: "audience", values: ["vip"]), .init(key: "feed", values: ["deals"])])),
+            Feed(slug: "news", folder: "news", title: "News", match: FeedMatch(categories: [.news], uncategorized: true, extras: [.init(key: "audience", values: ["vip"])])),
+            Feed(slug: "empty", folder: "empty", title: "Empty", match: FeedMatch(categories: [.advertising])),
+        ]
+        let selection = FeedSelector(now: 0, pageSize: 1, feeds: feeds, hideEmptyFeeds: true).select(cards)
+        let ids = selection.feeds.map { feed in feed.cards.map { selection.cards[$0].id } }
+        #expect(ids == [["offer"], ["offer", "deal"], ["deal"], ["deal", "vip-news"], []], "deal has no category")
+        #expect(selection.cards.map(\.id) == ["offer", "deal", "vip-news"], "plain and social are in no feed")
+        #expect(selection.hidden == [.inNoFeed: 2])
+        #expect(selection.feeds.map(\.listed) == [true, true, true, true, false])
+        #expect((0..<3).map { selection.homes.place(of: $0).feed } == [0, 1, 3], "each card's first feed")
+        #expect(selection.homes.place(of: 1).index == 1, "deal is the second card of deals")
+        #expect(Permalinks(selection)(position: 1, anchor: "card-deal") == "deals/page-2.html#card-deal")
+
+        let withAll = FeedSelector(now: 0, pageSize: 0, feeds: feeds + [Feed(slug: "all", folder: "all")]).select(cards)
+        #expect(withAll.cards.count == 5 && withAll.hidden.isEmpty, "a feed of every card shows them all")
+        #expect(withAll.feeds.allSatisfy { $0.listed })
+        #expect(Permalinks(withAll)(position: 3, anchor: "card-plain") == "all/index.html#card-plain")
+    }
+
+    /// The built-in feeds, by slug.
+    static func builtin(_ slug: String) -> Feed { Feed.builtin.first { $0.slug == slug }! }
+
     @Test func pagePaths() {
-        #expect(PagePaths.file(feed: .all, page: 1) == "index.html")
-        #expect(PagePaths.file(feed: .all, page: 2) == "page-2.html")
-        #expect(PagePaths.file(feed: .category(.news), page: 1) == "news/index.html")
-        #expect(PagePaths.file(feed: .uncategorized, page: 3) == "uncategorized/page-3.html")
-        #expect(PagePaths.root(feed: .all) == "./")
-        #expect(PagePaths.root(feed: .category(.news)) == "../")
+        let (all, news, uncategorized) = (Self.builtin("all"), Self.builtin("news"), Self.builtin("uncategorized"))
+        #expect(PagePaths.file(feed: all, page: 1) == "index.html")
+        #expect(PagePaths.file(feed: all, page: 2) == "page-2.html")
+        #expect(PagePaths.file(feed: news, page: 1) == "news/index.html")
+        #expect(PagePaths.file(feed: uncategorized, page: 3) == "uncategorized/page-3.html")
+        #expect(PagePaths.root(feed: all) == "./")
+        #expect(PagePaths.root(feed: news) == "../")
     }
 
     @Test func paginationLinksStayFewOnLongFeeds() throws {
-        let view = try #require(PaginationView(feed: .all, page: 50, total: 100))
+        let view = try #require(PaginationView(feed: Self.builtin("all"), page: 50, total: 100))
         #expect(view.pages.map(\.number) == [1, 48, 49, 50, 51, 52, 100])
         #expect(view.pages.map(\.gap) == [false, true, false, false, false, false, true])
         #expect(view.previous == "page-49.html")
         #expect(view.next == "page-51.html")
-        #expect(PaginationView(feed: .all, page: 1, total: 1) == nil)
+        #expect(PaginationView(feed: Self.builtin("all"), page: 1, total: 1) == nil)
     }
 
     /// The digit-by-digit RFC 3339 writer agrees with Foundation's from the first whole Gregorian

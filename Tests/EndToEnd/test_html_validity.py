@@ -33,13 +33,16 @@ def test_hostile_card_text_still_gives_valid_html(run, tmp_path):
     assert check.returncode == 0, check.stdout + check.stderr
 
 
-def test_customised_example_and_every_language_are_valid_html(run, tmp_path):
+def test_the_examples_and_every_language_are_valid_html(run, tmp_path):
     from conftest import REPO
 
     pages = []
     result = run("build", REPO / "examples" / "customised", "-o", tmp_path / "custom", "-q")
     assert result.returncode == 0, result.stderr
     pages += sorted((tmp_path / "custom").rglob("*.html"))
+    result = run("build", REPO / "examples" / "content-cards", "-o", tmp_path / "content-cards", "-q")
+    assert result.returncode == 0, result.stderr
+    pages += sorted((tmp_path / "content-cards").rglob("*.html"))
     for locale in ["en", "de", "fr", "ar", "he"]:
         result = run("build", REPO / "site", "-o", tmp_path / locale, "--locale", locale, "--page-size", "8", "-q")
         assert result.returncode == 0, result.stderr

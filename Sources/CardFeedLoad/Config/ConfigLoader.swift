@@ -70,7 +70,7 @@ struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp"]
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp", "feeds", "hide_empty_feeds"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -101,6 +101,8 @@ struct YAMLReader {
             case "rules": config.rules = rules(value)
             case "links": config.links = links(value)
             case "csp": config.contentSecurityPolicy = contentSecurityPolicy(value)
+            case "feeds": config.feeds = feeds(value)
+            case "hide_empty_feeds": if let flag = bool(value, key: key) { config.hideEmptyFeeds = flag }
             default: unknownKey(keyNode, key, among: Self.topLevelKeys)
             }
         }

@@ -23,10 +23,28 @@ public struct SiteConfig: Sendable {
     /// The Content Security Policy the pages carry as a `<meta>` tag: `csp: true` for the
     /// built-in policy, or the policy's text; nil for none.
     public var contentSecurityPolicy: String?
+    /// The feeds `feeds:` defines, in order; nil for the built-in ones (`Feed.builtin`).
+    public var feeds: [ConfiguredFeed]?
+    /// Feeds without cards are left out of the navigation (their pages are still written).
+    public var hideEmptyFeeds = false
 
     public init() {}
 
+    /// The site's feeds, as the build shows them.
+    public var siteFeeds: [Feed] { feeds?.map(\.feed) ?? Feed.builtin }
+
     public static let fileName = "cardfeed.yml"
+}
+
+/// A feed as cardfeed.yml defines it, with where: its warnings point at it.
+public struct ConfiguredFeed: Sendable {
+    public var feed: Feed
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+
+    /// For reports: "cardfeed.yml:12:5".
+    public var location: String { [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":") }
 }
 
 /// What a card whose `created` is after the build's time does: Hugo's `buildFuture`, turned

@@ -29,6 +29,8 @@ public enum SkipReason: String, Sendable, CaseIterable, Comparable {
     case future = "waiting for their date"
     case control = "control"
     case hiddenByRule = "hidden by a rule"
+    /// Shown by none of the feeds cardfeed.yml defines.
+    case inNoFeed = "in no feed"
 
     public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

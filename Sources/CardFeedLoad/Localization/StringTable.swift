@@ -62,8 +62,9 @@ public struct StringTable: Sendable, Hashable, Decodable {
     /// The table for `locale`: the built-in one (English for a locale that is not built in),
     /// overridden by the site's file. Problems are added to `diagnostics`; nil when unusable.
     /// Locale names are case-insensitive (`--locale DE`, `locale: pt-br`), for the built-in
-    /// tables and the site's files alike.
-    public static func load(locale given: String, site: SiteFolder, diagnostics: inout Diagnostics) -> StringTable? {
+    /// tables and the site's files alike. The titles of the site's `feeds` (cardfeed.yml's)
+    /// override the built-in table's, and the site's file may set them (`feedOffers`).
+    public static func load(locale given: String, site: SiteFolder, feeds: [Feed] = Feed.builtin, diagnostics: inout Diagnostics) -> StringTable? {
         let locale = canonical(given)
         var file = site.stringsFolder.appendingPathComponent("\(locale).json")
         // A strings/ that links out of the site is an error of its own (`foldersLinkedOut`).
@@ -82,6 +83,7 @@ public struct StringTable: Sendable, Hashable, Decodable {
         }
         let builtin = builtin(locale) ?? builtin(locale.split(separator: "-").first.map(String.init) ?? locale)
         var values = builtin ?? english
+        for feed in feeds { if let title = feed.title { values[feed.titleKey] = title } }
         let exists = readable && FileManager.default.fileExists(atPath: file.path)
         guard exists || builtin != nil else {
             diagnostics.append(Diagnostic(
@@ -90,10 +92,13 @@ public struct StringTable: Sendable, Hashable, Decodable {
             return nil
         }
         if exists {
-            guard let overrides = readSiteStrings(file, name: name, diagnostics: &diagnostics) else { return nil }
+            let feedKeys = Set(feeds.map(\.titleKey))
+            guard let overrides = readSiteStrings(file, name: name, feedKeys: feedKeys, diagnostics: &diagnostics) else { return nil }
             values.merge(overrides) { $1 }
             if builtin == nil {
-                let missing = english.keys.filter { overrides[$0] == nil }.sorted()
+                // A feed title cardfeed.yml gives is no missing translation: the site wrote it.
+                let titled = Set(feeds.filter { $0.title != nil }.map(\.titleKey))
+                let missing = english.keys.filter { overrides[$0] == nil && !titled.contains($0) }.sorted()
                 if !missing.isEmpty {
                     diagnostics.append(Diagnostic(.warning, file: name, message: "no translation for \(missing.joined(separator: ", ")); English is used for those"))
                 }
@@ -102,7 +107,7 @@ public struct StringTable: Sendable, Hashable, Decodable {
         return StringTable(locale: locale, values: values)
     }
 
-    private static func readSiteStrings(_ file: URL, name: String, diagnostics: inout Diagnostics) -> [String: String]? {
+    private static func readSiteStrings(_ file: URL, name: String, feedKeys: Set<String>, diagnostics: inout Diagnostics) -> [String: String]? {
         let data: Data
         do { data = try InputFile.read(file) } catch {
             diagnostics.append(Diagnostic(.error, file: name, message: error.description))
@@ -121,10 +126,10 @@ public struct StringTable: Sendable, Hashable, Decodable {
         }
         var strings: [String: String] = [:]
         for (key, value) in pairs {
-            guard isKnownKey(key) else {
+            guard isKnownKey(key) || feedKeys.contains(key) else {
                 diagnostics.append(Diagnostic(
                     .warning, file: name, field: key,
-                    message: "unknown string\(Diagnostic.suggestion(for: key, among: Set(english.keys))); ignored"))
+                    message: "unknown string\(Diagnostic.suggestion(for: key, among: Set(english.keys).union(feedKeys))); ignored"))
                 continue
             }
             guard case .string(let text) = value else {
@@ -167,12 +172,10 @@ public struct StringTable: Sendable, Hashable, Decodable {
         } ?? template
     }
 
+    /// The site's strings file's `feedOffers`, else the title cardfeed.yml gives (which `load`
+    /// puts in the table), else the built-in table's.
     package func feedTitle(_ feed: Feed) -> String {
-        switch feed {
-        case .all: self["feedAll"]
-        case .category(let category): self[category.titleKey]
-        case .uncategorized: self["feedUncategorized"]
-        }
+        values[feed.titleKey] ?? feed.title ?? Self.english[feed.titleKey] ?? feed.slug
     }
 
     package func cardCount(_ count: Int) -> String {

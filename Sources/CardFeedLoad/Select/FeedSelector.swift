@@ -8,6 +8,9 @@ public struct FeedSelection: Sendable, Hashable {
     public var cards: [Int]
     /// Each page's slice of `cards`; a feed with no cards still has one (empty) page.
     public var pages: [Range<Int>]
+    /// Whether the navigation lists it: false for a feed without cards under `hide_empty_feeds`
+    /// (its pages are written all the same).
+    public var listed = true
 }
 
 /// Step 2 of a build: what is shown, in which order, on which page.
@@ -15,8 +18,29 @@ public struct Selection: Sendable {
     /// The cards shown in at least one feed, in `DisplayOrder`.
     public var cards: ShownCards
     public var feeds: [FeedSelection]
+    /// Where each card's permalink points.
+    public var homes = CardHomes.firstFeed
     public var hidden: [SkipReason: Int]
     public var hiddenIDs = SkippedExamples()
+}
+
+/// Where each shown card has its permalink: its place in the first feed that shows every
+/// card, or without such a feed, in the first feed that shows it.
+public struct CardHomes: Sendable {
+    /// The first feed that shows every card; there a card's place is its display position.
+    let everyCardFeed: Int?
+    /// Without such a feed: each card's first feed and its index among that feed's cards, by
+    /// display position.
+    let places: [(feed: Int, index: Int)]
+
+    /// Every card's home is the first feed, which shows every card (as the built-in "all" does).
+    static let firstFeed = CardHomes(everyCardFeed: 0, places: [])
+
+    /// The card's feed (an index into `Selection.feeds`) and its index among that feed's cards.
+    public func place(of position: Int) -> (feed: Int, index: Int) {
+        if let everyCardFeed { return (everyCardFeed, position) }
+        return places[position]
+    }
 }
 
 /// The cards shown, in display order: the loaded cards seen through the order they are shown
@@ -99,11 +123,17 @@ public struct FeedSelector: Sendable {
     public var pageSize: Int
     /// Whether cards created after `now` are shown.
     public var future: FutureCards
+    /// The site's feeds, in the navigation's order.
+    public var feeds: [Feed]
+    /// Feeds without cards are left out of the navigation.
+    public var hideEmptyFeeds: Bool
 
-    public init(now: Int64, pageSize: Int, future: FutureCards = .show) {
+    public init(now: Int64, pageSize: Int, future: FutureCards = .show, feeds: [Feed] = Feed.builtin, hideEmptyFeeds: Bool = false) {
         self.now = now
         self.pageSize = pageSize
         self.future = future
+        self.feeds = feeds
+        self.hideEmptyFeeds = hideEmptyFeeds
     }
 
     public func select(_ cards: [Card]) -> Selection {
@@ -121,18 +151,66 @@ public struct FeedSelector: Sendable {
         }
         let order = DisplayOrder(cards)
         shownIndices.sort(by: order.showsBefore)
-        let shown = ShownCards(cards, order: shownIndices)
-        let categories = shownIndices.map { cards[$0].categories }
-        let feeds = Feed.allCases.map { feed in
-            let members: [Int]
-            switch feed {
-            case .all: members = Array(shown.indices)
-            case .category(let category): members = categories.indices.filter { categories[$0].contains(category) }
-            case .uncategorized: members = categories.indices.filter { categories[$0].isEmpty }
+        // Read once for all the feeds that test them, as an array per card.
+        let categories = feeds.contains { $0.match.hasCategoryCondition } ? shownIndices.map { cards[$0].categories } : []
+        var members = feeds.map { cardsOf($0, categories: categories, among: shownIndices, in: cards) }
+        let everyCardFeed = feeds.firstIndex { $0.match.matchesEveryCard }
+        if everyCardFeed == nil {
+            // A card that no feed shows is on no page: it is not rendered, and counted as hidden.
+            var inSomeFeed = [Bool](repeating: false, count: shownIndices.count)
+            for list in members { for position in list { inSomeFeed[position] = true } }
+            if inSomeFeed.contains(false) {
+                var newPosition = [Int](repeating: -1, count: shownIndices.count)
+                var kept: [Int] = []
+                for (position, index) in shownIndices.enumerated() {
+                    if inSomeFeed[position] {
+                        newPosition[position] = kept.count
+                        kept.append(index)
+                    } else {
+                        hidden[.inNoFeed, default: 0] += 1
+                        hiddenIDs.add(cards[index].id, .inNoFeed)
+                    }
+                }
+                shownIndices = kept
+                members = members.map { $0.map { newPosition[$0] } }
             }
-            return FeedSelection(feed: feed, cards: members, pages: paginate(members.count))
         }
-        return Selection(cards: shown, feeds: feeds, hidden: hidden, hiddenIDs: hiddenIDs)
+        let shown = ShownCards(cards, order: shownIndices)
+        let selections = zip(feeds, members).map { feed, cards in
+            FeedSelection(feed: feed, cards: cards, pages: paginate(cards.count), listed: !hideEmptyFeeds || !cards.isEmpty)
+        }
+        return Selection(cards: shown, feeds: selections, homes: homes(selections, everyCardFeed: everyCardFeed, count: shown.count), hidden: hidden, hiddenIDs: hiddenIDs)
+    }
+
+    /// The display positions of the cards `feed` shows, of the cards at `shownIndices` of
+    /// `cards`, whose categories are `categories` (by display position).
+    private func cardsOf(_ feed: Feed, categories: [[FeedCategory]], among shownIndices: [Int], in cards: [Card]) -> [Int] {
+        let match = feed.match
+        if match.matchesEveryCard { return Array(shownIndices.indices) }
+        if match.extras.isEmpty {
+            // The built-in feeds: one category, or none, is the common case, and the quickest test.
+            if match.categories.isEmpty { return categories.indices.filter { categories[$0].isEmpty } }
+            if !match.uncategorized, match.categories.count == 1 {
+                let category = match.categories[0]
+                return categories.indices.filter { categories[$0].contains(category) }
+            }
+            return categories.indices.filter { match.matches(categories: categories[$0]) }
+        }
+        return shownIndices.indices.filter { position in
+            (!match.hasCategoryCondition || match.matches(categories: categories[position])) && match.matches(extras: cards[shownIndices[position]].extras)
+        }
+    }
+
+    /// Each card's first feed, when no feed shows every card.
+    private func homes(_ feeds: [FeedSelection], everyCardFeed: Int?, count: Int) -> CardHomes {
+        guard everyCardFeed == nil else { return CardHomes(everyCardFeed: everyCardFeed, places: []) }
+        var places = [(feed: Int, index: Int)](repeating: (-1, -1), count: count)
+        for (feedIndex, feed) in feeds.enumerated() {
+            for (index, position) in feed.cards.enumerated() where places[position].feed < 0 {
+                places[position] = (feedIndex, index)
+            }
+        }
+        return CardHomes(everyCardFeed: nil, places: places)
     }
 
     /// Braze's rules: removed, dismissed, expired and control cards are never shown. Android

@@ -5,8 +5,11 @@ package enum PagePaths {
     /// The page's file: "index.html", "news/index.html", "news/page-2.html". A feed's pages
     /// share its folder: a folder per page would double the file system work of writing a
     /// paginated site (creating 14,500 folders for 100,000 cards took longer than rendering).
-    package static func file(feed: Feed, page: Int) -> String {
-        let folder = feed.folder.isEmpty ? "" : feed.folder + "/"
+    package static func file(feed: Feed, page: Int) -> String { file(folder: feed.folder, page: page) }
+
+    /// The page's file in a feed's `folder` ("" for the front page's feed).
+    package static func file(folder: String, page: Int) -> String {
+        let folder = folder.isEmpty ? "" : folder + "/"
         return page <= 1 ? folder + "index.html" : folder + "page-\(page).html"
     }
 

@@ -3,7 +3,7 @@ import CardFeedMustache
 /// What `feed.atom` sees: one feed, its entries the cards of its first page. Every address is
 /// absolute; times are ISO 8601.
 final class FeedDocumentView: MustacheObject, @unchecked Sendable {
-    enum Key: String, CaseIterable, Sendable { case lang, baseURL, title, url, atomURL, updated, siteTitle, version, entries }
+    enum Key: String, CaseIterable, Sendable { case lang, baseURL, title, id, url, atomURL, updated, siteTitle, version, entries }
     static let fields = MustacheFields(Key.self)
 
     let feed: Feed
@@ -24,7 +24,10 @@ final class FeedDocumentView: MustacheObject, @unchecked Sendable {
         case .lang: .text(syndication.settings.strings.locale)
         case .baseURL: .text(syndication.baseURL)
         case .title: .text(syndication.title(feed))
-        case .url: .text(syndication.absolute(PagePaths.file(feed: feed, page: 1)))
+        // The feed's Atom id: the address its first page had when feeds began, kept as it was
+        // (readers know a feed by its id), while `url` names the page as the site serves it.
+        case .id: .text(syndication.absolute(PagePaths.file(feed: feed, page: 1)))
+        case .url: .text(syndication.pageURL(PagePaths.file(feed: feed, page: 1)))
         case .atomURL: .text(syndication.absolute(Syndication.atomFile(feed)))
         case .updated: .text(updated)
         case .siteTitle: .text(syndication.settings.siteTitle)
@@ -104,7 +107,7 @@ final class SitemapView: MustacheObject, @unchecked Sendable {
         for feed in selection.feeds {
             for (number, range) in feed.pages.enumerated() {
                 let newest = feed.cards[range].map { selection.cards[$0].sortTime }.max()
-                urls.append(PageURL(loc: syndication.absolute(PagePaths.file(feed: feed.feed, page: number + 1)), lastmod: newest.map(Formatting.iso)))
+                urls.append(PageURL(loc: syndication.pageURL(PagePaths.file(feed: feed.feed, page: number + 1)), lastmod: newest.map(Formatting.iso)))
             }
         }
         self.urls = urls

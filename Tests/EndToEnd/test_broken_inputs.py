@@ -528,7 +528,7 @@ def test_a_sync_removes_only_cards_of_syncs_and_every_envelope_key_is_read_or_wa
     assert result.returncode == 0, result.stderr
     page = (site / "public" / "index.html").read_text()
     assert "news card" in page and "sync card" not in page
-    assert ('site/cards/c-sync.json:1:12: card 1 (id "n1"): field "r": removes card "n1", which no earlier sync sent; '
+    assert ('site/cards/c-sync.json:1:25: card 1 (id "n1"): field "r": removes card "n1", which no earlier sync sent; '
             "the card of that id (site/cards/a-news.json: card 1) is not from a sync, so it stays") in result.stderr, result.stderr
     assert ('site/cards/a-news.json: field "cards": the file\'s cards are read from {"feed": [...]}, so those under '
             '"cards" are not (a file holds one envelope)') in result.stderr

@@ -164,9 +164,13 @@ public struct SiteBuilder: Sendable {
         }
         for (earlier, later, anchor) in selection.cards.anchorCollisions {
             let (first, second) = (selection.cards[earlier], selection.cards[later])
-            let warning = Diagnostic(
+            var warning = Diagnostic(
                 .warning, file: second.source.file, cardIndex: second.source.index, cardID: second.id, field: "id",
                 message: "its anchor would be the same as that of card \(Diagnostic.quoted(first.id)) (\(first.source.file), shown first); this card's anchor is \(anchor)")
+            warning.cardOffset = second.source.offset
+            var located = Diagnostics([warning])
+            located.locateCards()  // found after the others were located
+            warning = located.all[0]
             emit(warning)
             report.diagnostics.append(warning)
         }

@@ -113,6 +113,35 @@ struct JSONParser {
         return result
     }
 
+    /// The keys of the object that begins at `offset`, each with where it begins and where its
+    /// value begins (a repeated key: its last, whose value counts); nil when no object begins
+    /// there. Read again only for the cards a message is about, so that a message can point at
+    /// a field's key without the parse of every card keeping where its keys are.
+    static func keys(ofObjectAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [String: (key: Int, value: Int)]? {
+        var parser = JSONParser(bytes)
+        parser.position = offset
+        guard parser.peek == UInt8(ascii: "{") else { return nil }
+        parser.position += 1
+        var keys: [String: (key: Int, value: Int)] = [:]
+        parser.skipWhitespace()
+        if parser.peek == UInt8(ascii: "}") { return keys }
+        while true {
+            parser.skipWhitespace()
+            let keyStart = parser.position
+            guard parser.peek == UInt8(ascii: "\""), let key = try? parser.parseString() else { return keys }
+            parser.skipWhitespace()
+            guard parser.peek == UInt8(ascii: ":") else { return keys }
+            parser.position += 1
+            parser.skipWhitespace()
+            let valueStart = parser.position
+            guard (try? parser.parseValue(depth: 1)) != nil else { return keys }
+            keys[key] = (keyStart, valueStart)
+            parser.skipWhitespace()
+            guard parser.peek == UInt8(ascii: ",") else { return keys }
+            parser.position += 1
+        }
+    }
+
     /// Parses a whole document held in `data`.
     static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in

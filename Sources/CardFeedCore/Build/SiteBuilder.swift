@@ -25,7 +25,8 @@ public struct SiteBuilder: Sendable {
         let configuration = try configure(&report)
         let loaded = load(configuration, &report)
         report.cards = [loaded.cards]
-        let (setup, ruled) = try applyRules(loaded, configuration, &report)
+        let ruled = applyRules(loaded, configuration, &report)
+        let setup = try checkpoint(configuration, &report)
         report.cards.append(ruled.cards)  // a new array when the site has rules
         let selection = select(ruled, setup, &report)
         let output = try openOutput(&report)
@@ -72,7 +73,7 @@ public struct SiteBuilder: Sendable {
     private var stepCount: Int { writes ? 4 : 3 }
 
     /// Step 0: cardfeed.yml, the strings and the templates.
-    private func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
+    func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
         let site = options.site
         guard site.exists else {
             throw fail(&report, Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)"))
@@ -93,10 +94,12 @@ public struct SiteBuilder: Sendable {
         return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, now: options.now.moment(in: config.timeZone), strings: strings, templates: templates)
     }
 
-    /// Step 1: every card file read and decoded.
-    private func load(_ configuration: Configuration, _ report: inout BuildReport) -> LoadedCards {
+    /// Step 1: every card file read and decoded; with `following`, what became of that id's
+    /// entries is kept (`LoadedCards.history`).
+    func load(_ configuration: Configuration, _ report: inout BuildReport, following: String? = nil) -> LoadedCards {
         var loader = cardLoader(configuration.config)
         loader.cache = reuse?.entries
+        loader.following = following
         let loaded = step("Load cards", 1, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
             return loader.load()
@@ -121,9 +124,9 @@ public struct SiteBuilder: Sendable {
         return loaded
     }
 
-    /// The site's rules (cardfeed.yml's `rules`), then every warning and error so far is
-    /// reported, in order; any error (or warning, `--strict`) ends the build here.
-    private func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> (Setup, RuleEngine.RuledCards) {
+    /// The site's rules (cardfeed.yml's `rules`), and the checks of the cards as the rules left
+    /// them; every diagnostic so far located in its file, and with `--strict` made an error.
+    func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) -> RuleEngine.RuledCards {
         let decoder = cardLoader(configuration.config).decoder()
         let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
@@ -140,6 +143,12 @@ public struct SiteBuilder: Sendable {
 
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
+        return ruled
+    }
+
+    /// Every warning and error so far is reported, in order; any error (or warning, `--strict`)
+    /// ends the build here.
+    private func checkpoint(_ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> Setup {
         if let folder = destination.folder {
             do { try SiteWriter(output: folder).checkOutput(site: options.site) } catch {
                 report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
@@ -147,7 +156,7 @@ public struct SiteBuilder: Sendable {
         }
         report.diagnostics.all.forEach(emit)
         guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
-        return (Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates), ruled)
+        return Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates)
     }
 
     /// Step 2: which cards each feed shows, in which order, on which page.
@@ -195,7 +204,7 @@ public struct SiteBuilder: Sendable {
         return loader
     }
 
-    private func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
+    func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
         FeedSelector(now: now, pageSize: pageSize(config), future: config.future)
     }
 

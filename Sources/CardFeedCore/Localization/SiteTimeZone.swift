@@ -33,6 +33,16 @@ public struct SiteTimeZone: Sendable, Hashable, Decodable {
         isUTC ? 0 : Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
     }
 
+    /// A moment as RFC 3339 on this zone's clocks, with the zone named for people:
+    /// "2026-09-01T12:00:00+02:00 (Europe/Berlin)", or "2026-09-01T10:00:00Z" in UTC.
+    public func iso(_ seconds: Int64) -> String {
+        guard !isUTC else { return Formatting.iso(seconds) }
+        let offset = offset(at: seconds)
+        let minutes = abs(offset) / 60
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : String(n) }
+        return Formatting.iso(seconds + offset).dropLast() + (offset < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60) + " (\(identifier))"
+    }
+
     /// The moment at which clocks in this zone show `clock` (seconds since 1970-01-01T00:00 of
     /// the wall clock). A wall-clock time shown twice (clocks going back) is its first moment; one
     /// never shown (clocks going forward) is read with the offset before the change, as Foundation's

@@ -82,13 +82,19 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// ` (did you mean "build"?)` for a name close to one of `candidates`, else "".
     public static func suggestion(for name: String, among candidates: Set<String>) -> String {
+        closest(to: name, among: candidates).map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? ""
+    }
+
+    /// The one of `candidates` fewest edits from `name` (a third of its letters at most; the
+    /// first in sorted order of those as close), or nil.
+    public static func closest(to name: String, among candidates: Set<String>) -> String? {
         let limit = max(1, name.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in candidates.sorted() {
             let distance = editDistance(name.lowercased(), candidate.lowercased())
             if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
-        return best.map { " (did you mean \(Diagnostic.quoted($0.name))?)" } ?? ""
+        return best?.name
     }
 
     /// Edit distance counting a swap of two neighbouring letters as one edit ("titel" -> "title").

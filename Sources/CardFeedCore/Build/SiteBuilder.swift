@@ -177,9 +177,7 @@ public struct SiteBuilder: Sendable {
                 .warning, file: second.source.file, cardIndex: second.source.index, cardID: second.id, field: "id",
                 message: "its anchor would be the same as that of card \(Diagnostic.quoted(first.id)) (\(first.source.file), shown first); this card's anchor is \(anchor)")
             warning.cardOffset = second.source.offset
-            var located = Diagnostics([warning])
-            located.locateCards()  // found after the others were located
-            warning = located.all[0]
+            warning = located(warning)
             emit(warning)
             report.diagnostics.append(warning)
         }
@@ -301,7 +299,7 @@ public struct SiteBuilder: Sendable {
                     .error, file: failure.card?.source.file ?? failure.templateFile ?? "templates", cardIndex: failure.card?.source.index,
                     cardID: failure.card?.id, message: message)
                 diagnostic.cardOffset = failure.card?.source.offset
-                return diagnostic
+                return located(diagnostic)
             } ?? Diagnostic(.error, file: destination.folder.map(SiteFolder.display) ?? "output", message: "\(error)")
             throw fail(&report, diagnostic)
         }
@@ -376,11 +374,13 @@ public struct SiteBuilder: Sendable {
             let ids = banners.prefix(3).map { Diagnostic.quoted($0.id) }.joined(separator: ", ") + (banners.count > 3 ? ", …" : "")
             let example = banners[0]
             let fallback = example.title ?? example.domain ?? example.url.flatMap(URLCheck.host)
-            diagnostics.append(Diagnostic(
+            var diagnostic = Diagnostic(
                 .warning, file: file, field: "image_alt",
                 message: "\(banners.count == 1 ? "a banner has" : "\(banners.count) banners have") no image_alt (\(ids)): a banner's image is all it shows, so screen readers read "
                     + (fallback.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)) for \(Diagnostic.quoted(example.id)))" } ?? "nothing for it")
-                    + "; add image_alt to say what the image shows"))
+                    + "; add image_alt to say what the image shows")
+            diagnostic.cardOffset = example.source.offset  // at the first of them
+            diagnostics.append(diagnostic)
         }
     }
 
@@ -438,6 +438,14 @@ public struct SiteBuilder: Sendable {
             files.append((path, true, OutputFile(path: "assets/" + path, content: .copy(source))))
         }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// A diagnostic about a card found after the others were located (`applyRules`), with its
+    /// line and column.
+    private func located(_ diagnostic: Diagnostic) -> Diagnostic {
+        var diagnostics = Diagnostics([diagnostic])
+        diagnostics.locateCards()
+        return diagnostics.all[0]
     }
 
     /// Reports `diagnostic` and ends the build with it.

@@ -208,8 +208,17 @@ public struct CardLoader: Sendable {
                     return
                 }
                 let (document, starts, documentStart) = try JSONParser.parseRecordingEntries(bytes)
-                guard let values = Self.entries(of: document, file: file, into: &diagnostics) else { return }
-                expect(values.count, Self.sync(of: document, file: file, into: &diagnostics))
+                var envelope = Diagnostics()
+                let values = Self.entries(of: document, file: file, into: &envelope)
+                let sync = values == nil ? nil : Self.sync(of: document, file: file, into: &envelope)
+                // A message about the envelope points at its key, or at the value when it names
+                // none, as one about a card's field does (`Diagnostics.locateCards`).
+                for var diagnostic in envelope.all {
+                    diagnostic.cardOffset = documentStart
+                    diagnostics.append(diagnostic)
+                }
+                guard let values else { return }
+                expect(values.count, sync)
                 // Where each entry begins: in the list the entries came from, or the document.
                 let places: [Int]
                 if case .object = document, let key = Self.envelopeKeys.first(where: { document[$0] != nil }) {

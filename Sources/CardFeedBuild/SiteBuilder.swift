@@ -29,7 +29,8 @@ public struct SiteBuilder: Sendable {
         let configuration = try configure(&report)
         let loaded = load(configuration, &report)
         report.cards = [loaded.cards]
-        let (setup, ruled) = try applyRules(loaded, configuration, &report)
+        let ruled = applyRules(loaded, configuration, &report)
+        let setup = try checkpoint(configuration, &report)
         report.cards.append(ruled.cards)  // a new array when the site has rules
         let selection = select(ruled, setup, &report)
         let output = try openOutput(&report)
@@ -76,7 +77,7 @@ public struct SiteBuilder: Sendable {
     private var stepCount: Int { writes ? 4 : 3 }
 
     /// Step 0: cardfeed.yml, the strings and the templates.
-    private func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
+    func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
         let site = options.site
         guard site.exists else {
             throw fail(&report, Diagnostic(.error, file: site.display(site.root), message: "no such site folder (create one with `cardfeed init \(site.display(site.root))`)"))
@@ -97,10 +98,12 @@ public struct SiteBuilder: Sendable {
         return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, now: options.now.moment(in: config.timeZone), strings: strings, templates: templates)
     }
 
-    /// Step 1: every card file read and decoded.
-    private func load(_ configuration: Configuration, _ report: inout BuildReport) -> LoadedCards {
+    /// Step 1: every card file read and decoded; with `following`, what became of that id's
+    /// entries is kept (`LoadedCards.history`).
+    func load(_ configuration: Configuration, _ report: inout BuildReport, following: String? = nil) -> LoadedCards {
         var loader = cardLoader(configuration.config)
         loader.cache = reuse?.entries
+        loader.following = following
         let loaded = step("Load cards", 1, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
             return loader.load()
@@ -125,9 +128,9 @@ public struct SiteBuilder: Sendable {
         return loaded
     }
 
-    /// The site's rules (cardfeed.yml's `rules`), then every warning and error so far is
-    /// reported, in order; any error (or warning, `--strict`) ends the build here.
-    private func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> (Setup, RuleEngine.RuledCards) {
+    /// The site's rules (cardfeed.yml's `rules`), and the checks of the cards as the rules left
+    /// them; every diagnostic so far located in its file, and with `--strict` made an error.
+    func applyRules(_ loaded: LoadedCards, _ configuration: Configuration, _ report: inout BuildReport) -> RuleEngine.RuledCards {
         let decoder = cardLoader(configuration.config).decoder()
         let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
@@ -147,6 +150,12 @@ public struct SiteBuilder: Sendable {
 
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: options.strict)
+        return ruled
+    }
+
+    /// Every warning and error so far is reported, in order; any error (or warning, `--strict`)
+    /// ends the build here.
+    private func checkpoint(_ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> Setup {
         if let folder = destination.folder {
             do { try SiteWriter(output: folder).checkOutput(site: options.site) } catch {
                 report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
@@ -154,7 +163,7 @@ public struct SiteBuilder: Sendable {
         }
         report.diagnostics.all.forEach(emit)
         guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
-        return (Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates), ruled)
+        return Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates)
     }
 
     /// Step 2: which cards each feed shows, in which order, on which page.
@@ -171,9 +180,11 @@ public struct SiteBuilder: Sendable {
         }
         for (earlier, later, anchor) in selection.cards.anchorCollisions {
             let (first, second) = (selection.cards[earlier], selection.cards[later])
-            let warning = Diagnostic(
+            var warning = Diagnostic(
                 .warning, file: second.source.file, cardIndex: second.source.index, cardID: second.id, field: "id",
                 message: "its anchor would be the same as that of card \(Diagnostic.quoted(first.id)) (\(first.source.file), shown first); this card's anchor is \(anchor)")
+            warning.cardOffset = second.source.offset
+            warning = located(warning)
             emit(warning)
             report.diagnostics.append(warning)
         }
@@ -199,7 +210,7 @@ public struct SiteBuilder: Sendable {
         return loader
     }
 
-    private func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
+    func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
         FeedSelector(now: now, pageSize: pageSize(config), future: config.future, feeds: config.siteFeeds, hideEmptyFeeds: config.hideEmptyFeeds)
     }
 
@@ -296,7 +307,7 @@ public struct SiteBuilder: Sendable {
                     .error, file: failure.card?.source.file ?? failure.templateFile ?? "templates", cardIndex: failure.card?.source.index,
                     cardID: failure.card?.id, message: message)
                 diagnostic.cardOffset = failure.card?.source.offset
-                return diagnostic
+                return located(diagnostic)
             } ?? Diagnostic(.error, file: destination.folder.map(SiteFolder.display) ?? "output", message: "\(error)")
             throw fail(&report, diagnostic)
         }
@@ -371,11 +382,13 @@ public struct SiteBuilder: Sendable {
             let ids = banners.prefix(3).map { Diagnostic.quoted($0.id) }.joined(separator: ", ") + (banners.count > 3 ? ", …" : "")
             let example = banners[0]
             let fallback = example.title ?? example.domain ?? example.url.flatMap(URLCheck.host)
-            diagnostics.append(Diagnostic(
+            var diagnostic = Diagnostic(
                 .warning, file: file, field: "image_alt",
                 message: "\(banners.count == 1 ? "a banner has" : "\(banners.count) banners have") no image_alt (\(ids)): a banner's image is all it shows, so screen readers read "
                     + (fallback.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)) for \(Diagnostic.quoted(example.id)))" } ?? "nothing for it")
-                    + "; add image_alt to say what the image shows"))
+                    + "; add image_alt to say what the image shows")
+            diagnostic.cardOffset = example.source.offset  // at the first of them
+            diagnostics.append(diagnostic)
         }
     }
 
@@ -433,6 +446,14 @@ public struct SiteBuilder: Sendable {
             files.append((path, true, OutputFile(path: "assets/" + path, content: .copy(source))))
         }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// A diagnostic about a card found after the others were located (`applyRules`), with its
+    /// line and column.
+    private func located(_ diagnostic: Diagnostic) -> Diagnostic {
+        var diagnostics = Diagnostics([diagnostic])
+        diagnostics.locateCards()
+        return diagnostics.all[0]
     }
 
     /// Reports `diagnostic` and ends the build with it.

@@ -18,12 +18,13 @@ struct CardFeedCommand: AsyncParsableCommand {
               cardfeed build                      build the site here (or ./site) into its public/
               cardfeed build my-site -o dist      build my-site into dist
               cardfeed check --strict             fail on any warning (for CI)
+              cardfeed explain nf-holiday-hours   say where a card is shown, or why not
               cardfeed serve                      preview ./site at http://127.0.0.1:4000/ as you edit
               cardfeed init my-site               start a new site
               cardfeed eject cards/short_news     copy a built-in template to edit it
             """,
         version: CardFeedVersion.current,
-        subcommands: [Build.self, Check.self, Serve.self, Init.self, Templates.self, Eject.self],
+        subcommands: [Build.self, Check.self, Explain.self, Serve.self, Init.self, Templates.self, Eject.self],
         defaultSubcommand: nil
     )
 

@@ -6,11 +6,11 @@ import CardFeedModel
 /// absolute; times are ISO 8601.
 final class FeedDocumentView: MustacheObject, @unchecked Sendable {
     enum Key: String, ViewKey {
-        case lang, baseURL, title, url, atomURL, updated, siteTitle, version, entries
+        case lang, baseURL, title, id, url, atomURL, updated, siteTitle, version, entries
 
         var kind: FieldKind {
             switch self {
-            case .lang, .baseURL, .title, .url, .atomURL, .updated, .siteTitle, .version: .text
+            case .lang, .baseURL, .title, .id, .url, .atomURL, .updated, .siteTitle, .version: .text
             case .entries: .list(FeedEntryView.schema)
             }
         }
@@ -36,7 +36,10 @@ final class FeedDocumentView: MustacheObject, @unchecked Sendable {
         case .lang: .text(syndication.settings.strings.locale)
         case .baseURL: .text(syndication.baseURL)
         case .title: .text(syndication.title(feed))
-        case .url: .text(syndication.absolute(PagePaths.file(feed: feed, page: 1)))
+        // The feed's Atom id: the address its first page had when feeds began, kept as it was
+        // (readers know a feed by its id), while `url` names the page as the site serves it.
+        case .id: .text(syndication.absolute(PagePaths.file(feed: feed, page: 1)))
+        case .url: .text(syndication.pageURL(PagePaths.file(feed: feed, page: 1)))
         case .atomURL: .text(syndication.absolute(Syndication.atomFile(feed)))
         case .updated: .text(updated)
         case .siteTitle: .text(syndication.settings.siteTitle)
@@ -141,7 +144,7 @@ final class SitemapView: MustacheObject, @unchecked Sendable {
         for feed in selection.feeds where feed.listed {
             for (number, range) in feed.pages.enumerated() {
                 let newest = feed.cards[range].map { selection.cards[$0].sortTime }.max()
-                urls.append(PageURL(loc: syndication.absolute(PagePaths.file(feed: feed.feed, page: number + 1)), lastmod: newest.map(Formatting.iso)))
+                urls.append(PageURL(loc: syndication.pageURL(PagePaths.file(feed: feed.feed, page: number + 1)), lastmod: newest.map(Formatting.iso)))
             }
         }
         self.urls = urls

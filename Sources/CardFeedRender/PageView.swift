@@ -93,10 +93,10 @@ final class PageView: MustacheObject, @unchecked Sendable {
         case .csp: return settings.contentSecurityPolicy.mustache
         case .description: return .text(description)
         case .favicon: return .object(FaviconView(settings.head.favicon))
-        case .canonical: return settings.baseURL.map { .text($0 + path) }
+        case .canonical: return settings.baseURL.map { .text($0 + PagePaths.served(path)) }
         case .social:
             guard let baseURL = settings.baseURL else { return nil }
-            return .object(SocialView(url: baseURL + path, title: title, description: description, image: settings.head.image, siteName: settings.siteTitle))
+            return .object(SocialView(url: baseURL + PagePaths.served(path), title: title, description: description, image: settings.head.image, siteName: settings.siteTitle))
         case .madeWith: return settings.pageConstants.madeWith
         }
     }

@@ -58,6 +58,9 @@ package struct SiteRenderer {
         let keepsAny = !keepDescriptions.isEmpty
         // Worked out once: `linkSchemes` builds a set, and every card's description needs it.
         let linkSchemes = settings.links.linkSchemes
+        // Without `links.new_tab` no description link opens in a new tab, and none is asked.
+        let links = settings.links
+        let opensInNewTab: (@Sendable (String) -> Bool)? = links.newTab.isEmpty ? nil : { @Sendable (url: String) -> Bool in links.opensInNewTab(url) }
         for batchStart in stride(from: 0, to: cards.count, by: batchSize) {
             let batch = batchStart..<min(cards.count, batchStart + batchSize)
             let html = ConcurrentResults<[UInt8]>(count: batch.count)
@@ -76,7 +79,7 @@ package struct SiteRenderer {
                         kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
                         continue
                     }
-                    let description = card.description.map { card.descriptionFormat == .markdown ? Markdown.html($0, linkSchemes: linkSchemes) : PlainText.html($0) }
+                    let description = card.description.map { card.descriptionFormat == .markdown ? Markdown.html($0, linkSchemes: linkSchemes, opensInNewTab: opensInNewTab) : PlainText.html($0) }
                     let rendered: [UInt8]
                     let anchor = cards.anchor(at: position)
                     do throws(TemplateFailure) { rendered = try renderCard(card, description: description, anchor: anchor, permalink: permalinks(position: position, anchor: anchor), using: &scratch) } catch {

@@ -73,6 +73,10 @@ package struct Syndication {
     /// The absolute URL of a page's link, image or file, as the page's browser makes it.
     func absolute(_ path: String) -> String { URLCheck.resolve(path, against: baseURL) }
 
+    /// The absolute URL of one of the site's pages (a path from `PagePaths`, perhaps with a
+    /// fragment), a folder's index named by the folder (see `PagePaths.served`).
+    func pageURL(_ path: String) -> String { baseURL + PagePaths.served(path) }
+
     /// A description's HTML with its links and images (`assets/images/map.png`, `/about.html`,
     /// `//cdn.example/x`) made absolute as on the site's pages, for feed readers, which know no
     /// `<base href>`. Only attribute values can hold `href="` or `src="`: in cmark's text a quote
@@ -140,7 +144,7 @@ package struct Syndication {
         let object: [String: Any] = [
             "version": "https://jsonfeed.org/version/1.1",
             "title": title(feed),
-            "home_page_url": absolute(PagePaths.file(feed: feed, page: 1)),
+            "home_page_url": pageURL(PagePaths.file(feed: feed, page: 1)),
             "feed_url": absolute(Self.jsonFile(feed)),
             "language": settings.strings.locale,
             "authors": [["name": settings.siteTitle]],
@@ -175,7 +179,7 @@ struct FeedEntry {
 
     init(card: Card, permalink: String, anchor: String, description: String?, linkSchemes: Set<String>, syndication: Syndication) {
         let settings = syndication.settings
-        url = syndication.absolute(permalink)
+        url = syndication.pageURL(permalink)
         id = syndication.absolute("#" + anchor)
         title = Self.title(of: card, linkSchemes: linkSchemes)
         link = card.url.map(syndication.absolute)

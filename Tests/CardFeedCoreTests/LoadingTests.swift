@@ -81,7 +81,8 @@ import Testing
         let report = site.build()
         #expect(!report.succeeded)
         #expect(report.diagnostics.errors.count == 1)
-        #expect(report.diagnostics.contains("x.json: field \"\(key)\": a list of cards under a key that is no envelope", message), "\(report.diagnostics.lines)")
+        // At the key, line 1, column 2.
+        #expect(report.diagnostics.contains("x.json:1:2: field \"\(key)\": a list of cards under a key that is no envelope", message), "\(report.diagnostics.lines)")
     }
 
     @Test func strictFailsOnAMisspelledKey() throws {

@@ -26,10 +26,14 @@ def cardfeed_bin() -> Path:
 def run(cardfeed_bin, tmp_path):
     """Runs cardfeed with the given arguments in a working directory outside the checkout."""
 
-    def runner(*args, cwd=None):
+    def runner(*args, cwd=None, env=None):
+        """`env` adds to (or with None values, removes from) the environment."""
+        environment = None
+        if env:
+            environment = {k: v for k, v in {**os.environ, **env}.items() if v is not None}
         return subprocess.run(
             [str(cardfeed_bin), *map(str, args)],
-            cwd=cwd or tmp_path, capture_output=True, text=True, timeout=120,
+            cwd=cwd or tmp_path, capture_output=True, text=True, timeout=120, env=environment,
         )
 
     return runner

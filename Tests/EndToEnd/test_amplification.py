@@ -41,7 +41,7 @@ def test_a_chain_of_20000_partials_is_an_error_not_a_crash(run, tmp_path):
     site = site_with_templates(tmp_path, {**chain(20_000), "cards/text_announcement": "<article>{{>partials/p0}}</article>"})
     result = checked(run, site)
     assert result.returncode == 1
-    assert ('error: site/cards.json: card 1 (id "amp"): in site/templates/partials/p200.mustache: '
+    assert ('error: site/cards.json:1:2: card 1 (id "amp"): in site/templates/partials/p200.mustache: '
             "templates nest more than 200 deep (… > partials/p195 > partials/p196 > partials/p197 > partials/p198 > partials/p199 > partials/p200)") in result.stderr, result.stderr
 
 
@@ -68,7 +68,7 @@ def test_partials_that_double_at_each_step_stop_at_the_size_limit_of_a_card(run,
     site = site_with_templates(tmp_path, {**doubling(31, "x" * 4096), "cards/text_announcement": "<article>{{>partials/a31}}</article>"})
     result = checked(run, site)
     assert result.returncode == 1
-    assert ('error: site/cards.json: card 1 (id "amp"): in site/templates/partials/a0.mustache: '
+    assert ('error: site/cards.json:1:2: card 1 (id "amp"): in site/templates/partials/a0.mustache: '
             "the templates wrote more than 8 MB (… > partials/a5 > partials/a4 > partials/a3 > partials/a2 > partials/a1 > partials/a0), the limit for a card") in result.stderr, result.stderr
     built = run("build", site, "--now", "1795000000")
     assert built.returncode == 1 and "the limit for a card" in built.stderr

@@ -47,8 +47,8 @@ def site_with(tmp_path, data: bytes, name="cards.json"):
     (b" \n\t\r\n", "the file is empty"),
     (b"\xef\xbb\xbf", ":1:2: invalid JSON: the file ends before the JSON value does"),
     (b"\xfe\xff\x00[\x00]", ":1:1: invalid JSON: unexpected byte 0xFE"),
-    (b"null", "expected a card, a list of cards or an envelope"),
-    (b'{"cards": "none"}', 'field "cards": expected a list of cards, found text'),
+    (b"null", ":1:1: expected a card, a list of cards or an envelope"),
+    (b'{"cards": "none"}', ':1:2: field "cards": expected a list of cards, found text'),
 ])
 def test_bad_bytes_are_an_error_naming_the_file_line_and_column(run, tmp_path, data, message):
     site = site_with(tmp_path, data)
@@ -528,9 +528,9 @@ def test_a_sync_removes_only_cards_of_syncs_and_every_envelope_key_is_read_or_wa
     assert result.returncode == 0, result.stderr
     page = (site / "public" / "index.html").read_text()
     assert "news card" in page and "sync card" not in page
-    assert ('site/cards/c-sync.json:1:12: card 1 (id "n1"): field "r": removes card "n1", which no earlier sync sent; '
+    assert ('site/cards/c-sync.json:1:25: card 1 (id "n1"): field "r": removes card "n1", which no earlier sync sent; '
             "the card of that id (site/cards/a-news.json: card 1) is not from a sync, so it stays") in result.stderr, result.stderr
-    assert ('site/cards/a-news.json: field "cards": the file\'s cards are read from {"feed": [...]}, so those under '
+    assert ('site/cards/a-news.json:1:121: field "cards": the file\'s cards are read from {"feed": [...]}, so those under '
             '"cards" are not (a file holds one envelope)') in result.stderr
-    assert 'site/cards/a-news.json: field "extra": not a key of the {"feed": [...]} envelope; ignored' in result.stderr
+    assert 'site/cards/a-news.json:1:202: field "extra": not a key of the {"feed": [...]} envelope; ignored' in result.stderr
     assert run("check", site, "--strict").returncode == 1

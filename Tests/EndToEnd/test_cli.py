@@ -119,7 +119,7 @@ def test_eject_and_templates(run, example_site):
 def test_help_explains_every_command(run):
     top = run("--help")
     assert top.returncode == 0
-    for command in ["build", "check", "templates", "eject"]:
+    for command in ["build", "check", "explain", "templates", "eject"]:
         assert command in top.stdout
     build = run("build", "--help").stdout
     for option in ["--output", "--now", "--page-size", "--strict", "--quiet"]:

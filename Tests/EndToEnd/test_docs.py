@@ -130,7 +130,7 @@ def test_every_relative_link_and_anchor_leads_somewhere(path):
 
 
 def helps(cardfeed_bin) -> dict[str, str]:
-    commands = ["build", "check", "serve", "init", "templates", "eject"]
+    commands = ["build", "check", "explain", "serve", "init", "templates", "eject"]
     texts = {command: subprocess.run([str(cardfeed_bin), command, "--help"], capture_output=True, text=True,
                                      timeout=30).stdout for command in commands}
     texts[""] = subprocess.run([str(cardfeed_bin), "--help"], capture_output=True, text=True, timeout=30).stdout

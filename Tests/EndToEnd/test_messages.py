@@ -24,7 +24,38 @@ def test_card_warnings_count_from_1_and_give_line_and_column(run, tmp_path):
     assert result.returncode == 0, result.stderr
     assert ('warning: w/cards.json:3:3: card 2 (id "x1"): field "image": missing (required for captioned_image cards); '
             "the placeholder image is shown") in result.stderr.splitlines()
-    assert re.search(r'^warning: w/cards/sync\.json:3:5: card 1 \(id "y"\): field "tp": unknown type', result.stderr, re.M), result.stderr
+    # A field that is there: its key's line and column; a missing one (above): the card's.
+    assert re.search(r'^warning: w/cards/sync\.json:3:17: card 1 \(id "y"\): field "tp": unknown type', result.stderr, re.M), result.stderr
+
+
+def test_a_card_fields_warning_points_at_the_fields_key_in_every_form(run, tmp_path):
+    site = tmp_path / "f"
+    site.mkdir()
+    (site / "cards.json").write_text(
+        '[\n'
+        '  {"id": "a", "type": "captioned_image", "created": 1,\n'
+        '   "title": "T", "description": "d",\n'
+        '   "image": "missing.png",\n'
+        '   "extras": {"campaign": "x",\n'
+        '              "background_color": "red;"},\n'
+        '   "viewed": "maybe", "viewed": "yes"},\n'
+        '  {"id": "b", "tp": "text_announcement", "ca": 4000000000, "ds": "d", "titel": "t"}\n'
+        ']\n')
+    result = run("check", site, "--now", "1790000000", "--diagnostics", "json")
+    assert result.returncode == 0, result.stderr
+    found = {(d["id"], d["field"]): (d["line"], d["column"]) for d in map(json.loads, result.stderr.splitlines())}
+    assert found[("a", "image")] == (4, 4), found
+    # Inside an object: the key of the extra.
+    assert found[("a", "extras.background_color")] == (6, 15), found
+    # A repeated key: the last, whose value counts.
+    assert found[("a", "viewed")] == (7, 23), found
+    # A message that names the long key of a card written in short keys: the short key.
+    assert found[("b", "created")] == (8, 42), found
+    assert found[("b", "titel")] == (8, 71), found
+    text = run("check", site, "--now", "1790000000").stderr
+    assert 'warning: f/cards.json:6:15: card 1 (id "a"): field "extras.background_color": ' in text, text
+    github = run("check", site, "--now", "1790000000", env={"GITHUB_ACTIONS": "true"}).stdout
+    assert "::warning file=f/cards.json,line=6,col=15,title=cardfeed::card 1 (id \"a\"): field \"extras.background_color\"" in github, github
 
 
 def test_piped_output_keeps_the_order_things_happen_in(cardfeed_bin, tmp_path):
@@ -56,7 +87,7 @@ def test_misspelled_command_gets_a_did_you_mean(run):
     result = run("biuld")
     assert result.returncode == 64
     assert 'unknown command "biuld" (did you mean "build"?)' in result.stderr
-    assert "the commands are build, check, serve, init, templates, eject" in result.stderr
+    assert "the commands are build, check, explain, serve, init, templates, eject" in result.stderr
     assert 'did you mean "check"' in run("chekc").stderr
 
 

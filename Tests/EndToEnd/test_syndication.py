@@ -70,7 +70,8 @@ def test_pages_link_their_feeds(built):
 
 def test_sitemap_lists_every_page(built):
     sitemap = (built / "sitemap.xml").read_text()
-    pages = sorted(p.relative_to(built).as_posix() for p in built.rglob("*.html"))
+    # A folder's index.html is listed as the folder, as web servers serve it.
+    pages = sorted(re.sub(r"(^|/)index\.html$", r"\1", p.relative_to(built).as_posix()) for p in built.rglob("*.html"))
     listed = sorted(re.findall(r"<loc>https://brewline\.example/([^<]*)</loc>", sitemap))
     assert listed == pages
 
@@ -148,4 +149,35 @@ def test_a_site_overrides_the_feed_templates(run, tmp_path):
     assert '<content type="html">&lt;h2&gt;Tom&amp;#39;s &amp;lt;deal&amp;gt;&lt;/h2&gt;&lt;p&gt;Half price.&lt;/p&gt;\n</content>' in xml
     document = json.loads((out / "feed.json").read_text())
     assert document["items"][0]["content_html"] == "<h2>Tom&#39;s &lt;deal&gt;</h2><p>Half price.</p>\n"
-    assert "<url><priority>0.5</priority><loc>https://x.test/index.html</loc>" in (out / "sitemap.xml").read_text()
+    assert "<url><priority>0.5</priority><loc>https://x.test/</loc>" in (out / "sitemap.xml").read_text()
+
+
+def test_absolute_addresses_name_a_folder_not_its_index_html(built):
+    """A web server serves news/ for news/index.html: canonical links, og:url, the sitemap and
+    the feeds' links to pages and cards name the folder; links between pages keep naming the
+    file, so that the site still works from disk; an Atom feed keeps its id."""
+    news = (built / "news" / "index.html").read_text()
+    assert '<link rel="canonical" href="https://brewline.example/news/">' in news
+    assert '<meta property="og:url" content="https://brewline.example/news/">' in news
+    assert '<link rel="canonical" href="https://brewline.example/">' in (built / "index.html").read_text()
+    # A later page is a file of its own.
+    assert '<link rel="canonical" href="https://brewline.example/page-2.html">' in (built / "page-2.html").read_text()
+    # Relative navigation is unchanged: the files, from the page's <base>.
+    assert '<base href="../">' in news and 'href="news/index.html"' in news and 'href="index.html"' in news
+
+    locs = re.findall(r"<loc>([^<]*)</loc>", (built / "sitemap.xml").read_text())
+    assert "https://brewline.example/" in locs and "https://brewline.example/news/" in locs
+    assert "https://brewline.example/page-2.html" in locs
+    assert not [loc for loc in locs if loc.endswith("index.html")]
+
+    assert json.loads((built / "news" / "feed.json").read_text())["home_page_url"] == "https://brewline.example/news/"
+    # The "all" feed holds the cards of the front page, index.html: each entry's url is the folder's.
+    document = json.loads((built / "feed.json").read_text())
+    assert document["home_page_url"] == "https://brewline.example/"
+    assert [item["url"] for item in document["items"]] == [
+        f"https://brewline.example/#card-{card}" for card in page_card_ids(built / "index.html")]
+
+    atom = (built / "news" / "feed.xml").read_text()
+    assert "<id>https://brewline.example/news/index.html</id>" in atom, "the feed's id stays"
+    assert '<link rel="alternate" type="text/html" href="https://brewline.example/news/"/>' in atom
+    assert "index.html#" not in atom

@@ -129,7 +129,7 @@ def test_refused_and_broken_description_links_and_images_are_warned_about_naming
         "![gone](images/missing.png) ![ok](images/here.png) [menu](files/menu.pdf) [web](https://a.example/)"))])
     (site / "assets" / "images").mkdir(parents=True)
     (site / "assets" / "images" / "here.png").write_bytes(b"\x89PNG fake")
-    prefix = 'warning: site/cards.json:1:2: card 1 (id "d1"): field "description": '
+    prefix = 'warning: site/cards.json:1:67: card 1 (id "d1"): field "description": '
     expected = [
         'the link "file:///etc/passwd": the scheme "file:" is not allowed (allowed: http:, https:, mailto:, tel:); its text is shown, unlinked',
         'the link "javascript:alert(1)": the scheme "javascript:" is not allowed',
@@ -146,7 +146,7 @@ def test_refused_and_broken_description_links_and_images_are_warned_about_naming
     assert "here.png" not in checked.stderr and "a.example" not in checked.stderr
     strict = build(run, site, "--strict")
     assert strict.returncode == 1 and "--strict counts warnings as errors" in strict.stderr, strict.stderr
-    assert 'error: site/cards.json:1:2: card 1 (id "d1"): field "description": the link "ftp://files.example/x"' in strict.stderr
+    assert 'error: site/cards.json:1:67: card 1 (id "d1"): field "description": the link "ftp://files.example/x"' in strict.stderr
     assert not (site / "public").exists()
     page_build = build(run, site)
     assert page_build.returncode == 0, page_build.stderr

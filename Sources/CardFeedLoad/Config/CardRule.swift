@@ -59,6 +59,16 @@ public struct CardRule: Sendable {
         return nil
     }
 
+    /// What the rule does to a card it matches, for people: "pins it; sets title, url".
+    public var changes: String {
+        var parts: [String] = []
+        if hide { parts.append("hides it") }
+        if let pin { parts.append(pin ? "pins it" : "unpins it") }
+        if let moveTo { parts.append(moveTo.isEmpty ? "moves it to uncategorized" : "moves it to " + moveTo.map(\.rawValue).joined(separator: ", ")) }
+        if !set.isEmpty { parts.append("sets " + set.map(\.field).joined(separator: ", ")) }
+        return parts.isEmpty ? "changes nothing" : parts.joined(separator: "; ")
+    }
+
     func matches(_ card: Card) -> Bool {
         if !types.isEmpty && !types.contains(card.type) { return false }
         if !categories.isEmpty {

@@ -42,7 +42,8 @@ package enum DecodedEntry {
     case card(Card)
     /// A Content Cards sync entry `{"id": X, "r": true}`: card X is deleted.
     case removal(id: String, source: CardSource)
-    case skipped(SkipReason)
+    /// Not a card; its id when it has one (the warning about it says why).
+    case skipped(SkipReason, id: String?)
 }
 
 /// Turns one JSON object into a `Card`, in either key style, checking every field. A value,
@@ -80,7 +81,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
                 .warning, file: source.file, cardIndex: source.index,
                 message: "expected a card object, found \(value.noun); skipped")
             diagnostic.cardOffset = source.offset
-            return (.skipped(.invalid), [diagnostic])
+            return (.skipped(.invalid, id: nil), [diagnostic])
         }
         var reader = FieldReader(object: object, file: source.file, index: source.index, timeZone: timeZone)
         let entry = decode(&reader, source: source, textBytes: Self.textBytes(value))
@@ -90,14 +91,14 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
 
     private func decode(_ reader: inout FieldReader, source: CardSource, textBytes: Int) -> DecodedEntry {
         guard let id = reader.string(.id) else {
-            if reader.string(.type).flatMap(CardType.init(wireName:)) == .control { return .skipped(.control) }
+            if reader.string(.type).flatMap(CardType.init(wireName:)) == .control { return .skipped(.control, id: nil) }
             reader.warn("id", "missing; every card needs an id, so this one is skipped")
-            return .skipped(.invalid)
+            return .skipped(.invalid, id: nil)
         }
         reader.cardID = id.utf8.count > 256 ? String(id.prefix(64)) + "…" : id
         guard textBytes <= Self.sizeLimit else {
             reader.warn(nil, "holds \(textBytes) bytes of text, over the \(Self.sizeLimit / 1024) KB a card may hold (Braze's own limit is 2 KB); skipped")
-            return .skipped(.invalid)
+            return .skipped(.invalid, id: id)
         }
         reader.cardID = id
         reader.warnAboutMisspelledKeys()
@@ -106,12 +107,12 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         }
         guard let typeName = reader.string(.type) else {
             reader.warn(reader.keyName(.type), "missing; the card is skipped")
-            return .skipped(.invalid)
+            return .skipped(.invalid, id: id)
         }
         guard var type = CardType(wireName: typeName) else {
             let known = CardType.allCases.map(\.rawValue).joined(separator: ", ")
             reader.warn(reader.keyName(.type), "unknown type \(Diagnostic.quoted(typeName)) (known: \(known), and the aliases banner, image_only, classic); the card is skipped")
-            return .skipped(.unknownType)
+            return .skipped(.unknownType, id: id)
         }
         var card = Card.Fields(id: id, type: type, source: source)
         readBaseFields(&card, &reader)

@@ -13,6 +13,8 @@ public struct LoadedCards: Sendable {
     /// The first ids of the cards skipped for each reason that has a card id to name.
     public var skippedIDs = SkippedExamples()
     public var diagnostics = Diagnostics()
+    /// What became of the entries of the id the loader follows (`CardLoader.following`).
+    public var history: [CardEvent] = []
 }
 
 /// Step 1 of a build: files -> [Card] + diagnostics.
@@ -27,6 +29,9 @@ public struct CardLoader: Sendable {
 
     /// With `serve`: cards decoded by the previous build, reused when their bytes did not change.
     package var cache: ReuseCache<(DecodedEntry, [Diagnostic])>?
+
+    /// A card id whose entries' history the load keeps (`cardfeed explain`); nil for none.
+    public var following: String?
 
     /// Told, after each batch, how many entries have been read and what share of the card
     /// files' bytes that is.
@@ -62,6 +67,7 @@ public struct CardLoader: Sendable {
         // Batches are merged on a thread of their own while the next is decoded on both cores
         // (merging a million cards takes about 1.5 s).
         let merging = Merging(result)
+        merging.merger.following = following
         var entriesHandedOver = result.entriesRead
         // The files' sizes give the share of the load done; asked only when someone is told it.
         let sizes = progress == nil ? files.map { _ in 0 } : files.map(Self.size)
@@ -79,7 +85,7 @@ public struct CardLoader: Sendable {
                     fileEntries = count
                     merging.queue.sync {
                         merging.merger.reserve(count, in: &merging.result)
-                        merging.merger.beginFile(sync, into: &merging.result)
+                        merging.merger.beginFile(sync, file: file, into: &merging.result)
                     }
                 }
             ) { decoded in
@@ -89,6 +95,7 @@ public struct CardLoader: Sendable {
                     for (entry, diagnostics) in decoded {
                         diagnostics.forEach { merging.result.diagnostics.append($0) }
                         merging.merger.add(entry, into: &merging.result)
+                        if merging.merger.following != nil { merging.merger.follow(entry, diagnostics) }
                     }
                 }
                 // A small file's cards are merged on this thread: handing them over took longer
@@ -106,6 +113,7 @@ public struct CardLoader: Sendable {
         }
         return merging.queue.sync {
             merging.merger.applyRemovals(to: &merging.result)
+            merging.result.history = merging.merger.history
             return merging.result
         }
     }
@@ -203,8 +211,17 @@ public struct CardLoader: Sendable {
                     return
                 }
                 let (document, starts, documentStart) = try JSONParser.parseRecordingEntries(bytes)
-                guard let values = Self.entries(of: document, file: file, into: &diagnostics) else { return }
-                expect(values.count, Self.sync(of: document, file: file, into: &diagnostics))
+                var envelope = Diagnostics()
+                let values = Self.entries(of: document, file: file, into: &envelope)
+                let sync = values == nil ? nil : Self.sync(of: document, file: file, into: &envelope)
+                // A message about the envelope points at its key, or at the value when it names
+                // none, as one about a card's field does (`Diagnostics.locateCards`).
+                for var diagnostic in envelope.all {
+                    diagnostic.cardOffset = documentStart
+                    diagnostics.append(diagnostic)
+                }
+                guard let values else { return }
+                expect(values.count, sync)
                 // Where each entry begins: in the list the entries came from, or the document.
                 let places: [Int]
                 if case .object = document, let key = Self.envelopeKeys.first(where: { document[$0] != nil }) {
@@ -348,6 +365,11 @@ struct CardMerger {
     private var fromSyncs = Set<Int>()
     /// The kind of the file being merged: nil for a file that is not a sync.
     private var sync: ContentCardsSync?
+    /// The id whose history is kept (see `CardEvent`), and its history.
+    var following: String?
+    private(set) var history: [CardEvent] = []
+    /// The removal entry of a file that is not a sync for the followed id, applied at the end.
+    private var followedRemoval: CardSource?
 
     /// Makes room for `count` more cards: growing a dictionary of 100,000 ids step by step
     /// rehashes it some seventeen times. Room is at least doubled, as appending would: asked for
@@ -361,11 +383,21 @@ struct CardMerger {
     }
 
     /// Called before the entries of each file.
-    mutating func beginFile(_ sync: ContentCardsSync?, into result: inout LoadedCards) {
+    mutating func beginFile(_ sync: ContentCardsSync?, file: String, into result: inout LoadedCards) {
         self.sync = sync
         guard sync == .full else { return }
+        if let following, let position = byID[following], fromSyncs.contains(position) {
+            history.append(.clearedByFullSync(result.cards[position].source, sync: file))
+        }
         for position in fromSyncs.sorted() { delete(position, as: .replacedBySync, from: &result) }
         fromSyncs.removeAll()
+    }
+
+    /// Keeps why an entry of the followed id was skipped: the last of its warnings, which the
+    /// decoder gives as it skips it. (`add` keeps what it decides about the id's other entries.)
+    mutating func follow(_ entry: DecodedEntry, _ diagnostics: [Diagnostic]) {
+        guard case .skipped(let reason, let id?) = entry, id == following, let why = diagnostics.last else { return }
+        history.append(.skipped(reason, why))
     }
 
     private mutating func delete(_ position: Int, as reason: SkipReason, from result: inout LoadedCards) {
@@ -379,14 +411,19 @@ struct CardMerger {
 
     mutating func add(_ entry: DecodedEntry, into result: inout LoadedCards) {
         switch entry {
-        case .skipped(let reason):
+        case .skipped(let reason, _):
             result.skipped[reason, default: 0] += 1
         case .removal(let id, let source):
+            let followed = id == following
             guard sync != nil else {
                 removals.insert(id)
+                if followed { followedRemoval = source }
                 return
             }
-            guard let position = byID[id] else { return }
+            guard let position = byID[id] else {
+                if followed { history.append(.removed(nil, by: source)) }
+                return
+            }
             guard fromSyncs.contains(position) else {
                 // A sync removes what syncs sent: a News Feed file's card of the same id stays.
                 let kept = result.cards[position]
@@ -395,10 +432,13 @@ struct CardMerger {
                     message: "removes card \(Diagnostic.quoted(id)), which no earlier sync sent; the card of that id (\(kept.source)) is not from a sync, so it stays (a sync removes only cards of syncs; add \"r\": true to that card to remove it)")
                 diagnostic.cardOffset = source.offset
                 result.diagnostics.append(diagnostic)
+                if followed { history.append(.removalIgnored(by: source, why: diagnostic.message)) }
                 return
             }
+            if followed { history.append(.removed(result.cards[position].source, by: source)) }
             delete(position, as: .removed, from: &result)
         case .card(let card):
+            if let following, card.id == following { history.append(.read(card.source)) }
             guard let previous = byID[card.id] else {
                 byID[card.id] = result.cards.count
                 if sync != nil { fromSyncs.insert(result.cards.count) }
@@ -408,6 +448,7 @@ struct CardMerger {
             let kept = result.cards[previous]
             if sync != nil, fromSyncs.contains(previous), kept.source.file != card.source.file {
                 // A later sync's card is the card as it is now.
+                if card.id == following { history.append(.replacedBySync(earlier: kept.source, later: card.source)) }
                 result.cards[previous] = card
                 result.skipped[.replacedBySync, default: 0] += 1
                 result.skippedIDs.add(card.id, .replacedBySync)
@@ -421,6 +462,7 @@ struct CardMerger {
             var diagnostic = Diagnostic(.warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id", message: message)
             diagnostic.cardOffset = card.source.offset
             result.diagnostics.append(diagnostic)
+            if card.id == following { history.append(.duplicate(kept: newer ? card.source : kept.source, dropped: newer ? kept.source : card.source, why: message)) }
             if newer {
                 result.cards[previous] = card
                 if sync != nil { fromSyncs.insert(previous) } else { fromSyncs.remove(previous) }
@@ -430,11 +472,14 @@ struct CardMerger {
         }
     }
 
-    func applyRemovals(to result: inout LoadedCards) {
+    mutating func applyRemovals(to result: inout LoadedCards) {
         if !deleted.isEmpty {
             result.cards = result.cards.enumerated().compactMap { deleted.contains($0.offset) ? nil : $0.element }
         }
         guard !removals.isEmpty else { return }
+        if let following, let removal = followedRemoval {
+            history.append(.removed(result.cards.first { $0.id == following }?.source, by: removal))
+        }
         let before = result.cards.count
         for card in result.cards where removals.contains(card.id) { result.skippedIDs.add(card.id, .removed) }
         result.cards.removeAll { removals.contains($0.id) }

@@ -1,7 +1,8 @@
 import Foundation
 import CardFeedModel
 
-/// A card field by its two names: the News Feed (long) key and the Content Cards (short) key.
+/// A card field by its two names: the News Feed (long) key and the Content Cards (short) key
+/// (`CardKeys.short`).
 struct Field: Sendable {
     var long: String
     var short: String?
@@ -9,36 +10,36 @@ struct Field: Sendable {
     let longSlot: Int
     let shortSlot: Int?
 
-    init(_ long: String, _ short: String? = nil) {
+    init(_ long: String) {
         self.long = long
-        self.short = short
+        self.short = CardKeys.short[long]
         longSlot = Field.slots[long]!
         shortSlot = short.map { Field.slots[$0]! }
     }
 
     static let id = Field("id")
-    static let type = Field("type", "tp")
-    static let viewed = Field("viewed", "v")
-    static let created = Field("created", "ca")
+    static let type = Field("type")
+    static let viewed = Field("viewed")
+    static let created = Field("created")
     static let updated = Field("updated")
-    static let expiresAt = Field("expires_at", "ea")
+    static let expiresAt = Field("expires_at")
     static let categories = Field("categories")
-    static let extras = Field("extras", "e")
-    static let image = Field("image", "i")
+    static let extras = Field("extras")
+    static let image = Field("image")
     static let imageAlt = Field("image_alt")
     static let language = Field("language")
-    static let title = Field("title", "tt")
-    static let description = Field("description", "ds")
-    static let url = Field("url", "u")
-    static let domain = Field("domain", "dm")
-    static let aspectRatio = Field("aspect_ratio", "ar")
-    static let useWebView = Field("use_webview", "uw")
-    static let dismissed = Field("dismissed", "d")
-    static let removed = Field("removed", "r")
-    static let pinned = Field("pinned", "p")
-    static let dismissible = Field("dismissible", "db")
-    static let isTest = Field("test", "t")
-    static let clicked = Field("clicked", "cl")
+    static let title = Field("title")
+    static let description = Field("description")
+    static let url = Field("url")
+    static let domain = Field("domain")
+    static let aspectRatio = Field("aspect_ratio")
+    static let useWebView = Field("use_webview")
+    static let dismissed = Field("dismissed")
+    static let removed = Field("removed")
+    static let pinned = Field("pinned")
+    static let dismissible = Field("dismissible")
+    static let isTest = Field("test")
+    static let clicked = Field("clicked")
     static let subtitle = Field("subtitle")
     static let caption = Field("caption")
     static let rating = Field("rating")

@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedModel
 
 /// The site's time zone (`timezone` in cardfeed.yml): the dates pages show to people, and the
 /// time of day a card's date without a time means. Kept as its IANA name, a value whose
@@ -31,6 +32,16 @@ public struct SiteTimeZone: Sendable, Hashable, Decodable {
     /// Seconds east of UTC at the moment `seconds` (Unix seconds), daylight saving time included.
     public func offset(at seconds: Int64) -> Int64 {
         isUTC ? 0 : Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+    }
+
+    /// A moment as RFC 3339 on this zone's clocks, with the zone named for people:
+    /// "2026-09-01T12:00:00+02:00 (Europe/Berlin)", or "2026-09-01T10:00:00Z" in UTC.
+    public func iso(_ seconds: Int64) -> String {
+        guard !isUTC else { return Formatting.iso(seconds) }
+        let offset = offset(at: seconds)
+        let minutes = abs(offset) / 60
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : String(n) }
+        return Formatting.iso(seconds + offset).dropLast() + (offset < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60) + " (\(identifier))"
     }
 
     /// The moment at which clocks in this zone show `clock` (seconds since 1970-01-01T00:00 of

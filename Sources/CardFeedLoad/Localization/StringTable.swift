@@ -120,20 +120,34 @@ public struct StringTable: Sendable, Hashable, Decodable {
             diagnostics.append(Diagnostic(.error, file: name, line: error.line, column: error.column, message: error.message))
             return nil
         }
+        // A message points at the key it is about, or at the value read.
+        func place(_ key: String?) -> (line: Int?, column: Int?) {
+            data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+                while start < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[start]) { start += 1 }
+                guard let offset = key.map({ JSONParser.keys(ofObjectAt: start, in: bytes)?[$0]?.key }) ?? start else { return (nil, nil) }
+                let position = JSONParser.positions(of: [offset], in: bytes)[offset]
+                return (position?.line, position?.column)
+            }
+        }
         guard case .object(let pairs) = json else {
-            diagnostics.append(Diagnostic(.error, file: name, message: "expected an object of \"key\": \"text\" pairs"))
+            let (line, column) = place(nil)
+            diagnostics.append(Diagnostic(.error, file: name, line: line, column: column, message: "expected an object of \"key\": \"text\" pairs, found \(json.noun)"))
             return nil
         }
         var strings: [String: String] = [:]
         for (key, value) in pairs {
             guard isKnownKey(key) || feedKeys.contains(key) else {
+                let (line, column) = place(key)
                 diagnostics.append(Diagnostic(
-                    .warning, file: name, field: key,
+                    .warning, file: name, line: line, column: column, field: key,
                     message: "unknown string\(Diagnostic.suggestion(for: key, among: Set(english.keys).union(feedKeys))); ignored"))
                 continue
             }
             guard case .string(let text) = value else {
-                diagnostics.append(Diagnostic(.warning, file: name, field: key, message: "expected text; ignored"))
+                let (line, column) = place(key)
+                diagnostics.append(Diagnostic(.warning, file: name, line: line, column: column, field: key, message: "expected text, found \(value.noun); ignored"))
                 continue
             }
             strings[key] = text

@@ -30,7 +30,8 @@ enum AllowedHTML {
 
     /// Replaces every raw HTML node of `document` by allowed tags and text. `checkedHref` turns a
     /// link's `href` into the URL to write, or nil when it is refused.
-    static func apply(to document: OpaquePointer, checkedHref: @escaping (String) -> String?) -> Changes {
+    /// `opensInNewTab`, when the site has `links.new_tab`, says which kept `a`s open in a new tab.
+    static func apply(to document: OpaquePointer, checkedHref: @escaping (String) -> String?, opensInNewTab: ((String) -> Bool)? = nil) -> Changes {
         var blocks: [OpaquePointer] = []
         var inlineParents: [OpaquePointer] = []
         guard let iterator = cmark_iter_new(document) else { return Changes() }
@@ -46,7 +47,7 @@ enum AllowedHTML {
             }
         }
         cmark_iter_free(iterator)
-        var builder = Builder(checkedHref: checkedHref)
+        var builder = Builder(checkedHref: checkedHref, opensInNewTab: opensInNewTab)
         for parent in inlineParents { builder.rebuildInlines(of: parent) }
         for block in blocks { builder.rebuild(block: block) }
         return builder.changes
@@ -245,9 +246,13 @@ enum AllowedHTML {
 
     private struct Builder {
         let checkedHref: (String) -> String?
+        let opensInNewTab: ((String) -> Bool)?
         var changes = Changes()
 
-        init(checkedHref: @escaping (String) -> String?) { self.checkedHref = checkedHref }
+        init(checkedHref: @escaping (String) -> String?, opensInNewTab: ((String) -> Bool)?) {
+            self.checkedHref = checkedHref
+            self.opensInNewTab = opensInNewTab
+        }
 
         /// Inline HTML: the children of one paragraph, heading, emphasis or link, with their
         /// tags paired among them.
@@ -364,7 +369,7 @@ enum AllowedHTML {
             }
             let block = AllowedHTML.blockTags.contains(tag.name)
             guard let node = cmark_node_new(block ? CMARK_NODE_CUSTOM_BLOCK : CMARK_NODE_CUSTOM_INLINE) else { return }
-            let open = tag.name == "a" ? "<a href=\"\(AllowedHTML.escapeHref(frame.href!))\">" : "<\(tag.name)>"
+            let open = tag.name == "a" ? AllowedHTML.openingAnchor(href: AllowedHTML.escapeHref(frame.href!), newTab: opensInNewTab?(frame.href!) ?? false) : "<\(tag.name)>"
             cmark_node_set_on_enter(node, open)
             cmark_node_set_on_exit(node, "</\(tag.name)>")
             let children = block ? blockChildren(frame.items) : inlineNodes(frame.items, trimEdges: false)
@@ -434,6 +439,7 @@ enum AllowedHTML {
                         let line = line.hasSuffix("\r") ? line.dropLast() : line
                         if !line.isEmpty, let node = cmark_node_new(CMARK_NODE_TEXT) {
                             cmark_node_set_literal(node, String(line))
+                            cmark_node_set_user_data(node, AllowedHTML.fromHTML)
                             nodes.append(node)
                         }
                     }
@@ -447,6 +453,19 @@ enum AllowedHTML {
         private func append(_ node: OpaquePointer, to parent: OpaquePointer) {
             if cmark_node_append_child(parent, node) == 0 { cmark_node_free(node) }
         }
+    }
+
+    /// The mark (cmark's user data) of the text nodes made from raw HTML, which `BareURLs`
+    /// leaves alone: in GitHub's Markdown too, an address in raw HTML is no link.
+    static var fromHTML: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
+
+    /// Whether a text node was made from the description's raw HTML.
+    static func isFromHTML(_ node: OpaquePointer) -> Bool { cmark_node_get_user_data(node) == fromHTML }
+
+    /// The opening tag of a link, its href already escaped: with `newTab`, one that opens in a
+    /// new tab, as a card's own link does (`links.new_tab`).
+    static func openingAnchor(href: String, title: String? = nil, newTab: Bool) -> String {
+        "<a href=\"\(href)\"" + (title.map { " title=\"\($0)\"" } ?? "") + (newTab ? " target=\"_blank\" rel=\"noopener\">" : ">")
     }
 
     /// Whether the node is an `a` this pass made from a description's HTML.

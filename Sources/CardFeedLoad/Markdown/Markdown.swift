@@ -23,9 +23,11 @@ public enum Markdown {
 
     public static func html(_ markdown: String) -> String { html(markdown, linkSchemes: URLCheck.linkSchemes) }
 
-    public static func html(_ markdown: String, linkSchemes: Set<String>) -> String {
+    /// `opensInNewTab` (a site's `links.new_tab`, nil without one) says which links open in a
+    /// new tab: those get `target="_blank" rel="noopener"`, as a card's own link does.
+    public static func html(_ markdown: String, linkSchemes: Set<String>, opensInNewTab: ((String) -> Bool)? = nil) -> String {
         withDocument(markdown) { document in
-            prepare(document, of: markdown, linkSchemes: linkSchemes).forEach(makeFocusable)
+            prepare(document, of: markdown, linkSchemes: linkSchemes, opensInNewTab: opensInNewTab).forEach(makeFocusable)
             guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
             defer { free(rendered) }
             // cmark decodes character references (`&#1;`, `&#xFDD0;`) into the characters
@@ -65,14 +67,82 @@ public enum Markdown {
     }
 
     /// What the HTML and the text of a description are made from: the raw HTML cmark found
-    /// turned into allowed tags and text, refused links and images unwrapped. Returns the code
-    /// blocks, found on the same walk.
+    /// turned into allowed tags and text, bare addresses made links, refused links and images
+    /// unwrapped, and with `opensInNewTab` the links it names made to open in a new tab.
+    /// Returns the code blocks, found on the way.
     @discardableResult
-    private static func prepare(_ document: OpaquePointer, of markdown: String, linkSchemes: Set<String>) -> [OpaquePointer] {
+    private static func prepare(_ document: OpaquePointer, of markdown: String, linkSchemes: Set<String>, opensInNewTab: ((String) -> Bool)? = nil) -> [OpaquePointer] {
         if markdown.containsByte(UInt8(ascii: "<")) {  // cmark finds raw HTML only after a "<"
-            _ = AllowedHTML.apply(to: document) { checkedLink($0, linkSchemes: linkSchemes) }
+            _ = AllowedHTML.apply(to: document, checkedHref: { checkedLink($0, linkSchemes: linkSchemes) }, opensInNewTab: opensInNewTab)
         }
-        return unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+        if BareURLs.mayHold(markdown) { BareURLs.link(in: document) }
+        let codeBlocks = unwrapRefusedLinks(in: document, linkSchemes: linkSchemes)
+        if let opensInNewTab { openInNewTab(document, opensInNewTab) }
+        return codeBlocks
+    }
+
+    /// Every Markdown link to a URL that `opensInNewTab` names becomes one that opens in a new
+    /// tab. cmark writes no attribute but `href` and `title`, so such a link becomes a custom
+    /// node that writes what cmark writes for it (its href escaped as cmark escapes one), with
+    /// `target` and `rel`; its content stays cmark's.
+    private static func openInNewTab(_ document: OpaquePointer, _ opensInNewTab: (String) -> Bool) {
+        var links: [(node: OpaquePointer, url: String)] = []
+        guard let iterator = cmark_iter_new(document) else { return }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_LINK else { continue }
+            let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+            if opensInNewTab(url) { links.append((node, url)) }
+        }
+        cmark_iter_free(iterator)
+        // Links never nest (CommonMark's rule), so each is replaced on its own.
+        for (link, url) in links {
+            guard let anchor = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { continue }
+            let title = cmark_node_get_title(link).map { String(cString: $0) } ?? ""
+            cmark_node_set_on_enter(anchor, AllowedHTML.openingAnchor(href: escapedHref(url), title: title.isEmpty ? nil : escapedTitle(title), newTab: true))
+            cmark_node_set_on_exit(anchor, "</a>")
+            while let child = cmark_node_first_child(link) {
+                if cmark_node_append_child(anchor, child) == 0 { cmark_node_free(child) }
+            }
+            cmark_node_replace(link, anchor)
+            cmark_node_free(link)
+        }
+    }
+
+    /// A link's title as cmark writes it in a `title` attribute: `&`, `<`, `>` and `"` escaped.
+    static func escapedTitle(_ title: String) -> String {
+        var out = ""
+        for scalar in title.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A URL as cmark writes it in an `href` (its `houdini_escape_href`): letters, digits and
+    /// `-_.+!*(),%#@?=;:/$~` as they are, `&` and `'` as character references, every other byte
+    /// percent-encoded.
+    static func escapedHref(_ url: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(url.utf8.count + 16)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in url.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out += "&amp;".utf8
+            case UInt8(ascii: "'"): out += "&#x27;".utf8
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                out.append(byte)
+            case _ where "-_.+!*(),%#@?=;:/$~".utf8.contains(byte):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A code block keeps its lines and scrolls sideways inside the card; the keyboard can

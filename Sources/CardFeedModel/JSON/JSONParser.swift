@@ -94,7 +94,7 @@ package struct JSONParser {
 
     /// Line and column (from 1; columns count characters) of each byte offset, in one pass over
     /// the bytes up to the last of them.
-    static func positions(of offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int: (line: Int, column: Int)] {
+    package static func positions(of offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int: (line: Int, column: Int)] {
         var result: [Int: (line: Int, column: Int)] = [:]
         var line = 1, column = 1, index = 0
         for offset in Set(offsets).sorted() where offset <= bytes.count {
@@ -111,6 +111,35 @@ package struct JSONParser {
             result[offset] = (line, column)
         }
         return result
+    }
+
+    /// The keys of the object that begins at `offset`, each with where it begins and where its
+    /// value begins (a repeated key: its last, whose value counts); nil when no object begins
+    /// there. Read again only for the cards a message is about, so that a message can point at
+    /// a field's key without the parse of every card keeping where its keys are.
+    package static func keys(ofObjectAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [String: (key: Int, value: Int)]? {
+        var parser = JSONParser(bytes)
+        parser.position = offset
+        guard parser.peek == UInt8(ascii: "{") else { return nil }
+        parser.position += 1
+        var keys: [String: (key: Int, value: Int)] = [:]
+        parser.skipWhitespace()
+        if parser.peek == UInt8(ascii: "}") { return keys }
+        while true {
+            parser.skipWhitespace()
+            let keyStart = parser.position
+            guard parser.peek == UInt8(ascii: "\""), let key = try? parser.parseString() else { return keys }
+            parser.skipWhitespace()
+            guard parser.peek == UInt8(ascii: ":") else { return keys }
+            parser.position += 1
+            parser.skipWhitespace()
+            let valueStart = parser.position
+            guard (try? parser.parseValue(depth: 1)) != nil else { return keys }
+            keys[key] = (keyStart, valueStart)
+            parser.skipWhitespace()
+            guard parser.peek == UInt8(ascii: ",") else { return keys }
+            parser.position += 1
+        }
     }
 
     /// Parses a whole document held in `data`.

@@ -82,13 +82,19 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// ` (did you mean "build"?)` for a name close to one of `candidates`, else "".
     public static func suggestion(for name: String, among candidates: Set<String>) -> String {
+        closest(to: name, among: candidates).map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? ""
+    }
+
+    /// The one of `candidates` fewest edits from `name` (a third of its letters at most; the
+    /// first in sorted order of those as close), or nil.
+    public static func closest(to name: String, among candidates: Set<String>) -> String? {
         let limit = max(1, name.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in candidates.sorted() {
             let distance = editDistance(name.lowercased(), candidate.lowercased())
             if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
-        return best.map { " (did you mean \(Diagnostic.quoted($0.name))?)" } ?? ""
+        return best?.name
     }
 
     /// Edit distance counting a swap of two neighbouring letters as one edit ("titel" -> "title").
@@ -140,26 +146,48 @@ public struct Diagnostics: Sendable {
     public var warnings: [Diagnostic] { all.filter { $0.severity == .warning } }
     public var hasErrors: Bool { all.contains { $0.severity == .error } }
 
-    /// Gives each message about a card the line and column where the card begins in its file,
-    /// reading each file concerned once, up to its last such card.
+    /// Gives each message about a card a line and column in its file: those of the key of the
+    /// field it names (`"image"`, `"extras.template"`: the key `template` in the card's
+    /// `extras`), else where the card begins. Each file concerned is read once, and only the
+    /// cards messages are about are read again, to find their keys.
     public mutating func locateCards() {
         var wanted: [String: [Int]] = [:]
-        for diagnostic in all where diagnostic.line == nil {
-            if let offset = diagnostic.cardOffset { wanted[diagnostic.file, default: []].append(offset) }
+        for index in all.indices where all[index].line == nil && all[index].cardOffset != nil {
+            wanted[all[index].file, default: []].append(index)
         }
         guard !wanted.isEmpty else { return }
-        var positions: [String: [Int: (line: Int, column: Int)]] = [:]
-        for (file, offsets) in wanted {
+        for (file, indices) in wanted {
             guard let data = try? InputFile.read(URL(fileURLWithPath: file), mapped: true) else { continue }
-            positions[file] = data.withUnsafeBytes { raw in
-                JSONParser.positions(of: offsets, in: raw.bindMemory(to: UInt8.self))
+            data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var cards: [Int: [String: (key: Int, value: Int)]] = [:]
+                let places = indices.map { index -> Int in
+                    let card = all[index].cardOffset!
+                    guard let field = all[index].field else { return card }
+                    if cards[card] == nil { cards[card] = JSONParser.keys(ofObjectAt: card, in: bytes) ?? [:] }
+                    return Self.keyOffset(of: field, in: cards[card]!, bytes) ?? card
+                }
+                let positions = JSONParser.positions(of: places, in: bytes)
+                for (index, place) in zip(indices, places) {
+                    guard let position = positions[place] else { continue }
+                    all[index].line = position.line
+                    all[index].column = position.column
+                }
             }
         }
-        for index in all.indices where all[index].line == nil {
-            guard let offset = all[index].cardOffset, let place = positions[all[index].file]?[offset] else { continue }
-            all[index].line = place.line
-            all[index].column = place.column
-        }
+    }
+
+    /// Where the key of `field` is in a card whose keys are `keys`: the field's key as named,
+    /// else its other key style's (a message names `created` where the card has `ca`); a
+    /// `parent.child` field (`extras.template`) at the key `child` inside `parent`'s object.
+    private static func keyOffset(of field: String, in keys: [String: (key: Int, value: Int)], _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let dot = field.firstIndex(of: ".")
+        let name = String(field[..<(dot ?? field.endIndex)])
+        let long = CardKeys.short.first { $0.value == name }?.key
+        guard let place = keys[name] ?? CardKeys.short[name].flatMap({ keys[$0] }) ?? long.flatMap({ keys[$0] }) else { return nil }
+        guard let dot else { return place.key }
+        let child = String(field[field.index(after: dot)...])
+        return JSONParser.keys(ofObjectAt: place.value, in: bytes)?[child]?.key ?? place.key
     }
 
     /// With `--strict`, every warning counts as an error.

@@ -34,6 +34,18 @@ package enum PagePaths {
     /// Links name the file, so that the site also works opened from disk (file://).
     package static func href(feed: Feed, page: Int) -> String { file(feed: feed, page: page) }
 
+    /// A page's path as the site's address names it, for absolute URLs (canonical links, the
+    /// sitemap, the feeds): a folder's `index.html` is the folder itself, which every web server
+    /// serves, so that the address people share is the one search engines are given
+    /// ("news/index.html" -> "news/", "index.html#card-x" -> "#card-x"). Links between pages keep
+    /// naming the file (`href`), which works from disk too.
+    package static func served(_ path: String) -> String {
+        let end = path.utf8.firstIndex(of: UInt8(ascii: "#")) ?? path.endIndex
+        let file = path[..<end]
+        guard file == "index.html" || file.hasSuffix("/index.html") else { return path }
+        return String(file.dropLast("index.html".count) + path[end...])
+    }
+
     /// The relative path from the folder of a feed's pages back to the site root ("./", "../").
     package static func root(feed: Feed) -> String {
         let depth = file(feed: feed, page: 1).utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count

@@ -196,6 +196,35 @@ def held_back_site(root: Path):
     write(root, {"cardfeed.yml": "title: [\n", "cards.json": lines([card("a", title=5)])})
 
 
+def feeds_config_site(root: Path):
+    write(root, {
+        "cardfeed.yml": (
+            "title: Feeds\n"
+            "descriptions: plain\n"
+            "feeds:\n"
+            "  - slug: Summer Deals\n"
+            "    title: Deals\n"
+            "    extras: {feed: deals}\n"
+            "  - slug: offers\n"
+            "    titel: Offers\n"
+            "  - slug: offers\n"
+            "    title: Again\n"
+            "    category: newz\n"
+        ),
+        "cards.json": lines([card("a", extras={"feed": "offers"})]),
+    })
+
+
+def feeds_and_text_site(root: Path):
+    write(root, {
+        "cardfeed.yml": "title: Feeds\nfeeds:\n  - slug: offers\n    title: Offers\n    extras: {feed: ofers}\n",
+        "cards.json": lines([
+            card("a", language="english", extras={"feed": "offers", "cardfeed_descriptions": "html"}),
+            card("b", language="pt_BR"),
+        ]),
+    })
+
+
 # name: (fill, extra arguments, command)
 SITES = {
     "card-site": (cards_site, ["--now", "1790000000"], "check"),
@@ -216,6 +245,8 @@ SITES = {
     "assets-site": (assets_site, [], "check"),
     "output": (output_site, [], "build"),
     "held-back": (held_back_site, [], "check"),
+    "feeds-config": (feeds_config_site, [], "check"),
+    "feeds-and-text": (feeds_and_text_site, [], "check"),
     "base-url": (strings_missing_site, ["--base-url", "nope"], "check"),
     "missing-site": (None, [], "check"),
 }

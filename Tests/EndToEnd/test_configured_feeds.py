@@ -114,7 +114,7 @@ def test_without_hide_empty_feeds_every_feed_is_in_the_navigation(run, tmp_path)
     site = content_cards_site(tmp_path / "site", FEEDS_YML.replace("hide_empty_feeds: true\n", ""))
     assert run("build", site, "-o", tmp_path / "out", "--now", NOW, "-q").returncode == 0
     assert nav(tmp_path / "out" / "index.html") == ["All", "Offers", "Deals and offers", "Social"]
-    assert "social/index.html" in (tmp_path / "out" / "sitemap.xml").read_text()
+    assert "<loc>https://inbox.example/social/</loc>" in (tmp_path / "out" / "sitemap.xml").read_text()
 
 
 @pytest.mark.parametrize("feed", ["", "offers/", "deals/", "social/"])
@@ -137,7 +137,7 @@ def test_the_sitemap_lists_the_feeds_in_the_navigation(built):
     out, _ = built
     sitemap = (out / "sitemap.xml").read_text()
     locs = re.findall(r"<loc>([^<]*)</loc>", sitemap)
-    assert locs == ["https://inbox.example/index.html", "https://inbox.example/offers/index.html", "https://inbox.example/deals/index.html"]
+    assert locs == ["https://inbox.example/", "https://inbox.example/offers/", "https://inbox.example/deals/"]
 
 
 def test_pages_and_permalinks_of_configured_feeds(run, tmp_path):

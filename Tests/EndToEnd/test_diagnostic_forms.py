@@ -36,7 +36,7 @@ PLACED = [
     ("card-site", r"makes a Markdown table"),
     ("card-site", r"over Braze's 2 KB limit"),
     ("card-site", r"over the 64 KB a card may hold"),
-    ("card-site", r"^has neither title nor description"),
+    ("card-site", r"^has no title, description, link or image"),
     ("card-site", r"is outside 0 to 5"),
     ("card-site", r"^same id and update time as "),
     ("card-site", r"^removes card \"ok\", which no earlier sync sent"),
@@ -80,6 +80,18 @@ PLACED = [
     ("strings-shape", r'^expected an object of "key": "text" pairs, found a list$'),
     ("strings-site", r'^unknown string \(did you mean "emptyFeed"\?\)'),
     ("strings-site", r"^expected text, found a number; ignored$"),
+    # The site's feeds and the descriptions' format: at the key or the value.
+    ("feeds-config", r"^must be markdown \(descriptions are Markdown\) or text"),
+    ("feeds-config", r'^"Summer Deals" is not a slug \(did you mean "summer-deals"\?\)'),
+    ("feeds-config", r'^unknown key \(did you mean "title"\?\); known keys here: slug, title, category, extras$'),
+    ("feeds-config", r"^has no title: "),
+    ("feeds-config", r'^unknown category "newz" \(did you mean "news"\?\)'),
+    ("feeds-config", r'^"offers" is also the slug of feeds\[2\] \(line 7\)'),
+    ("feeds-and-text", r'^the feed "offers" matches no card: no card has feed: ofers \(did you mean "offers"\?\)'),
+    # A card's language and format: at the value.
+    ("feeds-and-text", r'^"html" is not a format: give markdown or text'),
+    ("feeds-and-text", r'^"english" is not a language tag .*\(did you mean "en"\?\); ignored$'),
+    ("feeds-and-text", r'^"pt_BR" is not a language tag .*\(did you mean "pt-BR"\?\); ignored$'),
 ]
 
 # Kinds with no line by nature, and why.

@@ -7,7 +7,7 @@ import CardFeedModel
 /// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark) for `{{{description}}}`.
 /// A class, so that the context stack holds it by reference: a card's template looks up some
 /// forty names.
-final class CardView: MustacheObject, @unchecked Sendable {
+final class CardView: MustacheObject {
     enum Key: String, CaseIterable, Sendable {
         case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
         case title, description, url, domain, link
@@ -46,7 +46,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
 
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         guard let key = Self.fields[name] else { return nil }
         switch key {
         case .id: return .text(card.id)
@@ -85,7 +85,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class LinkView: MustacheObject, @unchecked Sendable {
+final class LinkView: MustacheObject {
     let href: String
     let text: String
 
@@ -97,7 +97,7 @@ final class LinkView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case href, text }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .href: .text(href)
         case .text: .text(text)
@@ -106,7 +106,7 @@ final class LinkView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class CategoryView: MustacheObject, @unchecked Sendable {
+final class CategoryView: MustacheObject {
     let name: String
     let title: String
     let href: String
@@ -114,7 +114,7 @@ final class CategoryView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case name, title, href }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .name: .text(self.name)
         case .title: .text(title)
@@ -131,16 +131,16 @@ final class CategoryView: MustacheObject, @unchecked Sendable {
 }
 
 /// `{{extras.campaign}}`: one extra by key.
-final class ExtrasView: MustacheObject, @unchecked Sendable {
+final class ExtrasView: MustacheObject {
     init(pairs: [Card.Extra]) {
         self.pairs = pairs
     }
 
     let pairs: [Card.Extra]
-    override func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
+    func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
 }
 
-final class ExtraView: MustacheObject, @unchecked Sendable {
+final class ExtraView: MustacheObject {
     let key: String
     let value: String
 
@@ -152,7 +152,7 @@ final class ExtraView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case key, value }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .key: .text(key)
         case .value: .text(value)
@@ -162,14 +162,14 @@ final class ExtraView: MustacheObject, @unchecked Sendable {
 }
 
 /// A 0-5 rating as five stars (full, half or empty) and as a sentence for screen readers.
-final class RatingView: MustacheObject, @unchecked Sendable {
-    final class Star: MustacheObject, @unchecked Sendable {
+final class RatingView: MustacheObject {
+    final class Star: MustacheObject {
         init(kind: String) { self.kind = kind }
 
         let kind: String
         enum Key: String, CaseIterable, Sendable { case kind }
         static let fields = MustacheFields(Key.self)
-        override func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
+        func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
     }
 
     let value: String
@@ -179,7 +179,7 @@ final class RatingView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case value, text, stars }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .value: .text(value)
         case .text: .text(text)
@@ -198,7 +198,7 @@ final class RatingView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class ReviewsView: MustacheObject, @unchecked Sendable {
+final class ReviewsView: MustacheObject {
     let count: Int
     let text: String
 
@@ -210,7 +210,7 @@ final class ReviewsView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case count, text }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .count: .int(count)
         case .text: .text(text)
@@ -222,14 +222,14 @@ final class ReviewsView: MustacheObject, @unchecked Sendable {
 /// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
 /// for a price of 0, else the price in dollars (the App Store's default storefront), written
 /// for the locale (`StringTable.price`).
-final class PriceView: MustacheObject, @unchecked Sendable {
+final class PriceView: MustacheObject {
     let text: String
     let free: Bool
 
     enum Key: String, CaseIterable, Sendable { case text, free }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .text: .text(text)
         case .free: .bool(free)

@@ -45,7 +45,7 @@ package struct PageHead: Sendable, Hashable, Decodable {
 }
 
 /// `{{#social}}`: the page's Open Graph and Twitter card values, on sites with a base URL.
-final class SocialView: MustacheObject, @unchecked Sendable {
+final class SocialView: MustacheObject {
     let url: String
     let title: String
     let description: String
@@ -60,7 +60,7 @@ final class SocialView: MustacheObject, @unchecked Sendable {
         self.siteName = siteName
     }
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch name.string {
         case "url": .text(url)
         case "title": .text(title)
@@ -75,7 +75,7 @@ final class SocialView: MustacheObject, @unchecked Sendable {
 }
 
 /// `{{favicon.href}}`, `{{favicon.type}}`.
-final class FaviconView: MustacheObject, @unchecked Sendable {
+final class FaviconView: MustacheObject {
     let href: String
     let type: String
 
@@ -84,7 +84,7 @@ final class FaviconView: MustacheObject, @unchecked Sendable {
         type = favicon.type
     }
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch name.string {
         case "href": .text(href)
         case "type": .text(type)

@@ -4,7 +4,7 @@ import CardFeedModel
 
 /// What the page template sees: one page of one feed. Every name is a case of `Key` (see `CardView`).
 /// A class, so that the context stack holds it by reference.
-final class PageView: MustacheObject, @unchecked Sendable {
+final class PageView: MustacheObject {
     enum Key: String, CaseIterable, Sendable {
         case lang, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
@@ -53,7 +53,7 @@ final class PageView: MustacheObject, @unchecked Sendable {
 
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         guard let key = Self.fields[name] else { return nil }
         let strings = settings.strings
         switch key {
@@ -97,7 +97,7 @@ struct PageConstants: Sendable {
     }
 }
 
-final class FeedView: MustacheObject, @unchecked Sendable {
+final class FeedView: MustacheObject {
     let feed: Feed
     let slug: String
     let title: String
@@ -134,7 +134,7 @@ final class FeedView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case slug, title, count, countText, href }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .slug: .text(slug)
         case .title: .text(title)
@@ -146,7 +146,7 @@ final class FeedView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class AlternateView: MustacheObject, @unchecked Sendable {
+final class AlternateView: MustacheObject {
     let atom: String
     let json: String
     let title: String
@@ -154,7 +154,7 @@ final class AlternateView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case atom, json, title }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .atom: .text(atom)
         case .json: .text(json)
@@ -170,7 +170,7 @@ final class AlternateView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class NavItem: MustacheObject, @unchecked Sendable {
+final class NavItem: MustacheObject {
     let slug: String
     let title: String
     let count: Int
@@ -191,7 +191,7 @@ final class NavItem: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case slug, title, count, countNoun, href, current }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .slug: .text(slug)
         case .title: .text(title)
@@ -204,8 +204,8 @@ final class NavItem: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class PaginationView: MustacheObject, @unchecked Sendable {
-    final class PageLink: MustacheObject, @unchecked Sendable {
+final class PaginationView: MustacheObject {
+    final class PageLink: MustacheObject {
         init(number: Int, href: String, current: Bool, gap: Bool) {
             self.number = number
             self.href = href
@@ -222,7 +222,7 @@ final class PaginationView: MustacheObject, @unchecked Sendable {
         enum Key: String, CaseIterable, Sendable { case number, href, current, gap }
         static let fields = MustacheFields(Key.self)
 
-        override func value(for name: MustacheName) -> MustacheValue? {
+        func value(for name: MustacheName) -> MustacheValue? {
             switch Self.fields[name] {
             case .number: .int(number)
             case .href: .text(href)
@@ -236,7 +236,7 @@ final class PaginationView: MustacheObject, @unchecked Sendable {
     enum Key: String, CaseIterable, Sendable { case current, total, previous, next, pages }
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .current: .int(current)
         case .total: .int(total)

@@ -282,8 +282,8 @@ public struct StringTable: Sendable, Hashable, Decodable {
 }
 
 /// `{{strings.unread}}` in templates.
-package final class StringsView: MustacheObject, @unchecked Sendable {
+package final class StringsView: MustacheObject {
     private let values: MustacheNumbered<MustacheValue>
     package init(table: StringTable) { values = MustacheNumbered(table.values.map { ($0.key, .text($0.value)) }) }
-    package override func value(for name: MustacheName) -> MustacheValue? { values[name] }
+    package func value(for name: MustacheName) -> MustacheValue? { values[name] }
 }

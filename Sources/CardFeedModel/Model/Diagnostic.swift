@@ -151,9 +151,7 @@ public struct Diagnostics: Sendable {
         var positions: [String: [Int: (line: Int, column: Int)]] = [:]
         for (file, offsets) in wanted {
             guard let data = try? InputFile.read(URL(fileURLWithPath: file), mapped: true) else { continue }
-            positions[file] = data.withUnsafeBytes { raw in
-                JSONParser.positions(of: offsets, in: raw.bindMemory(to: UInt8.self))
-            }
+            positions[file] = data.withByteView { JSONParser.positions(of: offsets, in: $0) }
         }
         for index in all.indices where all[index].line == nil {
             guard let offset = all[index].cardOffset, let place = positions[all[index].file]?[offset] else { continue }

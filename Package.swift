@@ -21,7 +21,7 @@ let allocator: [Target.Dependency] = systemMalloc ? [] : [.target(name: "CMimall
 
 let package = Package(
     name: "cardfeed",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS("26.0")],
     products: [
         .executable(name: "cardfeed", targets: ["CardFeedCLI"]),
         .library(name: "CardFeedBuild", targets: ["CardFeedBuild"]),

@@ -1,15 +1,15 @@
+import Synchronization
+
 /// Memory a command that ends with its build leaves to the process's exit, which hands it back
 /// to the kernel at once: freed one by one, a million cards (each string of each card) took
 /// 0.5 s after the site was written. Only for commands that end with one build (`build`,
 /// `check`), never `serve`, which builds again and again.
 enum LeftToExit {
-    private final class Holder<Value: Sendable>: Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
+    /// A global, which Swift never destroys: what it holds is freed by the exit alone.
+    private static let kept = Mutex<[any Sendable]>([])
 
     /// Keeps `value` alive until the process exits.
     static func keep<Value: Sendable>(_ value: Value) {
-        _ = Unmanaged.passRetained(Holder(value))
+        kept.withLock { $0.append(value) }
     }
 }

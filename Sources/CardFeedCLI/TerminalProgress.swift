@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import CardFeedBuild
 
 /// The line a long build shows on a terminal while it loads and renders its cards and writes its
@@ -7,15 +8,14 @@ import CardFeedBuild
 /// step has run for a moment (`CARDFEED_PROGRESS_DELAY` seconds, default 0.5), so a small site's
 /// build prints exactly what it prints without a terminal, and it is erased before the line the
 /// step ends with. It is cut to the terminal's width: a line that wrapped could not be erased.
-final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
+final class TerminalProgress: BuildProgressObserver, Sendable {
     /// Seconds a step runs before its progress is shown, and between two redraws.
     let delay: Double
     let interval: Double
     /// Erases the line being shown and draws the one given in its place.
     private let write: @Sendable (String) -> Void
-    private let lock = NSLock()
-    private var lastDrawn: Double?
-    private var showing = false
+    /// When the line was last drawn, and whether one is shown.
+    private let drawn = Mutex<(at: Double?, showing: Bool)>((nil, false))
 
     /// The terminal's width in characters, asked at each redraw (the window may change).
     private let columns: @Sendable () -> Int?
@@ -42,11 +42,10 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
     }
 
     func progress(_ progress: StepProgress) {
-        lock.withLock {
+        drawn.withLock { drawn in
             guard progress.seconds >= delay else { return }
-            if let lastDrawn, progress.seconds - lastDrawn < interval { return }
-            lastDrawn = progress.seconds
-            showing = true
+            if let lastDrawn = drawn.at, progress.seconds - lastDrawn < interval { return }
+            drawn = (progress.seconds, true)
             var line = Console.safe(Self.line(progress))  // escaped first: the escapes count in the width
             if let columns = columns(), line.count >= columns { line = String(line.prefix(max(columns - 1, 0))) }
             write(line)
@@ -54,10 +53,9 @@ final class TerminalProgress: BuildProgressObserver, @unchecked Sendable {
     }
 
     func stepEnded() {
-        lock.withLock {
-            if showing { write("") }
-            showing = false
-            lastDrawn = nil
+        drawn.withLock { drawn in
+            if drawn.showing { write("") }
+            drawn = (nil, false)
         }
     }
 

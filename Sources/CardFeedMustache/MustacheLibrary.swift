@@ -2,7 +2,7 @@
 /// escaped for `{{name}}`.
 public struct MustacheLibrary: Sendable {
     /// Appends `text` (UTF-8) to `out`, escaped for where templates put it.
-    public typealias Escape = @Sendable (_ text: UnsafeBufferPointer<UInt8>, _ out: inout MustacheBytes) -> Void
+    public typealias Escape = @Sendable (_ text: Span<UInt8>, _ out: inout MustacheBytes) -> Void
 
     /// By the number of their name (`MustacheName.id`): an array, not a dictionary, since a card
     /// includes a partial and a parent every time it renders.
@@ -129,7 +129,7 @@ public struct MustacheHole: Sendable {
         guard indentation.isEmpty, !body.isEmpty, case .variable(let name, escaped: false) = program.steps[body.lowerBound], name.isDot else { return nil }
         switch body.count {
         case 1: return []
-        case 2: if case .text(let text) = program.steps[body.lowerBound + 1] { return Array(text.bytes) } else { return nil }
+        case 2: if case .text(let text) = program.steps[body.lowerBound + 1] { return text.array } else { return nil }
         default: return nil
         }
     }
@@ -141,7 +141,7 @@ public struct MustacheHole: Sendable {
         renderer.overrides = overrides
         renderer.indentation = indentation
         try renderer.render(program, body)
-        out.append(contentsOf: renderer.out.buffer)
+        renderer.out.copy(into: &out)
     }
 }
 

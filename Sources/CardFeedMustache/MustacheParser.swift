@@ -310,7 +310,7 @@ struct MustacheParser {
     /// The whitespace the first line of `nodes` begins with.
     private func firstLineIndentation(_ nodes: [Node]) -> [UInt8] {
         switch nodes.first {
-        case .text(let text): Array(text.bytes.prefix { $0 == 32 || $0 == 9 })
+        case .text(let text): Array(text.array.prefix { $0 == 32 || $0 == 9 })
         case .partial(_, let indentation?): indentation
         case .parent(_, _, let indentation?, _): indentation
         case .block(let block) where block.openStandalone: block.indentation
@@ -329,7 +329,7 @@ struct MustacheParser {
             nodes.map { node in
                 switch node {
                 case .text(let literal):
-                    let text = Array(literal.bytes)
+                    let text = literal.array
                     var out: [UInt8] = []
                     var index = 0
                     while index < text.count {

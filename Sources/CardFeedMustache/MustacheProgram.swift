@@ -3,28 +3,28 @@
 /// (numbers, and literal text held without reference counting), so rendering walks indices and
 /// copies nothing that is retained and released: walking the tree of enums, with arrays and
 /// classes in their payloads, spent some 15% of a build in retain and release.
-final class Program: @unchecked Sendable {
-    /// The steps, in order. Read through a pointer: a template renders for every card.
-    let steps: UnsafeMutableBufferPointer<Step>
+final class Program: Sendable {
+    /// The steps, in order, held without reference counting: a template renders for every card.
+    let steps: PlainBuffer<Step>
     /// The parts of every name the steps look up, a name's parts one after another (`Step.Name`).
-    let names: UnsafeMutableBufferPointer<MustacheName>
+    let names: PlainBuffer<MustacheName>
     /// The blocks (`{{$name}}`) of the template, and the blocks each parent tag overrides.
-    let blocks: UnsafeMutableBufferPointer<BlockStep>
+    let blocks: PlainBuffer<BlockStep>
     /// Where the literal text is (every `Literal` points into it).
     let arena: TextArena
 
     var all: Range<Int> { 0..<steps.count }
 
-    /// The program as the renderer walks it: plain pointers, valid while this object lives.
-    var contents: Contents { Contents(steps: UnsafeBufferPointer(steps), names: UnsafeBufferPointer(names), blocks: UnsafeBufferPointer(blocks)) }
+    /// The program as the renderer walks it: its memory, valid while this object lives.
+    var contents: Contents { Contents(steps: steps, names: names, blocks: blocks) }
 
     /// A program's memory without its owner, so that entering a partial or a parent (a few times
     /// a card, the same templates on every thread) retains nothing. Whoever renders keeps the
     /// `Program` alive: the library that holds it, or a hole that holds it.
-    struct Contents: @unchecked Sendable {
-        let steps: UnsafeBufferPointer<Step>
-        let names: UnsafeBufferPointer<MustacheName>
-        let blocks: UnsafeBufferPointer<BlockStep>
+    struct Contents: Sendable {
+        let steps: PlainBuffer<Step>
+        let names: PlainBuffer<MustacheName>
+        let blocks: PlainBuffer<BlockStep>
 
         var all: Range<Int> { 0..<steps.count }
     }
@@ -32,24 +32,21 @@ final class Program: @unchecked Sendable {
     init(_ nodes: [Node], arena: TextArena) {
         var compiler = Compiler(arena: arena)
         compiler.compile(nodes)
-        steps = .allocate(capacity: compiler.steps.count)
-        _ = steps.initialize(from: compiler.steps)
-        names = .allocate(capacity: compiler.names.count)
-        _ = names.initialize(from: compiler.names)
-        blocks = .allocate(capacity: compiler.blocks.count)
-        _ = blocks.initialize(from: compiler.blocks)
+        steps = PlainBuffer(compiler.steps)
+        names = PlainBuffer(compiler.names)
+        blocks = PlainBuffer(compiler.blocks)
         self.arena = arena
     }
 
     deinit {
-        steps.deinitialize().deallocate()
-        names.deinitialize().deallocate()
-        blocks.deinitialize().deallocate()
+        steps.free()
+        names.free()
+        blocks.free()
     }
 
     /// One step of a template. "Standalone" tags stood alone on their line, which the parser
     /// removed; what follows them starts a line (see `MustacheRenderer.startLine`).
-    enum Step {
+    enum Step: Sendable {
         case text(Literal)
         case variable(Name, escaped: Bool)
         /// The section's content is the steps after this one, up to `end`.
@@ -65,7 +62,7 @@ final class Program: @unchecked Sendable {
 
     /// A name as a tag looks it up: `count` parts from `start` of `Program.names`; no parts for
     /// `.`, the current item.
-    struct Name {
+    struct Name: Sendable {
         var start: Int
         var count: Int
         var isDot: Bool { count == 0 }
@@ -73,14 +70,14 @@ final class Program: @unchecked Sendable {
 
     /// Which template a partial or parent tag names: a fixed name (one part), or (`{{>*name}}`)
     /// the text a name of the context holds.
-    struct Reference {
+    struct Reference: Sendable {
         var name: Name
         var dynamic: Bool
     }
 
     /// A block: where it stands in a parent, the content that replaces the parent's; elsewhere, a
     /// place a child may fill, with its default content.
-    struct BlockStep {
+    struct BlockStep: Sendable {
         /// `MustacheName.id` of its name.
         var name: Int
         var content: Range<Int>

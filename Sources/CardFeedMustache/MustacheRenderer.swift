@@ -6,11 +6,8 @@ struct MustacheRenderer: ~Copyable {
     /// The program rendered when it is not the library's, for the holes it leaves.
     let owner: Program?
     var out: MustacheBytes
-    /// The context stack, which owns its values.
+    /// The context stack, innermost last.
     private(set) var stack: [MustacheValue] = []
-    /// The objects of `stack`, innermost last, held without retaining (`stack` owns them), so
-    /// that looking a name up through them costs no reference counting.
-    private var frames: [Unmanaged<MustacheObject>] = []
     /// The blocks each enclosing parent tag passes down, outermost first (a few each: a list
     /// is searched faster than a dictionary is hashed).
     var overrides: [Overrides] = []
@@ -42,7 +39,6 @@ struct MustacheRenderer: ~Copyable {
         // Room for the usual depth at once: growing these one step at a time allocated some
         // ten times a card.
         self.stack.reserveCapacity(max(8, stack.count + 4))
-        frames.reserveCapacity(max(8, stack.count + 4))
         self.trail.reserveCapacity(max(4, trail.count + 2))
         self.trail += trail
         for value in stack { push(value) }
@@ -50,11 +46,10 @@ struct MustacheRenderer: ~Copyable {
 
     private mutating func push(_ value: MustacheValue) {
         stack.append(value)
-        if case .object(let object) = value { frames.append(Unmanaged.passUnretained(object)) }
     }
 
     private mutating func pop() {
-        if case .object = stack.removeLast() { frames.removeLast() }
+        stack.removeLast()
     }
 
     /// Renders the steps `range` of `program`.
@@ -66,7 +61,7 @@ struct MustacheRenderer: ~Copyable {
             if stepsLeft < 0 || out.count > byteLimit { throw overBudget() }
             switch steps[index] {
             case .text(let text):
-                emit(text.bytes)
+                emit(text)
                 index += 1
             case .variable(let name, let escaped):
                 startLine()
@@ -154,7 +149,7 @@ struct MustacheRenderer: ~Copyable {
         let depth = indentation.count
         var saved: [Literal] = []
         if let standalone {
-            if !standalone.bytes.isEmpty { indentation.append(standalone) }
+            if !standalone.isEmpty { indentation.append(standalone) }
             pending = true
         } else {
             swap(&saved, &indentation)
@@ -180,7 +175,7 @@ struct MustacheRenderer: ~Copyable {
         }
         if let replacement {
             let depth = indentation.count
-            if !block.indentation.bytes.isEmpty { indentation.append(block.indentation) }
+            if !block.indentation.isEmpty { indentation.append(block.indentation) }
             if block.openStandalone { pending = true }
             try nested(replacement.program, replacement.block.content)
             indentation.removeSubrange(depth...)
@@ -206,7 +201,7 @@ struct MustacheRenderer: ~Copyable {
 
     // MARK: Output
 
-    private mutating func emit(_ text: UnsafeBufferPointer<UInt8>) {
+    private mutating func emit(_ text: Literal) {
         if indentation.isEmpty {
             out.append(text)
             return
@@ -217,18 +212,18 @@ struct MustacheRenderer: ~Copyable {
                 writeIndentation()
                 pending = false
             }
-            guard let newline = text[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                out.append(UnsafeBufferPointer(rebasing: text[start...]))
+            guard let newline = text.firstNewline(from: start) else {
+                out.append(text, start..<text.count)
                 return
             }
-            out.append(UnsafeBufferPointer(rebasing: text[start...newline]))
+            out.append(text, start..<newline + 1)
             start = newline + 1
             pending = true
         }
     }
 
     private mutating func writeIndentation() {
-        for piece in indentation { out.append(piece.bytes) }
+        for piece in indentation { out.append(piece) }
     }
 
     /// Before a tag that is not alone on its line: the line's indentation, if it starts one.
@@ -240,11 +235,12 @@ struct MustacheRenderer: ~Copyable {
     private mutating func write(_ value: MustacheValue, escaped: Bool) {
         switch value {
         case .text(let text):
-            text.withUTF8Bytes { bytes in
-                if escaped { library.escape(bytes, &out) } else { out.append(bytes) }
-            }
+            // A span borrows the text (much of it shared by both rendering threads) where
+            // `withContiguousStorageIfAvailable` retained and released it.
+            let bytes = text.utf8.span
+            if escaped { library.escape(bytes, &out) } else { out.append(bytes) }
         case .int(let number):
-            String(number).withUTF8Bytes { out.append($0) }
+            out.append(String(number).utf8.span)
         case .bool(let flag):
             out.append(flag ? "true" : "false")
         case .null, .object, .list, .deferredList:
@@ -269,9 +265,9 @@ struct MustacheRenderer: ~Copyable {
 
     /// The first object of the context stack, innermost first, that has `name`.
     private func lookUp(_ name: MustacheName) -> MustacheValue? {
-        var frame = frames.count - 1
+        var frame = stack.count - 1
         while frame >= 0 {
-            if let value = frames[frame]._withUnsafeGuaranteedRef({ $0.value(for: name) }) { return value }
+            if let value = stack[frame].field(name) { return value }
             frame -= 1
         }
         return nil

@@ -85,28 +85,6 @@ enum Path: Sendable {
     }
 }
 
-/// A piece of a template's literal text, in memory its template owns (`TextArena`): nodes hold
-/// it without reference counting, and a card renders some twenty of them.
-struct Literal: @unchecked Sendable {
-    let bytes: UnsafeBufferPointer<UInt8>
-}
-
-/// The literal text of one template, freed with it. Written only while the template is parsed.
-final class TextArena: @unchecked Sendable {
-    private var pieces: [UnsafeMutableBufferPointer<UInt8>] = []
-
-    func store(_ bytes: [UInt8]) -> Literal {
-        let piece = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = piece.initialize(from: bytes)
-        pieces.append(piece)
-        return Literal(bytes: UnsafeBufferPointer(piece))
-    }
-
-    deinit {
-        for piece in pieces { piece.deallocate() }
-    }
-}
-
 /// Which template a partial or parent tag names: a fixed name, or (`{{>*name}}`) the text a
 /// name of the context holds.
 enum TemplateReference: Sendable {

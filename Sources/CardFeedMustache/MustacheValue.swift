@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a name means to a template. Views answer with these instead of `Any`, so that a lookup
 /// is a switch and never a cast or a reflection.
@@ -33,37 +34,32 @@ public enum MustacheValue: Sendable {
     }
 }
 
-/// A value with named fields: subclass it and override `value(for:)`. A class to subclass
-/// rather than a protocol, so that the renderer can ask each frame of its context stack
-/// without retaining and releasing it for every name (`Unmanaged` holds a class, not an
-/// existential): those were some fifty atomic operations a card, on both rendering threads.
-/// Sendable unchecked, which each subclass restates: views keep only constants.
-open class MustacheObject: @unchecked Sendable {
-    public init() {}
-
+/// A value with named fields (a view): a final class whose properties are constants, which the
+/// compiler checks through `Sendable`, since both rendering threads read views they share.
+public protocol MustacheObject: AnyObject, Sendable {
     /// The field's value, or nil when this object has no such field, in which case the lookup
     /// goes on to the enclosing context (`{{#link}}{{newTab}}{{/link}}` reads the card's).
-    open func value(for name: MustacheName) -> MustacheValue? { nil }
+    func value(for name: MustacheName) -> MustacheValue?
 }
 
 /// One part of a name as a template writes it (`created` and `iso` in `{{created.iso}}`), with a
 /// number given when templates are parsed, so that a view finds its field with an integer
 /// lookup rather than by comparing strings. Plain data: its text is kept for the life of the
 /// process by `Interner`, so copying a name (a card looks up some sixty) copies no reference.
-public struct MustacheName: @unchecked Sendable, Hashable, CustomStringConvertible {
+public struct MustacheName: Sendable, Hashable, CustomStringConvertible {
     public let id: Int
-    fileprivate let utf8: UnsafeBufferPointer<UInt8>
+    fileprivate let utf8: PlainBuffer<UInt8>
 
     public init(_ string: String) {
         self = Interner.shared.name(string)
     }
 
-    fileprivate init(id: Int, utf8: UnsafeBufferPointer<UInt8>) {
+    fileprivate init(id: Int, utf8: PlainBuffer<UInt8>) {
         self.id = id
         self.utf8 = utf8
     }
 
-    public var string: String { String(decoding: utf8, as: UTF8.self) }
+    public var string: String { utf8.string }
     public var description: String { string }
 
     public static func == (left: MustacheName, right: MustacheName) -> Bool { left.id == right.id }
@@ -72,20 +68,18 @@ public struct MustacheName: @unchecked Sendable, Hashable, CustomStringConvertib
 
 /// The names a view answers to, by their number: build one per view type from its field names
 /// (`static let fields = MustacheFields(Key.self)`), then `fields[name]` is the view's key.
-public struct MustacheFields<Key: RawRepresentable & CaseIterable & Sendable>: @unchecked Sendable where Key.RawValue == String {
+public struct MustacheFields<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
     /// By name number: numbers are small and given in order, so an array beats hashing. A name
     /// numbered after this table was made is none of its keys. Plain memory, never freed (one
     /// table per view type, made once): an array would be retained and released for every
     /// name a template looks up, by both rendering threads.
-    private let keys: UnsafeBufferPointer<Key?>
+    @usableFromInline let keys: PlainBuffer<Key?>
 
     public init(_ type: Key.Type) {
-        let values = MustacheNumbered(Key.allCases.map { ($0.rawValue, $0) }).values
-        let keys = UnsafeMutableBufferPointer<Key?>.allocate(capacity: values.count)
-        _ = keys.initialize(from: values)
-        self.keys = UnsafeBufferPointer(keys)
+        keys = PlainBuffer(MustacheNumbered(Key.allCases.map { ($0.rawValue, $0) }).values)
     }
 
+    @inlinable
     public subscript(name: MustacheName) -> Key? { name.id < keys.count ? keys[name.id] : nil }
 
     /// Every field name, for checking templates.
@@ -109,29 +103,23 @@ public struct MustacheNumbered<Value: Sendable>: Sendable {
 
 /// Numbers for names, the same for the same string in the whole process, and each name's
 /// text, which is never freed: names come from templates and views, a few hundred at most.
-final class Interner: @unchecked Sendable {
+final class Interner: Sendable {
     static let shared = Interner()
-    private var names: [String: MustacheName] = [:]
-    private let lock = NSLock()
+    private let names = Mutex<[String: MustacheName]>([:])
 
     func name(_ string: String) -> MustacheName {
-        lock.lock()
-        defer { lock.unlock() }
-        if let name = names[string] { return name }
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: string.utf8.count)
-        _ = bytes.initialize(from: string.utf8)
-        let name = MustacheName(id: names.count, utf8: UnsafeBufferPointer(bytes))
-        names[string] = name
-        return name
+        names.withLock { names in
+            if let name = names[string] { return name }
+            let name = MustacheName(id: names.count, utf8: PlainBuffer(Array(string.utf8)))
+            names[string] = name
+            return name
+        }
     }
 
     /// The name of a template or view that already has a number, without giving a new one:
     /// names that come from data (a card's `template` extra, a dynamic partial's value) must
     /// not grow the table for the life of the process.
     func existing(_ string: String) -> MustacheName? {
-        lock.lock()
-        defer { lock.unlock() }
-        return names[string]
+        names.withLock { $0[string] }
     }
 }
-

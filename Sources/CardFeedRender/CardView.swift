@@ -8,7 +8,7 @@ import CardFeedModel
 /// of a plain-text card) for `{{{description}}}`.
 /// A class, so that the context stack holds it by reference: a card's template looks up some
 /// forty names.
-final class CardView: MustacheObject, @unchecked Sendable {
+final class CardView: MustacheObject {
     enum Key: String, ViewKey {
         case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
         case title, description, plainText, url, domain, link
@@ -82,7 +82,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
 
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         guard let key = Self.fields[name] else { return nil }
         switch key {
         case .id: return .text(card.id)
@@ -124,7 +124,7 @@ final class CardView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class LinkView: MustacheObject, @unchecked Sendable {
+final class LinkView: MustacheObject {
     let href: String
     let text: String
 
@@ -141,7 +141,7 @@ final class LinkView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("link", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .href: .text(href)
         case .text: .text(text)
@@ -151,7 +151,7 @@ final class LinkView: MustacheObject, @unchecked Sendable {
 }
 
 /// A card's category: its name, and the title and first page of the category's own feed.
-final class CategoryView: MustacheObject, @unchecked Sendable {
+final class CategoryView: MustacheObject {
     let name: String
     let title: String
     /// Nil for a category that has no feed of its own (in feed entries, which name every category).
@@ -165,7 +165,7 @@ final class CategoryView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("category", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .name: .text(self.name)
         case .title: .text(title)
@@ -182,16 +182,16 @@ final class CategoryView: MustacheObject, @unchecked Sendable {
 }
 
 /// `{{extras.campaign}}`: one extra by key.
-final class ExtrasView: MustacheObject, @unchecked Sendable {
+final class ExtrasView: MustacheObject {
     init(pairs: [Card.Extra]) {
         self.pairs = pairs
     }
 
     let pairs: [Card.Extra]
-    override func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
+    func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
 }
 
-final class ExtraView: MustacheObject, @unchecked Sendable {
+final class ExtraView: MustacheObject {
     let key: String
     let value: String
 
@@ -208,7 +208,7 @@ final class ExtraView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("extra", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .key: .text(key)
         case .value: .text(value)
@@ -218,8 +218,8 @@ final class ExtraView: MustacheObject, @unchecked Sendable {
 }
 
 /// A 0-5 rating as five stars (full, half or empty) and as a sentence for screen readers.
-final class RatingView: MustacheObject, @unchecked Sendable {
-    final class Star: MustacheObject, @unchecked Sendable {
+final class RatingView: MustacheObject {
+    final class Star: MustacheObject {
         init(kind: String) { self.kind = kind }
 
         let kind: String
@@ -230,7 +230,7 @@ final class RatingView: MustacheObject, @unchecked Sendable {
         }
         static let schema = ViewSchema("star", Key.self)
         static let fields = MustacheFields(Key.self)
-        override func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
+        func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
     }
 
     let value: String
@@ -250,7 +250,7 @@ final class RatingView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("rating", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .value: .text(value)
         case .text: .text(text)
@@ -269,7 +269,7 @@ final class RatingView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class ReviewsView: MustacheObject, @unchecked Sendable {
+final class ReviewsView: MustacheObject {
     let count: Int
     let text: String
 
@@ -290,7 +290,7 @@ final class ReviewsView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("reviews", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .count: .int(count)
         case .text: .text(text)
@@ -302,7 +302,7 @@ final class ReviewsView: MustacheObject, @unchecked Sendable {
 /// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
 /// for a price of 0, else the price in dollars (the App Store's default storefront), written
 /// for the locale (`StringTable.price`).
-final class PriceView: MustacheObject, @unchecked Sendable {
+final class PriceView: MustacheObject {
     let text: String
     let free: Bool
 
@@ -319,7 +319,7 @@ final class PriceView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("price", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .text: .text(text)
         case .free: .bool(free)

@@ -5,16 +5,16 @@ import CardFeedModel
 /// to become references, and those it cannot hold at all are dropped (a card's text can hold
 /// them through JSON escapes). `{{name}}` uses the escaping of the template's output language
 /// (`TemplateSet.escaping(forTemplate:)`); JSON is written by its encoder, which escapes for it.
-protocol TextEscaping {
+protocol TextEscaping: SendableMetatype {
     /// What `'` becomes.
     static var apostrophe: StaticString { get }
     /// Bytes that need a look: the five escapes, and those that may start a character the
     /// language forbids. Most text has none, and a table lookup per byte is cheaper than a
-    /// switch. Plain memory, made once and never freed: an array here was retained and released
-    /// for every escaped name, by both rendering threads.
-    static var special: UnsafePointer<Bool> { get }
+    /// switch. Inline, not an array, which was retained and released for every escaped name, by
+    /// both rendering threads.
+    static var special: InlineArray<256, Bool> { get }
     /// The length of the forbidden character that starts at `index` of valid UTF-8 `bytes`, or 0.
-    static func forbiddenLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int
+    static func forbiddenLength(_ bytes: Span<UInt8>, at index: Int) -> Int
 }
 
 extension TextEscaping {
@@ -24,28 +24,22 @@ extension TextEscaping {
     /// `text` escaped, for text put in a document outside templates.
     static func escape(_ text: String) -> String {
         var out = MustacheBytes()
-        text.withUTF8Bytes { append($0, to: &out) }
-        return String(decoding: out.buffer, as: UTF8.self)
+        append(text.utf8.span, to: &out)
+        return out.string
     }
 
-    static func specialTable(forbidden mayStartForbidden: (UInt8) -> Bool) -> UnsafePointer<Bool> {
-        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
-        for byte in 0...255 { table[byte] = "<>&\"'".utf8.contains(UInt8(byte)) || mayStartForbidden(UInt8(byte)) }
-        return UnsafePointer(table)
+    static func specialTable(forbidden mayStartForbidden: (UInt8) -> Bool) -> InlineArray<256, Bool> {
+        InlineArray { byte in "<>&\"'".utf8.contains(UInt8(byte)) || mayStartForbidden(UInt8(byte)) }
     }
 
     /// Works on the UTF-8 bytes, copying runs that need nothing in one piece.
     @inline(__always)
-    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout MustacheBytes) {
-        let special = Self.special
+    static func append(_ bytes: Span<UInt8>, to out: inout MustacheBytes) {
         var run = 0
         var index = 0
-        while index < bytes.count {
+        while let found = bytes.firstIndex(flaggedIn: special, from: index) {
+            index = found
             let byte = bytes[index]
-            if !special[Int(byte)] {
-                index += 1
-                continue
-            }
             let replacement: StaticString
             switch byte {
             case UInt8(ascii: "<"): replacement = "&lt;"
@@ -59,27 +53,27 @@ extension TextEscaping {
                     index += 1
                     continue
                 }
-                out.append(UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                out.append(bytes.extracting(run..<index))
                 index += skip
                 run = index
                 continue
             }
-            out.append(UnsafeBufferPointer(rebasing: bytes[run..<index]))
+            out.append(bytes.extracting(run..<index))
             out.append(replacement)
             index += 1
             run = index
         }
-        out.append(UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
+        out.append(bytes.extracting(run..<bytes.count))
     }
 }
 
 /// HTML: `'` as `&#39;`, and the characters HTML forbids (`HTMLText`) dropped.
 enum HTMLEscaping: TextEscaping {
     static let apostrophe: StaticString = "&#39;"
-    nonisolated(unsafe) static let special = specialTable(forbidden: HTMLText.mayStartForbidden)
+    static let special = specialTable(forbidden: HTMLText.mayStartForbidden)
 
     @inline(__always)
-    static func forbiddenLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+    static func forbiddenLength(_ bytes: Span<UInt8>, at index: Int) -> Int {
         HTMLText.mayStartForbidden(bytes[index]) ? HTMLText.forbiddenLength(bytes, at: index) : 0
     }
 }
@@ -89,10 +83,10 @@ enum HTMLEscaping: TextEscaping {
 /// and U+FFFF.
 enum XMLEscaping: TextEscaping {
     static let apostrophe: StaticString = "&apos;"
-    nonisolated(unsafe) static let special = specialTable { $0 < 0x20 || $0 == 0xEF }
+    static let special = specialTable { $0 < 0x20 || $0 == 0xEF }
 
     @inline(__always)
-    static func forbiddenLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+    static func forbiddenLength(_ bytes: Span<UInt8>, at index: Int) -> Int {
         switch bytes[index] {
         case 0x09, 0x0A, 0x0D: return 0
         case 0x00..<0x20: return 1

@@ -4,7 +4,7 @@ import CardFeedModel
 
 /// What `feed.atom` sees: one feed, its entries the cards of its first page. Every address is
 /// absolute; times are ISO 8601.
-final class FeedDocumentView: MustacheObject, @unchecked Sendable {
+final class FeedDocumentView: MustacheObject {
     enum Key: String, ViewKey {
         case lang, baseURL, title, id, url, atomURL, updated, siteTitle, version, entries
 
@@ -31,7 +31,7 @@ final class FeedDocumentView: MustacheObject, @unchecked Sendable {
         self.syndication = syndication
     }
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .lang: .text(syndication.settings.strings.locale)
         case .baseURL: .text(syndication.baseURL)
@@ -51,7 +51,7 @@ final class FeedDocumentView: MustacheObject, @unchecked Sendable {
 }
 
 /// What `feed_entry` (the entry's HTML) and each of `feed.atom`'s `entries` see of a card.
-final class FeedEntryView: MustacheObject, @unchecked Sendable {
+final class FeedEntryView: MustacheObject {
     enum Key: String, ViewKey {
         case id, title, url, link, image, imageType, description, published, updated, categories, content, language
 
@@ -76,7 +76,7 @@ final class FeedEntryView: MustacheObject, @unchecked Sendable {
         self.content = content
     }
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .id: .text(entry.id)
         case .title: .text(entry.title)
@@ -96,8 +96,8 @@ final class FeedEntryView: MustacheObject, @unchecked Sendable {
 }
 
 /// What `sitemap.xml` sees: every page of every feed the navigation lists.
-final class SitemapView: MustacheObject, @unchecked Sendable {
-    final class PageURL: MustacheObject, @unchecked Sendable {
+final class SitemapView: MustacheObject {
+    final class PageURL: MustacheObject {
         enum Key: String, ViewKey {
             case loc, lastmod
 
@@ -116,7 +116,7 @@ final class SitemapView: MustacheObject, @unchecked Sendable {
             self.lastmod = lastmod
         }
 
-        override func value(for name: MustacheName) -> MustacheValue? {
+        func value(for name: MustacheName) -> MustacheValue? {
             switch Self.fields[name] {
             case .loc: .text(loc)
             case .lastmod: lastmod.mustache
@@ -150,7 +150,7 @@ final class SitemapView: MustacheObject, @unchecked Sendable {
         self.urls = urls
     }
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .urls: .objects(urls)
         case nil: nil

@@ -3,7 +3,7 @@ import CardFeedLoad
 import CardFeedModel
 
 /// An `<img>` as templates see it.
-final class ImageView: MustacheObject, @unchecked Sendable {
+final class ImageView: MustacheObject {
     init(src: String, srcset: String?, alt: String, width: Int?, height: Int?, placeholder: Bool, small: Bool = false) {
         self.small = small
         self.src = src
@@ -46,7 +46,7 @@ final class ImageView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("image", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .src: .text(src)
         case .srcset: srcset.mustache

@@ -29,14 +29,14 @@ struct PageFrame: Sendable {
     }
 
     func writeText(before index: Int, to sink: OutputSink) throws {
-        try text(before: index).withUnsafeBufferPointer { try sink.write($0) }
+        try sink.write(text(before: index))
     }
 
     /// Writes one card into hole `index`.
     func writeCard(_ html: [UInt8], hole index: Int, to sink: OutputSink) throws {
         if let suffix = suffixes[index] {
-            try html.withUnsafeBufferPointer { try sink.write($0) }
-            if !suffix.isEmpty { try suffix.withUnsafeBufferPointer { try sink.write($0) } }
+            try sink.write(html)
+            if !suffix.isEmpty { try sink.write(suffix) }
             return
         }
         var out: [UInt8] = []
@@ -45,6 +45,6 @@ struct PageFrame: Sendable {
         } catch {
             throw failure(error)
         }
-        try out.withUnsafeBufferPointer { try sink.write($0) }
+        try sink.write(out)
     }
 }

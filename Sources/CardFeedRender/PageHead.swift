@@ -45,7 +45,7 @@ package struct PageHead: Sendable, Hashable, Decodable {
 }
 
 /// `{{#social}}`: the page's Open Graph and Twitter card values, on sites with a base URL.
-final class SocialView: MustacheObject, @unchecked Sendable {
+final class SocialView: MustacheObject {
     let url: String
     let title: String
     let description: String
@@ -68,7 +68,7 @@ final class SocialView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("social", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .url: .text(url)
         case .title: .text(title)
@@ -83,7 +83,7 @@ final class SocialView: MustacheObject, @unchecked Sendable {
 }
 
 /// `{{favicon.href}}`, `{{favicon.type}}`.
-final class FaviconView: MustacheObject, @unchecked Sendable {
+final class FaviconView: MustacheObject {
     let href: String
     let type: String
 
@@ -100,7 +100,7 @@ final class FaviconView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("favicon", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .href: .text(href)
         case .type: .text(type)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import CardFeedLoad
 import CardFeedModel
 import CardFeedWrite
@@ -17,7 +18,7 @@ protocol RenderedCards: AnyObject, Sendable {
 /// that one is full. No card is kept once its batch is in its pages, the feeds are written on
 /// both cores while the next batch renders, and each feed has one file open at a time. Where the
 /// target already holds a page made of the same (serve), the page is skipped.
-final class PageStreams: RenderedCards, @unchecked Sendable {
+final class PageStreams: RenderedCards, Sendable {
     /// One feed's pages: which cards they show, where they go, and the text around their cards.
     struct FeedPages {
         /// Its cards, in display order (ascending positions), and its pages' slices of them.
@@ -32,10 +33,17 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
     }
 
     /// Written by one thread at a time: batches come one after another, and in a batch each
-    /// feed is written by one worker.
-    private let feeds: [FeedWriter]
+    /// feed is written by one worker (so their locks are never contended).
+    private let feeds: [Locked]
     /// The display position the next batch begins at.
-    private var next = 0
+    private let next = Mutex(0)
+
+    /// A feed's writer behind its lock. The writer stays a class inside it: as a struct
+    /// written in place, each card copied the page's frame (retaining its arrays).
+    private final class Locked: Sendable {
+        let writer: Mutex<FeedWriter>
+        init(_ writer: sending FeedWriter) { self.writer = Mutex(writer) }
+    }
 
     /// Pages written into `target`, which is given the folders they go in.
     init(_ feeds: [FeedPages], into target: any OutputTarget) throws {
@@ -44,16 +52,18 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
             precondition(zip(feed.feed.cards, feed.feed.cards.dropFirst()).allSatisfy { $0 < $1 }, "a feed's cards in display order")
         }
         try target.createFolders(PagePaths.folders(containing: feeds.flatMap(\.paths)))
-        self.feeds = feeds.map { FeedWriter($0, into: target) }
+        self.feeds = feeds.map { Locked(FeedWriter($0, into: target)) }
     }
 
     func append(_ html: [[UInt8]], at positions: Range<Int>) throws {
-        precondition(positions.lowerBound == next && positions.count == html.count, "cards must come in display order")
-        next = positions.upperBound
+        next.withLock { next in
+            precondition(positions.lowerBound == next && positions.count == html.count, "cards must come in display order")
+            next = positions.upperBound
+        }
         let failures = ConcurrentResults<Error?>(count: feeds.count)
         DispatchQueue.concurrentPerform(iterations: feeds.count) { index in
             do {
-                try feeds[index].write(html, at: positions)
+                try feeds[index].writer.withLock { try $0.write(html, at: positions) }
                 failures.set(index, nil)
             } catch {
                 failures.set(index, error)
@@ -65,7 +75,7 @@ final class PageStreams: RenderedCards, @unchecked Sendable {
     /// Ends every feed's last page, and writes the pages that show no cards (an empty feed's
     /// one page). Every card must have been appended (each `append` returned).
     func finish() throws {
-        for feed in feeds { try feed.finish() }
+        for feed in feeds { try feed.writer.withLock { try $0.finish() } }
     }
 
     private final class FeedWriter {

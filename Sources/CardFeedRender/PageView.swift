@@ -4,7 +4,7 @@ import CardFeedModel
 
 /// What the page template sees: one page of one feed. Every name is a case of `Key` (see `CardView`).
 /// A class, so that the context stack holds it by reference.
-final class PageView: MustacheObject, @unchecked Sendable {
+final class PageView: MustacheObject {
     enum Key: String, ViewKey {
         case lang, rtl, siteTitle, title, root, path, stylesheet, stylesheets, generator
         case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
@@ -70,7 +70,7 @@ final class PageView: MustacheObject, @unchecked Sendable {
 
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         guard let key = Self.fields[name] else { return nil }
         let strings = settings.strings
         switch key {
@@ -115,7 +115,7 @@ struct PageConstants: Sendable {
     }
 }
 
-final class FeedView: MustacheObject, @unchecked Sendable {
+final class FeedView: MustacheObject {
     let feed: Feed
     let slug: String
     let title: String
@@ -157,7 +157,7 @@ final class FeedView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("feed", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .slug: .text(slug)
         case .title: .text(title)
@@ -169,7 +169,7 @@ final class FeedView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class AlternateView: MustacheObject, @unchecked Sendable {
+final class AlternateView: MustacheObject {
     let atom: String
     let json: String
     let title: String
@@ -182,7 +182,7 @@ final class AlternateView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("alternates", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .atom: .text(atom)
         case .json: .text(json)
@@ -198,7 +198,7 @@ final class AlternateView: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class NavItem: MustacheObject, @unchecked Sendable {
+final class NavItem: MustacheObject {
     let slug: String
     let title: String
     let count: Int
@@ -229,7 +229,7 @@ final class NavItem: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("nav item", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .slug: .text(slug)
         case .title: .text(title)
@@ -242,8 +242,8 @@ final class NavItem: MustacheObject, @unchecked Sendable {
     }
 }
 
-final class PaginationView: MustacheObject, @unchecked Sendable {
-    final class PageLink: MustacheObject, @unchecked Sendable {
+final class PaginationView: MustacheObject {
+    final class PageLink: MustacheObject {
         init(number: Int, href: String, current: Bool, gap: Bool) {
             self.number = number
             self.href = href
@@ -270,7 +270,7 @@ final class PaginationView: MustacheObject, @unchecked Sendable {
         static let schema = ViewSchema("page link", Key.self)
         static let fields = MustacheFields(Key.self)
 
-        override func value(for name: MustacheName) -> MustacheValue? {
+        func value(for name: MustacheName) -> MustacheValue? {
             switch Self.fields[name] {
             case .number: .int(number)
             case .href: .text(href)
@@ -294,7 +294,7 @@ final class PaginationView: MustacheObject, @unchecked Sendable {
     static let schema = ViewSchema("pagination", Key.self)
     static let fields = MustacheFields(Key.self)
 
-    override func value(for name: MustacheName) -> MustacheValue? {
+    func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .current: .int(current)
         case .total: .int(total)

@@ -51,7 +51,7 @@ package struct Syndication {
                 // The feeds carry what feed_entry made of the description, not the description
                 // too: one copy of a one-page feed's 100,000 descriptions is enough.
                 entry.description = nil
-                let view = FeedEntryView(entry, content: String(decoding: scratch.buffer, as: UTF8.self))
+                let view = FeedEntryView(entry, content: scratch.string)
                 entries[position] = view
                 feedEntries.append(view)
             }

@@ -1,5 +1,6 @@
 import FlyingSocks
 import Foundation
+import CardFeedModel
 
 /// Where `serve` listens: an IP address (IPv4 or IPv6, or `localhost`) and a port.
 public struct ListenAddress: Sendable, CustomStringConvertible {
@@ -32,19 +33,12 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
 
     /// An IP address as `inet_pton` reads it (dotted quad for IPv4, no brackets for IPv6).
     static func parse(_ text: String) -> (Family, [UInt8])? {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return (.ip4, withUnsafeBytes(of: &v4) { Array($0) }) }
-        if inet_pton(AF_INET6, text, &v6) == 1 { return (.ip6, withUnsafeBytes(of: &v6) { Array($0) }) }
-        return nil
+        guard let (family, bytes) = SystemCalls.ipAddress(text) else { return nil }
+        return (family == AF_INET ? .ip4 : .ip6, bytes)
     }
 
     private static func spell(_ family: Family, _ bytes: [UInt8]) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let ok = bytes.withUnsafeBytes { raw in
-            inet_ntop(family == .ip4 ? AF_INET : AF_INET6, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil
-        }
-        return ok ? String(cString: buffer) : "?"
+        SystemCalls.spell(ipAddress: bytes, family: family == .ip4 ? AF_INET : AF_INET6) ?? "?"
     }
 
     /// The IPv4 address inside an IPv4-mapped IPv6 one (`::ffff:a.b.c.d`), else nil.

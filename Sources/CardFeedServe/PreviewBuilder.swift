@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import CardFeedBuild
 import CardFeedModel
 import CardFeedWrite
@@ -8,7 +9,7 @@ import CardFeedWrite
 /// failed build (which the open pages show). Rebuilds are incremental: cards that did not
 /// change are not rendered again and files that did not change are not written again; a
 /// failed build writes nothing, so the last good pages stay served.
-public final class PreviewBuilder: @unchecked Sendable {
+public final class PreviewBuilder: Sendable {
     /// What the server shows now.
     public struct State: Sendable {
         /// The folder of the last good build; nil until a build has succeeded.
@@ -30,8 +31,7 @@ public final class PreviewBuilder: @unchecked Sendable {
     /// The private folder the builds go to; removed by `removeWorkFolder()`.
     public let workFolder: URL
     private let logger: Logger
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Mutex(State())
     /// What the previous build decoded and rendered, reused by the next.
     private let reuse = ReuseCaches()
     /// The folder the builds go to, updated in place: only what changed is written.
@@ -50,11 +50,7 @@ public final class PreviewBuilder: @unchecked Sendable {
         output = InPlaceOutput(folder: workFolder.appendingPathComponent("site", isDirectory: true).standardizedFileURL)
     }
 
-    public var current: State {
-        lock.lock()
-        defer { lock.unlock() }
-        return state
-    }
+    public var current: State { state.withLock { $0 } }
 
     /// Builds once; on success the new build is served from then on. `logger` replaces the
     /// builder's own for this build (rebuilds print only warnings and errors).
@@ -65,8 +61,9 @@ public final class PreviewBuilder: @unchecked Sendable {
     }
 
     /// The warnings of the last good build, to print after the next one only those that are new
-    /// and those that went away (a save must not reprint every warning of the site).
-    private var lastWarnings: Set<Diagnostic>?
+    /// and those that went away (a save must not reprint every warning of the site). Touched
+    /// only by the builds, which `queue` runs one at a time.
+    private let lastWarnings = Mutex<Set<Diagnostic>?>(nil)
 
     private func buildNow(logger: Logger) -> BuildOutcome {
         var options = self.options
@@ -79,7 +76,7 @@ public final class PreviewBuilder: @unchecked Sendable {
         options.diagnosticHandler = { diagnostic in
             if diagnostic.severity == .error { report(diagnostic) } else { warnings.append(diagnostic) }
         }
-        let previous = lastWarnings
+        let previous = lastWarnings.withLock { $0 }
         var succeeded = false
         defer {
             // A failed build may have stopped before some checks: only its new warnings are
@@ -97,20 +94,21 @@ public final class PreviewBuilder: @unchecked Sendable {
         do {
             let report = try SiteBuilder(options: options, destination: .inPlace(output), reusing: reuse, logger: logger).run()
             let seconds = Self.seconds(since: start)
-            lock.lock()
-            state.root = output.folder
-            state.generation += 1
-            state.errors = []
-            state.changed = output.lastChanged
-            lock.unlock()
-            lastWarnings = Set(warnings.all)
+            let changed = output.lastChanged
+            state.withLock { state in
+                state.root = output.folder
+                state.generation += 1
+                state.errors = []
+                state.changed = changed
+            }
+            let kept = Set(warnings.all)
+            lastWarnings.withLock { $0 = kept }
             succeeded = true
             outcome = .built(report, seconds: seconds)
         } catch {
             let seconds = Self.seconds(since: start)
-            lock.lock()
-            state.errors = error.report.diagnostics.errors
-            lock.unlock()
+            let errors = error.report.diagnostics.errors
+            state.withLock { $0.errors = errors }
             outcome = .failed(error.report.diagnostics.errors, seconds: seconds)
         }
         return outcome
@@ -127,15 +125,14 @@ public final class PreviewBuilder: @unchecked Sendable {
 }
 
 /// Warnings collected during one build, from whichever thread reports them.
-private final class WarningList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [Diagnostic] = []
+private final class WarningList: Sendable {
+    private let list = Mutex<[Diagnostic]>([])
 
-    func append(_ diagnostic: Diagnostic) { lock.withLock { list.append(diagnostic) } }
+    func append(_ diagnostic: Diagnostic) { list.withLock { $0.append(diagnostic) } }
 
     /// In the order reported, each once.
     var all: [Diagnostic] {
-        lock.withLock {
+        list.withLock { list in
             var seen = Set<Diagnostic>()
             return list.filter { seen.insert($0).inserted }
         }

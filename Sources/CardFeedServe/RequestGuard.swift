@@ -1,5 +1,7 @@
 import FlyingSocks
 import Foundation
+import CardFeedModel
+import Synchronization
 
 /// The front door of `cardfeed serve`. FlyingFox reads a request head one byte at a time with no
 /// limit on its size and no time limit: one client sending a 1 MB header kept a debug build busy
@@ -91,7 +93,7 @@ final class RequestGuard: Sendable {
             heads.cutOff(at: Date()) { client in
                 // The answer is small enough for the socket's buffer: sent without waiting.
                 let answer = [UInt8](Self.response(408, "Request Timeout", "The request took too long to arrive.\n"))
-                _ = answer.withUnsafeBytes { send(client.file.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+                SystemCalls.send(answer, on: client.file.rawValue, flags: Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
                 _ = shutdown(client.file.rawValue, Int32(SHUT_RDWR))
             }
         }
@@ -165,13 +167,12 @@ final class RequestGuard: Sendable {
     private static func refuse(_ client: AsyncSocket, _ status: Int, _ reason: String, _ text: String) {
         let answer = [UInt8](response(status, reason, text))
         let file = client.socket.file.rawValue
-        _ = answer.withUnsafeBytes { send(file, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        SystemCalls.send(answer, on: file, flags: Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
         // What the client already sent is read first (a request head's worth at most, so that a
         // client that keeps sending cannot hold the accept loop): closing with unread bytes would
         // reset the connection, and the answer with it.
-        var scratch = [UInt8](repeating: 0, count: 4096)
         var read = 0
-        while read < maximumHead, case let count = scratch.withUnsafeMutableBytes({ recv(file, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }), count > 0 {
+        while read < maximumHead, case let count = SystemCalls.discard(upTo: 4096, from: file, flags: Int32(MSG_DONTWAIT)), count > 0 {
             read += count
         }
         _ = shutdown(file, Int32(SHUT_WR))
@@ -194,23 +195,22 @@ extension AsyncSocket {
 }
 
 /// When each head being read must be complete.
-final class HeadDeadlines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var deadlines: [Int32: (socket: Socket, deadline: Date)] = [:]
+final class HeadDeadlines: Sendable {
+    private let deadlines = Mutex<[Int32: (socket: Socket, deadline: Date)]>([:])
 
     func set(_ socket: Socket, deadline: Date) {
-        lock.withLock { deadlines[socket.file.rawValue] = (socket, deadline) }
+        deadlines.withLock { $0[socket.file.rawValue] = (socket, deadline) }
     }
 
     func remove(_ socket: Socket) {
-        lock.withLock { _ = deadlines.removeValue(forKey: socket.file.rawValue) }
+        deadlines.withLock { _ = $0.removeValue(forKey: socket.file.rawValue) }
     }
 
     /// Runs `action` on each socket whose deadline has passed and takes it out of the table,
     /// under the lock: a connection removes itself before closing its socket, so the action never
     /// meets a descriptor that was closed and reused.
     func cutOff(at now: Date, _ action: (Socket) -> Void) {
-        lock.withLock {
+        deadlines.withLock { deadlines in
             for (key, entry) in deadlines where entry.deadline <= now {
                 action(entry.socket)
                 deadlines.removeValue(forKey: key)

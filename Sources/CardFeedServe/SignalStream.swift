@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The signals that end a program by default and that a user or a system sends to stop one:
 /// SIGINT (Ctrl-C), SIGTERM (`kill`, a service manager), SIGHUP (the terminal closed) and SIGQUIT
@@ -16,15 +17,15 @@ enum SignalStream {
             source.resume()
             sources.append(source)
         }
-        let keep = UncheckedBox(sources)
-        continuation.onTermination = { _ in
-            for source in keep.value { source.cancel() }
-        }
+        let keep = SignalSources(sources)
+        continuation.onTermination = { _ in keep.cancel() }
         return stream
     }
 
-    private final class UncheckedBox<T>: @unchecked Sendable {
-        let value: T
-        init(_ value: T) { self.value = value }
+    /// The sources, kept for as long as the stream lasts and cancelled when it ends.
+    private final class SignalSources: Sendable {
+        private let sources: Mutex<[DispatchSourceSignal]>
+        init(_ sources: sending [DispatchSourceSignal]) { self.sources = Mutex(sources) }
+        func cancel() { sources.withLock { for source in $0 { source.cancel() } } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import CardFeedModel
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,7 @@ import Darwin
 /// took more than one core on a site of 200,000 folders). Either way what changed is found by
 /// comparing the modification time, size and inode of every watched file with the last look;
 /// hidden files and editor backups are left out.
-public final class SiteWatcher: @unchecked Sendable {
+public final class SiteWatcher: Sendable {
     /// What a file looked like at one look.
     struct Stamp: Equatable {
         var modified: Int64
@@ -33,32 +34,35 @@ public final class SiteWatcher: @unchecked Sendable {
     /// that an editor's save (truncate, write, rename) or a `git checkout` is one change.
     public let settle: Duration
 
-    private let lock = NSLock()
-    private var pending: Set<String> = []
-    private var notifications: KernelNotifications?
-    private var how: String
+    private let state: Mutex<State>
+
+    private struct State {
+        /// Changed paths not taken yet.
+        var pending: Set<String> = []
+        var notifications: KernelNotifications?
+        var how: String
+    }
 
     public init(site: SiteFolder, interval: Duration = .milliseconds(25), settle: Duration = .milliseconds(20), polling: Bool = false) {
         self.site = site
         self.interval = interval
         self.settle = settle
-        how = Self.polling(interval)
+        let how = Self.polling(interval)
         guard !polling else {
-            how += " (asked for by \(Self.pollingVariable))"
+            state = Mutex(State(how: how + " (asked for by \(Self.pollingVariable))"))
             return
         }
         switch KernelNotifications.make() {
         case .success(let kernel):
-            notifications = kernel
-            how = "inotify"
+            state = Mutex(State(notifications: kernel, how: "inotify"))
             watchNewFolders()
         case .failure(let reason):
-            how += " (\(reason))"
+            state = Mutex(State(how: how + " (\(reason))"))
         }
     }
 
     /// How changes are noticed, for the log: "inotify", or how often the watcher polls and why.
-    public var method: String { lock.withLock { how } }
+    public var method: String { state.withLock { $0.how } }
 
     /// Set (to anything) in the environment of `serve`, makes the watcher poll as it does when
     /// inotify has no watches left: a hook for tests, which cannot lower the system's limit.
@@ -114,7 +118,7 @@ public final class SiteWatcher: @unchecked Sendable {
     /// that look (which `took` so much CPU time) would then take more than `pollingShare` of a
     /// core.
     private func nextHint(lastLook: ContinuousClock.Instant, took: Duration) async {
-        guard let notifications = lock.withLock({ notifications }) else {
+        guard let notifications = state.withLock({ $0.notifications }) else {
             try? await Task.sleep(until: lastLook + max(interval, took / Self.pollingShare), clock: .continuous)
             return
         }
@@ -138,11 +142,12 @@ public final class SiteWatcher: @unchecked Sendable {
     /// Watches every folder not watched yet; when the kernel refuses (its limit of watches
     /// reached), the watcher polls from then on.
     private func watchNewFolders() {
-        guard let notifications = lock.withLock({ notifications }) else { return }
+        guard let notifications = state.withLock({ $0.notifications }) else { return }
         if let failure = notifications.watch(folders: watchedFolders()) {
-            lock.withLock {
-                self.notifications = nil
-                how = Self.polling(interval) + " (\(failure))"
+            let how = Self.polling(interval) + " (\(failure))"
+            state.withLock { state in
+                state.notifications = nil
+                state.how = how
             }
         }
     }
@@ -169,17 +174,15 @@ public final class SiteWatcher: @unchecked Sendable {
 
     /// The site-relative paths changed since the last call, sorted.
     public func takeChanges() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        let changed = pending.sorted()
-        pending = []
-        return changed
+        state.withLock { state in
+            let changed = state.pending.sorted()
+            state.pending = []
+            return changed
+        }
     }
 
     private func record(_ paths: Set<String>) {
-        lock.lock()
-        pending.formUnion(paths)
-        lock.unlock()
+        state.withLock { $0.pending.formUnion(paths) }
     }
 
     static func difference(_ old: [String: Stamp], _ new: [String: Stamp]) -> Set<String> {
@@ -210,13 +213,12 @@ public final class SiteWatcher: @unchecked Sendable {
     private func walk(_ folder: URL, rootPath: String, into stamps: inout [String: Stamp]) {
         var folders = [(path: folder.path, relative: String(folder.path.dropFirst(rootPath.count + 1)))]
         while let (path, relative) = folders.popLast() {
-            guard let directory = opendir(path) else { continue }
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+            guard let entries = SystemCalls.entries(of: path) else { continue }
+            for entry in entries {
+                let name = entry.text
                 if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") { continue }  // ".", ".." and hidden files too
                 let child = (path: path + "/" + name, relative: relative + "/" + name)
-                if Int32(entry.pointee.d_type) == Int32(DT_DIR) {
+                if entry.isFolder {
                     folders.append(child)
                     continue
                 }
@@ -224,7 +226,7 @@ public final class SiteWatcher: @unchecked Sendable {
                 // system that does not say.
                 guard let stamp = Self.stamp(child.path) else { continue }
                 if stamp.isDirectory {
-                    if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) { folders.append(child) }
+                    if entry.kindUnknown { folders.append(child) }
                     continue
                 }
                 stamps[child.relative] = stamp.stamp
@@ -247,20 +249,28 @@ public final class SiteWatcher: @unchecked Sendable {
 
 /// The kernel's notifications of changes in a set of folders (inotify), as a stream of hints:
 /// each says that something changed, not what (the watcher compares stamps for that).
-final class KernelNotifications: @unchecked Sendable {
+final class KernelNotifications: Sendable {
     #if os(Linux)
     private let descriptor: Int32
-    private let source: DispatchSourceRead
-    private let lock = NSLock()
-    private var watched: Set<String> = []
-    private var waiting: CheckedContinuation<Void, Never>?
-    private var signalled = false
+    /// Dispatch's sources are not `Sendable`: this one is touched under the lock only.
+    private let source: Mutex<any DispatchSourceRead>
+    private let state = Mutex(State())
+
+    private struct State {
+        var watched: Set<String> = []
+        /// A call of `next` waiting for a notification.
+        var waiting: CheckedContinuation<Void, Never>?
+        /// A notification came while no one waited.
+        var signalled = false
+    }
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: DispatchQueue(label: "cardfeed.watch"))
-        source.setEventHandler { [weak self] in self?.drain() }
-        source.resume()
+        source = Mutex(DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: DispatchQueue(label: "cardfeed.watch")))
+        source.withLock { source in
+            source.setEventHandler { [weak self] in self?.drain() }
+            source.resume()
+        }
     }
 
     static func make() -> Result<KernelNotifications, WatchError> {
@@ -270,7 +280,7 @@ final class KernelNotifications: @unchecked Sendable {
     }
 
     deinit {
-        source.cancel()
+        source.withLock { $0.cancel() }
         close(descriptor)
     }
 
@@ -279,11 +289,11 @@ final class KernelNotifications: @unchecked Sendable {
     /// one for lack of watches, if it did.
     func watch(folders: [String]) -> String? {
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
-        return lock.withLock {
-            watched.formIntersection(folders)
-            for folder in folders where !watched.contains(folder) {
+        return state.withLock { state in
+            state.watched.formIntersection(folders)
+            for folder in folders where !state.watched.contains(folder) {
                 if inotify_add_watch(descriptor, folder, mask) >= 0 {
-                    watched.insert(folder)
+                    state.watched.insert(folder)
                 } else if errno == ENOSPC || errno == ENOMEM {
                     return "inotify has no watches left"
                 }
@@ -296,12 +306,12 @@ final class KernelNotifications: @unchecked Sendable {
     /// Returns at the next notification, or at once if one came since the last call.
     func next() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.withLock {
-                if signalled {
-                    signalled = false
+            state.withLock { state in
+                if state.signalled {
+                    state.signalled = false
                     continuation.resume()
                 } else {
-                    waiting = continuation
+                    state.waiting = continuation
                 }
             }
         }
@@ -315,12 +325,12 @@ final class KernelNotifications: @unchecked Sendable {
 
     /// Ends the wait of `next`, or the next one.
     func wake() {
-        lock.withLock {
-            if let waiting {
-                self.waiting = nil
+        state.withLock { state in
+            if let waiting = state.waiting {
+                state.waiting = nil
                 waiting.resume()
             } else {
-                signalled = true
+                state.signalled = true
             }
         }
     }

@@ -23,10 +23,8 @@ public struct OutputFile: Sendable {
     func write(to sink: OutputSink) throws {
         switch content {
         case .text(let text): try sink.write(text)
-        case .data(let data): try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
-        case .copy(let source):
-            let data = try Data(contentsOf: source)
-            try data.withUnsafeBytes { try sink.write($0.bindMemory(to: UInt8.self)) }
+        case .data(let data): try sink.write(data)
+        case .copy(let source): try sink.write(Data(contentsOf: source))
         case .stream(let write): try write(sink)
         }
     }

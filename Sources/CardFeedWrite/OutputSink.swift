@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedModel
 
 #if canImport(Glibc)
 import Glibc
@@ -93,14 +94,25 @@ public final class OutputSink {
     var bytes: [UInt8] { buffer }
 
     public func write(_ text: String) throws {
-        var text = text
-        try text.withUTF8 { try write($0) }
+        try text.withByteView { bytes throws in try write(bytes) }
     }
 
-    package func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    package func write(_ bytes: [UInt8]) throws {
+        try bytes.withByteView { bytes throws in try write(bytes) }
+    }
+
+    package func write(_ bytes: ArraySlice<UInt8>) throws {
+        try bytes.withByteView { bytes throws in try write(bytes) }
+    }
+
+    package func write(_ data: Data) throws {
+        try data.withByteView { bytes throws in try write(bytes) }
+    }
+
+    package func write(_ bytes: ByteView) throws {
         switch mode {
         case .inMemory:
-            buffer.append(contentsOf: bytes)
+            buffer.append(bytes)
             return
         case .discarding:
             return
@@ -114,12 +126,12 @@ public final class OutputSink {
         if bytes.count >= Self.bufferSize {
             try writeAll(bytes)
         } else {
-            buffer.append(contentsOf: bytes)
+            buffer.append(bytes)
         }
     }
 
     /// Whether `bytes` are what the file being replaced holds next; if so, they are matched.
-    private func matchesPrevious(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Bool {
+    private func matchesPrevious(_ bytes: ByteView) throws -> Bool {
         guard let previous, matched + bytes.count <= previous.size else { return false }
         var checked = 0
         while checked < bytes.count {
@@ -128,15 +140,14 @@ public final class OutputSink {
                 // The next window of the old file.
                 windowStart = position
                 let length = min(Self.bufferSize, previous.size - position)
-                buffer = [UInt8](unsafeUninitializedCapacity: length) { _, count in
-                    count = length
-                }
-                try buffer.withUnsafeMutableBytes {
-                    try Self.read(previous.descriptor, into: $0.baseAddress!, count: length, offset: position, path: previous.path)
+                do {
+                    buffer = try SystemCalls.read(previous.descriptor, count: length, offset: position)
+                } catch {
+                    throw OutputError(path: previous.path, code: error.code)
                 }
             }
             let length = min(bytes.count - checked, windowStart + buffer.count - position)
-            let same = buffer.withUnsafeBytes { memcmp($0.baseAddress! + (position - windowStart), bytes.baseAddress! + checked, length) == 0 }
+            let same = buffer.withByteView { $0.holds(bytes, from: checked, at: position - windowStart, length: length) }
             guard same else { return false }
             checked += length
         }
@@ -169,33 +180,14 @@ public final class OutputSink {
         }
     }
 
-    /// Reads exactly `count` bytes of `source` from `offset`.
-    static func read(_ source: Int32, into pointer: UnsafeMutableRawPointer, count: Int, offset: Int, path: String) throws {
-        var done = 0
-        while done < count {
-            let read = pread(source, pointer + done, count - done, off_t(offset + done))
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { throw OutputError(path: path, code: read < 0 ? errno : EIO) }
-            done += read
-        }
-    }
-
     func flush() throws {
         guard mode == .writing, !buffer.isEmpty else { return }
-        try buffer.withUnsafeBufferPointer { try writeAll($0) }
+        try buffer.withByteView { bytes throws in try writeAll(bytes) }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw OutputError(path: path, code: errno)
-            }
-            offset += written
-        }
+    private func writeAll(_ bytes: ByteView) throws {
+        if let code = SystemCalls.write(bytes, to: descriptor) { throw OutputError(path: path, code: code) }
     }
 
     /// Flushes and closes the file; when comparing with one, says whether anything was written.
@@ -226,12 +218,6 @@ public final class OutputSink {
         if let previous { close(previous.descriptor) }
     }
 }
-
-#if canImport(Glibc)
-let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-let systemWrite = Darwin.write
-#endif
 
 package struct OutputError: Error, CustomStringConvertible {
     var path: String

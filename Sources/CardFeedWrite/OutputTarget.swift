@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where a build's files go. The write step makes one and owns it: the render step streams the
 /// pages into it as the cards render (`PageStreams`), the write step adds the other files
@@ -37,10 +38,10 @@ public struct OutputCounts: Sendable, Equatable {
 }
 
 /// Every file kept in memory, by path: what the fuzz probe and the tests look at.
-public final class MemoryOutput: OutputTarget, @unchecked Sendable {
-    private let lock = NSLock()
+public final class MemoryOutput: OutputTarget {
+    private let stored = Mutex<[String: [UInt8]]>([:])
     /// The files, by path relative to the output.
-    public private(set) var files: [String: [UInt8]] = [:]
+    public var files: [String: [UInt8]] { stored.withLock { $0 } }
 
     public init() {}
 
@@ -50,19 +51,19 @@ public final class MemoryOutput: OutputTarget, @unchecked Sendable {
 
     package func close(_ sink: OutputSink, path: String) throws {
         try sink.finish()
-        lock.withLock { files[path] = sink.bytes }
+        let bytes = sink.bytes
+        stored.withLock { $0[path] = bytes }
     }
 
-    package func commit() -> OutputCounts { OutputCounts(written: lock.withLock { files.count }) }
+    package func commit() -> OutputCounts { OutputCounts(written: stored.withLock { $0.count }) }
 
-    package func abandon() { lock.withLock { files = [:] } }
+    package func abandon() { stored.withLock { $0 = [:] } }
 }
 
 /// Every file made and none kept: `cardfeed check` renders every page and feed into it, so that
 /// it meets every error a build would, and writes nothing.
-package final class DiscardedOutput: OutputTarget, @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+package final class DiscardedOutput: OutputTarget {
+    private let count = Mutex(0)
 
     package init() {}
 
@@ -72,10 +73,10 @@ package final class DiscardedOutput: OutputTarget, @unchecked Sendable {
 
     package func close(_ sink: OutputSink, path: String) throws {
         try sink.finish()
-        lock.withLock { count += 1 }
+        count.withLock { $0 += 1 }
     }
 
-    package func commit() -> OutputCounts { OutputCounts(written: lock.withLock { count }) }
+    package func commit() -> OutputCounts { OutputCounts(written: count.withLock { $0 }) }
 
     package func abandon() {}
 }

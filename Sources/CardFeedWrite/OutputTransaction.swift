@@ -1,5 +1,6 @@
 import CFileSwap
 import Foundation
+import Synchronization
 import CardFeedModel
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ import Darwin
 /// A lock file beside the output keeps a second build out meanwhile, and what a killed build
 /// left beside the output is removed by the next one. Symbolic links in the old output are
 /// never followed: a file is compared with the old one only inside real folders.
-package final class OutputTransaction: OutputTarget, @unchecked Sendable {
+package final class OutputTransaction: OutputTarget {
     /// Absolute paths, without a trailing slash.
     let output: String
     let staging: String
@@ -34,14 +35,17 @@ package final class OutputTransaction: OutputTarget, @unchecked Sendable {
     /// The old output's hidden files that the new one keeps.
     package let hiddenFiles: OutputHiddenFiles
 
-    private let mutex = NSLock()
-    /// Folders of the old output (relative) that are real folders, in which its files are compared.
-    private var comparable: Set<String> = []
-    private var created: Set<String> = [""]
-    private var written = 0
-    private var linked = 0
-    private var paths: Set<String> = []
-    private var finished = false
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Folders of the old output (relative) that are real folders, in which its files are compared.
+        var comparable: Set<String> = []
+        var created: Set<String> = [""]
+        var written = 0
+        var linked = 0
+        var paths: Set<String> = []
+        var finished = false
+    }
 
     /// Locks `output`, clears what an interrupted build left beside it and creates the staging
     /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
@@ -75,46 +79,46 @@ package final class OutputTransaction: OutputTarget, @unchecked Sendable {
             try? FileManager.default.removeItem(atPath: parent + "/" + leftover)
         }
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-        if hasPrevious { comparable.insert("") }
         hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
+        if hasPrevious { state.withLock { _ = $0.comparable.insert("") } }
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
-            finished = true  // the staging name is not this build's to remove
+            state.withLock { $0.finished = true }  // the staging name is not this build's to remove
             lock.release()
             throw SiteWriter.Refusal(description: "cannot create a folder beside \(shown) to build in: \(reason)")
         }
     }
 
     deinit {
-        if !finished { abandon() }
+        abandon()
     }
 
     package func createFolders(_ folders: Set<String>) throws {
-        try mutex.withLock {
-            for folder in folders.sorted() where !created.contains(folder) {
+        try state.withLock { (state) throws in
+            for folder in folders.sorted() where !state.created.contains(folder) {
                 guard mkdir(staging + "/" + folder, 0o755) == 0 || errno == EEXIST else {
                     throw SiteWriter.Refusal(description: "cannot create the folder \(folder): \(String(cString: strerror(errno)))")
                 }
-                created.insert(folder)
+                state.created.insert(folder)
                 var status = stat()
-                if comparable.contains(PagePaths.folder(folder)), lstat(output + "/" + folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-                    comparable.insert(folder)
+                if state.comparable.contains(PagePaths.folder(folder)), lstat(output + "/" + folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+                    state.comparable.insert(folder)
                 }
             }
         }
     }
 
     package func open(_ path: String) throws -> OutputSink {
-        let compare = mutex.withLock { comparable.contains(PagePaths.folder(path)) }
+        let compare = state.withLock { $0.comparable.contains(PagePaths.folder(path)) }
         return try OutputSink(path: staging + "/" + path, comparingWith: compare ? output + "/" + path : nil)
     }
 
     package func close(_ sink: OutputSink, path: String) throws {
         let outcome = try sink.finish()
         if outcome == .unchanged { try link(path) }
-        mutex.withLock {
-            paths.insert(path)
-            if outcome == .unchanged { linked += 1 } else { written += 1 }
+        state.withLock { state in
+            state.paths.insert(path)
+            if outcome == .unchanged { state.linked += 1 } else { state.written += 1 }
         }
     }
 
@@ -143,6 +147,7 @@ package final class OutputTransaction: OutputTarget, @unchecked Sendable {
         let manager = FileManager.default
         let shown = SiteFolder.display(URL(fileURLWithPath: output))
         var carried: Set<String> = []
+        let (paths, written, linked) = state.withLock { ($0.paths, $0.written, $0.linked) }
         do {
             if hasPrevious { carried = try carryHiddenFiles() }
             let marker = OutputHiddenFiles.markerText(copied: paths.filter(OutputHiddenFiles.isHidden))
@@ -172,7 +177,7 @@ package final class OutputTransaction: OutputTarget, @unchecked Sendable {
         }
         // After an exchange, the staging name holds the old output.
         try? manager.removeItem(atPath: staging)
-        finished = true
+        state.withLock { $0.finished = true }
         lock.release()
         return OutputCounts(written: written, unchanged: linked, removed: removed.sorted())
     }
@@ -184,8 +189,11 @@ package final class OutputTransaction: OutputTarget, @unchecked Sendable {
     }
 
     package func abandon() {
-        guard !finished else { return }
-        finished = true
+        let wasFinished = state.withLock { state in
+            defer { state.finished = true }
+            return state.finished
+        }
+        guard !wasFinished else { return }
         try? FileManager.default.removeItem(atPath: staging)
         lock.release()
     }
@@ -257,12 +265,14 @@ package final class OutputTransaction: OutputTarget, @unchecked Sendable {
 /// The lock a build holds on its output folder: a file beside the folder, locked with `flock`,
 /// holding the process id that another build names. The kernel releases the lock when the
 /// process ends, however it ends.
-final class OutputLock: @unchecked Sendable {
+final class OutputLock: Sendable {
     let path: String
-    private var descriptor: Int32
+    /// -1 once released.
+    private let descriptor: Mutex<Int32>
 
     init(path: String, output: String) throws(SiteWriter.Refusal) {
         self.path = path
+        var descriptor: Int32
         while true {
             descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
@@ -272,7 +282,6 @@ final class OutputLock: @unchecked Sendable {
                 var text = [UInt8](repeating: 0, count: 32)
                 let count = read(descriptor, &text, 31)
                 close(descriptor)
-                descriptor = -1  // deinit runs when an initialiser throws: nothing of ours to release
                 let holder = count > 0 ? String(decoding: text[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
                 throw SiteWriter.Refusal(description: "another cardfeed\(holder.isEmpty ? "" : " (process \(holder))") is writing \(output); wait until it ends, or choose another --output")
             }
@@ -284,14 +293,17 @@ final class OutputLock: @unchecked Sendable {
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = pwrite(descriptor, pid, pid.count, 0)
+        self.descriptor = Mutex(descriptor)
     }
 
     /// Removes the lock file, then lets go of it.
     func release() {
-        guard descriptor >= 0 else { return }
-        unlink(path)
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            unlink(path)
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     deinit { release() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import CardFeedModel
 
 /// Step 4 of a build: the files that are not pages (assets, feeds, the sitemap, `static/`) go
@@ -86,16 +87,15 @@ public struct SiteWriter: Sendable {
     }
 
     /// Files done on both cores, passed on to `progress` every 64 and one call at a time.
-    private final class FileCount: @unchecked Sendable {
+    private final class FileCount: Sendable {
         private let progress: (@Sendable (Int) -> Void)?
-        private let lock = NSLock()
-        private var count = 0
+        private let count = Mutex(0)
 
         init(_ progress: (@Sendable (Int) -> Void)?) { self.progress = progress }
 
         func add() {
             guard let progress else { return }
-            lock.withLock {
+            count.withLock { count in
                 count += 1
                 if count % 64 == 0 { progress(count) }
             }

@@ -423,8 +423,7 @@ import Testing
     @Test func elementsOfATopLevelListAreFoundAndParsedOneByOne() throws {
         let text = #"[{"id":"a"}, {"id":"b\"]"} ,{"id":"c"}]"#
         let data = Data(text.utf8)
-        let ids = try data.withUnsafeBytes { raw -> [String] in
-            let bytes = raw.bindMemory(to: UInt8.self)
+        let ids = try data.withByteView { bytes -> [String] in
             let elements = try #require(JSONParser.topLevelArrayElements(bytes))
             return try elements.map { range in
                 guard case .string(let id)? = try JSONParser.parseElement(bytes, range)["id"] else { return "" }
@@ -432,16 +431,15 @@ import Testing
             }
         }
         #expect(ids == ["a", "b\"]", "c"])
-        #expect(Data("{}".utf8).withUnsafeBytes { JSONParser.topLevelArrayElements($0.bindMemory(to: UInt8.self)) } == nil)
-        #expect(Data("[1, [2".utf8).withUnsafeBytes { JSONParser.topLevelArrayElements($0.bindMemory(to: UInt8.self)) } == nil, "a broken list: the sequential parser reports it")
+        #expect(Data("{}".utf8).withByteView { JSONParser.topLevelArrayElements($0) } == nil)
+        #expect(Data("[1, [2".utf8).withByteView { JSONParser.topLevelArrayElements($0) } == nil, "a broken list: the sequential parser reports it")
     }
 
     /// The scan jumps from quote to quote; a quote is escaped only after an odd run of backslashes.
     @Test func theElementScanFollowsEscapedQuotesAndBackslashes() throws {
         func elements(_ text: String) -> [String]? {
-            Data(text.utf8).withUnsafeBytes { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                return JSONParser.topLevelArrayElements(bytes)?.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+            Data(text.utf8).withByteView { bytes in
+                JSONParser.topLevelArrayElements(bytes)?.map { bytes.string($0) }
             }
         }
         #expect(elements(#"["a\\", "\\\"],", "\"", "", "\\\\"]"#) == [#""a\\""#, #""\\\"],""#, #""\"""#, #""""#, #""\\\\""#])

@@ -278,8 +278,8 @@ import Testing
         try Data(old).write(to: target)
         let sink = try OutputSink(path: staging.path, comparingWith: target.path)
         let half = new.count / 2
-        try new[..<half].withUnsafeBufferPointer { try sink.write($0) }
-        try new[half...].withUnsafeBufferPointer { try sink.write($0) }
+        try sink.write(new[..<half])
+        try sink.write(new[half...])
         let outcome = try sink.finish()
         #expect(try Data(contentsOf: target) == Data(old), "the file compared with is never touched")
         #expect(FileManager.default.fileExists(atPath: staging.path) == (outcome == .written))

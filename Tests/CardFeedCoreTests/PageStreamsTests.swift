@@ -27,14 +27,14 @@ import Testing
 
     /// `template` rendered as a page's frame, with `cards` cards for its holes.
     static func frame(_ template: String, page: Int, cards: Int) throws -> PageFrame {
-        final class Page: MustacheObject, @unchecked Sendable {
+        final class Page: MustacheObject {
             let page: Int
             let cards: Int
             init(page: Int, cards: Int) {
                 self.page = page
                 self.cards = cards
             }
-            override func value(for name: MustacheName) -> MustacheValue? {
+            func value(for name: MustacheName) -> MustacheValue? {
                 switch name.string {
                 case "page": .int(page)
                 case "cards": .deferredList(count: cards)

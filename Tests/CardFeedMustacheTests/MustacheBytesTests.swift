@@ -16,7 +16,7 @@ struct MustacheBytesTests {
             bytes.append("&amp;")
             expected += Array("&amp;".utf8)
         }
-        bytes.append(UnsafeBufferPointer<UInt8>(start: nil, count: 0))
+        bytes.append([UInt8]())
         #expect(bytes.count == expected.count)
         #expect(bytes.array == expected)
     }

@@ -73,10 +73,10 @@ enum JSON: Decodable, Sendable {
         }
     }
 
-    final class Fields: MustacheObject, @unchecked Sendable {
+    final class Fields: MustacheObject {
         let fields: [String: JSON]
         init(_ fields: [String: JSON]) { self.fields = fields }
-        override func value(for name: MustacheName) -> MustacheValue? { fields[name.string]?.value }
+        func value(for name: MustacheName) -> MustacheValue? { fields[name.string]?.value }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import CardFeedModel
 
 /// The cards of a site, read from `SITE/cards.json` and every `SITE/cards/**/*.json`.
@@ -67,7 +68,7 @@ public struct CardLoader: Sendable {
         // Batches are merged on a thread of their own while the next is decoded on both cores
         // (merging a million cards takes about 1.5 s).
         let merging = Merging(result)
-        merging.merger.following = following
+        merging.state.withLock { $0.merger.following = following }
         var entriesHandedOver = result.entriesRead
         // The files' sizes give the share of the load done; asked only when someone is told it.
         let sizes = progress == nil ? files.map { _ in 0 } : files.map(Self.size)
@@ -84,18 +85,22 @@ public struct CardLoader: Sendable {
                 expect: { count, sync in
                     fileEntries = count
                     merging.queue.sync {
-                        merging.merger.reserve(count, in: &merging.result)
-                        merging.merger.beginFile(sync, file: file, into: &merging.result)
+                        merging.state.withLock { state in
+                            state.merger.reserve(count, in: &state.result)
+                            state.merger.beginFile(sync, file: file, into: &state.result)
+                        }
                     }
                 }
             ) { decoded in
                 entriesHandedOver += decoded.count
                 let merge: @Sendable () -> Void = {
-                    merging.result.entriesRead += decoded.count
-                    for (entry, diagnostics) in decoded {
-                        diagnostics.forEach { merging.result.diagnostics.append($0) }
-                        merging.merger.add(entry, into: &merging.result)
-                        if merging.merger.following != nil { merging.merger.follow(entry, diagnostics) }
+                    merging.state.withLock { state in
+                        state.result.entriesRead += decoded.count
+                        for (entry, diagnostics) in decoded {
+                            diagnostics.forEach { state.result.diagnostics.append($0) }
+                            state.merger.add(entry, into: &state.result)
+                            if state.merger.following != nil { state.merger.follow(entry, diagnostics) }
+                        }
                     }
                 }
                 // A small file's cards are merged on this thread: handing them over took longer
@@ -106,24 +111,28 @@ public struct CardLoader: Sendable {
                 progress?(entriesHandedOver, (Double(bytesBefore) + Double(size) * shareOfFile) / allBytes)
             }
             merging.queue.sync {
-                merging.result.files.append(file)
-                merging.result.diagnostics.append(contentsOf: fileProblems)
+                merging.state.withLock { state in
+                    state.result.files.append(file)
+                    state.result.diagnostics.append(contentsOf: fileProblems)
+                }
             }
             bytesBefore += size
         }
         return merging.queue.sync {
-            merging.merger.applyRemovals(to: &merging.result)
-            merging.result.history = merging.merger.history
-            return merging.result
+            merging.state.withLock { state in
+                state.merger.applyRemovals(to: &state.result)
+                state.result.history = state.merger.history
+                return state.result
+            }
         }
     }
 
-    /// What has been merged so far; touched only on `queue`.
-    private final class Merging: @unchecked Sendable {
+    /// What has been merged so far, in the order of `queue`; the mutex, never contended, is what
+    /// lets the compiler check that the threads share it safely.
+    private final class Merging: Sendable {
         let queue = DispatchQueue(label: "cardfeed.merge")
-        var result: LoadedCards
-        var merger = CardMerger()
-        init(_ result: LoadedCards) { self.result = result }
+        let state: Mutex<(result: LoadedCards, merger: CardMerger)>
+        init(_ result: LoadedCards) { state = Mutex((result, CardMerger())) }
     }
 
     /// A file's size in bytes (0 when it cannot be read, which reading it will report).
@@ -168,19 +177,17 @@ public struct CardLoader: Sendable {
             // The first syntax error in file order, so that the message is the same on every run.
             return try decoded.values.map { result throws(JSONSyntaxError) in try result.get() }
         }
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
+        data.withByteView { bytes in
             do throws(JSONSyntaxError) {
                 if let elements = JSONParser.topLevelArrayElements(bytes) {
                     expect(elements.count, nil)
-                    let shared = ReadOnlyBytes(bytes: bytes)
                     // A bare list of cards, the usual shape of a large file: parsed and decoded
                     // on both cores, a batch at a time.
                     let cache = self.cache
                     for start in stride(from: 0, to: elements.count, by: Self.batchSize) {
                         let batch = Array(elements[start..<min(elements.count, start + Self.batchSize)])
                         guard let cache else {
-                            body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(shared.bytes, batch[offset]) }, startIndex: start, offset: { batch[$0].lowerBound }))
+                            body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(bytes, batch[offset]) }, startIndex: start, offset: { batch[$0].lowerBound }))
                             continue
                         }
                         // serve: a card whose bytes did not change is not parsed or decoded again.
@@ -193,14 +200,14 @@ public struct CardLoader: Sendable {
                                 var hasher = Hasher()
                                 hasher.combine(file)
                                 hasher.combine(decoderKey)
-                                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(shared.bytes)[batch[offset]]))
+                                bytes.hash(batch[offset], into: &hasher)
                                 let key = hasher.finalize()
                                 if let cached = cache.value(for: key) {
                                     decoded.set(offset, .success(Self.relocate(cached, to: source)))
                                     continue
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
-                                    let entry = decoder.decode(try JSONParser.parseElement(shared.bytes, batch[offset]), source: source)
+                                    let entry = decoder.decode(try JSONParser.parseElement(bytes, batch[offset]), source: source)
                                     cache.store(entry, for: key)
                                     return entry
                                 })
@@ -485,9 +492,4 @@ struct CardMerger {
         result.cards.removeAll { removals.contains($0.id) }
         result.skipped[.removed, default: 0] += before - result.cards.count
     }
-}
-
-/// The bytes of a file, shared by the threads that parse it; nothing writes to them.
-private struct ReadOnlyBytes: @unchecked Sendable {
-    let bytes: UnsafeBufferPointer<UInt8>
 }

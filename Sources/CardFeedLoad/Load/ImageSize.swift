@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The pixel size of an image file, read from its header: PNG, JPEG, GIF, WebP (lossy, lossless
 /// and extended) and SVG (its width and height, else its viewBox). Cards rarely carry an
@@ -141,10 +142,9 @@ public struct ImageSize: Sendable, Hashable {
 }
 
 /// The sizes of a site's images, read once each, on whichever thread renders a card first.
-public final class ImageSizes: @unchecked Sendable {
+public final class ImageSizes: Sendable {
     private let folder: URL?
-    private var known: [String: ImageSize?] = [:]
-    private let lock = NSLock()
+    private let known = Mutex<[String: ImageSize?]>([:])
 
     /// `folder` is SITE/assets/; nil reads nothing (a probe, a test).
     public init(folder: URL?) {
@@ -154,13 +154,9 @@ public final class ImageSizes: @unchecked Sendable {
     /// The size of the image at `path` under the folder.
     public func size(of path: String) -> ImageSize? {
         guard let folder else { return nil }
-        lock.lock()
-        if let size = known[path] { lock.unlock(); return size }
-        lock.unlock()
+        if let size = known.withLock({ $0[path] }) { return size }
         let size = ImageSize.read(folder.appendingPathComponent(path))
-        lock.lock()
-        known[path] = size
-        lock.unlock()
+        known.withLock { $0[path] = size }
         return size
     }
 }

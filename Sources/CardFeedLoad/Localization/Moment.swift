@@ -2,7 +2,7 @@ import CardFeedMustache
 
 /// A moment as `datetime` attribute text, in UTC, and as text for people ("Nov 14, 2023") in
 /// the site's time zone (`StringTable.moment` makes one in the page's language).
-package final class Moment: MustacheObject, @unchecked Sendable {
+package final class Moment: MustacheObject {
     init(iso: String, text: String) {
         self.iso = iso
         self.text = text
@@ -14,7 +14,7 @@ package final class Moment: MustacheObject, @unchecked Sendable {
     package enum Key: String, CaseIterable, Sendable { case iso, text }
     static let fields = MustacheFields(Key.self)
 
-    package override func value(for name: MustacheName) -> MustacheValue? {
+    package func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .iso: .text(iso)
         case .text: .text(text)

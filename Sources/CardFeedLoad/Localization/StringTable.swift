@@ -122,8 +122,7 @@ public struct StringTable: Sendable, Hashable, Decodable {
         }
         // A message points at the key it is about, or at the value read.
         func place(_ key: String?) -> (line: Int?, column: Int?) {
-            data.withUnsafeBytes { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
+            data.withByteView { bytes in
                 var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
                 while start < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[start]) { start += 1 }
                 guard let offset = key.map({ JSONParser.keys(ofObjectAt: start, in: bytes)?[$0]?.key }) ?? start else { return (nil, nil) }
@@ -311,8 +310,8 @@ public struct StringTable: Sendable, Hashable, Decodable {
 }
 
 /// `{{strings.unread}}` in templates.
-package final class StringsView: MustacheObject, @unchecked Sendable {
+package final class StringsView: MustacheObject {
     private let values: MustacheNumbered<MustacheValue>
     package init(table: StringTable) { values = MustacheNumbered(table.values.map { ($0.key, .text($0.value)) }) }
-    package override func value(for name: MustacheName) -> MustacheValue? { values[name] }
+    package func value(for name: MustacheName) -> MustacheValue? { values[name] }
 }

@@ -208,11 +208,16 @@ enum AllowedHTML {
 
         var count: Int { frames.count }
 
-        /// Changed in place (`_modify`): a getter and setter would copy a frame's items at every
-        /// item added to it.
-        subscript(index: Int) -> Frame {
-            get { frames[index] }
-            _modify { yield &frames[index] }
+        subscript(index: Int) -> Frame { frames[index] }
+
+        /// Adds to frame `index`'s items in place: through a subscript's getter and setter, each
+        /// item added would copy the frame's items.
+        mutating func append(_ item: Item, to index: Int) {
+            frames[index].items.append(item)
+        }
+
+        mutating func append(contentsOf items: [Item], to index: Int) {
+            frames[index].items += items
         }
 
         func isOpen(_ name: String) -> Bool { open[name, default: 0] > 0 }
@@ -273,7 +278,7 @@ enum AllowedHTML {
                 child = cmark_node_next(node)
                 cmark_node_unlink(node)
                 guard cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE else {
-                    frames[frames.count - 1].items.append(.node(node))
+                    frames.append(.node(node), to: frames.count - 1)
                     continue
                 }
                 let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
@@ -318,19 +323,19 @@ enum AllowedHTML {
             guard case .tag(let tag) = token else {
                 if case .text(let text) = token {
                     if text.contains("<!") || text.contains("<?") { changes.note("an HTML comment or declaration is shown as text") }
-                    frames[frames.count - 1].items.append(.text(AllowedHTML.decodeEntities(text)))
+                    frames.append(.text(AllowedHTML.decodeEntities(text)), to: frames.count - 1)
                 }
                 return
             }
             func asText(_ note: String) {
                 changes.note(note)
-                frames[frames.count - 1].items.append(.text(tag.source))
+                frames.append(.text(tag.source), to: frames.count - 1)
             }
             let dropped = tag.attributes.map(\.name).filter { !(tag.name == "a" && $0 == "href") }
             if tag.name == "br" {
                 guard !tag.closing else { return asText("</br> is shown as text") }
                 for attribute in dropped { changes.note("the attribute \(attribute) is dropped") }
-                if let node = cmark_node_new(CMARK_NODE_LINEBREAK) { frames[frames.count - 1].items.append(.node(node)) }
+                if let node = cmark_node_new(CMARK_NODE_LINEBREAK) { frames.append(.node(node), to: frames.count - 1) }
                 return
             }
             guard AllowedHTML.inlineTags.contains(tag.name) || AllowedHTML.blockTags.contains(tag.name) else {
@@ -364,7 +369,7 @@ enum AllowedHTML {
             let frame = frames.removeLast()
             guard let tag = frame.tag else { return }
             if tag.name == "a" && frame.href == nil {  // the words of a refused link stay, unlinked
-                frames[frames.count - 1].items += frame.items
+                frames.append(contentsOf: frame.items, to: frames.count - 1)
                 return
             }
             let block = AllowedHTML.blockTags.contains(tag.name)
@@ -374,7 +379,7 @@ enum AllowedHTML {
             cmark_node_set_on_exit(node, "</\(tag.name)>")
             let children = block ? blockChildren(frame.items) : inlineNodes(frame.items, trimEdges: false)
             for child in children { append(child, to: node) }
-            frames[frames.count - 1].items.append(.node(node))
+            frames.append(.node(node), to: frames.count - 1)
         }
 
         /// Closes, as text, the tags open above frame `index`, which were never closed: each
@@ -388,8 +393,8 @@ enum AllowedHTML {
             for tag in closed.reversed().compactMap(\.tag) { changes.note("an unclosed <\(tag.name)> is shown as text") }
             for frame in closed {
                 guard let tag = frame.tag else { continue }
-                frames[index].items.append(.text(tag.source))
-                frames[index].items += frame.items
+                frames.append(.text(tag.source), to: index)
+                frames.append(contentsOf: frame.items, to: index)
             }
         }
 
@@ -456,7 +461,8 @@ enum AllowedHTML {
     }
 
     /// The mark (cmark's user data) of the text nodes made from raw HTML, which `BareURLs`
-    /// leaves alone: in GitHub's Markdown too, an address in raw HTML is no link.
+    /// leaves alone: in GitHub's Markdown too, an address in raw HTML is no link. cmark's user
+    /// data is a `void *`, so the mark is a pointer value that points at nothing and is never read.
     static var fromHTML: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
 
     /// Whether a text node was made from the description's raw HTML.

@@ -1,4 +1,5 @@
 import CCmark
+import CardFeedModel
 
 #if canImport(Glibc)
 import Glibc
@@ -24,26 +25,24 @@ enum BareURLs {
     /// (most, and those whose only addresses are in `[text](…)`). (Eight bytes at a time for a
     /// ":/" or "ww" was slower: `memchr` is vectorised, and a "w" comes every fifty bytes.)
     static func mayHold(_ markdown: String) -> Bool {
-        markdown.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard let base = bytes.baseAddress else { return false }
-            let count = bytes.count
+        markdown.withByteView { bytes -> Bool in
             // Each `first` followed by `second` (":/", "ww"), looked at more closely.
             func anyAddress(at first: UInt8, _ second: UInt8) -> Bool {
                 var index = 0
-                while index < count - 1, let found = memchr(base + index, Int32(first), count - index - 1) {
-                    index = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) + 1
-                    if base[index] == second, isAddress(base, count, at: index - 1) { return true }
+                while let found = bytes.firstIndex(of: first, from: index), found < bytes.count - 1 {
+                    index = found + 1
+                    if bytes[index] == second, isAddress(bytes, at: found) { return true }
                 }
                 return false
             }
             return anyAddress(at: UInt8(ascii: ":"), UInt8(ascii: "/")) || anyAddress(at: UInt8(ascii: "w"), UInt8(ascii: "w"))
-        } ?? true
+        }
     }
 
     /// Whether a bare address may be at `index`: the colon of "http://" or "https://", or
     /// "www." after the text's start, white space or one of `*_~(`; neither after "](" or "<".
-    private static func isAddress(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) -> Bool {
-        func byte(_ at: Int) -> UInt8 { at >= 0 && at < count ? bytes[at] : 0 }
+    private static func isAddress(_ bytes: ByteView, at index: Int) -> Bool {
+        func byte(_ at: Int) -> UInt8 { at >= 0 && at < bytes.count ? bytes[at] : 0 }
         var start = index
         switch byte(index) {
         case UInt8(ascii: ":"):

@@ -349,14 +349,12 @@ public enum Markdown {
     /// the bytes, so that the descriptions of most cards cost no second cmark parse when loaded.
     static func mayHaveLinkProblems(_ markdown: String) -> Bool {
         guard !markdown.containsByte(UInt8(ascii: "<")) else { return true }
-        var markdown = markdown
-        return markdown.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
+        return markdown.withByteView { bytes in
             // From one "]" to the next with memchr: this runs over every description loaded, and a
             // loop over each byte was 2% of a build's time.
             var index = 0
-            while index + 1 < bytes.count, let found = memchr(base + index, Int32(UInt8(ascii: "]")), bytes.count - index) {
-                index = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            while index + 1 < bytes.count, let found = bytes.firstIndex(of: UInt8(ascii: "]"), from: index) {
+                index = found
                 defer { index += 1 }
                 guard index + 1 < bytes.count else { return false }
                 let next = bytes[index + 1]
@@ -393,23 +391,19 @@ extension String {
     /// one "&" to the next over the bytes in place (`contains("&#")` goes through Foundation, a
     /// tenth of a build's time, and a byte-pair scan was 3% of it).
     var containsCharacterReference: Bool {
-        let found = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard var at = bytes.baseAddress else { return false }
-            let end = at + bytes.count
-            while at < end, let ampersand = memchr(at, Int32(UInt8(ascii: "&")), end - at) {
-                let next = UnsafePointer(ampersand.assumingMemoryBound(to: UInt8.self)) + 1
-                if next < end, next.pointee == UInt8(ascii: "#") { return true }
-                at = next
+        withByteView { bytes in
+            var at = 0
+            while let ampersand = bytes.firstIndex(of: UInt8(ascii: "&"), from: at) {
+                if ampersand + 1 < bytes.count, bytes[ampersand + 1] == UInt8(ascii: "#") { return true }
+                at = ampersand + 1
             }
             return false
         }
-        return found ?? (utf8.firstRange(of: "&#".utf8) != nil)
     }
 
     /// Whether the text's UTF-8 holds `byte`: `memchr` over the bytes in place (a description is
     /// scanned for "<" twice per card, and `utf8.contains` went byte by byte through an iterator).
     func containsByte(_ byte: UInt8) -> Bool {
-        utf8.withContiguousStorageIfAvailable { $0.isEmpty ? false : memchr($0.baseAddress!, Int32(byte), $0.count) != nil }
-            ?? utf8.contains(byte)
+        withByteView { $0.firstIndex(of: byte, from: 0) != nil }
     }
 }

@@ -56,7 +56,7 @@ package struct JSONSyntaxError: Error, Equatable {
 package struct JSONParser {
     static let maximumDepth = 512
 
-    private let bytes: UnsafeBufferPointer<UInt8>
+    private let bytes: ByteView
     private var position = 0
     /// When set, where each element of the top-level list, or of each list that is a value of
     /// the top-level object, begins (by the object's key; "" for the top-level list): where
@@ -64,12 +64,12 @@ package struct JSONParser {
     private var entryStarts: [String: [Int]]?
     private var topLevelKey: String?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private init(_ bytes: ByteView) {
         self.bytes = bytes
     }
 
     /// Parses a whole document.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    static func parse(_ bytes: ByteView) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.skipByteOrderMark()
         parser.skipWhitespace()
@@ -80,7 +80,7 @@ package struct JSONParser {
     }
 
     /// Parses a whole document, and finds where the entries of its lists begin (see `entryStarts`).
-    package static func parseRecordingEntries(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> (value: JSONValue, starts: [String: [Int]], start: Int) {
+    package static func parseRecordingEntries(_ bytes: ByteView) throws(JSONSyntaxError) -> (value: JSONValue, starts: [String: [Int]], start: Int) {
         var parser = JSONParser(bytes)
         parser.entryStarts = [:]
         parser.skipByteOrderMark()
@@ -94,7 +94,7 @@ package struct JSONParser {
 
     /// Line and column (from 1; columns count characters) of each byte offset, in one pass over
     /// the bytes up to the last of them.
-    package static func positions(of offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int: (line: Int, column: Int)] {
+    package static func positions(of offsets: [Int], in bytes: ByteView) -> [Int: (line: Int, column: Int)] {
         var result: [Int: (line: Int, column: Int)] = [:]
         var line = 1, column = 1, index = 0
         for offset in Set(offsets).sorted() where offset <= bytes.count {
@@ -117,7 +117,7 @@ package struct JSONParser {
     /// value begins (a repeated key: its last, whose value counts); nil when no object begins
     /// there. Read again only for the cards a message is about, so that a message can point at
     /// a field's key without the parse of every card keeping where its keys are.
-    package static func keys(ofObjectAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [String: (key: Int, value: Int)]? {
+    package static func keys(ofObjectAt offset: Int, in bytes: ByteView) -> [String: (key: Int, value: Int)]? {
         var parser = JSONParser(bytes)
         parser.position = offset
         guard parser.peek == UInt8(ascii: "{") else { return nil }
@@ -144,17 +144,14 @@ package struct JSONParser {
 
     /// Parses a whole document held in `data`.
     package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
-        let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
-            Result { () throws(JSONSyntaxError) in try parse(raw.bindMemory(to: UInt8.self)) }
-        }
-        return try result.get()
+        try data.withByteView { bytes throws(JSONSyntaxError) in try parse(bytes) }
     }
 
     /// The byte ranges of the elements of a top-level array, found by a quick scan that only
     /// follows strings and brackets, so that the elements can then be parsed on several cores.
     /// Nil when the top level is not an array or the scan finds the structure broken: the
     /// caller then parses sequentially, which reports the error precisely.
-    package static func topLevelArrayElements(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+    package static func topLevelArrayElements(_ bytes: ByteView) -> [Range<Int>]? {
         var index = 0
         let count = bytes.count
         if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
@@ -167,7 +164,6 @@ package struct JSONParser {
         skipWhitespace()
         var ranges: [Range<Int>] = []
         if index < count, bytes[index] == UInt8(ascii: "]") { return ranges }
-        guard let base = bytes.baseAddress else { return nil }
         while index < count {
             skipWhitespace()
             let start = index
@@ -182,8 +178,8 @@ package struct JSONParser {
                     let opening = index
                     var backslashes = 0
                     repeat {
-                        guard index + 1 < count, let found = memchr(base + index + 1, Int32(UInt8(ascii: "\"")), count - index - 1) else { return nil }
-                        index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                        guard let found = bytes.firstIndex(of: UInt8(ascii: "\""), from: index + 1) else { return nil }
+                        index = found
                         backslashes = 0
                         while index - backslashes - 1 > opening, bytes[index - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
                     } while backslashes % 2 == 1
@@ -220,7 +216,7 @@ package struct JSONParser {
 
     /// Parses the one value that fills `range` of a document (as found by
     /// `topLevelArrayElements`); positions in errors count from the start of the document.
-    package static func parseElement(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(JSONSyntaxError) -> JSONValue {
+    package static func parseElement(_ bytes: ByteView, _ range: Range<Int>) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.position = range.lowerBound
         let value = try parser.parseValue(depth: 1)
@@ -303,35 +299,30 @@ package struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = position + 1
-        var index = start
-        var plainASCII = true
         // Fast path: no escapes. Most strings in card files are like this.
-        while index < bytes.count {
+        let (index, plainASCII) = bytes.endOfPlainText(from: start)
+        if index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                if plainASCII { return String(decoding: slice, as: UTF8.self) }
-                guard let text = String(validating: slice, as: UTF8.self) else {
+                if plainASCII { return bytes.string(start..<index) }
+                guard let text = bytes.validString(start..<index) else {
                     position = start
                     throw error("the text is not valid UTF-8")
                 }
                 return text
             }
-            if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
                 position = index
                 throw error("a control character (\(describe(byte))) inside text must be escaped")
             }
-            if byte >= 0x80 { plainASCII = false }
-            index += 1
         }
         guard index < bytes.count else {
             position = start - 1
             throw error("the text starting here is never closed with a quote")
         }
         // Slow path: unescape into a byte buffer.
-        var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        var out = bytes.slice(start..<index).array
         position = index
         while position < bytes.count {
             let byte = bytes[position]
@@ -452,19 +443,17 @@ package struct JSONParser {
             let value = negative ? -integer : integer
             return .number(Double(value), integer: value)
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        let text = bytes.string(start..<position)
         guard let double = Double(text) else { throw error("\(text.prefix(40)) is not a number") }
         return .number(double, integer: nil)
     }
 
     private mutating func expectWord(_ word: StaticString) throws(JSONSyntaxError) {
         let length = word.utf8CodeUnitCount
-        guard position + length <= bytes.count,
-            memcmp(bytes.baseAddress! + position, word.utf8Start, length) == 0
-        else {
+        guard bytes.holds(word, at: position) else {
             var end = position
             while end < bytes.count, end - position < 20, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[end] | 0x20) { end += 1 }
-            let found = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+            let found = bytes.string(position..<end)
             throw error("unknown word \"\(found)\"; expected true, false, null, a number, \"text\", a list or an object")
         }
         position += length
@@ -513,7 +502,7 @@ package struct JSONParser {
         }
         // Columns count characters, not bytes: UTF-8 continuation bytes do not start one.
         var column = 1
-        for byte in UnsafeBufferPointer(rebasing: bytes[lineStart..<offset]) where byte & 0xC0 != 0x80 { column += 1 }
+        for byte in bytes.slice(lineStart..<offset) where byte & 0xC0 != 0x80 { column += 1 }
         return JSONSyntaxError(line: line, column: column, message: "invalid JSON: " + message)
     }
 }

@@ -158,8 +158,7 @@ public struct Diagnostics: Sendable {
         guard !wanted.isEmpty else { return }
         for (file, indices) in wanted {
             guard let data = try? InputFile.read(URL(fileURLWithPath: file), mapped: true) else { continue }
-            data.withUnsafeBytes { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
+            data.withByteView { bytes in
                 var cards: [Int: [String: (key: Int, value: Int)]] = [:]
                 let places = indices.map { index -> Int in
                     let card = all[index].cardOffset!
@@ -180,7 +179,7 @@ public struct Diagnostics: Sendable {
     /// Where the key of `field` is in a card whose keys are `keys`: the field's key as named,
     /// else its other key style's (a message names `created` where the card has `ca`); a
     /// `parent.child` field (`extras.template`) at the key `child` inside `parent`'s object.
-    private static func keyOffset(of field: String, in keys: [String: (key: Int, value: Int)], _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private static func keyOffset(of field: String, in keys: [String: (key: Int, value: Int)], _ bytes: ByteView) -> Int? {
         let dot = field.firstIndex(of: ".")
         let name = String(field[..<(dot ?? field.endIndex)])
         let long = CardKeys.short.first { $0.value == name }?.key

@@ -230,15 +230,8 @@ public struct SiteFolder: Sendable {
     /// The entries of `directory` whose names are not UTF-8, each written with its other bytes
     /// as `\xE9` (`caf\xE9.json`), sorted.
     static func undecodableNames(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            guard String(validating: bytes, as: UTF8.self) == nil else { continue }
-            names.append(escapedName(bytes))
-        }
-        return names.sorted()
+        let entries = SystemCalls.entries(of: directory) ?? []
+        return entries.filter { String(validating: $0.name, as: UTF8.self) == nil }.map { escapedName($0.name) }.sorted()
     }
 
     /// `bytes` as text, each byte that is not part of valid UTF-8 written `\xE9`.

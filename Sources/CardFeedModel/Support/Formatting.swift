@@ -139,18 +139,18 @@ package enum Formatting {
     /// Percent-encodes what may not stand in an HTML URL attribute (spaces, quotes, angle
     /// brackets, control characters); everything else, including existing escapes, is kept.
     package static func attributeURL(_ url: String) -> String {
-        func isUnsafe(_ byte: UInt8) -> Bool {
+        func mustBeEscaped(_ byte: UInt8) -> Bool {
             byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
                 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "^") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{")
                 || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "}")
         }
-        guard url.utf8.withContiguousStorageIfAvailable({ $0.contains(where: isUnsafe) }) ?? url.utf8.contains(where: isUnsafe) else {
+        guard url.utf8.withContiguousStorageIfAvailable({ $0.contains(where: mustBeEscaped) }) ?? url.utf8.contains(where: mustBeEscaped) else {
             return url  // the usual case
         }
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for byte in url.utf8 {
-            if isUnsafe(byte) {
+            if mustBeEscaped(byte) {
                 out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
             } else {
                 out.append(byte)

@@ -20,7 +20,7 @@ package enum HTMLText {
 
     /// The length of the forbidden character that starts at `index` of valid UTF-8 `bytes`, or 0.
     @inline(__always)
-    package static func forbiddenLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+    package static func forbiddenLength(_ bytes: Span<UInt8>, at index: Int) -> Int {
         let byte = bytes[index]
         switch byte {
         case 0x09, 0x0A, 0x0C, 0x0D: return 0

@@ -76,16 +76,16 @@ public enum URLCheck {
     /// holds a colon without a valid scheme before it (`&#106;avascript:x`), which no reader
     /// agrees on.
     package static func read(_ raw: String) -> Result<BrowserURL, Refusal> {
-        var cleaned = clean(raw)
+        let cleaned = clean(raw)
         if cleaned.isEmpty { return .failure(Refusal(reason: "empty URL")) }
         // On the UTF-8 bytes, all delimiters being ASCII: every link of every card and
         // description comes here, and going through `Character`s took a sixth of a build.
-        return cleaned.withUTF8 { bytes -> Result<BrowserURL, Refusal> in
+        return cleaned.withByteView { bytes -> Result<BrowserURL, Refusal> in
             let scheme = Self.scheme(in: bytes)
             let special = scheme == nil || scheme == "http" || scheme == "https"
             func isSlash(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "/") || (special && byte == UInt8(ascii: "\\")) }
             func isHostEnd(_ byte: UInt8) -> Bool { isSlash(byte) || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
-            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            func text(_ range: Range<Int>) -> String { bytes.string(range) }
             func quoted() -> String { Diagnostic.quoted(String(text(0..<bytes.count).prefix(40))) }
             let asWritten = { BrowserURL(text: text(0..<bytes.count), scheme: scheme, host: $0) }
 
@@ -98,7 +98,7 @@ public enum URLCheck {
                     return .success(asWritten(nil))
                 }
                 let segmentEnd = bytes.firstIndex(where: isSlash) ?? bytes.count
-                if bytes[..<segmentEnd].contains(UInt8(ascii: ":")) { return .failure(Refusal(reason: "\(quoted()) is not a valid URL")) }
+                if bytes.slice(0..<segmentEnd).firstIndex(of: UInt8(ascii: ":"), from: 0) != nil { return .failure(Refusal(reason: "\(quoted()) is not a valid URL")) }
                 return .success(BrowserURL(text: slashed(bytes, from: 0), scheme: nil, host: nil))
             }
             if !special && authority - afterScheme != 2 { return .success(asWritten(nil)) }  // "myapp:///x" names no host
@@ -135,11 +135,11 @@ public enum URLCheck {
 
     /// The bytes from `start`, each backslash before the query or fragment made a slash, as
     /// browsers read them in http(s) URLs and in paths.
-    private static func slashed(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> String {
-        let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+    private static func slashed(_ bytes: ByteView, from start: Int) -> String {
+        let rest = bytes.slice(start..<bytes.count)
         let pathEnd = rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
-        guard rest[..<pathEnd].contains(UInt8(ascii: "\\")) else { return String(decoding: rest, as: UTF8.self) }
-        var copy = Array(rest)
+        guard rest.slice(0..<pathEnd).firstIndex(of: UInt8(ascii: "\\"), from: 0) != nil else { return String(decoding: rest, as: UTF8.self) }
+        var copy = rest.array
         for index in 0..<(pathEnd - rest.startIndex) where copy[index] == UInt8(ascii: "\\") { copy[index] = UInt8(ascii: "/") }
         return String(decoding: copy, as: UTF8.self)
     }
@@ -178,23 +178,19 @@ public enum URLCheck {
 
     /// The lower-cased scheme, when the URL starts with a valid one (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").
     package static func scheme(of url: String) -> String? {
-        var url = url
-        return url.withUTF8(scheme(in:))
+        url.withByteView(scheme(in:))
     }
 
     /// `scheme(of:)` on the URL's UTF-8 bytes: every byte of a scheme is ASCII, and finding the
     /// colon through `Character`s cost more than the rest of checking a description's links.
-    private static func scheme(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
-        let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
+    private static func scheme(in bytes: ByteView) -> String? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":"), from: 0), colon > 0 else { return nil }
+        let scheme = bytes.slice(0..<colon)
         func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
         guard isLetter(scheme[0]),
             scheme.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
         else { return nil }
-        return String(unsafeUninitializedCapacity: scheme.count) { lowered in
-            for (index, byte) in scheme.enumerated() { lowered[index] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
-            return scheme.count
-        }
+        return scheme.lowercasedASCII
     }
 
     /// A path into SITE/assets/, normalised, or `nil` if it would leave that folder.

@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system calls that read or write memory through a pointer (`readdir`'s entries, `pread`,
+/// `write`, `send`, `recv`, `inet_pton`), each behind a function that takes and returns Swift
+/// values: the rest of the code never holds the pointer. Errors are `errno` values.
+package enum SystemCalls {
+    /// An entry of a folder, as `readdir` gives it.
+    package struct Entry: Sendable {
+        /// The name's bytes (a name need not be UTF-8).
+        package var name: [UInt8]
+        package var isFolder: Bool
+        /// The file system does not say what the entry is (`DT_UNKNOWN`): ask `stat`.
+        package var kindUnknown: Bool
+
+        /// The name as text (an invalid byte replaced by U+FFFD).
+        package var text: String { String(decoding: name, as: UTF8.self) }
+    }
+
+    /// The entries of `folder` (`.` and `..` included, as `readdir` gives them), or nil when it
+    /// cannot be opened.
+    package static func entries(of folder: String) -> [Entry]? {
+        guard let stream = opendir(folder) else { return nil }
+        defer { closedir(stream) }
+        var entries: [Entry] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            let type = Int32(entry.pointee.d_type)
+            entries.append(Entry(name: name, isFolder: type == Int32(DT_DIR), kindUnknown: type == Int32(DT_UNKNOWN)))
+        }
+        return entries
+    }
+
+    /// A call that failed, with its `errno`.
+    package struct Failure: Error {
+        package var code: Int32
+    }
+
+    /// Reads exactly `count` bytes of `descriptor` from `offset`; EIO when the file ends first.
+    package static func read(_ descriptor: Int32, count: Int, offset: Int) throws(Failure) -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let read = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else {
+                    failure = read < 0 ? errno : EIO
+                    break
+                }
+                done += read
+            }
+            // Bytes the file did not give are zeroed, so that the array holds no memory unread.
+            if done < count { buffer.baseAddress!.advanced(by: done).initialize(repeating: 0, count: count - done) }
+            initialized = count
+        }
+        guard failure == 0 else { throw Failure(code: failure) }
+        return bytes
+    }
+
+    /// Writes all of `bytes` to `descriptor`; returns `errno` when it cannot.
+    package static func write(_ bytes: ByteView, to descriptor: Int32) -> Int32? {
+        bytes.withContiguousStorageIfAvailable { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        } ?? nil
+    }
+
+    /// Sends `bytes` on `socket` with `flags`; returns what `send` returns.
+    @discardableResult
+    package static func send(_ bytes: [UInt8], on socket: Int32, flags: Int32) -> Int {
+        bytes.withUnsafeBytes { systemSend(socket, $0.baseAddress, $0.count, flags) }
+    }
+
+    /// Receives up to `count` bytes from `socket` with `flags` and drops them; returns what
+    /// `recv` returns.
+    package static func discard(upTo count: Int, from socket: Int32, flags: Int32) -> Int {
+        var scratch = [UInt8](repeating: 0, count: count)
+        return scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, flags) }
+    }
+
+    /// The bytes of an IP address as `inet_pton` reads it (dotted quad for IPv4, no brackets for
+    /// IPv6), with its family (`AF_INET`, `AF_INET6`).
+    package static func ipAddress(_ text: String) -> (family: Int32, bytes: [UInt8])? {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return (AF_INET, withUnsafeBytes(of: &v4) { Array($0) }) }
+        if inet_pton(AF_INET6, text, &v6) == 1 { return (AF_INET6, withUnsafeBytes(of: &v6) { Array($0) }) }
+        return nil
+    }
+
+    /// An IP address's bytes as `inet_ntop` writes them, or nil.
+    package static func spell(ipAddress bytes: [UInt8], family: Int32) -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let ok = bytes.withUnsafeBytes { raw in
+            buffer.withUnsafeMutableBytes { out in
+                inet_ntop(family, raw.baseAddress, out.baseAddress!.assumingMemoryBound(to: CChar.self), socklen_t(out.count)) != nil
+            }
+        }
+        guard ok else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+    }
+}
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+private let systemSend = Glibc.send
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+private let systemSend = Darwin.send
+#endif

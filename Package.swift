@@ -43,8 +43,8 @@ let package = Package(
         ),
         // Debian's libmimalloc-dev (no pkg-config file). Linked into the command on Linux, it takes
         // over malloc for the whole process: a build allocates and frees millions of small
-        // strings, and with glibc's allocator a fifth of the time went to malloc and free
-        // (100,000 cards: 2.3 s -> 1.8 s wall, user time 3.3 s -> 2.5 s).
+        // strings, and glibc's allocator makes malloc and free a large share of it
+        // (docs/performance.md gives the figures).
         .systemLibrary(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]

@@ -77,9 +77,8 @@ final class TextArena: @unchecked Sendable {
 }
 
 /// What a template renders into: bytes copied with `memcpy` into memory this value owns.
-/// `Array.append(contentsOf:)` spent about a hundred instructions a call checking capacity,
-/// uniqueness and whether the source had more elements than it said, and a card appends some
-/// eighty pieces of text (4% of a build's instructions went there).
+/// `Array.append(contentsOf:)` checks capacity, uniqueness and the source's count at every call,
+/// and a card appends some eighty pieces of text.
 public struct MustacheBytes: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
@@ -159,7 +158,7 @@ public struct MustacheBytes: ~Copyable {
     }
 
     /// The bytes as `Data`, which takes over this value's memory rather than copying it: a
-    /// feed of 100,000 cards is some 150 MB of text.
+    /// feed on one page can be hundreds of megabytes.
     public consuming func data() -> Data {
         let (base, used) = (self.base, self.used)
         discard self

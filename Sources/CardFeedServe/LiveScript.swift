@@ -4,8 +4,8 @@ import CardFeedModel
 /// The script and stylesheet that `serve` adds to the pages it serves (never to a built site):
 /// it listens to `/_cardfeed/events`, updates the page after a good rebuild and shows the errors
 /// of a failed one over the page. An update fetches the page and puts its new body in place of
-/// the old one, which shows an edit sooner than a reload (some 100 ms sooner in headless
-/// Chromium) and keeps the reading position; when more than the body changed (the head: a new
+/// the old one, which shows an edit sooner than a reload (no stylesheet, script or image
+/// is asked for again) and keeps the reading position; when more than the body changed (the head: a new
 /// stylesheet, a template's additions), the page reloads. A browser keeps what it loaded under a
 /// URL for the life of a page, so the stylesheets and images the rebuild rewrote under the same
 /// name (the event lists them) are fetched again under a new query and swapped in once loaded,

@@ -4,9 +4,8 @@ import CardFeedModel
 import Synchronization
 
 /// The front door of `cardfeed serve`. FlyingFox reads a request head one byte at a time with no
-/// limit on its size and no time limit: one client sending a 1 MB header kept a debug build busy
-/// for over 20 seconds, answering nobody else, and an endless header grew its memory without
-/// bound. The guard accepts every connection itself and reads the request heads with limits;
+/// limit on its size and no time limit, so one client sending a huge header would keep it busy,
+/// answering nobody else, and an endless header would grow its memory without bound. The guard accepts every connection itself and reads the request heads with limits;
 /// what passes is relayed, both ways, to the HTTP server listening on a private Unix socket.
 ///
 /// - A head larger than `maximumHead` gets `431`, a malformed request line `400`, a request with
@@ -300,8 +299,7 @@ struct HeadScanner {
     /// Checks a whole head (no body, addressed to this server) and returns what is handed on:
     /// the request line and the only header fields the server uses, `Host` and `Connection`.
     /// The HTTP server reads each line in time quadratic in its length (FlyingFox's line reader
-    /// copies the line so far at every byte: a 60 KB header line cost it 1.6 s of CPU in a
-    /// release build), so it gets only short lines: the target is limited to `maximumTarget`
+    /// copies the line so far at every byte), so it gets only short lines: the target is limited to `maximumTarget`
     /// and every other field stays here.
     private func check(_ head: [UInt8]) -> (Verdict, [UInt8]) {
         let (verdict, accepted) = inspect(head)

@@ -65,8 +65,8 @@ public struct CardLoader: Sendable {
         let decoder = decoder()
         // serve: what every entry is decoded with, in the key of each (see `readEntries`).
         let decoderKey = cache == nil ? 0 : decoder.hashValue
-        // Batches are merged on a thread of their own while the next is decoded on both cores
-        // (merging a million cards takes about 1.5 s).
+        // Batches are merged on a thread of their own while the next is decoded on both cores:
+        // merging is too long to wait for between batches.
         let merging = Merging(result)
         merging.state.withLock { $0.merger.following = following }
         var entriesHandedOver = result.entriesRead

@@ -22,8 +22,7 @@ enum BareURLs {
     /// that is not a Markdown link's destination (`](https://…`) or an autolink (`<https://…`).
     /// Checked on the bytes in place, from one ":" and one "w" to the next with `memchr`, so
     /// that the walk over the document is left out for the descriptions without an address
-    /// (most, and those whose only addresses are in `[text](…)`). (Eight bytes at a time for a
-    /// ":/" or "ww" was slower: `memchr` is vectorised, and a "w" comes every fifty bytes.)
+    /// (most, and those whose only addresses are in `[text](…)`).
     static func mayHold(_ markdown: String) -> Bool {
         markdown.withByteView { bytes -> Bool in
             // Each `first` followed by `second` (":/", "ww"), looked at more closely.

@@ -44,8 +44,8 @@ public struct CardHomes: Sendable {
 }
 
 /// The cards shown, in display order: the loaded cards seen through the order they are shown
-/// in, rather than a sorted copy of them (copying a million cards into order, when a copy still
-/// retained each of a card's strings, took 1.3 s, and freeing the copy as long again).
+/// in, rather than a sorted copy of them, which would retain each string of each card and free
+/// them all again.
 public struct ShownCards: RandomAccessCollection, Sendable {
     private let loaded: [Card]
     /// Display position -> index in `loaded`.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Bytes read where they are, without copying them: a card file's (mapped into memory, 74 MB for
-/// 100,000 cards), a string's UTF-8, an array's. This file is the one place outside the template
+/// Bytes read where they are, without copying them: a card file's (mapped into memory: card
+/// files are most of what a build reads), a string's UTF-8, an array's. This file is the one place outside the template
 /// engine that holds a pointer to bytes; everything else reads them through a `ByteView`, which
 /// checks every index.
 ///
@@ -61,7 +61,7 @@ package struct ByteView: RandomAccessCollection, @unchecked Sendable {
         String(validating: slice(range).base, as: UTF8.self)
     }
 
-    /// The first `byte` at or after `start`, found with `memchr` (several times faster than a
+    /// The first `byte` at or after `start`, found with `memchr` (vectorised, unlike a
     /// loop over the bytes: most of a card file is text between quotes).
     @inlinable
     package func firstIndex(of byte: UInt8, from start: Int) -> Int? {
@@ -101,8 +101,7 @@ package struct ByteView: RandomAccessCollection, @unchecked Sendable {
         return length == 0 || memcmp(base.baseAddress! + start, other.base.baseAddress! + otherStart, length) == 0
     }
 
-    /// Feeds the bytes of `range` to `hasher` in one piece (`combine(byte)` for each byte is
-    /// several times slower).
+    /// Feeds the bytes of `range` to `hasher` in one piece, rather than byte by byte.
     package func hash(_ range: Range<Int>, into hasher: inout Hasher) {
         hasher.combine(bytes: UnsafeRawBufferPointer(slice(range).base))
     }

@@ -257,7 +257,8 @@ struct MustacheParser {
                 kind: publicKind(tag.kind), name: tag.name, line: tag.line, column: tag.column,
                 parent: inParent ? stack[stack.count - 1].tag.name : nil,
                 conditional: stack.dropFirst().contains { $0.tag.kind == .section || $0.tag.kind == .inverted },
-                sections: stack.dropFirst().filter { $0.tag.kind == .section }.map(\.tag.name)))
+                sections: stack.dropFirst().filter { $0.tag.kind == .section }.map(\.tag.name),
+                overriding: stack.contains { $0.tag.kind == .parent }))
             stack[stack.count - 1].flush(into: arena)
             switch tag.kind {
             case .variable, .raw:

@@ -35,6 +35,9 @@ public struct MustacheTag: Sendable {
     public var conditional: Bool
     /// The names of the sections (not inverted ones) the tag is inside, outermost first.
     public var sections: [String] = []
+    /// Inside a block given to a parent (`{{<parent}}{{$b}}…{{/b}}{{/parent}}`): rendered where
+    /// the parent's block stands, inside the parent's sections there.
+    public var overriding = false
 }
 
 /// A template that cannot be parsed, with the place of the fault.

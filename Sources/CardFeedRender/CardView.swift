@@ -41,8 +41,9 @@ final class CardView: MustacheObject {
     let card: Card
     let descriptionHTML: String?
     let settings: RenderSettings
-    /// Where the card stands in the "all" feed: `page-3.html#card-x`. The anchor is stable;
-    /// the page can change when newer cards arrive.
+    /// Where the card stands in its home feed (the first feed that shows every card, else the
+    /// first that shows it: see `Permalinks`): `page-3.html#card-x`. The anchor is stable; the
+    /// page can change when newer cards arrive.
     let permalink: String
 
     /// Every card's template reads `created` twice (`iso` and `text`) and `newTab` three times:

@@ -17,10 +17,10 @@ final class PageView: MustacheObject {
             case .rtl: .flag
             case .feed: .view(FeedView.schema)
             case .nav: .list(NavItem.schema)
-            case .cards: .list(CardView.schema)
+            case .cards: .cards
             case .pagination: .view(PaginationView.schema)
             case .strings: .open
-            case .alternates: .view(AlternateView.schema)
+            case .alternates: .list(AlternateView.schema)
             case .favicon: .view(FaviconView.schema)
             case .social: .view(SocialView.schema)
             }

@@ -52,14 +52,17 @@ struct TemplateLinter {
                     problems.append(Diagnostic(
                         .warning, file: file, line: tag.line, column: tag.column,
                         message: "{{$\(tag.name)}} names no block of \(Diagnostic.quoted(parent)), so it replaces nothing; its blocks are \(blocks.sorted().joined(separator: ", "))\(Diagnostic.suggestion(for: tag.name, among: blocks))"))
-                case .section where tag.name == "cards" && tag.sections.contains("cards"):
-                    // The page's cards are one list, written once where the outer section stands:
-                    // inside it, `cards` is the card being written, which has no cards.
+                case .section where tag.name == "cards" && (contexts[file] ?? []).contains(where: { $0.pushing(tag.sections).inCards }):
+                    // The page's cards are one list, written once where the outer section stands
+                    // (in this template or one that includes it): an inner one writes nothing.
                     problems.append(Diagnostic(
                         .error, file: file, line: tag.line, column: tag.column,
                         message: "{{#cards}} inside {{#cards}} shows no card: the cards are one list, shown where the outer {{#cards}} stands; remove the inner section"))
                 case .variable, .raw, .section, .inverted:
-                    guard unknownNames <= Self.namesReported, let problem = Self.unknownName(tag, in: contexts[file] ?? Self.anyRoot) else { continue }
+                    // A block given to a parent renders where the parent's block stands, in the
+                    // parent's sections there: any view's name may be meant.
+                    let checkedIn = tag.overriding ? [ViewContext.anyView] : contexts[file] ?? [ViewContext.anyView]
+                    guard unknownNames <= Self.namesReported, let problem = Self.unknownName(tag, in: checkedIn) else { continue }
                     unknownNames += 1
                     let message = unknownNames <= Self.namesReported ? problem : "and more names that no card or page has (only the first \(Self.namesReported) are listed)"
                     problems.append(Diagnostic(.warning, file: file, line: tag.line, column: tag.column, message: message))
@@ -81,14 +84,15 @@ struct TemplateLinter {
         return first
     }
 
-    /// For a template no known template includes (a partial only a dynamic name reaches): any
-    /// view a template is rendered over.
+    /// The views the templates are rendered over, each alone (for messages and the docs' test).
     static let anyRoot = [PageView.schema, CardView.schema, FeedDocumentView.schema, FeedEntryView.schema, SitemapView.schema]
         .map { ViewContext([$0]) }
 
     /// The contexts each template is rendered in: the root templates over their views, and what
     /// they include over the same, with the views of the sections around the inclusion on top.
-    /// At most `contextsKept` a template: past that, names are checked in those.
+    /// Where that cannot be known (a site with dynamic partials, `{{>*name}}`, which may include
+    /// any template; a template included from more than `contextsKept` places), a template is
+    /// checked in `ViewContext.anyView` too; a template nothing includes, in that alone.
     private func contexts() -> [String: [ViewContext]] {
         var found: [String: [ViewContext]] = [:]
         var work: [(file: String, context: ViewContext)] = []
@@ -100,13 +104,24 @@ struct TemplateLinter {
                 work.append((file, context))
             }
         }
+        let roots = Set(found.keys)
+        let dynamic = templates.values.contains { $0.tags.contains { ($0.kind == .partial || $0.kind == .parent) && $0.name.hasPrefix("*") } }
         while let (file, context) = work.popLast() {
             for tag in templates[file]?.tags ?? [] where tag.kind == .partial || tag.kind == .parent {
-                guard let target = names[tag.name], (found[target]?.count ?? 0) < Self.contextsKept else { continue }
+                guard let target = names[tag.name] else { continue }
+                guard (found[target]?.count ?? 0) < Self.contextsKept else {
+                    if found[target]?.contains(.anyView) == false { found[target]?.append(.anyView) }
+                    continue
+                }
                 let inner = context.pushing(tag.sections)
                 guard !(found[target] ?? []).contains(inner) else { continue }
                 found[target, default: []].append(inner)
                 work.append((target, inner))
+            }
+        }
+        if dynamic {
+            for file in templates.keys where !roots.contains(file) && found[file] != nil && !found[file]!.contains(.anyView) {
+                found[file]!.append(.anyView)
             }
         }
         return found

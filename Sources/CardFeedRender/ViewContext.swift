@@ -8,10 +8,26 @@ import CardFeedModel
 struct ViewContext: Equatable {
     /// Outermost first; nil for an open scope.
     private(set) var scopes: [ViewSchema?]
+    /// Inside the page's `{{#cards}}`, where each card's HTML is written.
+    private(set) var inCards = false
 
     init(_ scopes: [ViewSchema?]) { self.scopes = scopes }
 
-    static func == (a: Self, b: Self) -> Bool { a.scopes.map { $0?.name } == b.scopes.map { $0?.name } }
+    static func == (a: Self, b: Self) -> Bool { a.scopes.map { $0?.name } == b.scopes.map { $0?.name } && a.inCards == b.inCards }
+
+    /// Every view any template is rendered over, with the views they hold: where a template's
+    /// context cannot be known (a template only a dynamic name includes, a block given to a
+    /// parent, which renders where the parent's block stands), a name any view has may be meant.
+    static let anyView: ViewContext = {
+        var schemas: [ViewSchema] = []
+        var work = TemplateLinter.roots.keys.sorted().compactMap { TemplateLinter.roots[$0] }
+        while let schema = work.popLast() {
+            guard !schemas.contains(where: { $0.name == schema.name }) else { continue }
+            schemas.append(schema)
+            work += schema.fields.compactMap { $0.kind.schema }
+        }
+        return ViewContext(schemas)
+    }()
 
     /// The context inside the sections `sections` (outermost first).
     func pushing(_ sections: [String]) -> ViewContext {
@@ -20,6 +36,7 @@ struct ViewContext: Equatable {
             switch context.kind(of: section) {
             case .view(let schema)?, .list(let schema)?: context.scopes.append(schema)
             case .open?: context.scopes.append(nil)
+            case .cards?: context.inCards = true  // each item is a card's HTML: no names
             default: break  // a flag or text pushes nothing with names; an unknown name is reported where it stands
             }
         }
@@ -33,7 +50,8 @@ struct ViewContext: Equatable {
         guard var kind = firstKind(parts[0]) else { return nil }
         for part in parts.dropFirst() {
             if case .open = kind { return .open }
-            guard let next = kind.schema?.kind(of: part) else { return nil }
+            // Mustache looks a dotted name's parts up in one value, never in a list's items.
+            guard case .view(let schema) = kind, let next = schema.kind(of: part) else { return nil }
             kind = next
         }
         return kind
@@ -60,6 +78,9 @@ struct ViewContext: Equatable {
         var owner = parts[0]
         for part in parts.dropFirst() {
             if case .open = kind { return nil }
+            if case .list = kind {
+                return "{{\(sigil)\(tag.name)}}: \(Diagnostic.quoted(owner)) is a list, whose items a dotted name does not reach, so it renders as nothing; use {{#\(owner)}}{{\(part)}}{{/\(owner)}}"
+            }
             guard let schema = kind.schema else {
                 return "{{\(sigil)\(tag.name)}}: \(Diagnostic.quoted(owner)) has no fields, so it renders as nothing"
             }

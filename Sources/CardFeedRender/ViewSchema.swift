@@ -36,6 +36,9 @@ indirect enum FieldKind: Sendable {
     case view(ViewSchema)
     /// A list of such values, each in turn inside `{{#name}}`.
     case list(ViewSchema)
+    /// The page's cards: inside `{{#cards}}`, `{{{.}}}` is each card's HTML, made by the card
+    /// templates; nothing with names is added to what the page's names reach.
+    case cards
     /// Names the site itself chooses (its extras, its strings): any name may follow.
     case open
 

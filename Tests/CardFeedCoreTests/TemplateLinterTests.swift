@@ -116,13 +116,15 @@ import Testing
                 guard case .list = value else { Issue.record("\(where_): not a list"); continue }
             case .open:
                 guard case .object = value else { Issue.record("\(where_): not a view"); continue }
-            case .view(let inner), .list(let inner):
-                if case .deferredList = value {
-                    try expectAnswers(inner, cards, path: where_, cards: cards)
-                } else {
-                    let object = try #require(Self.object(value), "\(where_): no view")
-                    try expectAnswers(inner, object, path: where_, cards: cards)
-                }
+            case .cards:
+                guard case .deferredList = value else { Issue.record("\(where_): not the page's cards"); continue }
+            case .view(let inner):
+                guard case .object(let object) = value else { Issue.record("\(where_): not one view"); continue }
+                try expectAnswers(inner, object, path: where_, cards: cards)
+            case .list(let inner):
+                guard case .list = value else { Issue.record("\(where_): not a list"); continue }
+                let object = try #require(Self.object(value), "\(where_): no view in the list")
+                try expectAnswers(inner, object, path: where_, cards: cards)
             }
         }
     }

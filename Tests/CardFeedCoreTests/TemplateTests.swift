@@ -145,6 +145,30 @@ import Testing
         #expect(report.diagnostics.warnings.count == 4)
     }
 
+    /// What the renderer does where the linter cannot follow a template's context: the page's
+    /// `{{#cards}}` adds each card's HTML (no names), a dotted name does not reach into a list,
+    /// a block given to a parent renders where the parent's block stands, a dynamic partial
+    /// may include any template, and cards inside cards are one list even across a partial.
+    @Test func namesWhereTheContextIsTheRenderersNotTheTemplates() throws {
+        let site = try TempSite([
+            "cards.json": Self.card,
+            "templates/card.mustache": "<article>{{$media}}{{/media}}{{$content}}{{/content}}{{$footer}}{{/footer}}{{$body}}{{/body}}{{#link}}{{$linkText}}<a href=\"{{href}}\">{{text}}</a>{{/linkText}}{{/link}}{{#categories}}{{>*name}}{{/categories}}</article>\n",
+            "templates/cards/short_news.mustache": "{{<card}}{{$linkText}}<a class=\"go\" href=\"{{href}}\">Go: {{text}}</a>{{/linkText}}{{/card}}\n",
+            "templates/news.mustache": "<a href=\"{{href}}\">{{title}}</a>",
+            "templates/partials/inner.mustache": "<section>{{#cards}}{{{.}}}{{/cards}}</section>",
+            "templates/page.mustache": "<title>{{siteTitle}}</title><p>{{nav.title}}</p>{{#cards}}<div data-id=\"{{id}}\">{{{.}}}</div>{{>partials/inner}}{{/cards}}\n",
+        ])
+        defer { site.remove() }
+        let report = site.build()
+        let page = "templates/page.mustache"
+        #expect(report.diagnostics.contains("\(page):1:32: {{nav.title}}: \"nav\" is a list, whose items a dotted name does not reach, so it renders as nothing; use {{#nav}}{{title}}{{/nav}}"))
+        #expect(report.diagnostics.contains("\(page):1:73: {{id}} names \"id\", which the page does not have, so it renders as nothing"))
+        #expect(report.diagnostics.contains("templates/partials/inner.mustache:1:10: {{#cards}} inside {{#cards}} shows no card"))
+        // The block given to `card` and the dynamically included `news` are fine.
+        #expect(!report.diagnostics.lines.contains { $0.contains("short_news.mustache") || $0.contains("news.mustache:") })
+        #expect(report.diagnostics.all.count == 3, "\(report.diagnostics.lines)")
+    }
+
     @Test func anUnknownFieldOfAKnownValueIsAWarning() throws {
         let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": "<p>{{created.txt}} {{#image}}{{src}}{{/image}} {{title.x}}</p>\n"])
         defer { site.remove() }

@@ -366,11 +366,12 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    /// A banner's image is all it shows, so a screen reader needs words for it: one warning a
-    /// file for the banners without `image_alt` (after the rules, which may set it), rather than
-    /// one a card, since Braze's own banners seldom carry it.
+    /// A banner's image is all it shows (and so is that of a card with neither title nor
+    /// description), so a screen reader needs words for it: one warning a file for such cards
+    /// without `image_alt` (after the rules, which may set it), rather than one a card, since
+    /// Braze's own banners seldom carry it.
     private func checkBannerDescriptions(_ cards: [Card], _ diagnostics: inout Diagnostics) {
-        let undescribed = cards.filter { $0.type == .bannerImage && $0.image != nil && $0.imageAlt == nil }
+        let undescribed = cards.filter { $0.showsOnlyItsImage && $0.image != nil && $0.imageAlt == nil }
         var files: [String] = []
         var byFile: [String: [Card]] = [:]
         for card in undescribed {
@@ -384,7 +385,9 @@ public struct SiteBuilder: Sendable {
             let fallback = example.title ?? example.domain ?? example.url.flatMap(URLCheck.host)
             var diagnostic = Diagnostic(
                 .warning, file: file, field: "image_alt",
-                message: "\(banners.count == 1 ? "a banner has" : "\(banners.count) banners have") no image_alt (\(ids)): a banner's image is all it shows, so screen readers read "
+                message: (banners.allSatisfy { $0.type == .bannerImage }
+                    ? "\(banners.count == 1 ? "a banner has" : "\(banners.count) banners have") no image_alt (\(ids)): a banner's image is all it shows, so screen readers read "
+                    : "\(banners.count == 1 ? "a card that shows only its image has" : "\(banners.count) cards that show only their image have") no image_alt (\(ids)): with neither title nor description, the image is all a card shows, so screen readers read ")
                     + (fallback.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)) for \(Diagnostic.quoted(example.id)))" } ?? "nothing for it")
                     + "; add image_alt to say what the image shows")
             diagnostic.cardOffset = example.source.offset  // at the first of them

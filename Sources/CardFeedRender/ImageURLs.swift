@@ -122,9 +122,10 @@ struct ImageURLs: Sendable {
 
     func cardImage(_ card: Card) -> ImageView {
         // As the Braze SDKs do: the card's image_alt; else an image beside the card's own text is
-        // decorative (its title is read anyway, not twice), and a banner's image, its only content
-        // and often its link, is named from the card (the decoder warns that image_alt is missing).
-        let alt = card.imageAlt ?? (card.type == .bannerImage ? card.title ?? card.domain ?? card.url.flatMap(URLCheck.host) ?? "" : "")
+        // decorative (its title is read anyway, not twice), and the image of a card that shows
+        // nothing else (a banner), its only content and often its link, is named from the card
+        // (the build warns that image_alt is missing).
+        let alt = card.imageAlt ?? (card.showsOnlyItsImage ? card.title ?? card.domain ?? card.url.flatMap(URLCheck.host) ?? "" : "")
         let src: String
         switch card.image {
         case .remote(let url): src = Formatting.attributeURL(url)

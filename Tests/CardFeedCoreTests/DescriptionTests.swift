@@ -165,6 +165,21 @@ import Testing
         #expect(page.contains("src=\"https://x.test/d.png\" alt=\"\""))
     }
 
+    @Test("a card with an image and neither title nor description is named from the card like a banner, with the warning")
+    func aCardShowingOnlyItsImageIsNamedLikeABanner() throws {
+        let site = try TempSite(["cards.json": "[" + [
+            cardJSON(["id": "p", "type": "short_news", "created": 2, "image": "https://x.test/p.png", "url": "https://brew.example/menu", "domain": "brew.example"]),
+            cardJSON(["id": "t", "type": "short_news", "created": 1, "image": "https://x.test/t.png", "title": "Menu", "description": "d"]),
+        ].joined(separator: ",") + "]"])
+        defer { site.remove() }
+        let report = site.build()
+        let warnings = report.diagnostics.lines.filter { $0.contains("image_alt") }
+        #expect(warnings.count == 1 && warnings[0].contains("a card that shows only its image has no image_alt (\"p\")"), "\(warnings)")
+        let page = try site.read("index.html")
+        #expect(page.contains("src=\"https://x.test/p.png\" alt=\"brew.example\""))
+        #expect(page.contains("src=\"https://x.test/t.png\" alt=\"\""))
+    }
+
     @Test func theWordsOfPastedHTMLAreOnThePage() throws {
         let site = try TempSite(["cards.json": cardJSON([
             "id": "a", "type": "text_announcement", "created": 1,

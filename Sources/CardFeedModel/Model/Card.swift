@@ -116,6 +116,12 @@ public struct Card: Sendable, Equatable {
         }
     }
 
+    /// Whether the card's image is all it shows (a banner, or a card with neither title nor
+    /// description), so that a screen reader needs words for the image itself.
+    public var showsOnlyItsImage: Bool {
+        fields.type == .bannerImage || ((fields.title ?? "").isEmpty && (fields.description ?? "").isEmpty)
+    }
+
     /// One of a card's `extras`: a key and its text.
     public struct Extra: Sendable, Hashable, Decodable {
         public var key: String

@@ -382,7 +382,7 @@ public struct SiteBuilder: Sendable {
             let banners = byFile[file] ?? []
             let ids = banners.prefix(3).map { Diagnostic.quoted($0.id) }.joined(separator: ", ") + (banners.count > 3 ? ", …" : "")
             let example = banners[0]
-            let fallback = example.title ?? example.domain ?? example.url.flatMap(URLCheck.host)
+            let fallback = example.wordsForItsImage
             var diagnostic = Diagnostic(
                 .warning, file: file, field: "image_alt",
                 message: (banners.allSatisfy { $0.type == .bannerImage }

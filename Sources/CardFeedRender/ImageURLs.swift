@@ -125,7 +125,7 @@ struct ImageURLs: Sendable {
         // decorative (its title is read anyway, not twice), and the image of a card that shows
         // nothing else (a banner), its only content and often its link, is named from the card
         // (the build warns that image_alt is missing).
-        let alt = card.imageAlt ?? (card.showsOnlyItsImage ? card.title ?? card.domain ?? card.url.flatMap(URLCheck.host) ?? "" : "")
+        let alt = card.imageAlt ?? (card.showsOnlyItsImage ? card.wordsForItsImage ?? "" : "")
         let src: String
         switch card.image {
         case .remote(let url): src = Formatting.attributeURL(url)

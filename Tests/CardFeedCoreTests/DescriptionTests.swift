@@ -170,14 +170,17 @@ import Testing
         let site = try TempSite(["cards.json": "[" + [
             cardJSON(["id": "p", "type": "short_news", "created": 2, "image": "https://x.test/p.png", "url": "https://brew.example/menu", "domain": "brew.example"]),
             cardJSON(["id": "t", "type": "short_news", "created": 1, "image": "https://x.test/t.png", "title": "Menu", "description": "d"]),
+            cardJSON(["id": "e", "type": "short_news", "created": 0, "image": "https://x.test/e.png", "title": "", "description": "", "url": "https://empty.example/x"]),
         ].joined(separator: ",") + "]"])
         defer { site.remove() }
         let report = site.build()
         let warnings = report.diagnostics.lines.filter { $0.contains("image_alt") }
-        #expect(warnings.count == 1 && warnings[0].contains("a card that shows only its image has no image_alt (\"p\")"), "\(warnings)")
+        #expect(warnings.count == 1 && warnings[0].contains("2 cards that show only their image have no image_alt (\"p\", \"e\")"), "\(warnings)")
         let page = try site.read("index.html")
         #expect(page.contains("src=\"https://x.test/p.png\" alt=\"brew.example\""))
         #expect(page.contains("src=\"https://x.test/t.png\" alt=\"\""))
+        // An empty title is no words: the link's host is used.
+        #expect(page.contains("src=\"https://x.test/e.png\" alt=\"empty.example\""))
     }
 
     @Test func theWordsOfPastedHTMLAreOnThePage() throws {

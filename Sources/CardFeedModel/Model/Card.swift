@@ -122,12 +122,6 @@ public struct Card: Sendable, Equatable {
         fields.type == .bannerImage || ((fields.title ?? "").isEmpty && (fields.description ?? "").isEmpty)
     }
 
-    /// The words for such an image when the card gives no `image_alt`: its title, else its
-    /// domain, else its link's host (an empty one counts as none).
-    public var wordsForItsImage: String? {
-        [fields.title, fields.domain, fields.url.flatMap(URLCheck.host)].lazy.compactMap { $0 }.first { !$0.isEmpty }
-    }
-
     /// One of a card's `extras`: a key and its text.
     public struct Extra: Sendable, Hashable, Decodable {
         public var key: String

@@ -10,11 +10,12 @@ struct DisplayOrder {
     private let times: [Int64]
     private let readOrder: [Int]
 
-    /// Reads each card's keys once, rather than once per comparison.
+    /// Reads each card's keys once, rather than once per comparison. (Closures, not key paths:
+    /// a key path to another module's property is followed at run time, card by card.)
     init(_ cards: [Card]) {
-        pinned = cards.map(\.pinned)
-        times = cards.map(\.sortTime)
-        readOrder = cards.map(\.source.order)
+        pinned = cards.map { $0.pinned }
+        times = cards.map { $0.sortTime }
+        readOrder = cards.map { $0.source.order }
     }
 
     /// Whether the card at index `a` of the cards given is shown before the one at `b`.

@@ -66,7 +66,7 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     public var endIndex: Int { order.count }
 
     public subscript(position: Int) -> Card {
-        _read { yield loaded[order[position]] }
+        loaded[order[position]]
     }
 
     /// The card's HTML id, its permalink's fragment, its `card-styles.css` selector and its feed

@@ -51,6 +51,8 @@ let package = Package(
         ),
         // Exchanging two folders in one rename (renameat2 is not in Swift's Glibc module).
         .target(name: "CFileSwap"),
+        // libFuzzer's driver, declared for the fuzz target (libFuzzer itself defines it).
+        .target(name: "CLibFuzzer"),
         // The Mustache template engine: templates parsed once, rendered by appending bytes, with
         // names looked up through typed views (MustacheObject) rather than reflection.
         .target(name: "CardFeedMustache"),
@@ -126,7 +128,7 @@ let package = Package(
         // libFuzzer); built normally it replays card files through the same checks.
         .executableTarget(
             name: "CardFeedFuzz",
-            dependencies: ["CardFeedBuild", "CardFeedModel"],
+            dependencies: ["CardFeedBuild", "CardFeedModel", "CLibFuzzer"],
             swiftSettings: fuzzing ? fuzzedCode + [.define("CARDFEED_LIBFUZZER")] : [],
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])] : []
         ),

@@ -1,4 +1,7 @@
 import Foundation
+#if CARDFEED_LIBFUZZER
+import CLibFuzzer
+#endif
 
 // The fuzz target over loading and rendering one card file (see `SiteProbe` and
 // scripts/fuzz.sh), or, with CARDFEED_FUZZ_TARGET=config or templates, over a site's
@@ -7,18 +10,8 @@ import Foundation
 // which libFuzzer reports as a crash and saves. Built normally, the same checks run over the
 // files named on the command line, to replay what the fuzzer found.
 
-/// libFuzzer's own driver (compiler-rt's FuzzerDriver.cpp): parses libFuzzer's options and runs.
-#if CARDFEED_LIBFUZZER
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-#endif
-
 /// One input: the checks' problems are printed and abort the process, so that libFuzzer saves it.
-@_cdecl("LLVMFuzzerTestOneInput")
+@c(LLVMFuzzerTestOneInput)
 public func checkOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
     let problems = FuzzTarget.fromEnvironment.problems(data)
@@ -34,7 +27,7 @@ struct CardFeedFuzz {
     static func main() {
         #if CARDFEED_LIBFUZZER
         var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv, checkOneInput))
         #else
         replay(Array(CommandLine.arguments.dropFirst()))

@@ -61,9 +61,12 @@ public struct BuildReport: Sendable {
     public var pagesRendered = 0
     /// The base URL feeds and the sitemap were written for; nil when there was none.
     public var syndicatedFor: String?
+    /// Files written: new, or different from the previous output's.
     public var filesWritten = 0
     /// Files of the previous output left as they were, the build having produced the same bytes.
     public var filesUnchanged = 0
+    /// Whether the output held a previous build to compare the files with.
+    public var comparedWithPrevious = false
     /// Files of the previous output that this build no longer produces, removed.
     public var filesRemoved: [String] = []
     public var output: URL?

@@ -336,6 +336,7 @@ public struct SiteBuilder: Sendable {
             }
             report.filesWritten = counts.written
             report.filesUnchanged = counts.unchanged
+            report.comparedWithPrevious = counts.comparedWithPrevious
             report.filesRemoved = counts.removed
             report.output = destination.folder.map(\.standardizedFileURL)
         } catch {

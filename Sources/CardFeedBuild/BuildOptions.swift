@@ -11,7 +11,7 @@ public struct BuildOptions: Sendable {
     /// The build's time: cards that expire at or before it are hidden, cards created after it are
     /// future cards (see `FutureCards`). A time without an offset is on the site's clocks.
     public var now: WrittenTime
-    /// Cards a page; 0 puts each feed on one page.
+    /// Cards a page, on average (see `PageEnds`); 0 puts each feed on one page.
     public var pageSize: Int?
     public var locale: String?
     /// The address the site is published at; with it, feeds and a sitemap are written too.

@@ -25,10 +25,15 @@ package enum PageEnds {
     /// is seeded anew in each process): 64-bit FNV-1a of its UTF-8, whose low bits depend on
     /// the low bits of the bytes alone (bad for a remainder), mixed by MurmurHash3's finaliser.
     package static func hash(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+        var id = id
+        // The bytes in place: through `utf8`'s indices, every id of a build took 250 ns.
+        var hash: UInt64 = id.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
         }
         hash ^= hash >> 33
         hash = hash &* 0xff51_afd7_ed55_8ccd
@@ -51,11 +56,19 @@ struct Paginator {
     /// pins aside (`DisplayOrder.isNewer`).
     let isNewer: (Int, Int) -> Bool
 
-    init(pageSize: Int, shown: ShownCards, isNewer: @escaping (Int, Int) -> Bool) {
+    /// `endsPage` by display position; see `endsPage(_:pageSize:)` to make it.
+    init(pageSize: Int, shown: ShownCards, endsPage: [Bool], isNewer: @escaping (Int, Int) -> Bool) {
         self.pageSize = pageSize
         self.shown = shown
+        self.endsPage = endsPage
         self.isNewer = isNewer
-        endsPage = pageSize > 0 ? shown.map { PageEnds.endsPage($0.id, pageSize: pageSize) } : []
+    }
+
+    /// Whether each of `cards` (as loaded) ends a page. Read in the order the cards were
+    /// loaded, which is the order of their memory: in display order, reading each card's id
+    /// missed the cache, 40 ms for 100,000 cards.
+    static func endsPage(_ cards: [Card], pageSize: Int) -> [Bool] {
+        pageSize > 0 ? cards.map { PageEnds.endsPage($0.id, pageSize: pageSize) } : []
     }
 
     /// The pages of `feed`, whose cards are the display positions `cards` (in display order).

@@ -190,7 +190,10 @@ public struct FeedSelector: Sendable {
             }
         }
         let shown = ShownCards(cards, order: shownIndices)
-        let paginator = Paginator(pageSize: pageSize, shown: shown) { [shownIndices] a, b in order.isNewer(shownIndices[a], shownIndices[b]) }
+        let ends = Paginator.endsPage(cards, pageSize: pageSize)
+        let paginator = Paginator(pageSize: pageSize, shown: shown, endsPage: ends.isEmpty ? [] : shownIndices.map { ends[$0] }) { [shownIndices] a, b in
+            order.isNewer(shownIndices[a], shownIndices[b])
+        }
         let selections = zip(feeds, members).map { feed, cards in
             let (front, archive, archiveOnFront) = paginator.pages(of: feed, cards: cards)
             return FeedSelection(feed: feed, cards: cards, front: front, archive: archive, archiveOnFront: archiveOnFront, listed: !hideEmptyFeeds || !cards.isEmpty)

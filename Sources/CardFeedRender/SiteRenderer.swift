@@ -159,7 +159,7 @@ package struct SiteRenderer {
             // The days of the cards that have one (a card without a date sorts as the oldest), of
             // those shown at their date: on the front page, not the pinned ones.
             let dated = page.cards.lazy.map { shown[feed.cards[$0]] }.filter { $0.created != nil && (index > 0 || !$0.pinned) }
-            let dates = DatesView(times: dated.map(\.sortTime), settings: settings)
+            let dates = DatesView(times: dated.map { $0.sortTime }, settings: settings)
             return PageView(
                 settings: settings, feed: feedView, nav: nav, cardCount: page.cards.count,
                 pagination: PaginationView(feed, page: index), dates: dates, alternates: alternates, root: root, path: page.path)

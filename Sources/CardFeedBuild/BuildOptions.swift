@@ -11,7 +11,7 @@ public struct BuildOptions: Sendable {
     /// The build's time: cards that expire at or before it are hidden, cards created after it are
     /// future cards (see `FutureCards`). A time without an offset is on the site's clocks.
     public var now: WrittenTime
-    /// Cards a page; 0 puts each feed on one page.
+    /// Cards a page, on average (see `PageEnds`); 0 puts each feed on one page.
     public var pageSize: Int?
     public var locale: String?
     /// The address the site is published at; with it, feeds and a sitemap are written too.
@@ -61,9 +61,12 @@ public struct BuildReport: Sendable {
     public var pagesRendered = 0
     /// The base URL feeds and the sitemap were written for; nil when there was none.
     public var syndicatedFor: String?
+    /// Files written: new, or different from the previous output's.
     public var filesWritten = 0
     /// Files of the previous output left as they were, the build having produced the same bytes.
     public var filesUnchanged = 0
+    /// Whether the output held a previous build to compare the files with.
+    public var comparedWithPrevious = false
     /// Files of the previous output that this build no longer produces, removed.
     public var filesRemoved: [String] = []
     public var output: URL?

@@ -45,7 +45,8 @@ public struct CardExplanation: Sendable {
     public struct Shown: Sendable {
         /// The feed's name: "all", "news", "uncategorized"…
         public var feed: String
-        public var page: Int
+        /// Whether the page is the feed's front page, else one of its archive pages.
+        public var front: Bool
         /// The page's file in the output, and the card's anchor on it.
         public var file: String
         public var anchor: String
@@ -164,12 +165,14 @@ extension SiteBuilder {
         }
         let anchor = selection.cards.anchor(at: position)
         for feed in selection.feeds {
-            guard let index = feed.cards.firstIndex(of: position), let page = feed.pages.firstIndex(where: { $0.contains(index) }) else { continue }
-            let file = PagePaths.file(feed: feed.feed, page: page + 1)
-            let url = configuration.baseURL.map { $0 + PagePaths.served(file) + "#" + anchor }
-            explanation.shown.append(.init(
-                feed: feed.feed.slug, page: page + 1, file: file, anchor: anchor, position: index - feed.pages[page].lowerBound + 1,
-                cards: feed.pages[page].count, url: url, pinned: card.pinned))
+            guard let index = feed.cards.firstIndex(of: position) else { continue }
+            for (number, page) in feed.pages.enumerated() {
+                guard let place = page.cards.firstIndex(of: index) else { continue }
+                let url = configuration.baseURL.map { $0 + PagePaths.served(page.path) + "#" + anchor }
+                explanation.shown.append(.init(
+                    feed: feed.feed.slug, front: number == 0, file: page.path, anchor: anchor, position: place + 1,
+                    cards: page.cards.count, url: url, pinned: card.pinned))
+            }
         }
         return explanation
     }

@@ -284,7 +284,7 @@ public struct SiteBuilder: Sendable {
             let syndication = try step("Render pages", 3, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 let total = selection.cards.count
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
-                let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { $0.cards[$0.pages.first ?? 0..<0] })
+                let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
                 let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: feedCards)
                 guard let baseURL = setup.baseURL else { return [] }
                 let files = try Syndication(baseURL: baseURL, settings: settings, templates: setup.templates).files(selection, descriptions: descriptions)
@@ -336,6 +336,7 @@ public struct SiteBuilder: Sendable {
             }
             report.filesWritten = counts.written
             report.filesUnchanged = counts.unchanged
+            report.comparedWithPrevious = counts.comparedWithPrevious
             report.filesRemoved = counts.removed
             report.output = destination.folder.map(\.standardizedFileURL)
         } catch {
@@ -401,7 +402,8 @@ public struct SiteBuilder: Sendable {
     private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool, hidden: OutputHiddenFiles) -> [Diagnostic] {
         var generated: [String: String] = [SiteWriter.markerName: "the marker of cardfeed's output folder"]
         for feed in selection.feeds {
-            for page in 1...max(feed.pages.count, 1) { generated[PagePaths.file(feed: feed.feed, page: page)] = "page \(page) of the \(feed.feed.slug) feed" }
+            generated[feed.front.path] = "the front page of the \(feed.feed.slug) feed"
+            for page in feed.archive { generated[page.path] = "a page of the \(feed.feed.slug) feed" }
             if syndication {
                 generated[Syndication.atomFile(feed.feed)] = "the \(feed.feed.slug) feed's Atom feed"
                 generated[Syndication.jsonFile(feed.feed)] = "the \(feed.feed.slug) feed's JSON Feed"

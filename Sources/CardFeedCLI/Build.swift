@@ -7,12 +7,14 @@ struct Build: ParsableCommand {
         discussion: """
             Pages: OUTPUT/index.html (all cards), OUTPUT/<feed>/index.html for news, advertising, \
             announcements, social and uncategorized (or for the feeds in cardfeed.yml's feeds:, \
-            the first on OUTPUT/index.html), and OUTPUT/page-<n>.html and OUTPUT/<feed>/page-<n>.html for \
-            further pages. The output is replaced as a whole or not at all: the site is built in a \
+            the first on OUTPUT/index.html): each feed's front page, its newest cards. Older cards \
+            are on archive pages, OUTPUT/page-<card>.html and OUTPUT/<feed>/page-<card>.html, each \
+            named after its newest card, which keep their cards and addresses as newer cards \
+            arrive (--page-size cards on average). The output is replaced as a whole or not at all: the site is built in a \
             folder beside OUTPUT, which then takes its place in one rename, so a failed or killed \
             build leaves the previous output as it was. Files that come out the same are linked \
-            from the previous output (they keep their modification times); files the site no \
-            longer has are named in the summary. Two builds into one OUTPUT at once: the second \
+            from the previous output (they keep their modification times), and the summary says \
+            how many changed; files the site no longer has are named in it. Two builds into one OUTPUT at once: the second \
             is refused. Hidden files in OUTPUT (.git, .nojekyll) are always kept. An existing OUTPUT that cardfeed did not write (other than hidden \
             files) is never replaced. SITE/static/ is copied as it is to OUTPUT's root (robots.txt, \
             CNAME, .well-known/).

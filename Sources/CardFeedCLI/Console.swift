@@ -145,8 +145,11 @@ struct Summary {
         let seconds = report.stepSeconds.reduce(0) { $0 + $1.seconds }
         let timing = String(format: "%.2f s", seconds)
         if let output = report.output {
-            let unchanged = report.filesUnchanged > 0 ? " (\(report.filesUnchanged) unchanged)" : ""
-            lines.append("Wrote \(Console.plural(report.filesWritten, "file"))\(unchanged) in \(timing)\(warnings > 0 ? " with \(Console.plural(warnings, "warning"))" : "").")
+            // What changed is what a deployment that copies changed files (rsync, an upload
+            // step) copies: unchanged files keep their modification times.
+            let changes = report.comparedWithPrevious ? " (\(report.filesWritten) changed, \(report.filesUnchanged) unchanged)" : ""
+            let total = report.filesWritten + report.filesUnchanged
+            lines.append("Wrote \(Console.plural(total, "file")) in \(timing)\(changes)\(warnings > 0 ? " with \(Console.plural(warnings, "warning"))" : "").")
             let removed = report.filesRemoved
             if !removed.isEmpty {
                 let shown = removed.prefix(5).joined(separator: ", ") + (removed.count > 5 ? ", …" : "")

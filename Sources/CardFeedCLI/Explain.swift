@@ -20,7 +20,7 @@ struct Explain: ParsableCommand {
             closest one the site has.
 
             With --diagnostics json, standard output holds one JSON object: id, found, shown, \
-            card (file, line, column, card), pages (feed, page, file, anchor, position, cards, \
+            card (file, line, column, card), pages (feed, front, file, anchor, position, cards, \
             url, pinned), notes (kind, hides, message, file, line, column), diagnostics (as \
             `check --diagnostics json` prints them), site_errors and suggestion.
 
@@ -85,9 +85,9 @@ struct ExplanationText {
                 lines.append("\(card) (\(place.description)) is not shown:")
             } else {
                 let pages = e.shown.count == 1 ? "1 page" : "\(e.shown.count) pages"
-                lines.append("\(card) (\(place.description)) is shown on \(pages), \(e.shown[0].pinned ? "pinned (it comes first, with the other pinned cards)" : "not pinned"):")
+                lines.append("\(card) (\(place.description)) is shown on \(pages), \(e.shown[0].pinned ? "pinned (it comes first on the front pages, with the other pinned cards, and at its date on the archive pages)" : "not pinned"):")
                 for shown in e.shown {
-                    lines.append("  \(shown.feed) feed, page \(shown.page): \(shown.file)#\(shown.anchor), card \(shown.position) of \(shown.cards)"
+                    lines.append("  \(shown.feed) feed, \(shown.front ? "front page" : "archive page"): \(shown.file)#\(shown.anchor), card \(shown.position) of \(shown.cards)"
                         + (shown.url.map { " (\($0))" } ?? ""))
                 }
             }
@@ -124,7 +124,7 @@ struct ExplanationText {
             return "{\"file\":\(string(place.file)),\"line\":\(number(place.line)),\"column\":\(number(place.column)),\"card\":\(number(place.card))}"
         }
         let pages = e.shown.map {
-            "{\"feed\":\(string($0.feed)),\"page\":\($0.page),\"file\":\(string($0.file)),\"anchor\":\(string($0.anchor)),"
+            "{\"feed\":\(string($0.feed)),\"front\":\($0.front),\"file\":\(string($0.file)),\"anchor\":\(string($0.anchor)),"
                 + "\"position\":\($0.position),\"cards\":\($0.cards),\"url\":\(string($0.url)),\"pinned\":\($0.pinned)}"
         }
         let notes = e.notes.map {

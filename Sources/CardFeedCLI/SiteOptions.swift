@@ -17,7 +17,7 @@ struct SiteOptions: ParsableArguments {
 
     // Unconditional, so that `--page-size -1` reaches `validate` (which says what is allowed)
     // instead of reading as an option "-1" and failing with "Missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Cards a page; 0 puts each feed on one page (default: page_size in cardfeed.yml, else \(BuildOptions.defaultPageSize)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cards a page, on average; 0 puts each feed on one page (default: page_size in cardfeed.yml, else \(BuildOptions.defaultPageSize)).", valueName: "n"))
     var pageSize: Int?
 
     @Option(help: ArgumentHelp("The language of the pages: en, de, fr, ar, he, or one the site adds in strings/ (default: locale in cardfeed.yml, else en).", valueName: "locale"))

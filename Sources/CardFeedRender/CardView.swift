@@ -41,9 +41,8 @@ final class CardView: MustacheObject {
     let card: Card
     let descriptionHTML: String?
     let settings: RenderSettings
-    /// Where the card stands in its home feed (the first feed that shows every card, else the
-    /// first that shows it: see `Permalinks`): `page-3.html#card-x`. The anchor is stable; the
-    /// page can change when newer cards arrive.
+    /// The card on the page of its home feed that keeps it (see `Permalinks`):
+    /// `page-summer-sale.html#card-x`.
     let permalink: String
 
     /// Every card's template reads `created` twice (`iso` and `text`) and `newTab` three times:
@@ -178,7 +177,7 @@ final class CategoryView: MustacheObject {
     init(_ category: FeedCategory, feed: Feed?, strings: StringTable) {
         name = category.rawValue
         title = feed.map(strings.feedTitle) ?? strings[category.titleKey]
-        href = feed.map { PagePaths.href(feed: $0, page: 1) }
+        href = feed.map(PagePaths.front)
     }
 }
 
@@ -356,7 +355,7 @@ package final class RenderSettings: Sendable {
         var siteTitle: String
         /// Stylesheets every page links, in order.
         var stylesheets: [String]
-        /// Cards a page (0: one page a feed), to place a card in the "all" feed.
+        /// Cards a page (0: one page a feed), which decides the pages a card is on.
         var pageSize: Int
         /// With a base URL, the feeds also have Atom and JSON Feed files that pages link.
         var baseURL: String?
@@ -431,25 +430,36 @@ package final class RenderSettings: Sendable {
     func moment(_ seconds: Int64) -> Moment { values.strings.moment(seconds, in: values.timeZone) }
 }
 
-/// Each shown card's permalink, `page-3.html#card-x`: the page of its home feed (see
-/// `CardHomes`) that shows it. What it needs of the selection is taken out once, so that a
-/// card's permalink copies no feed.
+/// Each shown card's permalink, `page-summer-sale.html#card-x`: the archive page of its home
+/// feed (see `CardHomes`) that shows it, whose address lasts as long as the card that ends it;
+/// for a card newer than the feed's newest page end, which only the front page shows, the front
+/// page. The one place a permalink is made. What it needs of the selection is taken out once,
+/// so that a card's permalink copies no feed.
 struct Permalinks: Sendable {
     let homes: CardHomes
-    /// By feed: its folder, and how many cards its pages hold (0: one page).
-    let folders: [String]
-    let pageLengths: [Int]
+    /// By feed: its pages' paths (`FeedSelection.pages`).
+    let paths: [[String]]
+    /// By feed, for the feeds that are some card's home: by index into the feed's cards, the
+    /// page (an index into `paths`) its permalink names.
+    let pages: [[Int32]]
 
     init(_ selection: Selection) {
         homes = selection.homes
-        folders = selection.feeds.map(\.feed.folder)
-        pageLengths = selection.feeds.map { $0.pages.count > 1 ? $0.pages[0].count : 0 }
+        paths = selection.feeds.map { $0.pages.map(\.path) }
+        pages = selection.feeds.indices.map { feed in
+            let selected = selection.feeds[feed]
+            guard selection.homes.everyCardFeed.map({ $0 == feed }) ?? true else { return [] }
+            var pages = [Int32](repeating: 0, count: selected.cards.count)
+            for (index, page) in selected.archive.enumerated() {
+                for card in page.cards { pages[card] = Int32(index + 1) }
+            }
+            return pages
+        }
     }
 
     /// The card's permalink, from its anchor (`ShownCards.anchor(at:)`).
     func callAsFunction(position: Int, anchor: String) -> String {
         let (feed, index) = homes.place(of: position)
-        let length = pageLengths[feed]
-        return PagePaths.file(folder: folders[feed], page: length > 0 ? index / length + 1 : 1) + "#" + anchor
+        return paths[feed][Int(pages[feed][index])] + "#" + anchor
     }
 }

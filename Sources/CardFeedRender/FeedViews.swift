@@ -2,7 +2,7 @@ import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
 
-/// What `feed.atom` sees: one feed, its entries the cards of its first page. Every address is
+/// What `feed.atom` sees: one feed, its entries the cards of its front page. Every address is
 /// absolute; times are ISO 8601.
 final class FeedDocumentView: MustacheObject {
     enum Key: String, ViewKey {
@@ -38,8 +38,8 @@ final class FeedDocumentView: MustacheObject {
         case .title: .text(syndication.title(feed))
         // The feed's Atom id: the address its first page had when feeds began, kept as it was
         // (readers know a feed by its id), while `url` names the page as the site serves it.
-        case .id: .text(syndication.absolute(PagePaths.file(feed: feed, page: 1)))
-        case .url: .text(syndication.pageURL(PagePaths.file(feed: feed, page: 1)))
+        case .id: .text(syndication.absolute(PagePaths.front(feed)))
+        case .url: .text(syndication.pageURL(PagePaths.front(feed)))
         case .atomURL: .text(syndication.absolute(Syndication.atomFile(feed)))
         case .updated: .text(updated)
         case .siteTitle: .text(syndication.settings.siteTitle)
@@ -142,9 +142,9 @@ final class SitemapView: MustacheObject {
     init(_ selection: Selection, syndication: Syndication) {
         var urls: [PageURL] = []
         for feed in selection.feeds where feed.listed {
-            for (number, range) in feed.pages.enumerated() {
-                let newest = feed.cards[range].map { selection.cards[$0].sortTime }.max()
-                urls.append(PageURL(loc: syndication.pageURL(PagePaths.file(feed: feed.feed, page: number + 1)), lastmod: newest.map(Formatting.iso)))
+            for page in feed.pages {
+                let newest = page.cards.map { selection.cards[feed.cards[$0]].sortTime }.max()
+                urls.append(PageURL(loc: syndication.pageURL(page.path), lastmod: newest.map(Formatting.iso)))
             }
         }
         self.urls = urls

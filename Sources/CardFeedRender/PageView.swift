@@ -7,7 +7,7 @@ import CardFeedModel
 final class PageView: MustacheObject {
     enum Key: String, ViewKey {
         case lang, rtl, siteTitle, title, root, path, stylesheet, stylesheets, generator
-        case feed, nav, cards, emptyMessage, pagination, strings, madeWith, alternates, csp
+        case feed, nav, cards, emptyMessage, pagination, dates, strings, madeWith, alternates, csp
         case description, favicon, canonical, social
 
         var kind: FieldKind {
@@ -19,6 +19,7 @@ final class PageView: MustacheObject {
             case .nav: .list(NavItem.schema)
             case .cards: .cards
             case .pagination: .view(PaginationView.schema)
+            case .dates: .view(DatesView.schema)
             case .strings: .open
             case .alternates: .list(AlternateView.schema)
             case .favicon: .view(FaviconView.schema)
@@ -36,6 +37,8 @@ final class PageView: MustacheObject {
     /// which the page's writer fills (see `PageFrame`).
     let cardCount: Int
     let pagination: PaginationView?
+    /// The days the page's cards are from; nil for a page of cards without a date.
+    let dates: DatesView?
     /// `.objects` of the feed's Atom and JSON Feed files (none without a base URL).
     let alternates: MustacheValue
     let root: String
@@ -43,7 +46,7 @@ final class PageView: MustacheObject {
     let path: String
 
     init(
-        settings: RenderSettings, feed: FeedView, nav: MustacheValue, cardCount: Int, pagination: PaginationView?,
+        settings: RenderSettings, feed: FeedView, nav: MustacheValue, cardCount: Int, pagination: PaginationView?, dates: DatesView?,
         alternates: MustacheValue, root: String, path: String
     ) {
         self.settings = settings
@@ -51,21 +54,27 @@ final class PageView: MustacheObject {
         self.nav = nav
         self.cardCount = cardCount
         self.pagination = pagination
+        self.dates = dates
         self.alternates = alternates
         self.root = root
         self.path = path
     }
 
-    /// The page's `<title>`: the site's title on the front page, else the feed's (and the page's).
+    /// Whether this is the feed's front page, rather than one of its archive pages.
+    var isFrontPage: Bool { path == feed.href }
+
+    /// The page's `<title>`: the site's title on the site's front page, else the feed's, and on
+    /// an archive page its days: "News, Feb 11 – Mar 2, 2026 · Brewline".
     var title: String {
-        if feed.feed.isFrontPage && pagination == nil { return settings.siteTitle }
-        let name = pagination.map { settings.strings.format("pageTitle", ["feed": feed.title, "page": String($0.current), "total": String($0.total)]) } ?? feed.title
+        if feed.feed.isFrontPage && isFrontPage { return settings.siteTitle }
+        let dates = isFrontPage ? nil : dates
+        let name = dates.map { settings.strings.format("archiveTitle", ["feed": feed.title, "dates": $0.text]) } ?? feed.title
         return "\(name) · \(settings.siteTitle)"
     }
 
-    /// cardfeed.yml's description, else what the page shows: "Brewline · News · 12 cards".
+    /// cardfeed.yml's description, else what the page shows: "Brewline · News · Feb 11 – Mar 2, 2026".
     var description: String {
-        settings.head.description ?? "\(settings.siteTitle) · \(feed.title) · \(feed.countText)"
+        settings.head.description ?? ([settings.siteTitle, feed.title] + [dates?.text].compactMap { $0 }).joined(separator: " · ")
     }
 
     static let fields = MustacheFields(Key.self)
@@ -88,6 +97,7 @@ final class PageView: MustacheObject {
         case .cards: return .deferredList(count: cardCount)
         case .emptyMessage: return .text(strings["emptyFeed"])
         case .pagination: return pagination.map { .object($0) }
+        case .dates: return dates.map { .object($0) }
         case .strings: return .object(settings.stringsView)
         case .alternates: return alternates
         case .csp: return settings.contentSecurityPolicy.mustache
@@ -115,42 +125,23 @@ struct PageConstants: Sendable {
     }
 }
 
+/// The feed a page belongs to. No card count: it would change the feed's pages with every card
+/// that comes or goes (the navigation's would change every page of the site).
 final class FeedView: MustacheObject {
     let feed: Feed
     let slug: String
     let title: String
-    let count: Int
-    /// "1 card", "12 cards", with the page when there are several: "12 cards · page 2 of 3".
-    let countText: String
     let href: String
 
-    /// The feed as its first page shows it when it has only one; see `onPage`.
-    init(_ selection: FeedSelection, strings: StringTable) {
-        feed = selection.feed
-        slug = selection.feed.slug
-        title = strings.feedTitle(selection.feed)
-        count = selection.cards.count
-        countText = strings.cardCount(count)
-        href = PagePaths.href(feed: selection.feed, page: 1)
-    }
-
-    private init(_ other: FeedView, countText: String) {
-        feed = other.feed
-        slug = other.slug
-        title = other.title
-        count = other.count
-        self.countText = countText
-        href = other.href
-    }
-
-    /// The feed as page `page` of `total` shows it: with several pages, the count says which.
-    func onPage(_ page: Int, of total: Int, strings: StringTable) -> FeedView {
-        guard total > 1 else { return self }
-        return FeedView(self, countText: countText + " · " + strings.format("pageOfTotal", ["page": String(page), "total": String(total)]))
+    init(_ feed: Feed, strings: StringTable) {
+        self.feed = feed
+        slug = feed.slug
+        title = strings.feedTitle(feed)
+        href = PagePaths.front(feed)
     }
 
     enum Key: String, ViewKey {
-        case slug, title, count, countText, href
+        case slug, title, href
 
         var kind: FieldKind { .text }
     }
@@ -161,8 +152,6 @@ final class FeedView: MustacheObject {
         switch Self.fields[name] {
         case .slug: .text(slug)
         case .title: .text(title)
-        case .count: .int(count)
-        case .countText: .text(countText)
         case .href: .text(href)
         case nil: nil
         }
@@ -198,30 +187,27 @@ final class AlternateView: MustacheObject {
     }
 }
 
+/// A feed in the navigation: its title and link, without its card count, which would change
+/// every page of the site with every card.
 final class NavItem: MustacheObject {
     let slug: String
     let title: String
-    let count: Int
-    /// "card" or "cards" after the count, for screen readers, in the plural form `count` takes.
-    let countNoun: String
     let href: String
     let current: Bool
 
-    init(slug: String, title: String, count: Int, countNoun: String, href: String, current: Bool) {
+    init(slug: String, title: String, href: String, current: Bool) {
         self.slug = slug
         self.title = title
-        self.count = count
-        self.countNoun = countNoun
         self.href = href
         self.current = current
     }
 
     enum Key: String, ViewKey {
-        case slug, title, count, countNoun, href, current
+        case slug, title, href, current
 
         var kind: FieldKind {
             switch self {
-            case .slug, .title, .count, .countNoun, .href: .text
+            case .slug, .title, .href: .text
             case .current: .flag
             }
         }
@@ -233,8 +219,6 @@ final class NavItem: MustacheObject {
         switch Self.fields[name] {
         case .slug: .text(slug)
         case .title: .text(title)
-        case .count: .int(count)
-        case .countNoun: .text(countNoun)
         case .href: .text(href)
         case .current: .bool(current)
         case nil: nil
@@ -242,91 +226,84 @@ final class NavItem: MustacheObject {
     }
 }
 
+/// The way from a page to the feed's newer and older pages, and back to its front page. No
+/// list of numbered pages: every page would change with every card.
 final class PaginationView: MustacheObject {
-    final class PageLink: MustacheObject {
-        init(number: Int, href: String, current: Bool, gap: Bool) {
-            self.number = number
-            self.href = href
-            self.current = current
-            self.gap = gap
-        }
-
-        let number: Int
-        let href: String
-        let current: Bool
-        /// Pages were left out before this one ("…").
-        let gap: Bool
-
-        enum Key: String, ViewKey {
-            case number, href, current, gap
-
-            var kind: FieldKind {
-                switch self {
-                case .number, .href: .text
-                case .current, .gap: .flag
-                }
-            }
-        }
-        static let schema = ViewSchema("page link", Key.self)
-        static let fields = MustacheFields(Key.self)
-
-        func value(for name: MustacheName) -> MustacheValue? {
-            switch Self.fields[name] {
-            case .number: .int(number)
-            case .href: .text(href)
-            case .current: .bool(current)
-            case .gap: .bool(gap)
-            case nil: nil
-            }
-        }
-    }
-
     enum Key: String, ViewKey {
-        case current, total, previous, next, pages
+        case newer, older, latest
 
-        var kind: FieldKind {
-            switch self {
-            case .current, .total, .previous, .next: .text
-            case .pages: .list(PageLink.schema)
-            }
-        }
+        var kind: FieldKind { .text }
     }
     static let schema = ViewSchema("pagination", Key.self)
     static let fields = MustacheFields(Key.self)
 
     func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
-        case .current: .int(current)
-        case .total: .int(total)
-        case .previous: previous.mustache
-        case .next: next.mustache
-        case .pages: .objects(pages)
+        case .newer: newer.mustache
+        case .older: older.mustache
+        case .latest: latest.mustache
         case nil: nil
         }
     }
 
-    let current: Int
-    let total: Int
-    let previous: String?
-    let next: String?
-    let pages: [PageLink]
+    /// The next newer page (from the newest archive page, the front page), the next older one,
+    /// and the front page, from an archive page that does not link it as its newer one.
+    let newer: String?
+    let older: String?
+    let latest: String?
 
-    init?(feed: Feed, page: Int, total: Int) {
-        guard total > 1 else { return nil }
-        current = page
-        self.total = total
-        previous = page > 1 ? PagePaths.href(feed: feed, page: page - 1) : nil
-        next = page < total ? PagePaths.href(feed: feed, page: page + 1) : nil
-        // First, last and two either side of the current page: a feed of thousands of pages
-        // must not put thousands of links on every page.
-        var shown: [Int] = []
-        for number in [1] + Array(max(1, page - 2)...min(total, page + 2)) + [total] where number > (shown.last ?? 0) {
-            shown.append(number)
+    /// The links of page `index` of the feed's `pages` (0: the front page); nil for a page
+    /// with none, the front page of a feed it shows whole.
+    init?(_ feed: FeedSelection, page index: Int) {
+        let archive = feed.archive
+        if index == 0 {
+            guard feed.archiveOnFront < archive.count else { return nil }
+            (newer, older, latest) = (nil, archive[feed.archiveOnFront].path, nil)
+        } else {
+            let page = index - 1
+            newer = page == 0 ? feed.front.path : archive[page - 1].path
+            older = page + 1 < archive.count ? archive[page + 1].path : nil
+            latest = page == 0 ? nil : feed.front.path
         }
-        pages = shown.enumerated().map { offset, number in
-            PageLink(
-                number: number, href: PagePaths.href(feed: feed, page: number), current: number == page,
-                gap: offset > 0 && shown[offset - 1] != number - 1)
+    }
+}
+
+/// The days a page's cards are from, oldest to newest, on the site's clocks.
+final class DatesView: MustacheObject {
+    /// "Feb 11 – Mar 2, 2026", "Mar 2, 2026" for cards of one day.
+    let text: String
+    let oldest: Moment
+    let newest: Moment
+
+    /// The days of cards at `times` (`Card.sortTime`); nil without any.
+    init?(times: some Sequence<Int64>, settings: RenderSettings) {
+        var range: (oldest: Int64, newest: Int64)?
+        for time in times { range = range.map { (min($0.oldest, time), max($0.newest, time)) } ?? (time, time) }
+        guard let range else { return nil }
+        text = settings.strings.dateRange(range.oldest, range.newest, in: settings.timeZone)
+        oldest = settings.moment(range.oldest)
+        newest = settings.moment(range.newest)
+    }
+
+    enum Key: String, ViewKey {
+        case text, oldest, newest
+
+        var kind: FieldKind {
+            switch self {
+            case .text: .text
+            case .oldest, .newest: .view(Moment.schema)
+            }
+        }
+    }
+    static let schema = ViewSchema("dates", Key.self)
+    static let fields = MustacheFields(Key.self)
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .text: .text(text)
+        case .oldest: .object(oldest)
+        case .newest: .object(newest)
+        case nil: nil
         }
     }
 }

@@ -29,8 +29,8 @@ struct CardRenderKey: Hashable {
 }
 
 /// What a page's frame (the page template around its cards) is made of, besides the page's
-/// place: the templates and settings, and every feed's cards and pages (the navigation shows
-/// their counts, the pagination the number of pages).
+/// place and its cards: the templates and settings, and every feed's cards and pages (the
+/// navigation lists the feeds that have cards, the pagination links the pages either side).
 struct PageFrameKey: Hashable {
     /// The hash of the build's `RenderContextKey`.
     var context: Int
@@ -81,12 +81,12 @@ extension SiteRenderer {
         ).hashValue
     }
 
-    /// Each page's key (the hash of its `PageKey`), by feed and page.
-    func pageKeys(_ selection: Selection, _ keys: RenderKeys, paths: [[String]]) -> [[Int]] {
+    /// Each page's key (the hash of its `PageKey`), by feed and page (as `FeedSelection.pages`).
+    func pageKeys(_ selection: Selection, _ keys: RenderKeys) -> [[Int]] {
         let frame = PageFrameKey(context: keys.context, feeds: selection.feeds).hashValue
-        return zip(selection.feeds, paths).map { feed, paths in
-            zip(paths, feed.pages).map { path, range in
-                PageKey(frame: frame, path: path, cards: feed.cards[range].map { keys.cards[$0] }).hashValue
+        return selection.feeds.map { feed in
+            feed.pages.map { page in
+                PageKey(frame: frame, path: page.path, cards: page.cards.map { keys.cards[feed.cards[$0]] }).hashValue
             }
         }
     }

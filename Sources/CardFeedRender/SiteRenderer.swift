@@ -121,21 +121,18 @@ package struct SiteRenderer {
     /// With `keys` (see `renderKeys`), each page gets a key (see `PageKey`), with which an output
     /// that remembers keys (serve's) skips a page that did not change.
     func pageStreams(_ selection: Selection, keys: RenderKeys? = nil) -> [PageStreams.FeedPages] {
-        let paths = selection.feeds.map { feed in feed.pages.indices.map { PagePaths.file(feed: feed.feed, page: $0 + 1) } }
-        let keys: [[Int]]? = keys.map { self.pageKeys(selection, $0, paths: paths) }
+        let keys: [[Int]]? = keys.map { self.pageKeys(selection, $0) }
         return selection.feeds.indices.map { index in
-            PageStreams.FeedPages(
-                feed: selection.feeds[index], paths: paths[index], keys: keys?[index],
-                frame: pageFrames(selection, selection.feeds[index]))
+            PageStreams.FeedPages(feed: selection.feeds[index], keys: keys?[index], frame: pageFrames(selection, selection.feeds[index]))
         }
     }
 
-    /// The frames of `feed`'s pages, by index from 0: the page template rendered for each, with
-    /// holes for its cards.
+    /// The frames of `feed`'s pages, by index into its `pages` (0: the front page): the page
+    /// template rendered for each, with holes for its cards.
     func pageFrames(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ index: Int) throws -> PageFrame {
         let views = pageViews(selection, feed)
         return { [templates] index in
-            PageFrame(try templates.render(views(index + 1, feed.pages[index].count))) { templates.failure($0, card: nil) }
+            PageFrame(try templates.render(views(index))) { templates.failure($0, card: nil) }
         }
     }
 
@@ -143,28 +140,29 @@ package struct SiteRenderer {
     /// that feed: the reader sees where they are.
     func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {
         selection.feeds.filter { $0.listed || $0.feed == current.feed }.map { other in
-            NavItem(
-                slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), count: other.cards.count,
-                countNoun: settings.strings.plural("navCards", other.cards.count),
-                href: PagePaths.href(feed: other.feed, page: 1), current: other.feed == current.feed)
+            NavItem(slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), href: PagePaths.front(other.feed), current: other.feed == current.feed)
         }
     }
 
-    /// The views of `feed`'s pages, by page number and card count. What the pages share (the
-    /// navigation, the feed's title and card count, the way back to the root, the feed links)
-    /// is made once: a paginated feed has thousands of pages.
-    func pageViews(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ page: Int, _ cards: Int) -> PageView {
+    /// The views of `feed`'s pages, by index into its `pages` (0: the front page). What the
+    /// pages share (the navigation, the feed, the way back to the root, the feed links) is made
+    /// once: a paginated feed has thousands of pages.
+    func pageViews(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ index: Int) -> PageView {
         let nav = MustacheValue.objects(navItems(selection, current: feed))
-        let feedView = FeedView(feed, strings: settings.strings)
+        let feedView = FeedView(feed.feed, strings: settings.strings)
         let alternates = MustacheValue.objects(settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))])
         let root = PagePaths.root(feed: feed.feed)
-        return { [settings] page, cards in
-            PageView(
-                settings: settings, feed: feedView.onPage(page, of: feed.pages.count, strings: settings.strings), nav: nav,
-                cardCount: cards,
-                pagination: PaginationView(feed: feed.feed, page: page, total: feed.pages.count),
-                alternates: alternates, root: root,
-                path: PagePaths.file(feed: feed.feed, page: page))
+        let pages = feed.pages
+        let shown = selection.cards
+        return { [settings] index in
+            let page = pages[index]
+            // The days of the cards that have one (a card without a date sorts as the oldest), of
+            // those shown at their date: on the front page, not the pinned ones.
+            let dated = page.cards.lazy.map { shown[feed.cards[$0]] }.filter { $0.created != nil && (index > 0 || !$0.pinned) }
+            let dates = DatesView(times: dated.map { $0.sortTime }, settings: settings)
+            return PageView(
+                settings: settings, feed: feedView, nav: nav, cardCount: page.cards.count,
+                pagination: PaginationView(feed, page: index), dates: dates, alternates: alternates, root: root, path: page.path)
         }
     }
 }

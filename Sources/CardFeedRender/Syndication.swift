@@ -9,7 +9,7 @@ import CardFeedWrite
 /// the sitemap are templates (`feed.atom`, `sitemap.xml`), and so is the HTML of a feed entry
 /// (`feed_entry`), which both feeds carry; JSON Feed is data, written by JSON's encoder.
 ///
-/// A feed file holds the cards of the feed's first page, in the page's order. Its `updated` time
+/// A feed file holds the cards of the feed's front page, in the page's order. Its `updated` time
 /// is its newest card's, never the clock's, so the output stays byte-identical between builds.
 package struct Syndication {
     let baseURL: String
@@ -34,7 +34,7 @@ package struct Syndication {
         let permalinks = Permalinks(selection)
         var files: [OutputFile] = []
         for feed in selection.feeds {
-            let positions = Array(feed.cards[feed.pages.first ?? 0..<0])
+            let positions = feed.front.cards.map { feed.cards[$0] }
             var feedEntries: [FeedEntryView] = []
             feedEntries.reserveCapacity(positions.count)
             for position in positions {
@@ -144,7 +144,7 @@ package struct Syndication {
         let object: [String: Any] = [
             "version": "https://jsonfeed.org/version/1.1",
             "title": title(feed),
-            "home_page_url": pageURL(PagePaths.file(feed: feed, page: 1)),
+            "home_page_url": pageURL(PagePaths.front(feed)),
             "feed_url": absolute(Self.jsonFile(feed)),
             "language": settings.strings.locale,
             "authors": [["name": settings.siteTitle]],

@@ -67,6 +67,7 @@ public final class InPlaceOutput: OutputTarget {
                 state.keys = committed ? state.nextKeys : [:]
                 state.nextKeys = [:]
             }
+            let hadPrevious = !state.written.isEmpty
             let manager = FileManager.default
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             let marker = folder.appendingPathComponent(SiteWriter.markerName)
@@ -84,7 +85,7 @@ public final class InPlaceOutput: OutputTarget {
             }
             committed = true
             state.lastChanged = (state.changed.map(\.path) + removed).sorted()
-            return OutputCounts(written: state.changed.count, unchanged: state.hashes.count - state.changed.count, removed: removed)
+            return OutputCounts(written: state.changed.count, unchanged: state.hashes.count - state.changed.count, removed: removed, comparedWithPrevious: hadPrevious)
         }
     }
 

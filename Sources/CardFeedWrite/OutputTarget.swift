@@ -29,12 +29,15 @@ extension OutputTarget {
 
 /// What a build did to the output folder.
 public struct OutputCounts: Sendable, Equatable {
+    /// Files written: new, or different from the previous output's.
     public var written = 0
     /// Files left as they were, being byte for byte what the build produced.
     public var unchanged = 0
     /// Files of the previous output that this build no longer produces, removed; relative
     /// paths, sorted.
     public var removed: [String] = []
+    /// Whether there was a previous output to compare the files with.
+    public var comparedWithPrevious = false
 }
 
 /// Every file kept in memory, by path: what the fuzz probe and the tests look at.

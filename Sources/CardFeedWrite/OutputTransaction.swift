@@ -179,7 +179,7 @@ package final class OutputTransaction: OutputTarget {
         try? manager.removeItem(atPath: staging)
         state.withLock { $0.finished = true }
         lock.release()
-        return OutputCounts(written: written, unchanged: linked, removed: removed.sorted())
+        return OutputCounts(written: written, unchanged: linked, removed: removed.sorted(), comparedWithPrevious: hasPrevious)
     }
 
     private func failure(_ what: String) -> SiteWriter.Refusal {

@@ -71,7 +71,9 @@ STRESS_CARDS = [
 ]
 
 # An Arabic site (`locale: ar`: `<html dir="rtl">`, the layout mirrored), with a Hebrew card, an
-# English one among them (it reads left to right) and two pages, so that pagination shows.
+# English one among them (it reads left to right) and archive pages, so that pagination shows:
+# two cards a page on average, so that ar-pinned, en-card and ar-plain end pages (the front page
+# shows ar-pinned, ar-classic and he-text; page-en-card.html links newer, older and latest).
 RTL_CARDS = [
     {"id": "ar-pinned", "tp": "captioned_image", "ca": 1794990000, "v": False, "p": True, "db": True,
      "i": "images/captioned-coffee.png", "image_alt": "فنجان قهوة", "tt": "وصلت تحميصة الخريف",
@@ -153,7 +155,7 @@ def make_sites(binary, root: Path):
     for name in ("captioned-coffee.png", "classic-badge.png", "banner-summer-sale.png"):
         shutil.copy(REPO / "site" / "assets" / "images" / name, rtl / "assets" / "images" / name)
     (rtl / "cards.json").write_text(json.dumps({"cards": RTL_CARDS, "full_sync": True}, ensure_ascii=False, indent=1))
-    (rtl / "cardfeed.yml").write_text("title: برولاين\nlocale: ar\npage_size: 4\n")
+    (rtl / "cardfeed.yml").write_text("title: برولاين\nlocale: ar\npage_size: 2\n")
     sites["rtl"] = rtl
 
     return {name: build(binary, site, site / "public") for name, site in sites.items()}

@@ -1,4 +1,5 @@
 """The example site in Chromium, with the client script (assets/cardfeed.js) at work."""
+import re
 from collections import Counter
 
 from selenium.webdriver.common.by import By
@@ -37,14 +38,19 @@ def test_navigation_between_feeds_and_pages(driver, example_site_url):
     WebDriverWait(driver, WAIT).until(lambda d: d.current_url.endswith("/news/index.html"))
     assert driver.find_element(By.CSS_SELECTOR, "h1.feed__title").text == "News"
     assert driver.find_element(By.CSS_SELECTOR, "nav.feed-nav a[aria-current='page']").get_attribute("href").endswith("/news/index.html")
-    # Back to all, then to its second page and back through rel=prev.
+    # Back to all, then to older cards, newer ones again, and back to the front page.
     driver.find_element(By.CSS_SELECTOR, "nav.feed-nav a[href='index.html']").click()
     WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.CSS_SELECTOR, "h1.feed__title").text == "All")
     driver.find_element(By.CSS_SELECTOR, "nav.pagination a[rel='next']").click()
-    WebDriverWait(driver, WAIT).until(lambda d: d.current_url.endswith("/page-2.html"))
+    WebDriverWait(driver, WAIT).until(lambda d: re.search(r"/page-[a-z0-9-]+\.html$", d.current_url))
+    older = driver.current_url
+    assert re.fullmatch(r"[A-Z][a-z]{2} \d+ – [A-Z][a-z]{2} \d+, 2026", driver.find_element(By.CSS_SELECTOR, "p.feed__dates").text), "the page's days"
     assert driver.find_element(By.CSS_SELECTOR, "link[rel='stylesheet']").get_attribute("href").endswith("/assets/cardfeed.css")
     assert driver.execute_script("return getComputedStyle(document.body).fontFamily") != "", "the stylesheet applies at depth"
     driver.find_element(By.CSS_SELECTOR, "nav.pagination a[rel='prev']").click()
+    WebDriverWait(driver, WAIT).until(lambda d: d.current_url != older)
+    driver.get(older)
+    driver.find_element(By.CSS_SELECTOR, "nav.pagination a.pagination__latest").click()
     WebDriverWait(driver, WAIT).until(lambda d: d.current_url.endswith("/index.html"))
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "cardfeed.js" in e["message"]] == []
 

@@ -146,15 +146,15 @@ def test_right_to_left_pages_and_cards_are_mirrored(look_sites, width):
         assert arabic["date"][0] > arabic["link"][1], "the date comes first, on the right; the link after it"
         hebrew = driver.execute_script(PLACES, "card-he-text")
         assert hebrew["lang"] == "he" and hebrew["dir"] == "rtl"
+        load(driver, look_sites["rtl"][0] + "page-en-card.html")
         english = driver.execute_script(PLACES, "card-en-card")
         assert english["lang"] == "en" and english["dir"] == "ltr"
         assert english["date"][1] < english["link"][0], "an English card in an Arabic feed reads left to right"
         assert english["unread"] is None or abs(english["unread"][0] - english["card"][0]) <= 1.5
-        load(driver, look_sites["rtl"][0] + "page-2.html")
-        newer, page = driver.execute_script("""
-          const r = e => e.getBoundingClientRect();
-          return [r(document.querySelector('.pagination__step[rel=prev]')).left, r(document.querySelector('.pagination__pages')).right];""")
-        assert newer >= page, "the way back to newer cards is on the right"
+        latest, newer, older = driver.execute_script("""
+          const r = s => document.querySelector(s).getBoundingClientRect();
+          return [r('.pagination__latest'), r('.pagination__step[rel=prev]'), r('.pagination__step[rel=next]')].map(b => [b.left, b.right]);""")
+        assert latest[0] >= newer[1] and newer[0] >= older[1], "from the right: the front page, newer cards, older ones"
         # An Arabic card in an English feed: right to left, its date on the right.
         load(driver, look_sites["stress"][0] + "index.html")
         mixed = driver.execute_script(PLACES, "card-arabic-in-english")
@@ -230,9 +230,12 @@ def test_screenshots_of_every_site(look_sites):
             for width in (320, 390, 1280):
                 set_viewport(driver, width, height(width))
                 for name, (url, pages) in look_sites.items():
-                    for page in ["index.html"] + [p for p in ("news/index.html", "offers/index.html", "workshops/index.html") if p in pages]:
+                    # The front pages, and the first archive page of the front page's feed.
+                    archive = [p for p in pages if p.startswith("page-")][:1]
+                    for page in ["index.html"] + [p for p in ("news/index.html", "offers/index.html", "workshops/index.html") if p in pages] + archive:
                         load(driver, url + page)
-                        path = folder / f"{name}-{page.replace('/index.html', '').replace('.html', '')}-{width}-{'dark' if dark else 'light'}.png"
+                        shown = "archive" if page in archive else page.replace("/index.html", "").replace(".html", "")
+                        path = folder / f"{name}-{shown}-{width}-{'dark' if dark else 'light'}.png"
                         assert driver.save_screenshot(str(path))
                         assert path.stat().st_size > 3000
         finally:

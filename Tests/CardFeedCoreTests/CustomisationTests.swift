@@ -116,7 +116,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: output) }
         let page = try Self.page(output)
         #expect(page.contains("<html lang=\"de\">"))
-        #expect(page.contains("<span class=\"feed-nav__name\">Neuigkeiten</span>"))
+        #expect(page.contains("news/index.html\">Neuigkeiten</a>"))
         #expect(page.contains("21. Sept. 2026"))
         #expect(page.contains("Bewertet mit 4,5 von 5"))
         #expect(page.contains("(12.000 Bewertungen)"))

@@ -229,7 +229,8 @@ import Testing
         }
         try site.write("cards.json", "[" + cards.joined(separator: ",") + "]")
         #expect(site.build(pageSize: 1).succeeded)
-        for (page, base) in [("index.html", "./"), ("page-3.html", "./"), ("news/index.html", "../"), ("news/page-2.html", "../")] {
+        // With one card a page, every card ends a page: c1 is on page-c1.html.
+        for (page, base) in [("index.html", "./"), ("page-c1.html", "./"), ("news/index.html", "../"), ("news/page-c2.html", "../")] {
             let html = try site.read(page)
             #expect(html.contains("<base href=\"\(base)\">"), "\(page)")
             #expect(html.contains("<img src=\"assets/images/map.png\" alt=\"map\" />"), "\(page)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CardFeedBuild
+@testable import CardFeedLoad
 
 
 /// `serve` rebuilds incrementally: cards, pages and files that did not change are reused. After
@@ -44,19 +45,28 @@ import Testing
         try site.write("cards.json", Self.cards(list))
         let edited = try Self.rebuild(site, caches, "one title")
         #expect(caches.cards.madeByLastBuild == 1)
-        #expect(edited.filesWritten <= 3, "the card's page in all and in its feed (and the feed's first page)")
+        #expect(edited.filesWritten <= 4, "the card's front page and archive page, in all and in its feed")
 
         list.append(Self.card(31))
         try site.write("cards.json", Self.cards(list))
-        try Self.rebuild(site, caches, "a new newest card moves every card of two feeds")
+        try Self.rebuild(site, caches, "a new newest card")
 
         list.remove(at: 3)
         try site.write("cards.json", Self.cards(list))
         try Self.rebuild(site, caches, "a card removed")
 
+        let ending = try #require(list.firstIndex { PageEnds.endsPage($0["id"] as! String, pageSize: 4) })
+        list.remove(at: ending)
+        try site.write("cards.json", Self.cards(list))
+        try Self.rebuild(site, caches, "a card that ends a page removed: its page merges with the next newer one")
+
+        list[5]["pinned"] = true
+        try site.write("cards.json", Self.cards(list))
+        try Self.rebuild(site, caches, "an old card pinned: first on the front pages, at its date in the archive")
+
         list[10] = Self.card(11, category: "advertising")
         try site.write("cards.json", Self.cards(list))
-        try Self.rebuild(site, caches, "a card moved to another feed (every page's navigation counts change)")
+        try Self.rebuild(site, caches, "a card moved to another feed")
 
         try site.write("cardfeed.yml", "title: Another title\n")
         try Self.rebuild(site, caches, "the site title")

@@ -16,13 +16,14 @@ import Testing
         return folder
     }
 
-    /// A feed of the cards at `positions`, `perPage` a page (0: one page), in the folder `name`.
-    static func feed(_ name: String, _ positions: [Int], perPage: Int) -> PageStreams.FeedPages {
-        let pages = FeedSelector(now: 0, pageSize: perPage).paginate(positions.count)
+    /// A feed of the cards at `positions` in the folder `name`, whose front page shows the cards
+    /// `front` (indices into `positions`) and whose archive pages the cards of each of `archive`:
+    /// `name/page-0.html` (the front page), `name/page-1.html`…
+    static func feed(_ name: String, _ positions: [Int], front: [Int], archive: [[Int]] = []) -> PageStreams.FeedPages {
+        let pages = ([front] + archive).enumerated().map { FeedPage(cards: $1, path: "\(name)/page-\($0).html") }
         return PageStreams.FeedPages(
-            feed: FeedSelection(feed: Feed.builtin[0], cards: positions, pages: pages),
-            paths: pages.indices.map { "\(name)/page-\($0 + 1).html" }
-        ) { index in try frame("<\(name) {{page}}>\n{{#cards}}{{{.}}}\n{{/cards}}</\(name) {{page}}>\n", page: index + 1, cards: pages[index].count) }
+            feed: FeedSelection(feed: Feed.builtin[0], cards: positions, front: pages[0], archive: Array(pages.dropFirst()))
+        ) { index in try frame("<\(name) {{page}}>\n{{#cards}}{{{.}}}\n{{/cards}}</\(name) {{page}}>\n", page: index, cards: pages[index].cards.count) }
     }
 
     /// `template` rendered as a page's frame, with `cards` cards for its holes.
@@ -54,31 +55,41 @@ import Testing
     @Test func everyFeedsPagesAreWrittenAsBatchesArrive() throws {
         let folder = MemoryOutput()
         let streams = try PageStreams([
-            Self.feed("all", [0, 1, 2, 3, 4, 5, 6], perPage: 2),
-            Self.feed("odd", [1, 3], perPage: 1),  // pages that begin and end inside batches
-            Self.feed("gap", [0, 6], perPage: 0),  // a batch with none of its cards in between
-            Self.feed("none", [], perPage: 2),
+            // The front page and the archive, written side by side.
+            Self.feed("all", [0, 1, 2, 3, 4, 5, 6], front: [0, 1, 2], archive: [[0, 1], [2, 3, 4], [5, 6]]),
+            Self.feed("odd", [1, 3], front: [0], archive: [[0], [1]]),  // pages that begin and end inside batches
+            Self.feed("gap", [0, 6], front: [0, 1]),  // a batch with none of its cards in between
+            Self.feed("none", [], front: []),
+            // The card at 0 is pinned: the first to arrive, it stands at its date in the archive.
+            Self.feed("pinned", [0, 2, 4, 6], front: [0, 1, 2], archive: [[1, 0], [2], [3]]),
+            Self.feed("later", [0, 2, 4, 6], front: [0, 1, 2], archive: [[1], [2, 0], [3]]),
         ], into: folder)
         try streams.append(Self.bytes(["a", "b", "c"]), at: 0..<3)  // the all feed's second page begins in this batch
         try streams.append(Self.bytes(["d", "e"]), at: 3..<5)
         try streams.append(Self.bytes(["f", "g"]), at: 5..<7)
         try streams.finish()
+        #expect(Self.read(folder, "all/page-0.html") == "<all 0>\na\nb\nc\n</all 0>\n")
         #expect(Self.read(folder, "all/page-1.html") == "<all 1>\na\nb\n</all 1>\n")
-        #expect(Self.read(folder, "all/page-2.html") == "<all 2>\nc\nd\n</all 2>\n")
-        #expect(Self.read(folder, "all/page-3.html") == "<all 3>\ne\nf\n</all 3>\n")
-        #expect(Self.read(folder, "all/page-4.html") == "<all 4>\ng\n</all 4>\n")
+        #expect(Self.read(folder, "all/page-2.html") == "<all 2>\nc\nd\ne\n</all 2>\n")
+        #expect(Self.read(folder, "all/page-3.html") == "<all 3>\nf\ng\n</all 3>\n")
+        #expect(Self.read(folder, "odd/page-0.html") == "<odd 0>\nb\n</odd 0>\n")
         #expect(Self.read(folder, "odd/page-1.html") == "<odd 1>\nb\n</odd 1>\n")
         #expect(Self.read(folder, "odd/page-2.html") == "<odd 2>\nd\n</odd 2>\n")
-        #expect(Self.read(folder, "gap/page-1.html") == "<gap 1>\na\ng\n</gap 1>\n")
+        #expect(Self.read(folder, "gap/page-0.html") == "<gap 0>\na\ng\n</gap 0>\n")
         // A feed without cards is one page, written whole.
-        #expect(Self.read(folder, "none/page-1.html") == "<none 1>\n</none 1>\n")
+        #expect(Self.read(folder, "none/page-0.html") == "<none 0>\n</none 0>\n")
+        #expect(Self.read(folder, "pinned/page-0.html") == "<pinned 0>\na\nc\ne\n</pinned 0>\n")
+        #expect(Self.read(folder, "pinned/page-1.html") == "<pinned 1>\nc\na\n</pinned 1>\n")
+        #expect(Self.read(folder, "pinned/page-2.html") == "<pinned 2>\ne\n</pinned 2>\n")
+        #expect(Self.read(folder, "later/page-2.html") == "<later 2>\ne\na\n</later 2>\n")
+        #expect(Self.read(folder, "later/page-3.html") == "<later 3>\ng\n</later 3>\n")
     }
 
     @Test func aPageThatExistsAlreadyIsAnErrorNamedByItsPathInTheOutput() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = try OutputTransaction(output: folder.appendingPathComponent("public"))
-        let streams = try PageStreams([Self.feed("all", [0, 1], perPage: 1)], into: output)
+        let streams = try PageStreams([Self.feed("all", [0, 1], front: [0, 1], archive: [[0], [1]])], into: output)
         let staged = URL(fileURLWithPath: output.staging + "/all/page-2.html")
         try "kept".write(to: staged, atomically: false, encoding: .utf8)
         let error = try #require(throws: OutputError.self) { try streams.append(Self.bytes(["a", "b"]), at: 0..<2) }
@@ -90,10 +101,10 @@ import Testing
 
     @Test func aFrameThatShowsItsCardsTwiceGetsThemInBothPlaces() throws {
         let folder = MemoryOutput()
-        let pages = FeedSelector(now: 0, pageSize: 2).paginate(3)
+        let pages = [FeedPage(cards: [0, 1], path: "p1.html"), FeedPage(cards: [2], path: "p2.html")]
         let streams = try PageStreams([
-            PageStreams.FeedPages(feed: FeedSelection(feed: Feed.builtin[0], cards: [0, 1, 2], pages: pages), paths: ["p1.html", "p2.html"]) { index in
-                try Self.frame("[{{#cards}}<{{.}}>{{/cards}}]({{#cards}}{{{.}}},{{/cards}}){{^cards}}none{{/cards}}", page: index + 1, cards: pages[index].count)
+            PageStreams.FeedPages(feed: FeedSelection(feed: Feed.builtin[0], cards: [0, 1, 2], front: pages[0], archive: [pages[1]])) { index in
+                try Self.frame("[{{#cards}}<{{.}}>{{/cards}}]({{#cards}}{{{.}}},{{/cards}}){{^cards}}none{{/cards}}", page: index + 1, cards: pages[index].cards.count)
             }
         ], into: folder)
         try streams.append(Self.bytes(["a&", "b"]), at: 0..<2)

@@ -68,11 +68,12 @@ import Testing
             "templates/page.mustache": "<ol>{{#cards}}<li>{{feed.title}}</li>{{/cards}}</ol>\n{{#cards}}{{{.}}}{{/cards}}\n",
         ])
         defer { site.remove() }
-        for pageSize in [0, 3] {
+        // Two cards a page on average: c2 and c3 end pages, the front page shows c4 and c3.
+        for (pageSize, path, shown) in [(0, "index.html", 4), (2, "index.html", 2), (2, "page-c2.html", 2)] {
             #expect(site.build(pageSize: pageSize).succeeded)
-            let page = try site.read("index.html")
-            #expect(page.hasPrefix("<ol><li>All</li><li>All</li><li>All</li>"), "\(pageSize)")
-            #expect(page.components(separatedBy: "<article").count == (pageSize == 0 ? 5 : 4), "\(pageSize)")
+            let page = try site.read(path)
+            #expect(page.hasPrefix("<ol>" + String(repeating: "<li>All</li>", count: shown) + "</ol>"), "\(pageSize) \(path)")
+            #expect(page.components(separatedBy: "<article").count == shown + 1, "\(pageSize) \(path)")
         }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import CardFeedRender
 
 
-/// What is shown, in which order, on which page.
+/// What is shown, in which order, in which feed (`PaginationTests`: on which page).
 @Suite struct SelectionTests {
     func card(_ id: String, updated: Int64 = 100, pinned: Bool = false, categories: [FeedCategory] = [], _ change: (inout Card) -> Void = { _ in }) -> Card {
         var card = Card(id: id, type: .textAnnouncement, source: CardSource(file: "cards.json", index: 0, order: 0))
@@ -76,14 +76,6 @@ import Testing
         #expect(ids["uncategorized"] == ["none"])
     }
 
-    @Test func pagination() {
-        let selector = FeedSelector(now: 0, pageSize: 2)
-        #expect(selector.paginate(0) == [0..<0])
-        #expect(selector.paginate(2) == [0..<2])
-        #expect(selector.paginate(5) == [0..<2, 2..<4, 4..<5])
-        #expect(FeedSelector(now: 0, pageSize: 0).paginate(500) == [0..<500])
-    }
-
     /// Feeds a site defines: by extras (one value or any of several, every key), by categories
     /// (`uncategorized` too), both at once; a card in several feeds; without a feed of every
     /// card, a card in none is hidden and each card's home is the first feed that shows it.
@@ -113,7 +105,7 @@ import Testing
         #expect(selection.feeds.map(\.listed) == [true, true, true, true, false])
         #expect((0..<3).map { selection.homes.place(of: $0).feed } == [0, 1, 3], "each card's first feed")
         #expect(selection.homes.place(of: 1).index == 1, "deal is the second card of deals")
-        #expect(Permalinks(selection)(position: 1, anchor: "card-deal") == "deals/page-2.html#card-deal")
+        #expect(Permalinks(selection)(position: 1, anchor: "card-deal") == "deals/page-deal.html#card-deal", "with a page size of 1, each card ends its page")
 
         let withAll = FeedSelector(now: 0, pageSize: 0, feeds: feeds + [Feed(slug: "all", folder: "all")]).select(cards)
         #expect(withAll.cards.count == 5 && withAll.hidden.isEmpty, "a feed of every card shows them all")
@@ -123,25 +115,6 @@ import Testing
 
     /// The built-in feeds, by slug.
     static func builtin(_ slug: String) -> Feed { Feed.builtin.first { $0.slug == slug }! }
-
-    @Test func pagePaths() {
-        let (all, news, uncategorized) = (Self.builtin("all"), Self.builtin("news"), Self.builtin("uncategorized"))
-        #expect(PagePaths.file(feed: all, page: 1) == "index.html")
-        #expect(PagePaths.file(feed: all, page: 2) == "page-2.html")
-        #expect(PagePaths.file(feed: news, page: 1) == "news/index.html")
-        #expect(PagePaths.file(feed: uncategorized, page: 3) == "uncategorized/page-3.html")
-        #expect(PagePaths.root(feed: all) == "./")
-        #expect(PagePaths.root(feed: news) == "../")
-    }
-
-    @Test func paginationLinksStayFewOnLongFeeds() throws {
-        let view = try #require(PaginationView(feed: Self.builtin("all"), page: 50, total: 100))
-        #expect(view.pages.map(\.number) == [1, 48, 49, 50, 51, 52, 100])
-        #expect(view.pages.map(\.gap) == [false, true, false, false, false, false, true])
-        #expect(view.previous == "page-49.html")
-        #expect(view.next == "page-51.html")
-        #expect(PaginationView(feed: Self.builtin("all"), page: 1, total: 1) == nil)
-    }
 
     /// The digit-by-digit RFC 3339 writer agrees with Foundation's from the first whole Gregorian
     /// year (Foundation's calendar is Julian before 1582) to 9999, and `decimal` with

@@ -56,17 +56,17 @@ import Testing
     @Test func everyNameOfEverySchemaIsAnsweredByItsView() throws {
         let settings = try Self.settings()
         let card = CardView(card: Self.card(), descriptionHTML: "<p>d</p>", settings: settings, permalink: "index.html#card-c")
-        let feed = FeedSelection(feed: Feed.builtin[0], cards: [0, 1, 2, 3, 4], pages: [0..<2, 2..<4, 4..<5])
-        let selection = Selection(cards: ShownCards([Self.card()], order: [0]), feeds: [feed], hidden: [:])
+        // An archive page with a newer, an older and the front page to link, and dates.
+        let selection = FeedSelector(now: 100, pageSize: 4).select(PaginationTests.cards(1...10))
         let templates = try #require(TemplateSet.load(site: SiteFolder("/nonexistent"), diagnostics: &Diagnostics.scratch))
-        let page = SiteRenderer(templates: templates, settings: settings).pageViews(selection, feed)(2, 2)
+        let page = SiteRenderer(templates: templates, settings: settings).pageViews(selection, selection.feeds[0])(4)
         // The feeds' views: an entry of a card with its own image, the sitemap of one page.
         let syndication = Syndication(baseURL: "https://x.test/", settings: settings, templates: templates)
         var pictured = Self.card()
         pictured.image = .remote("https://x.test/i.png")
         pictured.language = "en"
         let entry = FeedEntry(card: pictured, permalink: "index.html#card-c", anchor: "card-c", description: "<p>d</p>\n", linkSchemes: [], syndication: syndication)
-        let shown = Selection(cards: ShownCards([pictured], order: [0]), feeds: [FeedSelection(feed: Feed.builtin[0], cards: [0], pages: [0..<1])], hidden: [:])
+        let shown = Selection(cards: ShownCards([pictured], order: [0]), feeds: [FeedSelection(feed: Feed.builtin[0], cards: [0], front: FeedPage(cards: [0], path: "index.html"))], hidden: [:])
         let document = FeedDocumentView(feed: Feed.builtin[0], entries: [FeedEntryView(entry, content: "<p>d</p>\n")], updated: "2026-01-01T00:00:00Z", syndication: syndication)
         // The page's `cards` are holes the renderer fills: the card view stands for them.
         let views: [(ViewSchema, MustacheObject)] = [

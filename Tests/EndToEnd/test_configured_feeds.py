@@ -62,8 +62,19 @@ def page_ids(page: Path):
     return [id.replace("&#61;", "=") for id in re.findall(r'<article class="card[^"]*" id="[^"]*" data-card-id="([^"]*)"', page.read_text())]
 
 
+NAV = re.compile(r'<a class="feed-nav__link" href="[^"]*"(?: aria-current="page")?>([^<]*)</a>')
+
+
 def nav(page: Path):
-    return re.findall(r'<span class="feed-nav__name">([^<]*)</span>', page.read_text())
+    return NAV.findall(page.read_text())
+
+
+def older_pages(out: Path, folder: str):
+    """A feed's front page, then each page its "Older" links lead to."""
+    pages = [out / folder / "index.html"]
+    while link := re.search(r'href="([^"]*)" rel="next"', pages[-1].read_text()):
+        pages.append(out / link.group(1))  # relative to the site's root, the pages' <base>
+    return pages
 
 
 def content_cards_site(root: Path, yml=FEEDS_YML) -> Path:
@@ -118,7 +129,7 @@ def test_without_hide_empty_feeds_every_feed_is_in_the_navigation(run, tmp_path)
 
 
 @pytest.mark.parametrize("feed", ["", "offers/", "deals/", "social/"])
-def test_every_feed_has_atom_and_json_files_with_the_cards_of_its_first_page(built, feed):
+def test_every_feed_has_atom_and_json_files_with_the_cards_of_its_front_page(built, feed):
     out, _ = built
     parsed = feedparser.parse((out / feed / "feed.xml").read_bytes())
     assert not parsed.bozo, parsed.get("bozo_exception")
@@ -149,14 +160,17 @@ def test_pages_and_permalinks_of_configured_feeds(run, tmp_path):
     result = run("build", site, "-o", out, "--now", NOW, "--page-size", "1")
     assert result.returncode == 0, result.stderr
     assert 'in no feed: "plain"' in result.stdout
-    assert page_ids(out / "index.html") == OFFER_IDS[:1] and page_ids(out / "page-2.html") == OFFER_IDS[1:]
-    assert [page_ids(out / "deals" / f"{name}.html") for name in ["index", "page-2", "page-3"]] == [OFFER_IDS[:1], OFFER_IDS[1:], DEAL_IDS]
-    deals_2 = (out / "deals" / "page-2.html").read_text()
-    assert re.search(r'class="card__permalink" href="page-2.html#card-test', deals_2), "an offer's home is the offers feed, the front page"
-    deals_3 = (out / "deals" / "page-3.html").read_text()
-    assert re.search(r'class="card__permalink" href="deals/page-3.html#card-', deals_3), "a deal's home is the deals feed"
+    # One card a page: each card ends its own archive page, named after it.
+    offers = older_pages(out, "")
+    assert [page_ids(page) for page in offers] == [OFFER_IDS[:1], OFFER_IDS[1:]]
+    assert offers[1] == out / "page-test_id.html"
+    deals = older_pages(out, "deals")
+    assert [page_ids(page) for page in deals] == [OFFER_IDS[:1], OFFER_IDS[1:], DEAL_IDS]
+    assert deals[1] == out / "deals" / "page-test_id.html"
+    assert re.fullmatch(r"page-some~i~d--[0-9a-f]+\.html", deals[2].name), "capitals written ~ and the small letter"
+    assert re.search(r'class="card__permalink" href="page-test_id.html#card-test_id"', deals[1].read_text()), "an offer's home is the offers feed, the front page's"
+    assert re.search(rf'class="card__permalink" href="deals/{deals[2].name}#card-some', deals[2].read_text()), "a deal's home is the deals feed"
     assert "<title>Offers · CardFeed</title>" not in (out / "index.html").read_text(), "the front page has the site's title"
-    assert re.search(r'href="deals/page-2.html"[^>]*rel="next"|rel="next"[^>]*href="deals/page-2.html"', (out / "deals" / "index.html").read_text())
 
 
 def test_titles_are_localised_through_the_strings_tables(run, tmp_path):
@@ -264,7 +278,7 @@ def test_a_static_file_where_a_configured_feed_writes_is_an_error(run, tmp_path)
     (site / "static" / "offers" / "index.html").write_text("mine")
     result = run("build", site, "-o", tmp_path / "out", "--now", NOW, "-q")
     assert result.returncode != 0
-    assert "would be copied to offers/index.html, where the build writes page 1 of the offers feed" in result.stderr
+    assert "would be copied to offers/index.html, where the build writes the front page of the offers feed" in result.stderr
 
 
 def test_serve_follows_edits_of_the_feed_definitions(running, tmp_path):
@@ -277,7 +291,7 @@ def test_serve_follows_edits_of_the_feed_definitions(running, tmp_path):
             return response.read().decode()
 
     def page_nav(path):
-        return re.findall(r'<span class="feed-nav__name">([^<]*)</span>', fetch(path))
+        return NAV.findall(fetch(path))
 
     assert page_nav("") == ["All", "Offers", "Deals and offers"]
     (site / "cardfeed.yml").write_text(FEEDS_YML.replace("title: Offers", "title: Our offers").replace("hide_empty_feeds: true\n", ""))

@@ -89,11 +89,16 @@ def test_a_shown_card_names_each_page_its_place_its_address_and_the_rule_that_pi
     status, answer = explain(run, site, "offer")
     assert status == 0 and answer["found"] and answer["shown"]
     assert answer["card"] == {"file": "s/cards.json", "line": 2, "column": 3, "card": 1}
+    # The front page, where it is pinned, and the archive page that holds it (it ends its page).
     assert answer["pages"] == [
-        {"feed": "all", "page": 1, "file": "index.html", "anchor": "card-offer", "position": 1, "cards": 2,
+        {"feed": "all", "front": True, "file": "index.html", "anchor": "card-offer", "position": 1, "cards": 2,
          "url": "https://x.example/news/#card-offer", "pinned": True},
-        {"feed": "news", "page": 1, "file": "news/index.html", "anchor": "card-offer", "position": 1, "cards": 2,
+        {"feed": "all", "front": False, "file": "page-offer.html", "anchor": "card-offer", "position": 1, "cards": 1,
+         "url": "https://x.example/news/page-offer.html#card-offer", "pinned": True},
+        {"feed": "news", "front": True, "file": "news/index.html", "anchor": "card-offer", "position": 1, "cards": 2,
          "url": "https://x.example/news/news/#card-offer", "pinned": True},
+        {"feed": "news", "front": False, "file": "news/page-offer.html", "anchor": "card-offer", "position": 1, "cards": 1,
+         "url": "https://x.example/news/news/page-offer.html#card-offer", "pinned": True},
     ]
     kinds = {note["kind"]: note for note in answer["notes"]}
     assert kinds["changed by a rule"]["message"].startswith('changed by the rule "Pin the offer" (s/cardfeed.yml:11:5): pins it; sets title')
@@ -102,10 +107,10 @@ def test_a_shown_card_names_each_page_its_place_its_address_and_the_rule_that_pi
     assert kinds["removed"]["hides"] is False and "removes nothing" in kinds["removed"]["message"]
     assert (kinds["removed"]["file"], kinds["removed"]["line"]) == ("s/cards/d-sync.json", 5)
 
-    # A later page, in text: the page, the card's number on it, and that it is not pinned.
+    # An older card, in text: its archive pages, its number on each, and that it is not pinned.
     text = run("explain", "news3", site, "--now", NOW).stdout
     assert 'Card "news3" (s/cards.json:13:3, card 11) is shown on 2 pages, not pinned:' in text, text
-    assert "  news feed, page 2: news/page-2.html#card-news3, card 2 of 2 (https://x.example/news/news/page-2.html#card-news3)" in text, text
+    assert "  news feed, archive page: news/page-news3.html#card-news3, card 1 of 1 (https://x.example/news/news/page-news3.html#card-news3)" in text, text
     assert "a test card (t: true)" in text
 
 

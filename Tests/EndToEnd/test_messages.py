@@ -105,37 +105,33 @@ def test_locale_names_are_case_insensitive(run, tmp_path):
     assert '<html lang="nl"' in page and "Alles" in page
 
 
-def nav_counts(page):
-    return re.findall(r'feed-nav__count">(\d+)<span class="visually-hidden"> ([^<]+)</span>', page)
+def reviews(page):
+    """The review counts of the page's cross promotions, in order."""
+    return re.findall(r'<span class="card__reviews">\(([^)<]*)\)</span>', page)
 
 
 def test_plural_forms_follow_the_language(run, tmp_path):
-    site = write_cards(tmp_path / "n", [card(0, categories=["news"])])
-    assert run("build", site, "-q").returncode == 0
-    page = (site / "public" / "index.html").read_text()
-    counts = dict(nav_counts(page)[:3])
-    assert nav_counts(page)[0] == ("1", "card")       # all: not "1 cards"
-    assert ("0", "cards") in nav_counts(page)
-    # French: 0 and 1 are singular ("0 carte"); German: 0 is plural ("0 Karten").
-    assert run("build", site, "--locale", "fr", "-q").returncode == 0
-    fr = (site / "public" / "index.html").read_text()
-    assert ("0", "carte") in nav_counts(fr) and ("1", "carte") in nav_counts(fr)
-    assert "0 carte" in (site / "public" / "social" / "index.html").read_text()
-    assert run("build", site, "--locale", "de", "-q").returncode == 0
-    de = (site / "public" / "index.html").read_text()
-    assert ("0", "Karten") in nav_counts(de) and ("1", "Karte") in nav_counts(de)
+    counts = [0, 1, 2, 3, 5, 11, 22, 100]
+    site = write_cards(tmp_path / "n", [
+        {"id": f"app{n}", "type": "cross_promotion_small", "created": 1000 - i, "title": "App", "subtitle": "Tools",
+         "caption": "Get", "image": "https://x.test/i.png", "price": 0, "url": "https://x.test/app", "rating": 4, "reviews": n}
+        for i, n in enumerate(counts)])
+
+    def build(*options):
+        result = run("build", site, *options, "-q")
+        assert result.returncode == 0, result.stderr
+        assert "unknown string" not in result.stderr
+        return reviews((site / "public" / "index.html").read_text())
+
+    assert build()[:2] == ["0 reviews", "1 review"]  # not "1 reviews"
+    # German: 0 is plural ("0 Bewertungen"); Arabic has all six of CLDR's forms.
+    assert build("--locale", "de")[:2] == ["0 Bewertungen", "1 Bewertung"]
+    assert build("--locale", "ar") == ["لا توجد مراجعات", "مراجعة واحدة", "مراجعتان", "3 مراجعات", "5 مراجعات", "11 مراجعة", "22 مراجعة", "100 مراجعة"]
     # A site's own language with CLDR's few and many forms (Polish).
     (site / "strings").mkdir()
     (site / "strings" / "pl.json").write_text(json.dumps({
-        "cardCountOne": "{count} karta", "cardCountFew": "{count} karty", "cardCountMany": "{count} kart",
-        "navCardsOne": "karta", "navCardsFew": "karty", "navCardsMany": "kart"}))
-    write_cards(site, [card(i, categories=["news"] if i < 2 else ["social"]) for i in range(7)])
-    result = run("build", site, "--locale", "pl", "-q")
-    assert result.returncode == 0
-    assert "unknown string" not in result.stderr
-    pl = (site / "public" / "index.html").read_text()
-    assert ("7", "kart") in nav_counts(pl) and ("2", "karty") in nav_counts(pl) and ("0", "kart") in nav_counts(pl)
-    assert "2 karty" in (site / "public" / "news" / "index.html").read_text()
+        "reviewsOne": "{count} recenzja", "reviewsFew": "{count} recenzje", "reviewsMany": "{count} recenzji"}))
+    assert build("--locale", "pl") == ["0 recenzji", "1 recenzja", "2 recenzje", "3 recenzje", "5 recenzji", "11 recenzji", "22 recenzje", "100 recenzji"]
 
 
 def test_a_rule_warns_once_with_a_count_and_the_first_ids(run, tmp_path):

@@ -160,22 +160,28 @@ def test_absolute_addresses_name_a_folder_not_its_index_html(built):
     assert '<link rel="canonical" href="https://brewline.example/news/">' in news
     assert '<meta property="og:url" content="https://brewline.example/news/">' in news
     assert '<link rel="canonical" href="https://brewline.example/">' in (built / "index.html").read_text()
-    # A later page is a file of its own.
-    assert '<link rel="canonical" href="https://brewline.example/page-2.html">' in (built / "page-2.html").read_text()
+    # An archive page is a file of its own.
+    assert '<link rel="canonical" href="https://brewline.example/page-cc-five-years.html">' in (built / "page-cc-five-years.html").read_text()
     # Relative navigation is unchanged: the files, from the page's <base>.
     assert '<base href="../">' in news and 'href="news/index.html"' in news and 'href="index.html"' in news
 
     locs = re.findall(r"<loc>([^<]*)</loc>", (built / "sitemap.xml").read_text())
     assert "https://brewline.example/" in locs and "https://brewline.example/news/" in locs
-    assert "https://brewline.example/page-2.html" in locs
+    assert "https://brewline.example/page-cc-five-years.html" in locs
     assert not [loc for loc in locs if loc.endswith("index.html")]
 
     assert json.loads((built / "news" / "feed.json").read_text())["home_page_url"] == "https://brewline.example/news/"
-    # The "all" feed holds the cards of the front page, index.html: each entry's url is the folder's.
+    # The "all" feed holds the cards of the front page, index.html: each entry's url is its
+    # permalink, the archive page that holds it, or the folder's for a card on the front page alone.
     document = json.loads((built / "feed.json").read_text())
     assert document["home_page_url"] == "https://brewline.example/"
-    assert [item["url"] for item in document["items"]] == [
-        f"https://brewline.example/#card-{card}" for card in page_card_ids(built / "index.html")]
+    assert [item["id"].split("#card-")[1] for item in document["items"]] == page_card_ids(built / "index.html")
+    pages = set()
+    for item in document["items"]:
+        page, anchor = item["url"].removeprefix("https://brewline.example/").split("#")
+        assert f'id="{anchor}"' in (built / (page or "index.html")).read_text(), item["url"]
+        pages.add(page)
+    assert "" in pages and len(pages) > 1, "archive pages, and the front page for the newest cards"
 
     atom = (built / "news" / "feed.xml").read_text()
     assert "<id>https://brewline.example/news/index.html</id>" in atom, "the feed's id stays"

@@ -1,12 +1,12 @@
 /// CLDR's cardinal plural categories, and the rules that pick one for a whole number in a
 /// language (https://www.unicode.org/cldr/charts/latest/supplemental/language_plural_rules.html).
 /// Counts in the pages are whole numbers, so only the rules' integer part is needed. A string
-/// with a count has a key per category (`cardCountOne`, `cardCountFew`, `cardCountOther`); a
+/// with a count has a key per category (`reviewsOne`, `reviewsFew`, `reviewsOther`); a
 /// table that lacks the category's form uses its `Other` form.
 public enum PluralCategory: String, CaseIterable, Sendable {
     case zero, one, two, few, many, other
 
-    /// The suffix of the string key for this form: `One` in `cardCountOne`.
+    /// The suffix of the string key for this form: `One` in `reviewsOne`.
     var keySuffix: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 
     /// The category of `n` in `locale` (a language tag; its language subtag decides).

@@ -29,9 +29,11 @@ public struct StringTable: Sendable, Hashable, Decodable {
         return strings
     }
 
-    /// Month names and the date pattern, split once: dates are written for every card.
+    /// Month names and the date patterns, split once: dates are written for every card.
     private let monthNames: [String]
     private let datePattern: [DatePart]
+    /// `dateFormatWithoutYear`: the first day of a range within one year.
+    private let dayPattern: [DatePart]
 
     private enum DatePart: Sendable, Hashable, Decodable {
         case literal(String), day, month, year
@@ -42,8 +44,13 @@ public struct StringTable: Sendable, Hashable, Decodable {
         self.values = values
         let months = (values["months"] ?? "").split(separator: "|").map(String.init)
         monthNames = months.count == 12 ? months : (1...12).map(String.init)
+        datePattern = Self.datePattern(values["dateFormat"] ?? "{month} {day}, {year}")
+        dayPattern = Self.datePattern(values["dateFormatWithoutYear"] ?? "{month} {day}")
+    }
+
+    private static func datePattern(_ format: String) -> [DatePart] {
         var parts: [DatePart] = []
-        var rest = Substring(values["dateFormat"] ?? "{month} {day}, {year}")
+        var rest = Substring(format)
         while let open = rest.firstIndex(of: "{") {
             if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
             guard let close = rest[open...].firstIndex(of: "}") else { break }
@@ -56,7 +63,7 @@ public struct StringTable: Sendable, Hashable, Decodable {
             rest = rest[rest.index(after: close)...]
         }
         if !rest.isEmpty { parts.append(.literal(String(rest))) }
-        datePattern = parts
+        return parts
     }
 
     /// The table for `locale`: the built-in one (English for a locale that is not built in),
@@ -191,29 +198,21 @@ public struct StringTable: Sendable, Hashable, Decodable {
         values[feed.titleKey] ?? feed.title ?? Self.english[feed.titleKey] ?? feed.slug
     }
 
-    package func cardCount(_ count: Int) -> String {
-        format(pluralKey("cardCount", count), ["count": number(count)])
-    }
-
     package func reviews(_ count: Int) -> String {
         format(pluralKey("reviews", count), ["count": number(count)])
     }
 
-    /// The form of a counted string that `count` takes in this language: `cardCountFew` for 3
-    /// in Polish, `cardCountOne` for 0 in French. A form the table lacks falls back to the
-    /// `Other` form, then to the bare key (`navCards`, the name it had before it had forms).
-    package func plural(_ base: String, _ count: Int) -> String { self[pluralKey(base, count)] }
-
+    /// The key of the form of a counted string that `count` takes in this language:
+    /// `reviewsFew` for 3 in Polish, `reviewsOne` for 0 in French. A form the table lacks falls
+    /// back to the `Other` form.
     func pluralKey(_ base: String, _ count: Int) -> String {
         let category = PluralCategory.of(count, locale: locale)
-        for key in [base + category.keySuffix, base + PluralCategory.other.keySuffix, base] where values[key] != nil || Self.english[key] != nil {
-            return key
-        }
-        return base
+        let key = base + category.keySuffix
+        return values[key] != nil || Self.english[key] != nil ? key : base + PluralCategory.other.keySuffix
     }
 
-    /// Strings with a form per plural category (`cardCount`: `cardCountOne`, `cardCountOther`):
-    /// a site's table may add any of CLDR's forms (`cardCountFew`, `cardCountMany`).
+    /// Strings with a form per plural category (`reviews`: `reviewsOne`, `reviewsOther`): a
+    /// site's table may add any of CLDR's forms (`reviewsFew`, `reviewsMany`).
     static let pluralBases: Set<String> = Set(english.keys.compactMap { key in
         for suffix in ["One", "Other"] where key.hasSuffix(suffix) { return String(key.dropLast(suffix.count)) }
         return nil
@@ -294,18 +293,36 @@ public struct StringTable: Sendable, Hashable, Decodable {
     /// A moment as `datetime` text, in UTC, and as text for people in this language, on the
     /// clocks of `zone` (a card created at 02:13Z was created on the day before in New York).
     package func moment(_ seconds: Int64, in zone: SiteTimeZone) -> Moment {
-        let iso = Formatting.iso(seconds)
-        let (year, month, day) = Formatting.civilDate(daysSince1970: Formatting.days(seconds + zone.offset(at: seconds)))
+        Moment(iso: Formatting.iso(seconds), text: date(Self.day(seconds, in: zone), datePattern))
+    }
+
+    /// The days from `oldest` to `newest` on the clocks of `zone`, for people: "Feb 11 – Mar 2,
+    /// 2026", "Dec 30, 2025 – Jan 2, 2026", "Mar 2, 2026" for one day (`dateRange` of two
+    /// `dateFormat`s, the first without its year, `dateFormatWithoutYear`, when it is the
+    /// second's).
+    package func dateRange(_ oldest: Int64, _ newest: Int64, in zone: SiteTimeZone) -> String {
+        let (first, last) = (Self.day(oldest, in: zone), Self.day(newest, in: zone))
+        if first == last { return date(last, datePattern) }
+        return format("dateRange", ["from": date(first, first.year == last.year ? dayPattern : datePattern), "to": date(last, datePattern)])
+    }
+
+    private typealias Day = (year: Int64, month: Int64, day: Int64)
+
+    private static func day(_ seconds: Int64, in zone: SiteTimeZone) -> Day {
+        Formatting.civilDate(daysSince1970: Formatting.days(seconds + zone.offset(at: seconds)))
+    }
+
+    private func date(_ day: Day, _ pattern: [DatePart]) -> String {
         var text = ""
-        for part in datePattern {
+        for part in pattern {
             switch part {
             case .literal(let literal): text += literal
-            case .day: text += String(day)
-            case .month: text += monthNames[Int(month) - 1]
-            case .year: text += String(year)
+            case .day: text += String(day.day)
+            case .month: text += monthNames[Int(day.month) - 1]
+            case .year: text += String(day.year)
             }
         }
-        return Moment(iso: iso, text: text)
+        return text
     }
 }
 

@@ -21,6 +21,12 @@ struct DisplayOrder {
     /// Whether the card at index `a` of the cards given is shown before the one at `b`.
     func showsBefore(_ a: Int, _ b: Int) -> Bool {
         if pinned[a] != pinned[b] { return pinned[a] }
+        return isNewer(a, b)
+    }
+
+    /// Whether the card at index `a` comes before the one at `b` pins aside: the order of a
+    /// feed's archive pages, where a pinned card stands at its date (see `Paginator`).
+    func isNewer(_ a: Int, _ b: Int) -> Bool {
         if times[a] != times[b] { return times[a] > times[b] }
         return readOrder[a] < readOrder[b]
     }

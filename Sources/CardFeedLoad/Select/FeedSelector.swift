@@ -1,16 +1,30 @@
 import Foundation
 import CardFeedModel
 
-/// A feed's cards, split into pages.
+/// A feed's cards, split into pages: its front page, which shows the newest cards, and its
+/// archive pages, which keep their cards and their addresses as newer cards arrive (see
+/// `PageEnds`).
 public struct FeedSelection: Sendable, Hashable {
     public var feed: Feed
-    /// Indices into `Selection.cards`, in display order.
+    /// Display positions, in display order: indices into `Selection.cards`.
     public var cards: [Int]
-    /// Each page's slice of `cards`; a feed with no cards still has one (empty) page.
-    public var pages: [Range<Int>]
+    /// The front page (the feed's `index.html`): the pinned cards, then the cards newer than the
+    /// newest page end, which no archive page shows yet, and the newest archive pages, as many
+    /// as it takes to show at least a page's worth of cards (every card with a page size of 0).
+    /// A feed with no cards has it all the same, empty.
+    public var front: FeedPage
+    /// Every page that ended, newest first, also those the front page shows, so that no page
+    /// comes or goes as the front page moves on.
+    public var archive: [FeedPage] = []
+    /// How many of the newest archive pages the front page shows; its "Older" link goes to the
+    /// next one.
+    public var archiveOnFront = 0
     /// Whether the navigation lists it: false for a feed without cards under `hide_empty_feeds`
     /// (its pages are written all the same).
     public var listed = true
+
+    /// Every page: the front page, then the archive, newest first.
+    public var pages: [FeedPage] { [front] + archive }
 }
 
 /// Step 2 of a build: what is shown, in which order, on which page.
@@ -28,7 +42,7 @@ public struct Selection: Sendable {
 /// card, or without such a feed, in the first feed that shows it.
 public struct CardHomes: Sendable {
     /// The first feed that shows every card; there a card's place is its display position.
-    let everyCardFeed: Int?
+    public let everyCardFeed: Int?
     /// Without such a feed: each card's first feed and its index among that feed's cards, by
     /// display position.
     let places: [(feed: Int, index: Int)]
@@ -119,7 +133,7 @@ public struct ShownCards: RandomAccessCollection, Sendable {
 public struct FeedSelector: Sendable {
     /// Cards that expire at or before this time (Unix seconds) are hidden.
     public var now: Int64
-    /// Cards a page; 0 puts each feed on one page.
+    /// Cards a page, on average (see `PageEnds`); 0 puts each feed on one page.
     public var pageSize: Int
     /// Whether cards created after `now` are shown.
     public var future: FutureCards
@@ -176,8 +190,13 @@ public struct FeedSelector: Sendable {
             }
         }
         let shown = ShownCards(cards, order: shownIndices)
+        let ends = Paginator.endsPage(cards, pageSize: pageSize)
+        let paginator = Paginator(pageSize: pageSize, shown: shown, endsPage: ends.isEmpty ? [] : shownIndices.map { ends[$0] }) { [shownIndices] a, b in
+            order.isNewer(shownIndices[a], shownIndices[b])
+        }
         let selections = zip(feeds, members).map { feed, cards in
-            FeedSelection(feed: feed, cards: cards, pages: paginate(cards.count), listed: !hideEmptyFeeds || !cards.isEmpty)
+            let (front, archive, archiveOnFront) = paginator.pages(of: feed, cards: cards)
+            return FeedSelection(feed: feed, cards: cards, front: front, archive: archive, archiveOnFront: archiveOnFront, listed: !hideEmptyFeeds || !cards.isEmpty)
         }
         return Selection(cards: shown, feeds: selections, homes: homes(selections, everyCardFeed: everyCardFeed, count: shown.count), hidden: hidden, hiddenIDs: hiddenIDs)
     }
@@ -226,9 +245,4 @@ public struct FeedSelector: Sendable {
 
     /// Created after the build's time: a card written by hand for later (Braze never sends one).
     package func isFuture(_ card: Card) -> Bool { (card.created ?? 0) > now }
-
-    func paginate(_ count: Int) -> [Range<Int>] {
-        guard pageSize > 0, count > pageSize else { return [0..<count] }
-        return stride(from: 0, to: count, by: pageSize).map { $0..<min($0 + pageSize, count) }
-    }
 }

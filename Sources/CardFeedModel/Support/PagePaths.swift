@@ -2,16 +2,43 @@ import Foundation
 
 /// Where each page of each feed lives, relative to the site root.
 package enum PagePaths {
-    /// The page's file: "index.html", "news/index.html", "news/page-2.html". A feed's pages
-    /// share its folder: a folder per page would double the file system work of writing a
-    /// paginated site (creating 14,500 folders for 100,000 cards took longer than rendering).
-    package static func file(feed: Feed, page: Int) -> String { file(folder: feed.folder, page: page) }
+    /// A feed's front page, its newest cards: "index.html", "news/index.html". Links name the
+    /// file, so that the site also works opened from disk (file://).
+    package static func front(_ feed: Feed) -> String { front(folder: feed.folder) }
 
-    /// The page's file in a feed's `folder` ("" for the front page's feed).
-    package static func file(folder: String, page: Int) -> String {
-        let folder = folder.isEmpty ? "" : folder + "/"
-        return page <= 1 ? folder + "index.html" : folder + "page-\(page).html"
+    /// The front page of a feed's `folder` ("" for the first feed's).
+    package static func front(folder: String) -> String { folder.isEmpty ? "index.html" : folder + "/index.html" }
+
+    /// An archive page's file, named after the card that ends it (its newest), whose anchor is
+    /// `anchor`: "news/page-summer-sale.html" for `card-summer-sale`. The page keeps the name
+    /// for as long as that card ends it, whatever newer cards arrive. A feed's pages share its
+    /// folder: a folder per page would double the file system work of writing a paginated site
+    /// (creating 14,500 folders for 100,000 cards took longer than rendering).
+    package static func archive(folder: String, endingWith anchor: String) -> String {
+        (folder.isEmpty ? "" : folder + "/") + "page-" + archiveName(anchor) + ".html"
     }
+
+    /// The anchor without its "card-", every capital letter written "~" and the small one, so
+    /// that two anchors that differ only in case ("card-Sale", "card-sale") name two files
+    /// on a file system that does not tell case (macOS's and Windows' by default) too. An
+    /// anchor holds only ASCII letters, digits, "-" and "_", so no other name has a "~", and
+    /// unique anchors give unique names.
+    static func archiveName(_ anchor: String) -> String {
+        let name = anchor.hasPrefix("card-") ? anchor.utf8.dropFirst(5) : anchor.utf8[...]
+        guard name.contains(where: isCapital) else { return String(Substring(name)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.count * 2)
+        for byte in name {
+            if isCapital(byte) {
+                bytes += [UInt8(ascii: "~"), byte + 32]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func isCapital(_ byte: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
 
     /// The folder of an output file's path ("" for the root's): by its last "/", without the
     /// path parsing of `NSString.deletingLastPathComponent`, since every page asks.
@@ -30,14 +57,11 @@ package enum PagePaths {
         return folders
     }
 
-    /// Links name the file, so that the site also works opened from disk (file://).
-    package static func href(feed: Feed, page: Int) -> String { file(feed: feed, page: page) }
-
     /// A page's path as the site's address names it, for absolute URLs (canonical links, the
     /// sitemap, the feeds): a folder's `index.html` is the folder itself, which every web server
     /// serves, so that the address people share is the one search engines are given
     /// ("news/index.html" -> "news/", "index.html#card-x" -> "#card-x"). Links between pages keep
-    /// naming the file (`href`), which works from disk too.
+    /// naming the file (`front`, `archive`), which works from disk too.
     package static func served(_ path: String) -> String {
         let end = path.utf8.firstIndex(of: UInt8(ascii: "#")) ?? path.endIndex
         let file = path[..<end]
@@ -47,7 +71,7 @@ package enum PagePaths {
 
     /// The relative path from the folder of a feed's pages back to the site root ("./", "../").
     package static func root(feed: Feed) -> String {
-        let depth = file(feed: feed, page: 1).utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
+        let depth = front(feed).utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
         return depth == 0 ? "./" : String(repeating: "../", count: depth)
     }
 }

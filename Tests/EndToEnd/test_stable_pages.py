@@ -1,0 +1,151 @@
+"""Pages that stay put (docs/cards.md, "Pages"), on 10,000 generated cards of 20 a page:
+adding a card, expiring one and removing an old one each rewrite at most three pages of each
+feed the card is in, and the build's summary says how many files changed."""
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+
+CARDS = 10_000
+NOW = 1_800_000_000
+FEED_FILES = ("feed.xml", "feed.json", "sitemap.xml")
+PERMALINK = re.compile(r'(class="card__permalink" href=")[^"]*"')
+SUMMARY = re.compile(r"^Wrote (\d+) files in [\d.]+ s \((\d+) changed, (\d+) unchanged\)( with \d+ warnings?)?\.$", re.M)
+
+
+def build(cardfeed_bin, site, out):
+    result = subprocess.run([str(cardfeed_bin), "build", str(site), "-o", str(out), "--now", str(NOW), "--base-url", "https://x.test/"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def files(out):
+    return {str(path.relative_to(out)): path.read_bytes() for path in out.rglob("*") if path.is_file()}
+
+
+def feeds_of(card):
+    """The folders of the feeds the card is in: "all" (the root) and its categories'."""
+    categories = [c for c in card["categories"] if c != "no_category"]  # unknown: no category
+    return {""} | (set(categories) or {"uncategorized"})
+
+
+def folder(path):
+    return path.rpartition("/")[0]
+
+
+class Site:
+    """The generated cards, all but two held back to be added, built once; each edit is built
+    over a copy of that output."""
+
+    def __init__(self, cardfeed_bin, root):
+        self.bin, self.root = cardfeed_bin, root
+        generated = root / "generated.json"
+        subprocess.run([sys.executable, str(REPO / "bench" / "gen_cards.py"), str(CARDS), "42", str(generated)], check=True)
+        self.cards = json.loads(generated.read_text())
+        # Which ids end a page, as a build tells: each names an archive page of the "all" feed.
+        first = root / "first"
+        self.write(root / "site", self.cards)
+        build(cardfeed_bin, root / "site", first)
+        ending = {path.name.removeprefix("page-").removesuffix(".html") for path in first.glob("page-*.html")}
+        self.ends = lambda card: card["id"] in ending
+        shutil.rmtree(first)
+        # Two cards held back, made the newest: one that ends a page, one that does not.
+        newest = max(card["updated"] for card in self.cards)
+        self.new = {}
+        for ends in (False, True):
+            card = next(card for card in self.cards if self.ends(card) == ends and "news" in card["categories"])
+            self.cards.remove(card)
+            self.new[ends] = {**card, "created": newest + 60 + ends, "updated": newest + 60 + ends}
+        self.by_date = sorted(self.cards, key=lambda card: card["updated"])
+        self.base = root / "base"
+        self.write(root / "site", self.cards)
+        build(cardfeed_bin, root / "site", self.base)
+        self.before = files(self.base)
+
+    @staticmethod
+    def write(site, cards):
+        site.mkdir(exist_ok=True)
+        (site / "cards.json").write_text(json.dumps(cards))
+
+    def rebuild(self, name, cards):
+        """The site with `cards` built over a copy of the first output: the summary, and the
+        paths of the files written (changed or new) and removed."""
+        site, out = self.root / f"{name}-site", self.root / f"{name}-out"
+        self.write(site, cards)
+        shutil.copytree(self.base, out, symlinks=True)
+        summary = build(self.bin, site, out)
+        after = files(out)
+        written = {path for path in after if self.before.get(path) != after[path]}
+        removed = set(self.before) - set(after)
+        return summary, written, removed, after
+
+
+@pytest.fixture(scope="module")
+def site(cardfeed_bin, tmp_path_factory):
+    return Site(cardfeed_bin, tmp_path_factory.mktemp("stable"))
+
+
+def edit(site, change, ends):
+    """The cards after `change` ("new", "expired", "removed"), and the card changed: a card
+    that ends a page or one that does not, a new one the newest, an expired one of the middle
+    of the feed, a removed one among the oldest."""
+    cards = [dict(card) for card in site.cards]
+    if change == "new":
+        card = site.new[ends]
+        return cards + [card], card
+    pool = site.by_date[CARDS // 2:] if change == "expired" else site.by_date[:CARDS // 20]
+    card = next(card for card in pool if site.ends(card) == ends)
+    index = next(i for i, other in enumerate(cards) if other["id"] == card["id"])
+    if change == "expired":
+        cards[index]["expires_at"] = NOW - 1
+    else:
+        del cards[index]
+    return cards, card
+
+
+@pytest.mark.parametrize("ends", [False, True], ids=["ends no page", "ends a page"])
+@pytest.mark.parametrize("change", ["new", "expired", "removed"])
+def test_a_card_coming_or_going_rewrites_at_most_three_pages_of_its_feeds(site, change, ends):
+    cards, card = edit(site, change, ends)
+    summary, written, removed, after = site.rebuild(f"{change}-{ends}", cards)
+    pages = {path for path in written | removed if path.endswith(".html")}
+    assert {path for path in written | removed if not path.endswith(".html")} <= {
+        path for path in set(site.before) | set(after) if path.endswith(FEED_FILES)}, "only pages, feeds and the sitemap"
+    for feed in {folder(path) for path in site.before if path.endswith("/index.html")} | {""}:
+        changed = sorted(path for path in pages if folder(path) == feed)
+        if feed in feeds_of(card):
+            assert len(changed) <= 3, f"{feed or 'all'}: {changed}"
+            assert changed, f"{feed or 'all'} shows the card"
+            continue
+        # Another feed changes only where a page end in the home feed ("all") moved: the
+        # cards of the page that split or merged have a new permalink there, and so here.
+        for path in changed:
+            assert ends, f"{path}: no page end moved"
+            unlinked = [PERMALINK.sub(r'\1"', page.decode()) for page in (site.before.get(path, b""), after.get(path, b""))]
+            assert unlinked[0] == unlinked[1], f"{path} changed besides its cards' permalinks"
+    # The summary says how many files changed: those written, new ones included.
+    counts = SUMMARY.search(summary)
+    assert counts, summary
+    assert int(counts.group(2)) == len(written)
+    assert int(counts.group(1)) == int(counts.group(2)) + int(counts.group(3)) == len(after) - 1  # but the marker
+    if removed:
+        assert f"Removed {len(removed)} file" in summary
+
+
+def test_the_summary_of_a_rebuild_that_changes_nothing(site):
+    summary, written, removed, _ = site.rebuild("same", site.cards)
+    assert not written and not removed
+    assert SUMMARY.search(summary).group(2) == "0", summary
+
+
+def test_a_bookmarked_archive_page_shows_the_same_cards_after_a_new_one(site):
+    _, _, _, after = site.rebuild("bookmark", site.cards + [site.new[False]])
+    archive = [path for path in site.before if re.fullmatch(r"(news/)?page-[0-9a-f]+\.html", path)]
+    assert len(archive) > CARDS // 20, "about a page in 20 cards, in all and in news"
+    assert [path for path in archive if after.get(path) != site.before[path]] == []

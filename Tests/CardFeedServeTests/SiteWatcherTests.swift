@@ -38,12 +38,26 @@ struct SiteWatcherTests {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("cards"), withIntermediateDirectories: true)
         let watcher = SiteWatcher(site: SiteFolder(root.path), interval: .milliseconds(50), settle: .milliseconds(80), polling: polling)
         let changes = watcher.changes()
-        try await Task.sleep(for: .milliseconds(120))
+        var iterator = changes.makeAsyncIterator()
+        // The watch is live once it reports a change: a fixed wait is too short on a busy
+        // machine, where the burst's first file went unseen. A file that grows until the
+        // watcher sees it tells when (a change made before the watch began is not one).
+        let ready = root.appendingPathComponent("cards/ready.json")
+        let touching = Task {
+            for size in 1...100 where !Task.isCancelled {
+                try? Data(String(repeating: " ", count: size).utf8).write(to: ready)
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        _ = await iterator.next()
+        touching.cancel()
+        _ = await touching.value
+        try await Task.sleep(for: .milliseconds(300))
+        _ = watcher.takeChanges()
         for index in 0..<5 {
             try Data("[\(index)]".utf8).write(to: root.appendingPathComponent("cards/c\(index).json"))
             try await Task.sleep(for: .milliseconds(20))
         }
-        var iterator = changes.makeAsyncIterator()
         _ = await iterator.next()
         try await Task.sleep(for: .milliseconds(300))
         #expect(watcher.takeChanges() == (0..<5).map { "cards/c\($0).json" })

@@ -8,7 +8,8 @@ struct Build: ParsableCommand {
             Pages: OUTPUT/index.html (all cards), OUTPUT/<feed>/index.html for news, advertising, \
             announcements, social and uncategorized (or for the feeds in cardfeed.yml's feeds:, \
             the first on OUTPUT/index.html), and OUTPUT/page-<n>.html and OUTPUT/<feed>/page-<n>.html for \
-            further pages. The output is replaced as a whole or not at all: the site is built in a \
+            further pages; and a page for each card shown, OUTPUT/cards/card-<id>.html (unsafe \
+            characters of the id replaced), unless cardfeed.yml says card_pages: false. The output is replaced as a whole or not at all: the site is built in a \
             folder beside OUTPUT, which then takes its place in one rename, so a failed or killed \
             build leaves the previous output as it was. Files that come out the same are linked \
             from the previous output (they keep their modification times); files the site no \

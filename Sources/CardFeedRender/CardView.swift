@@ -41,9 +41,8 @@ final class CardView: MustacheObject {
     let card: Card
     let descriptionHTML: String?
     let settings: RenderSettings
-    /// Where the card stands in its home feed (the first feed that shows every card, else the
-    /// first that shows it: see `Permalinks`): `page-3.html#card-x`. The anchor is stable; the
-    /// page can change when newer cards arrive.
+    /// The card's own page (`cards/card-x.html`), or without card pages where it stands in its
+    /// home feed (`page-3.html#card-x`): see `CardPlaces.permalink`.
     let permalink: String
 
     /// Every card's template reads `created` twice (`iso` and `text`) and `newTab` three times:
@@ -369,11 +368,13 @@ package final class RenderSettings: Sendable {
         var timeZone = SiteTimeZone.utc
         /// The site's feeds, in order (a card's categories link to theirs).
         var feeds = Feed.builtin
+        /// Each card has a page of its own, which its permalink names (cardfeed.yml's `card_pages`).
+        var cardPages = false
 
         package init(
             builtinImages: BuiltinImages, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String],
             pageSize: Int, baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead(), timeZone: SiteTimeZone = .utc,
-            feeds: [Feed] = Feed.builtin
+            feeds: [Feed] = Feed.builtin, cardPages: Bool = false
         ) {
             self.builtinImages = builtinImages
             self.strings = strings
@@ -386,6 +387,7 @@ package final class RenderSettings: Sendable {
             self.head = head
             self.timeZone = timeZone
             self.feeds = feeds
+            self.cardPages = cardPages
         }
     }
 
@@ -429,27 +431,4 @@ package final class RenderSettings: Sendable {
 
     /// A moment as a card shows it: in the page's language and on the site's clocks.
     func moment(_ seconds: Int64) -> Moment { values.strings.moment(seconds, in: values.timeZone) }
-}
-
-/// Each shown card's permalink, `page-3.html#card-x`: the page of its home feed (see
-/// `CardHomes`) that shows it. What it needs of the selection is taken out once, so that a
-/// card's permalink copies no feed.
-struct Permalinks: Sendable {
-    let homes: CardHomes
-    /// By feed: its folder, and how many cards its pages hold (0: one page).
-    let folders: [String]
-    let pageLengths: [Int]
-
-    init(_ selection: Selection) {
-        homes = selection.homes
-        folders = selection.feeds.map(\.feed.folder)
-        pageLengths = selection.feeds.map { $0.pages.count > 1 ? $0.pages[0].count : 0 }
-    }
-
-    /// The card's permalink, from its anchor (`ShownCards.anchor(at:)`).
-    func callAsFunction(position: Int, anchor: String) -> String {
-        let (feed, index) = homes.place(of: position)
-        let length = pageLengths[feed]
-        return PagePaths.file(folder: folders[feed], page: length > 0 ? index / length + 1 : 1) + "#" + anchor
-    }
 }

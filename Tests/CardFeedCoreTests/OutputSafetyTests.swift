@@ -182,10 +182,11 @@ import Testing
         try site.write("public/.index.html.cardfeed-new-1", "half a page")
         try site.write("public/page/2/index.html", "old layout")
 
-        // The newest card's text changes: it is on the first page of "all" and "uncategorized".
+        // The newest card's text changes: it is on the first page of "all" and "uncategorized",
+        // and on its own.
         try site.write("cards.json", Self.cards(7, newest: "changed"))
         let edited = site.build(pageSize: 2)
-        #expect(edited.filesWritten == 2)
+        #expect(edited.filesWritten == 3)
         #expect(try Self.inode(page3) == inode)
         #expect(try site.read("index.html").contains("changed"))
 

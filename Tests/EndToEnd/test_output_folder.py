@@ -30,9 +30,9 @@ def test_hidden_files_in_the_output_survive_rebuilds(run, tmp_path):
     assert second.returncode == 0, second.stderr
     assert (out / ".git" / "HEAD").is_file() and (out / ".nojekyll").is_file()
     assert not (out / "page-3.html").exists()
-    assert ("Removed 4 files of the previous build that the site no longer has: "
-            "news/page-2.html, news/page-3.html, page-2.html, page-3.html.") in second.stdout
-    assert "4 removed" in second.stdout
+    assert ("Removed 6 files of the previous build that the site no longer has: "
+            "cards/card-c1.html, cards/card-c2.html, news/page-2.html, news/page-3.html, page-2.html, ….") in second.stdout
+    assert "6 removed" in second.stdout
     assert "by hand" not in second.stdout  # pages the build made, not files put there by hand
 
 

@@ -171,11 +171,12 @@ def test_absolute_addresses_name_a_folder_not_its_index_html(built):
     assert not [loc for loc in locs if loc.endswith("index.html")]
 
     assert json.loads((built / "news" / "feed.json").read_text())["home_page_url"] == "https://brewline.example/news/"
-    # The "all" feed holds the cards of the front page, index.html: each entry's url is the folder's.
+    # The "all" feed holds the cards of the front page, index.html; each entry's url is the
+    # card's own page (test_card_pages.py has the entries of a site without card pages).
     document = json.loads((built / "feed.json").read_text())
     assert document["home_page_url"] == "https://brewline.example/"
     assert [item["url"] for item in document["items"]] == [
-        f"https://brewline.example/#card-{card}" for card in page_card_ids(built / "index.html")]
+        f"https://brewline.example/cards/card-{card}.html" for card in page_card_ids(built / "index.html")]
 
     atom = (built / "news" / "feed.xml").read_text()
     assert "<id>https://brewline.example/news/index.html</id>" in atom, "the feed's id stays"

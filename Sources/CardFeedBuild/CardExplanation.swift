@@ -14,6 +14,9 @@ public struct CardExplanation: Sendable {
     public var place: Place?
     /// Each page that shows the card, in the order of the feeds.
     public var shown: [Shown] = []
+    /// The card's own page (`cards/card-x.html`) when it is shown and the site has card pages,
+    /// and its address with a base URL.
+    public var ownPage: (file: String, url: String?)?
     /// Why it is not shown, or what changed it, in the order the build decided.
     public var notes: [Note] = []
     /// What became of the id's entries as the files were read.
@@ -164,6 +167,10 @@ extension SiteBuilder {
             return explanation
         }
         let anchor = selection.cards.anchor(at: position)
+        if configuration.config.cardPages {
+            let file = PagePaths.cardPage(anchor: anchor)
+            explanation.ownPage = (file, configuration.baseURL.map { $0 + PagePaths.served(file) })
+        }
         for feed in selection.feeds {
             guard let index = feed.cards.firstIndex(of: position) else { continue }
             for (number, page) in feed.pages.enumerated() {

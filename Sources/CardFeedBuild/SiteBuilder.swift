@@ -180,9 +180,13 @@ public struct SiteBuilder: Sendable {
         }
         for (earlier, later, anchor) in selection.cards.anchorCollisions {
             let (first, second) = (selection.cards[earlier], selection.cards[later])
+            // With card pages, anchors that differ only in case collide too: they name files.
+            let butForCase = Formatting.anchor(for: first.id) != Formatting.anchor(for: second.id)
             var warning = Diagnostic(
                 .warning, file: second.source.file, cardIndex: second.source.index, cardID: second.id, field: "id",
-                message: "its anchor would be the same as that of card \(Diagnostic.quoted(first.id)) (\(first.source.file), shown first); this card's anchor is \(anchor)")
+                message: "its anchor would be the same as that of card \(Diagnostic.quoted(first.id)) (\(first.source.file), shown first)"
+                    + (butForCase ? " but for case, and so would its page's file on file systems that ignore case (macOS, Windows)" : "")
+                    + "; this card's anchor is \(anchor)")
             warning.cardOffset = second.source.offset
             warning = located(warning)
             emit(warning)
@@ -211,7 +215,7 @@ public struct SiteBuilder: Sendable {
     }
 
     func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
-        FeedSelector(now: now, pageSize: pageSize(config), future: config.future, feeds: config.siteFeeds, hideEmptyFeeds: config.hideEmptyFeeds)
+        FeedSelector(now: now, pageSize: pageSize(config), future: config.future, feeds: config.siteFeeds, hideEmptyFeeds: config.hideEmptyFeeds, cardPages: config.cardPages)
     }
 
     /// A warning for each card that would be shown although it is dated after the build's
@@ -273,7 +277,7 @@ public struct SiteBuilder: Sendable {
                 pageSize: pageSize(setup), baseURL: setup.baseURL,
                 contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
                 head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))),
-                timeZone: setup.config.timeZone, feeds: setup.config.siteFeeds),
+                timeZone: setup.config.timeZone, feeds: setup.config.siteFeeds, cardPages: setup.config.cardPages),
             imageSizes: ImageSizes(folder: options.site.assetsFolder))
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.cache = reuse?.cards
@@ -292,7 +296,9 @@ public struct SiteBuilder: Sendable {
                 return files
             } detail: { (_: [OutputFile]) in
                 let (cards, pages) = (selection.cards.count, pageCount)
-                return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")" + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
+                return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")"
+                    + (setup.config.cardPages ? " and \(cards) card page\(cards == 1 ? "" : "s")" : "")
+                    + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.baseURL
@@ -418,9 +424,12 @@ public struct SiteBuilder: Sendable {
             return prefixes
         })
         var problems: [Diagnostic] = []
+        let cardPages = PagePaths.cardPagesFolder
         for path in files {
             let file = options.site.display(options.site.staticFolder.appendingPathComponent(path))
-            if OutputHiddenFiles.isInsideGit(path) {
+            if path == cardPages || path.hasPrefix(cardPages + "/") {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied \(path == cardPages ? "to" : "into") \(cardPages)\(path == cardPages ? "" : "/"), the folder of the cards' own pages, which is the build's alone (even with card_pages: false); move it"))
+            } else if OutputHiddenFiles.isInsideGit(path) {
                 problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), inside the output's .git, which is git's own (a deployment branch's repository and its config), never a file of the site; remove it from static/"))
             } else if let kept = hidden.keptPath(touchedBy: path) {
                 // Only a folder replaced as a whole keeps hidden paths of its own (`OutputTransaction`).

@@ -10,7 +10,8 @@ struct Build: ParsableCommand {
             the first on OUTPUT/index.html): each feed's front page, its newest cards. Older cards \
             are on archive pages, OUTPUT/page-<card>.html and OUTPUT/<feed>/page-<card>.html, each \
             named after its newest card, which keep their cards and addresses as newer cards \
-            arrive (--page-size cards on average). The output is replaced as a whole or not at all: the site is built in a \
+            arrive (--page-size cards on average); and a page for each card shown, OUTPUT/cards/card-<id>.html (unsafe \
+            characters of the id replaced), unless cardfeed.yml says card_pages: false. The output is replaced as a whole or not at all: the site is built in a \
             folder beside OUTPUT, which then takes its place in one rename, so a failed or killed \
             build leaves the previous output as it was. Files that come out the same are linked \
             from the previous output (they keep their modification times), and the summary says \

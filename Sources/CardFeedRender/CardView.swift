@@ -41,8 +41,8 @@ final class CardView: MustacheObject {
     let card: Card
     let descriptionHTML: String?
     let settings: RenderSettings
-    /// The card on the page of its home feed that keeps it (see `Permalinks`):
-    /// `page-summer-sale.html#card-x`.
+    /// The card's own page (`cards/card-x.html`), or without card pages its place in its home
+    /// feed (`page-summer-sale.html#card-x`): see `CardPlaces.permalink`.
     let permalink: String
 
     /// Every card's template reads `created` twice (`iso` and `text`) and `newTab` three times:
@@ -368,11 +368,13 @@ package final class RenderSettings: Sendable {
         var timeZone = SiteTimeZone.utc
         /// The site's feeds, in order (a card's categories link to theirs).
         var feeds = Feed.builtin
+        /// Each card has a page of its own, which its permalink names (cardfeed.yml's `card_pages`).
+        var cardPages = false
 
         package init(
             builtinImages: BuiltinImages, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String],
             pageSize: Int, baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead(), timeZone: SiteTimeZone = .utc,
-            feeds: [Feed] = Feed.builtin
+            feeds: [Feed] = Feed.builtin, cardPages: Bool = false
         ) {
             self.builtinImages = builtinImages
             self.strings = strings
@@ -385,6 +387,7 @@ package final class RenderSettings: Sendable {
             self.head = head
             self.timeZone = timeZone
             self.feeds = feeds
+            self.cardPages = cardPages
         }
     }
 
@@ -428,38 +431,4 @@ package final class RenderSettings: Sendable {
 
     /// A moment as a card shows it: in the page's language and on the site's clocks.
     func moment(_ seconds: Int64) -> Moment { values.strings.moment(seconds, in: values.timeZone) }
-}
-
-/// Each shown card's permalink, `page-summer-sale.html#card-x`: the archive page of its home
-/// feed (see `CardHomes`) that shows it, whose address lasts as long as the card that ends it;
-/// for a card newer than the feed's newest page end, which only the front page shows, the front
-/// page. The one place a permalink is made. What it needs of the selection is taken out once,
-/// so that a card's permalink copies no feed.
-struct Permalinks: Sendable {
-    let homes: CardHomes
-    /// By feed: its pages' paths (`FeedSelection.pages`).
-    let paths: [[String]]
-    /// By feed, for the feeds that are some card's home: by index into the feed's cards, the
-    /// page (an index into `paths`) its permalink names.
-    let pages: [[Int32]]
-
-    init(_ selection: Selection) {
-        homes = selection.homes
-        paths = selection.feeds.map { $0.pages.map(\.path) }
-        pages = selection.feeds.indices.map { feed in
-            let selected = selection.feeds[feed]
-            guard selection.homes.everyCardFeed.map({ $0 == feed }) ?? true else { return [] }
-            var pages = [Int32](repeating: 0, count: selected.cards.count)
-            for (index, page) in selected.archive.enumerated() {
-                for card in page.cards { pages[card] = Int32(index + 1) }
-            }
-            return pages
-        }
-    }
-
-    /// The card's permalink, from its anchor (`ShownCards.anchor(at:)`).
-    func callAsFunction(position: Int, anchor: String) -> String {
-        let (feed, index) = homes.place(of: position)
-        return paths[feed][Int(pages[feed][index])] + "#" + anchor
-    }
 }

@@ -95,7 +95,8 @@ final class FeedEntryView: MustacheObject {
     }
 }
 
-/// What `sitemap.xml` sees: every page of every feed the navigation lists.
+/// What `sitemap.xml` sees: every page of every feed the navigation lists, then every card's
+/// own page, in display order.
 final class SitemapView: MustacheObject {
     final class PageURL: MustacheObject {
         enum Key: String, ViewKey {
@@ -145,6 +146,12 @@ final class SitemapView: MustacheObject {
             for page in feed.pages {
                 let newest = page.cards.map { selection.cards[feed.cards[$0]].sortTime }.max()
                 urls.append(PageURL(loc: syndication.pageURL(page.path), lastmod: newest.map(Formatting.iso)))
+            }
+        }
+        if syndication.settings.cardPages {
+            for position in selection.cards.indices {
+                let page = PagePaths.cardPage(anchor: selection.cards.anchor(at: position))
+                urls.append(PageURL(loc: syndication.pageURL(page), lastmod: Formatting.iso(selection.cards[position].sortTime)))
             }
         }
         self.urls = urls

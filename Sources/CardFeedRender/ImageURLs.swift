@@ -120,6 +120,14 @@ struct ImageURLs: Sendable {
         pinned.with(alt: alt)
     }
 
+    /// The card's own image (not the placeholder) for a reader away from the site (a feed
+    /// reader, a link preview): its address absolute, without sizes. Nil for a card without one.
+    func ownImage(_ card: Card, baseURL: String) -> ImageView? {
+        let view = cardImage(card)
+        guard !view.placeholder else { return nil }
+        return ImageView(src: URLCheck.resolve(view.src, against: baseURL), srcset: nil, alt: view.alt, width: nil, height: nil, placeholder: false)
+    }
+
     func cardImage(_ card: Card) -> ImageView {
         // As the Braze SDKs do: the card's image_alt; else an image beside the card's own text is
         // decorative (its title is read anyway, not twice), and the image of a card that shows

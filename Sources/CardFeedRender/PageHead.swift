@@ -51,17 +51,20 @@ final class SocialView: MustacheObject {
     let description: String
     let image: String?
     let siteName: String
+    /// `og:type`: "website" for a feed's pages, "article" for a card's.
+    let type: String
 
-    init(url: String, title: String, description: String, image: String?, siteName: String) {
+    init(url: String, title: String, description: String, image: String?, siteName: String, type: String) {
         self.url = url
         self.title = title
         self.description = description
         self.image = image
         self.siteName = siteName
+        self.type = type
     }
 
     enum Key: String, ViewKey {
-        case url, title, description, image, siteName, twitterCard
+        case url, title, description, image, siteName, type, twitterCard
 
         var kind: FieldKind { .text }
     }
@@ -75,6 +78,7 @@ final class SocialView: MustacheObject {
         case .description: .text(description)
         case .image: image.mustache
         case .siteName: .text(siteName)
+        case .type: .text(type)
         // A large picture when there is one to show.
         case .twitterCard: .text(image == nil ? "summary" : "summary_large_image")
         case nil: nil

@@ -2,126 +2,71 @@ import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
 
-/// What the page template sees: one page of one feed. Every name is a case of `Key` (see `CardView`).
+/// What the page template sees: one page of one feed, in the shell every page of the site has
+/// (`PageShell`, whose names it has too). Every name is a case of a `Key` (see `CardView`).
 /// A class, so that the context stack holds it by reference.
 final class PageView: MustacheObject {
     enum Key: String, ViewKey {
-        case lang, rtl, siteTitle, title, root, path, stylesheet, stylesheets, generator
-        case feed, nav, cards, emptyMessage, pagination, dates, strings, madeWith, alternates, csp
-        case description, favicon, canonical, social
+        case feed, cards, emptyMessage, pagination, dates
 
         var kind: FieldKind {
             switch self {
-            case .lang, .siteTitle, .title, .root, .path, .stylesheet, .generator, .emptyMessage, .madeWith, .csp, .description, .canonical: .text
-            case .stylesheets: .texts
-            case .rtl: .flag
+            case .emptyMessage: .text
             case .feed: .view(FeedView.schema)
-            case .nav: .list(NavItem.schema)
             case .cards: .cards
             case .pagination: .view(PaginationView.schema)
             case .dates: .view(DatesView.schema)
-            case .strings: .open
-            case .alternates: .list(AlternateView.schema)
-            case .favicon: .view(FaviconView.schema)
-            case .social: .view(SocialView.schema)
             }
         }
     }
-    static let schema = ViewSchema("page", Key.self)
+    static let schema = ViewSchema("page", PageShell.Key.self, Key.self)
 
-    let settings: RenderSettings
+    let shell: PageShell
     let feed: FeedView
-    /// `.objects` of the feeds' `NavItem`s, made once for all the pages of a feed.
-    let nav: MustacheValue
     /// How many cards the page shows. `{{#cards}}` leaves a hole in the page where they go,
     /// which the page's writer fills (see `PageFrame`).
     let cardCount: Int
     let pagination: PaginationView?
     /// The days the page's cards are from; nil for a page of cards without a date.
     let dates: DatesView?
-    /// `.objects` of the feed's Atom and JSON Feed files (none without a base URL).
-    let alternates: MustacheValue
-    let root: String
-    /// This page's file, relative to the root.
-    let path: String
 
+    /// `nav` and `alternates` are the shell's (see `PageShell`); `path` is the page's file,
+    /// relative to the root.
     init(
         settings: RenderSettings, feed: FeedView, nav: MustacheValue, cardCount: Int, pagination: PaginationView?, dates: DatesView?,
-        alternates: MustacheValue, root: String, path: String
+        alternates: MustacheValue, path: String
     ) {
-        self.settings = settings
         self.feed = feed
-        self.nav = nav
         self.cardCount = cardCount
         self.pagination = pagination
         self.dates = dates
-        self.alternates = alternates
-        self.root = root
-        self.path = path
-    }
-
-    /// Whether this is the feed's front page, rather than one of its archive pages.
-    var isFrontPage: Bool { path == feed.href }
-
-    /// The page's `<title>`: the site's title on the site's front page, else the feed's, and on
-    /// an archive page its days: "News, Feb 11 – Mar 2, 2026 · Brewline".
-    var title: String {
-        if feed.feed.isFrontPage && isFrontPage { return settings.siteTitle }
-        let dates = isFrontPage ? nil : dates
-        let name = dates.map { settings.strings.format("archiveTitle", ["feed": feed.title, "dates": $0.text]) } ?? feed.title
-        return "\(name) · \(settings.siteTitle)"
-    }
-
-    /// cardfeed.yml's description, else what the page shows: "Brewline · News · Feb 11 – Mar 2, 2026".
-    var description: String {
-        settings.head.description ?? ([settings.siteTitle, feed.title] + [dates?.text].compactMap { $0 }).joined(separator: " · ")
+        // The site's title on the site's front page, else the feed's, and on an archive page
+        // its days: "News, Feb 11 – Mar 2, 2026 · Brewline".
+        let isFrontPage = path == feed.href
+        var title = settings.siteTitle
+        if !(feed.feed.isFrontPage && isFrontPage) {
+            let name = (isFrontPage ? nil : dates).map { settings.strings.format("archiveTitle", ["feed": feed.title, "dates": $0.text]) } ?? feed.title
+            title = "\(name) · \(settings.siteTitle)"
+        }
+        // cardfeed.yml's description, else what the page shows: "Brewline · News · Feb 11 – Mar 2, 2026".
+        let description = settings.head.description ?? ([settings.siteTitle, feed.title] + [dates?.text].compactMap { $0 }).joined(separator: " · ")
+        shell = PageShell(
+            settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
+            preview: PageShell.Preview(title: title, description: description, image: settings.head.image, type: "website"))
     }
 
     static let fields = MustacheFields(Key.self)
 
     func value(for name: MustacheName) -> MustacheValue? {
-        guard let key = Self.fields[name] else { return nil }
-        let strings = settings.strings
-        switch key {
-        case .lang: return .text(strings.locale)
-        case .rtl: return .bool(settings.direction == .rtl)
-        case .siteTitle: return .text(settings.siteTitle)
-        case .title: return .text(title)
-        case .root: return .text(root)
-        case .path: return .text(path)
-        case .stylesheet: return settings.stylesheets.first.mustache
-        case .stylesheets: return settings.pageConstants.stylesheets
-        case .generator: return .text(PageConstants.generator)
+        if let key = PageShell.fields[name] { return shell.value(for: key) }
+        switch Self.fields[name] {
         case .feed: return .object(feed)
-        case .nav: return nav
         case .cards: return .deferredList(count: cardCount)
-        case .emptyMessage: return .text(strings["emptyFeed"])
+        case .emptyMessage: return .text(shell.settings.strings["emptyFeed"])
         case .pagination: return pagination.map { .object($0) }
         case .dates: return dates.map { .object($0) }
-        case .strings: return .object(settings.stringsView)
-        case .alternates: return alternates
-        case .csp: return settings.contentSecurityPolicy.mustache
-        case .description: return .text(description)
-        case .favicon: return .object(FaviconView(settings.head.favicon))
-        case .canonical: return settings.baseURL.map { .text($0 + PagePaths.served(path)) }
-        case .social:
-            guard let baseURL = settings.baseURL else { return nil }
-            return .object(SocialView(url: baseURL + PagePaths.served(path), title: title, description: description, image: settings.head.image, siteName: settings.siteTitle))
-        case .madeWith: return settings.pageConstants.madeWith
+        case nil: return nil
         }
-    }
-}
-
-/// What every page shows the same, worked out once a build rather than on each of thousands
-/// of pages.
-struct PageConstants: Sendable {
-    static let generator = "CardFeed \(CardFeedVersion.current)"
-    let stylesheets: MustacheValue
-    let madeWith: MustacheValue
-
-    init(strings: StringTable, stylesheets: [String]) {
-        self.stylesheets = .list(stylesheets.map(MustacheValue.text))
-        madeWith = .text(strings.format("madeWith", ["generator": Self.generator]))
     }
 }
 

@@ -18,7 +18,7 @@ struct RenderContextKey: Hashable {
 /// What a card's HTML is made of.
 struct CardRenderKey: Hashable {
     var card: Card.Fields
-    /// Its HTML id; the permalink names its page.
+    /// Its HTML id; the permalink names its page (see `CardPlaces.permalink`).
     var anchor: String
     var permalink: String
     /// The size of the card's image file, which goes into the page (an image replaced under its
@@ -46,6 +46,27 @@ struct PageKey: Hashable {
     var cards: [Int]
 }
 
+/// What every card's page shows the same besides the templates and settings: the feeds the
+/// navigation lists.
+struct CardPageFrameKey: Hashable {
+    /// The hash of the build's `RenderContextKey`.
+    var context: Int
+    /// By feed: whether the navigation lists it.
+    var listed: [Bool]
+}
+
+/// What a card's page is made of: its card, the frame every card page shares, and where the
+/// card sits in its feeds (its links back to them). Its places and the frame, not
+/// the whole selection: a card that moves to another page of a feed changes only its own page.
+struct CardPageKey: Hashable {
+    /// The hash of the card's `CardRenderKey`.
+    var card: Int
+    /// The hash of the build's `CardPageFrameKey`.
+    var frame: Int
+    /// Its links to its place in each feed that shows it.
+    var places: [String]
+}
+
 /// serve's keys for one build.
 struct RenderKeys: Sendable {
     /// The hash of the build's `RenderContextKey`.
@@ -57,7 +78,7 @@ struct RenderKeys: Sendable {
 extension SiteRenderer {
     /// Every card's key when the renderer has a cache (nil without one), computed once for the
     /// cards and for the pages that show them.
-    func renderKeys(_ cards: ShownCards, permalinks: Permalinks) -> RenderKeys? {
+    func renderKeys(_ cards: ShownCards, places: CardPlaces) -> RenderKeys? {
         guard cache != nil else { return nil }
         let context = RenderContextKey(templates: templates.fingerprint, settings: settings.values).hashValue
         let keys = ConcurrentResults<Int>(count: cards.count)
@@ -65,7 +86,7 @@ extension SiteRenderer {
         DispatchQueue.concurrentPerform(iterations: (cards.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
                 let anchor = cards.anchor(at: position)
-                keys.set(position, renderKey(cards[position], anchor: anchor, permalink: permalinks(position: position, anchor: anchor), context: context))
+                keys.set(position, renderKey(cards[position], anchor: anchor, permalink: places.permalink(position: position, anchor: anchor), context: context))
             }
         }
         return RenderKeys(context: context, cards: keys.values)

@@ -5,13 +5,16 @@ import CardFeedLoad
 import CardFeedModel
 import CardFeedWrite
 
-/// A card as rendered: its HTML, and its description as HTML (which the feed files show).
+/// A card as rendered: its HTML, its description as HTML (which the feed files show), and with
+/// card pages the description's words (its page's meta description).
 public struct RenderedCard: Sendable {
     var html: [UInt8]
     var description: String?
+    var words: String?
 }
 
-/// Step 3 of a build: every card rendered once, into the pages of every feed that shows it.
+/// Step 3 of a build: every card rendered once, into the pages of every feed that shows it, and
+/// with card pages into its own.
 package struct SiteRenderer {
     let templates: TemplateSet
     let settings: RenderSettings
@@ -35,18 +38,21 @@ package struct SiteRenderer {
     /// last build is not made again. Returns the descriptions of the cards at
     /// `keepDescriptions`, as `renderCards` does.
     package func renderPages(_ selection: Selection, into output: any OutputTarget, keepDescriptions: Set<Int>) throws -> [String?] {
-        let permalinks = Permalinks(selection)
-        let keys = renderKeys(selection.cards, permalinks: permalinks)
+        let places = CardPlaces(selection, cardPages: settings.cardPages)
+        let keys = renderKeys(selection.cards, places: places)
         let pages = try PageStreams(pageStreams(selection, keys: keys), into: output)
-        let descriptions = try renderCards(selection.cards, permalinks: permalinks, keys: keys?.cards, into: pages, keepDescriptions: keepDescriptions)
+        let cardPages = settings.cardPages ? try CardPages(self, selection, places: places, keys: keys, into: output) : nil
+        let descriptions = try renderCards(selection.cards, places: places, keys: keys?.cards, into: pages, cardPages: cardPages, keepDescriptions: keepDescriptions)
         try pages.finish()
         return descriptions
     }
 
-    /// Renders every card once, in display order, into `output` (the pages, as they stream).
-    /// Returns the descriptions, as HTML, of the cards at `keepDescriptions` (the feed files
-    /// need them), nil elsewhere.
-    func renderCards(_ cards: ShownCards, permalinks: Permalinks, keys: [Int]? = nil, into output: RenderedCards, keepDescriptions: Set<Int>) throws -> [String?] {
+    /// Renders every card once, in display order, into `output` (the pages, as they stream), and
+    /// makes each card's own page with `cardPages`. Returns the descriptions, as HTML, of the
+    /// cards at `keepDescriptions` (the feed files need them), nil elsewhere.
+    func renderCards(
+        _ cards: ShownCards, places: CardPlaces, keys: [Int]? = nil, into output: RenderedCards, cardPages: CardPages? = nil, keepDescriptions: Set<Int>
+    ) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
         // A batch goes to the output on another thread while the next one renders; at most two
         // wait there, so that rendered cards do not pile up in memory if writing falls behind.
@@ -66,29 +72,49 @@ package struct SiteRenderer {
             let html = ConcurrentResults<[UInt8]>(count: batch.count)
             let kept = ConcurrentResults<String?>(count: batch.count)
             let chunks = (batch.count + 255) / 256
-            let failures = ConcurrentResults<TemplateFailure?>(count: chunks)
+            let failures = ConcurrentResults<Error?>(count: chunks)
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 failures.set(chunk, nil)
                 var scratch = MustacheBytes(capacity: 16384)
+                var pageScratch = MustacheBytes(capacity: cardPages == nil ? 0 : 16384)
                 for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
                     let key = keys?[position]
-                    if let key, let cached = cache?.value(for: key) {
-                        html.set(offset, cached.html)
-                        kept.set(offset, keepsAny && keepDescriptions.contains(position) ? cached.description : nil)
-                        continue
-                    }
-                    let description = card.description.map { card.descriptionFormat == .markdown ? Markdown.html($0, linkSchemes: linkSchemes, opensInNewTab: opensInNewTab) : PlainText.html($0) }
-                    let rendered: [UInt8]
                     let anchor = cards.anchor(at: position)
-                    do throws(TemplateFailure) { rendered = try renderCard(card, description: description, anchor: anchor, permalink: permalinks(position: position, anchor: anchor), using: &scratch) } catch {
+                    let rendered: RenderedCard
+                    if let key, let cached = cache?.value(for: key) {
+                        rendered = cached
+                    } else {
+                        // A card's page describes it by its words, which come from the same parse as its HTML.
+                        var words: String?
+                        let description = card.description.map { description in
+                            if card.descriptionFormat == .text {
+                                if cardPages != nil { words = HTMLText.words(description) }
+                                return PlainText.html(description)
+                            }
+                            guard cardPages != nil else { return Markdown.html(description, linkSchemes: linkSchemes, opensInNewTab: opensInNewTab) }
+                            let (html, text) = Markdown.htmlAndText(description, linkSchemes: linkSchemes, opensInNewTab: opensInNewTab)
+                            words = text
+                            return html
+                        }
+                        do throws(TemplateFailure) {
+                            let html = try renderCard(card, description: description, anchor: anchor, permalink: places.permalink(position: position, anchor: anchor), using: &scratch)
+                            rendered = RenderedCard(html: html, description: description, words: words)
+                        } catch {
+                            failures.set(chunk, error)
+                            return
+                        }
+                        if let key { cache?.store(rendered, for: key) }
+                    }
+                    html.set(offset, rendered.html)
+                    kept.set(offset, keepsAny && keepDescriptions.contains(position) ? rendered.description : nil)
+                    do {
+                        try cardPages?.write(card, position: position, anchor: anchor, rendered: rendered, using: &pageScratch)
+                    } catch {
                         failures.set(chunk, error)
                         return
                     }
-                    if let key { cache?.store(RenderedCard(html: rendered, description: description), for: key) }
-                    html.set(offset, rendered)
-                    kept.set(offset, keepsAny && keepDescriptions.contains(position) ? description : nil)
                 }
             }
             if let failure = failures.values.lazy.compactMap({ $0 }).first {
@@ -137,21 +163,27 @@ package struct SiteRenderer {
     }
 
     /// The feeds the navigation lists (see `FeedSelection.listed`), and on a feed's own pages,
-    /// that feed: the reader sees where they are.
-    func navItems(_ selection: Selection, current: FeedSelection) -> [NavItem] {
-        selection.feeds.filter { $0.listed || $0.feed == current.feed }.map { other in
-            NavItem(slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), href: PagePaths.front(other.feed), current: other.feed == current.feed)
+    /// that feed, `current`: the reader sees where they are. (A card's page has none current.)
+    func navItems(_ selection: Selection, current: Feed?) -> [NavItem] {
+        selection.feeds.filter { $0.listed || $0.feed == current }.map { other in
+            NavItem(slug: other.feed.slug, title: settings.strings.feedTitle(other.feed), href: PagePaths.front(other.feed), current: other.feed == current)
         }
     }
 
+    /// `.objects` of the `AlternateView` of `feed`'s feed files, which a page links; none without
+    /// a base URL (the files are not written) or a feed.
+    func alternates(_ feed: Feed?) -> MustacheValue {
+        guard let feed, settings.baseURL != nil else { return .objects([AlternateView]()) }
+        return .objects([AlternateView(feed: feed, title: Syndication.title(feed, settings))])
+    }
+
     /// The views of `feed`'s pages, by index into its `pages` (0: the front page). What the
-    /// pages share (the navigation, the feed, the way back to the root, the feed links) is made
-    /// once: a paginated feed has thousands of pages.
+    /// pages share (the navigation, the feed, the feed links) is made once: a paginated feed has
+    /// thousands of pages.
     func pageViews(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ index: Int) -> PageView {
-        let nav = MustacheValue.objects(navItems(selection, current: feed))
+        let nav = MustacheValue.objects(navItems(selection, current: feed.feed))
         let feedView = FeedView(feed.feed, strings: settings.strings)
-        let alternates = MustacheValue.objects(settings.baseURL == nil ? [] : [AlternateView(feed: feed.feed, title: Syndication.title(feed.feed, settings))])
-        let root = PagePaths.root(feed: feed.feed)
+        let alternates = alternates(feed.feed)
         let pages = feed.pages
         let shown = selection.cards
         return { [settings] index in
@@ -162,7 +194,7 @@ package struct SiteRenderer {
             let dates = DatesView(times: dated.map { $0.sortTime }, settings: settings)
             return PageView(
                 settings: settings, feed: feedView, nav: nav, cardCount: page.cards.count,
-                pagination: PaginationView(feed, page: index), dates: dates, alternates: alternates, root: root, path: page.path)
+                pagination: PaginationView(feed, page: index), dates: dates, alternates: alternates, path: page.path)
         }
     }
 }

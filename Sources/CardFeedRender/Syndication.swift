@@ -31,7 +31,7 @@ package struct Syndication {
         var scratch = MustacheBytes(capacity: 4096)
         // A card is in several feeds (the "all" feed and its categories'): its entry is made once.
         var entries: [Int: FeedEntryView] = [:]
-        let permalinks = Permalinks(selection)
+        let places = CardPlaces(selection, cardPages: settings.cardPages)
         var files: [OutputFile] = []
         for feed in selection.feeds {
             let positions = feed.front.cards.map { feed.cards[$0] }
@@ -44,7 +44,7 @@ package struct Syndication {
                 }
                 let card = selection.cards[position]
                 var entry = FeedEntry(
-                    card: card, permalink: permalinks(position: position, anchor: selection.cards.anchor(at: position)),
+                    card: card, permalink: places.permalink(position: position, anchor: selection.cards.anchor(at: position)),
                     anchor: selection.cards.anchor(at: position), description: descriptions[position], linkSchemes: linkSchemes, syndication: self)
                 scratch.removeAll()
                 try templates.render(TemplateSet.feedEntryTemplate, FeedEntryView(entry, content: nil), onto: &scratch)
@@ -160,7 +160,7 @@ struct FeedEntry {
     /// The card's anchor on the site's front page: stable for as long as the base URL is.
     var id: String
     var title: String
-    /// The card on its page of the site.
+    /// The card on the site: its permalink (see `CardPlaces.permalink`).
     var url: String
     /// The card's own link, absolute.
     var link: String?
@@ -181,10 +181,10 @@ struct FeedEntry {
         let settings = syndication.settings
         url = syndication.pageURL(permalink)
         id = syndication.absolute("#" + anchor)
-        title = Self.title(of: card, linkSchemes: linkSchemes)
+        // A description's words are needed only for a card without a title.
+        title = CardText.title(of: card, words: card.title == nil ? CardText.words(of: card, linkSchemes: linkSchemes) : nil)
         link = card.url.map(syndication.absolute)
-        let view = settings.images.cardImage(card)
-        image = view.placeholder ? nil : ImageView(src: syndication.absolute(view.src), srcset: nil, alt: view.alt, width: nil, height: nil, placeholder: false)
+        image = settings.images.ownImage(card, baseURL: syndication.baseURL)
         if card.descriptionFormat == .text {
             text = card.description.map(PlainText.lineEndsAsLF)
             self.description = card.description.map(PlainText.feedHTML)
@@ -195,20 +195,6 @@ struct FeedEntry {
         language = card.language
         updated = Formatting.iso(card.sortTime)
         categories = card.categories.compactMap { settings.categoryTags[$0] }
-    }
-
-    /// The title, or for a card without one a sensible text from the card: the start of its
-    /// description's text, its image's alt text, its link text.
-    static func title(of card: Card, linkSchemes: Set<String>) -> String {
-        if let title = card.title { return title }
-        let words = card.description.map { description in
-            card.descriptionFormat == .markdown ? Markdown.text(description, linkSchemes: linkSchemes)
-                : HTMLText.removingForbiddenCharacters(description).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        }
-        if let text = words, !text.isEmpty {
-            return text.count > 80 ? String(text.prefix(79)).trimmingCharacters(in: .whitespaces) + "…" : text
-        }
-        return card.imageAlt ?? card.domain ?? card.caption ?? card.id
     }
 
     /// The image's media type, from its file name, for Atom's enclosure link.

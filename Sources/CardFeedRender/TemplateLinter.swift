@@ -17,6 +17,7 @@ struct TemplateLinter {
     /// inclusion on top.
     static let roots: [String: ViewSchema] = [
         TemplateSet.pageTemplate: PageView.schema,
+        TemplateSet.cardPageTemplate: CardPageView.schema,
         "card": CardView.schema,
         TemplateSet.atomTemplate: FeedDocumentView.schema,
         TemplateSet.feedEntryTemplate: FeedEntryView.schema,
@@ -85,7 +86,7 @@ struct TemplateLinter {
     }
 
     /// The views the templates are rendered over, each alone (for messages and the docs' test).
-    static let anyRoot = [PageView.schema, CardView.schema, FeedDocumentView.schema, FeedEntryView.schema, SitemapView.schema]
+    static let anyRoot = [PageView.schema, CardPageView.schema, CardView.schema, FeedDocumentView.schema, FeedEntryView.schema, SitemapView.schema]
         .map { ViewContext([$0]) }
 
     /// The contexts each template is rendered in: the root templates over their views, and what

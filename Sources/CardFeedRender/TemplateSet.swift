@@ -19,6 +19,8 @@ public struct TemplateSet: Sendable {
     public static let pageTemplate = "page"
 
     public static func cardTemplate(_ type: CardType) -> String { "cards/\(type.rawValue)" }
+    /// A card's own page (see `CardPages`).
+    static let cardPageTemplate = "card_page"
     /// A feed as Atom, the sitemap, and the HTML of a card in the feeds (see `Syndication`).
     static let atomTemplate = "feed.atom"
     static let sitemapTemplate = "sitemap.xml"
@@ -45,6 +47,7 @@ public struct TemplateSet: Sendable {
     /// rendering threads.
     private let cardTemplates: [String: MustacheName]
     private let page: MustacheName?
+    private let cardPage: MustacheName?
     /// The file (as shown to the user) of every name a template answers to, for errors.
     private let files: [String: String]
 
@@ -61,6 +64,7 @@ public struct TemplateSet: Sendable {
         }
         self.cardTemplates = cardTemplates
         page = library.name(of: Self.pageTemplate)
+        cardPage = library.name(of: Self.cardPageTemplate)
     }
 
     /// A template's name, file (as shown to the user) and text.
@@ -187,6 +191,17 @@ public struct TemplateSet: Sendable {
         }
     }
 
+    /// `card`'s own page, rendered onto the end of `out` within the budget of a page; its
+    /// failure is the card's (its data chose the way through the template).
+    func render(_ view: CardPageView, card: Card, onto out: inout MustacheBytes) throws(TemplateFailure) {
+        guard let cardPage else { return }
+        do {
+            _ = try library.render(cardPage, .object(view), budget: Self.pageBudget, onto: &out)
+        } catch {
+            throw failure(error, card: card, onPage: true)
+        }
+    }
+
     /// The template `name` (a feed, the sitemap, a feed entry) rendered onto the end of `out`
     /// with `view` as its context, escaping for the language it writes.
     func render(_ name: String, _ view: MustacheObject, onto out: inout MustacheBytes) throws(TemplateFailure) {
@@ -201,8 +216,9 @@ public struct TemplateSet: Sendable {
 
     /// A render's error as the build reports it: at the card (its data chose the way through
     /// the templates) or the page, naming the template it was in and the limit it went past.
-    func failure(_ error: MustacheRenderError, card: Card?) -> TemplateFailure {
-        let limit = error.limit == .depth(MustacheLibrary.maximumDepth) ? "" : card == nil ? ", the limit for a page" : ", the limit for a card"
+    /// `onPage`: the error happened rendering a page (a card's own, when `card` is given).
+    func failure(_ error: MustacheRenderError, card: Card?, onPage: Bool = false) -> TemplateFailure {
+        let limit = error.limit == .depth(MustacheLibrary.maximumDepth) ? "" : card == nil || onPage ? ", the limit for a page" : ", the limit for a card"
         return TemplateFailure(card: card, message: error.message + limit, templateFile: file(of: error))
     }
 

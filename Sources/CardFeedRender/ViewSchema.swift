@@ -17,6 +17,12 @@ struct ViewSchema: Sendable {
         fields = Key.allCases.map { ($0.rawValue, $0.kind) }
     }
 
+    /// A view with the names of `Shared` (which another view has too: see `PageShell`) and its own.
+    init<Shared: ViewKey, Key: ViewKey>(_ name: String, _: Shared.Type, _: Key.Type) {
+        self.name = name
+        fields = Shared.allCases.map { ($0.rawValue, $0.kind) } + Key.allCases.map { ($0.rawValue, $0.kind) }
+    }
+
     func kind(of field: String) -> FieldKind? { fields.first { $0.name == field }?.kind }
 
     var names: [String] { fields.map(\.name) }

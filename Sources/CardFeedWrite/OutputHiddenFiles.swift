@@ -73,7 +73,10 @@ package struct OutputHiddenFiles: Sendable {
     /// True for a path with a hidden component (`.well-known/x`, `news/.htaccess`): only files
     /// of `static/` are written there.
     static func isHidden(_ path: String) -> Bool {
-        path.split(separator: "/").contains { $0.hasPrefix(".") }
+        // A name that starts with a dot: at the start, or after a slash. On the bytes: the
+        // marker asks about every file, and a site with card pages has one a card.
+        let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
+        return path.utf8.first == dot || zip(path.utf8, path.utf8.dropFirst()).contains { $0 == slash && $1 == dot }
     }
 
     /// True for a path with a `.git` component, in any case (as git itself refuses such paths in

@@ -48,6 +48,8 @@ public final class OutputSink {
     private var windowStart = 0
     private var matched = 0
     static let bufferSize = 1 << 16
+    /// A piece at least this long that finds the buffer empty is written without it.
+    static let directWriteSize = 1 << 12
 
     /// A sink that writes a new file at `path` (an error if one exists, which is left as it is),
     /// unless what it is given is byte for byte the regular file at `previous`: then it writes
@@ -87,7 +89,6 @@ public final class OutputSink {
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
         buffer.removeAll(keepingCapacity: true)
-        buffer.reserveCapacity(Self.bufferSize)
     }
 
     /// What an in-memory sink was given.
@@ -123,9 +124,12 @@ public final class OutputSink {
             break
         }
         if buffer.count + bytes.count > Self.bufferSize { try flush() }
-        if bytes.count >= Self.bufferSize {
+        // A whole small file in one piece (a card's page) goes straight to the file, as a piece
+        // too large for the buffer does: the buffer is then never made.
+        if bytes.count >= Self.bufferSize || (buffer.isEmpty && bytes.count >= Self.directWriteSize) {
             try writeAll(bytes)
         } else {
+            if buffer.capacity < Self.bufferSize { buffer.reserveCapacity(Self.bufferSize) }
             buffer.append(bytes)
         }
     }

@@ -161,6 +161,10 @@ def make_sites(binary, root: Path):
     return {name: build(binary, site, site / "public") for name, site in sites.items()}
 
 
-def pages(output: Path):
-    """Every HTML page of a built site, as paths relative to its root."""
-    return sorted(str(p.relative_to(output)) for p in output.rglob("*.html"))
+def pages(output: Path, every_card_page=True):
+    """Every HTML page of a built site, as paths relative to its root; without
+    `every_card_page`, of the cards' own pages only the first two (a site's card pages differ
+    only in their cards, which its feed pages show too)."""
+    found = sorted(str(p.relative_to(output)) for p in output.rglob("*.html"))
+    card_pages = [page for page in found if page.startswith("cards/")]
+    return [page for page in found if page not in card_pages[2:] or every_card_page]

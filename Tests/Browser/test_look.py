@@ -13,11 +13,12 @@ from conftest import SCREENSHOTS, StaticServer, make_driver, set_viewport
 
 @pytest.fixture(scope="session")
 def look_sites(cardfeed_bin, tmp_path_factory):
-    """{name: (url, [pages])} for each site, built and served as static files."""
+    """{name: (url, [pages])} for each site, built and served as static files: every page, but
+    of the cards' own pages those of the awkward and the right-to-left cards, and two a site."""
     built = sites.make_sites(cardfeed_bin, tmp_path_factory.mktemp("look"))
     servers = {name: StaticServer(output) for name, output in built.items()}
     try:
-        yield {name: (servers[name].url, sites.pages(output)) for name, output in built.items()}
+        yield {name: (servers[name].url, sites.pages(output, every_card_page=name in ("stress", "rtl"))) for name, output in built.items()}
     finally:
         for server in servers.values():
             server.close()
@@ -230,11 +231,14 @@ def test_screenshots_of_every_site(look_sites):
             for width in (320, 390, 1280):
                 set_viewport(driver, width, height(width))
                 for name, (url, pages) in look_sites.items():
-                    # The front pages, and the first archive page of the front page's feed.
+                    # The front pages, the first archive page of the front page's feed, and a card's
+                    # own page with an image and one without, left to right and right to left.
                     archive = [p for p in pages if p.startswith("page-")][:1]
-                    for page in ["index.html"] + [p for p in ("news/index.html", "offers/index.html", "workshops/index.html") if p in pages] + archive:
+                    more = ("news/index.html", "offers/index.html", "workshops/index.html", "cards/card-cc-autumn-menu.html",
+                            "cards/card-nf-welcome.html", "cards/card-ar-pinned.html", "cards/card-he-text.html")
+                    for page in ["index.html"] + [p for p in more if p in pages] + archive:
                         load(driver, url + page)
-                        shown = "archive" if page in archive else page.replace("/index.html", "").replace(".html", "")
+                        shown = "archive" if page in archive else page.replace("/index.html", "").replace(".html", "").replace("/", "-")
                         path = folder / f"{name}-{shown}-{width}-{'dark' if dark else 'light'}.png"
                         assert driver.save_screenshot(str(path))
                         assert path.stat().st_size > 3000

@@ -45,7 +45,8 @@ import Testing
         try site.write("cards.json", Self.cards(list))
         let edited = try Self.rebuild(site, caches, "one title")
         #expect(caches.cards.madeByLastBuild == 1)
-        #expect(edited.filesWritten <= 4, "the card's front page and archive page, in all and in its feed")
+        #expect(edited.filesWritten <= 5, "the card's front page and archive page, in all and in its feed, and its own page")
+        #expect(caches.output.lastChanged.filter { $0.hasPrefix("cards/") } == ["cards/card-c30.html"])
 
         list.append(Self.card(31))
         try site.write("cards.json", Self.cards(list))
@@ -70,6 +71,11 @@ import Testing
 
         try site.write("cardfeed.yml", "title: Another title\n")
         try Self.rebuild(site, caches, "the site title")
+
+        try site.write("cardfeed.yml", "title: Another title\ncard_pages: false\n")
+        try Self.rebuild(site, caches, "card pages turned off: they go, permalinks name the feeds' pages")
+        try site.write("cardfeed.yml", "title: Another title\n")
+        try Self.rebuild(site, caches, "card pages turned on again")
 
         try site.write("assets/custom.css", "body { margin: 0 }\n")
         try Self.rebuild(site, caches, "a stylesheet added")

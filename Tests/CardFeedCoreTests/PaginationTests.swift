@@ -121,10 +121,11 @@ import Testing
     /// than every page end is on the front page alone.
     @Test func permalinksNameTheArchivePage() {
         let selection = FeedSelector(now: 100, pageSize: 4).select(Self.cards(1...10, categories: [.news]))
-        let permalinks = Permalinks(selection)
+        let places = CardPlaces(selection, cardPages: false)
         let position = { (id: String) in selection.cards.firstIndex { $0.id == id }! }
-        #expect(permalinks(position: position("c5"), anchor: "card-c5") == "page-c7.html#card-c5")
-        #expect(permalinks(position: position("c10"), anchor: "card-c10") == "index.html#card-c10")
+        #expect(places.permalink(position: position("c5"), anchor: "card-c5") == "page-c7.html#card-c5")
+        #expect(places.permalink(position: position("c10"), anchor: "card-c10") == "index.html#card-c10")
+        #expect(CardPlaces(selection, cardPages: true).permalink(position: position("c5"), anchor: "card-c5") == "cards/card-c5.html")
     }
 
     /// An archive page's days, in the page's language, on the site's clocks.

@@ -74,7 +74,7 @@ import Testing
             builtinImages: BuiltinImages(assets: Set(BuiltinFiles.assetPaths), siteOverrides: []), strings: strings, links: links,
             siteTitle: "Site", stylesheets: ["assets/cardfeed.css", "assets/custom.css"], pageSize: 2, baseURL: "https://x.test/",
             contentSecurityPolicy: ContentSecurityPolicy.builtin, head: head, timeZone: try #require(SiteTimeZone(identifier: "America/New_York")),
-            feeds: sampleFeeds)
+            feeds: sampleFeeds, cardPages: true)
     }
 
     /// Feeds a site defines, with every field of a feed set: the front page shows every card,
@@ -106,7 +106,7 @@ import Testing
     /// Renders `cards` as a build's render step does: into serve's output, with its caches, or
     /// without them into memory, as a fresh build.
     static func render(_ cards: [Card], _ settings: RenderSettings, _ templates: TemplateSet, caches: ServeState?) throws -> Rendered {
-        let selection = FeedSelector(now: now, pageSize: settings.pageSize, feeds: settings.feeds).select(cards)
+        let selection = FeedSelector(now: now, pageSize: settings.pageSize, feeds: settings.feeds, cardPages: settings.cardPages).select(cards)
         var renderer = SiteRenderer(templates: templates, settings: settings)
         let everyCard = Set(selection.cards.indices)
         guard let caches else {
@@ -176,7 +176,7 @@ import Testing
         func keys(_ settings: RenderSettings.Values) throws -> RenderKeys {
             var renderer = SiteRenderer(templates: templates, settings: RenderSettings(settings))
             renderer.cache = ReuseCache()
-            return try #require(renderer.renderKeys(selection.cards, permalinks: Permalinks(selection)))
+            return try #require(renderer.renderKeys(selection.cards, places: CardPlaces(selection, cardPages: settings.cardPages)))
         }
         let sampleKeys = try keys(try Self.sampleSettings())
         for edit in edits.edits {

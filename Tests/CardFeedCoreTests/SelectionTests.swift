@@ -105,12 +105,15 @@ import Testing
         #expect(selection.feeds.map(\.listed) == [true, true, true, true, false])
         #expect((0..<3).map { selection.homes.place(of: $0).feed } == [0, 1, 3], "each card's first feed")
         #expect(selection.homes.place(of: 1).index == 1, "deal is the second card of deals")
-        #expect(Permalinks(selection)(position: 1, anchor: "card-deal") == "deals/page-deal.html#card-deal", "with a page size of 1, each card ends its page")
+        let places = CardPlaces(selection, cardPages: false)
+        #expect(places.permalink(position: 1, anchor: "card-deal") == "deals/page-deal.html#card-deal", "with a page size of 1, each card ends its page")
+        #expect(places.places(of: 1).map { [$0.feed, $0.page] } == [[1, 2], [2, 1], [3, 1]], "deal is on page 2 of deals, page 1 of vip and news")
+        #expect(CardPlaces(selection, cardPages: true).permalink(position: 1, anchor: "card-deal") == "cards/card-deal.html")
 
         let withAll = FeedSelector(now: 0, pageSize: 0, feeds: feeds + [Feed(slug: "all", folder: "all")]).select(cards)
         #expect(withAll.cards.count == 5 && withAll.hidden.isEmpty, "a feed of every card shows them all")
         #expect(withAll.feeds.allSatisfy { $0.listed })
-        #expect(Permalinks(withAll)(position: 3, anchor: "card-plain") == "all/index.html#card-plain")
+        #expect(CardPlaces(withAll, cardPages: false).permalink(position: 3, anchor: "card-plain") == "all/index.html#card-plain")
     }
 
     /// The built-in feeds, by slug.

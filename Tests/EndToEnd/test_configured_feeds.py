@@ -148,13 +148,17 @@ def test_the_sitemap_lists_the_feeds_in_the_navigation(built):
     out, _ = built
     sitemap = (out / "sitemap.xml").read_text()
     locs = re.findall(r"<loc>([^<]*)</loc>", sitemap)
-    assert locs == ["https://inbox.example/", "https://inbox.example/offers/", "https://inbox.example/deals/"]
+    pages = [loc for loc in locs if "/cards/" not in loc]
+    assert pages == ["https://inbox.example/", "https://inbox.example/offers/", "https://inbox.example/deals/"]
+    # Then each shown card's own page, in display order.
+    anchors = re.findall(r'<article class="card[^"]*" id="([^"]*)"', (out / "index.html").read_text())
+    assert locs[len(pages):] == [f"https://inbox.example/cards/{anchor}.html" for anchor in anchors]
 
 
 def test_pages_and_permalinks_of_configured_feeds(run, tmp_path):
     # No feed shows every card: the first is the front page, a card of no feed is not shown,
-    # and a card's permalink is its place in the first feed that shows it.
-    yml = "feeds:\n  - slug: offers\n    title: Offers\n    extras: {feed: offers}\n  - slug: deals\n    title: Deals\n    extras: {feed: [deals, offers]}\n"
+    # and without card pages a card's permalink is its place in the first feed that shows it.
+    yml = "feeds:\n  - slug: offers\n    title: Offers\n    extras: {feed: offers}\n  - slug: deals\n    title: Deals\n    extras: {feed: [deals, offers]}\ncard_pages: false\n"
     site = content_cards_site(tmp_path / "site", yml)
     out = tmp_path / "out"
     result = run("build", site, "-o", out, "--now", NOW, "--page-size", "1")

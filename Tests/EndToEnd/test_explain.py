@@ -100,6 +100,7 @@ def test_a_shown_card_names_each_page_its_place_its_address_and_the_rule_that_pi
         {"feed": "news", "front": False, "file": "news/page-offer.html", "anchor": "card-offer", "position": 1, "cards": 1,
          "url": "https://x.example/news/news/page-offer.html#card-offer", "pinned": True},
     ]
+    assert answer["own_page"] == {"file": "cards/card-offer.html", "url": "https://x.example/news/cards/card-offer.html"}
     kinds = {note["kind"]: note for note in answer["notes"]}
     assert kinds["changed by a rule"]["message"].startswith('changed by the rule "Pin the offer" (s/cardfeed.yml:11:5): pins it; sets title')
     assert (kinds["changed by a rule"]["file"], kinds["changed by a rule"]["line"]) == ("s/cardfeed.yml", 11)
@@ -111,6 +112,7 @@ def test_a_shown_card_names_each_page_its_place_its_address_and_the_rule_that_pi
     text = run("explain", "news3", site, "--now", NOW).stdout
     assert 'Card "news3" (s/cards.json:13:3, card 11) is shown on 2 pages, not pinned:' in text, text
     assert "  news feed, archive page: news/page-news3.html#card-news3, card 1 of 1 (https://x.example/news/news/page-news3.html#card-news3)" in text, text
+    assert "  its own page: cards/card-news3.html (https://x.example/news/cards/card-news3.html)" in text, text
     assert "a test card (t: true)" in text
 
 

@@ -31,9 +31,9 @@ def test_hidden_files_in_the_output_survive_rebuilds(run, tmp_path):
     assert second.returncode == 0, second.stderr
     assert (out / ".git" / "HEAD").is_file() and (out / ".nojekyll").is_file()
     assert not (out / "page-c2.html").exists()
-    assert ("Removed 4 files of the previous build that the site no longer has: "
-            "news/page-c1.html, news/page-c2.html, page-c1.html, page-c2.html.") in second.stdout
-    assert "4 removed" in second.stdout
+    assert ("Removed 6 files of the previous build that the site no longer has: "
+            "cards/card-c1.html, cards/card-c2.html, news/page-c1.html, news/page-c2.html, page-c1.html, ….") in second.stdout
+    assert "6 removed" in second.stdout
     # The front pages, and c0's pages, whose newer page is now the front page.
     assert re.search(r"^Wrote \d+ files in [\d.]+ s \(4 changed, \d+ unchanged\)\.$", second.stdout, re.M), second.stdout
     assert "by hand" not in second.stdout  # pages the build made, not files put there by hand

@@ -63,7 +63,7 @@ def test_progress_is_redrawn_in_place_and_erased_before_each_step_line(cardfeed_
     visible = [line.split(ERASE)[-1] for line in text.split("\r\n")]
     assert not any("%)" in line for line in visible), visible
     assert f"[1/4] Load cards: {CARDS} entries from 1 file" in visible
-    assert any(re.fullmatch(rf"\[3/4\] Render pages: {CARDS} cards, \d+ pages", line) for line in visible), visible
+    assert any(re.fullmatch(rf"\[3/4\] Render pages: {CARDS} cards, \d+ pages and {CARDS} card pages", line) for line in visible), visible
 
 
 def test_progress_fits_a_narrow_terminal(cardfeed_bin, big_site, tmp_path):

@@ -6,7 +6,10 @@ import CardFeedModel
 extension YAMLReader {
     static let feedKeys = ["slug", "title", "category", "extras"]
     /// Slugs that would name a folder the build fills itself.
-    static let reservedSlugs: [String: String] = ["assets": "the output's folder of stylesheets, scripts and images"]
+    static let reservedSlugs: [String: String] = [
+        "assets": "the output's folder of stylesheets, scripts and images",
+        PagePaths.cardPagesFolder: "the output's folder of the cards' own pages (kept for them even with card_pages: false)",
+    ]
     /// The longest slug: a folder name, and part of every address of the feed.
     static let slugLimit = 64
     /// The most feeds a site may define. Every page lists every feed, so the pages grow with the

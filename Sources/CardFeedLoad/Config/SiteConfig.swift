@@ -27,6 +27,9 @@ public struct SiteConfig: Sendable {
     public var feeds: [ConfiguredFeed]?
     /// Feeds without cards are left out of the navigation (their pages are still written).
     public var hideEmptyFeeds = false
+    /// Each shown card has a page of its own (`cards/<anchor>.html`), which its permalink, the
+    /// feed files and the sitemap name.
+    public var cardPages = true
 
     public init() {}
 

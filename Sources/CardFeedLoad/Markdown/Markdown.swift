@@ -28,22 +28,42 @@ public enum Markdown {
     public static func html(_ markdown: String, linkSchemes: Set<String>, opensInNewTab: ((String) -> Bool)? = nil) -> String {
         withDocument(markdown) { document in
             prepare(document, of: markdown, linkSchemes: linkSchemes, opensInNewTab: opensInNewTab).forEach(makeFocusable)
-            guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
-            defer { free(rendered) }
-            // cmark decodes character references (`&#1;`, `&#xFDD0;`) into the characters
-            // themselves, after forbidden ones were dropped from the source: drop them again.
-            return markdown.containsCharacterReference ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
+            return renderedHTML(document, of: markdown)
         } ?? ""
+    }
+
+    /// The HTML of `html(_:linkSchemes:opensInNewTab:)` and the words of `text(_:linkSchemes:)`
+    /// from one parse: a card's page needs both, and parsing is most of the time either takes.
+    public static func htmlAndText(_ markdown: String, linkSchemes: Set<String>, opensInNewTab: ((String) -> Bool)? = nil) -> (html: String, text: String) {
+        withDocument(markdown) { document in
+            let codeBlocks = prepare(document, of: markdown, linkSchemes: linkSchemes, opensInNewTab: opensInNewTab)
+            let text = words(of: document)  // before the code blocks become custom blocks
+            codeBlocks.forEach(makeFocusable)
+            return (renderedHTML(document, of: markdown), text)
+        } ?? ("", "")
+    }
+
+    private static func renderedHTML(_ document: OpaquePointer, of markdown: String) -> String {
+        guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | CMARK_OPT_HARDBREAKS) else { return "" }
+        defer { free(rendered) }
+        // cmark decodes character references (`&#1;`, `&#xFDD0;`) into the characters
+        // themselves, after forbidden ones were dropped from the source: drop them again.
+        return markdown.containsCharacterReference ? HTMLText.removingForbiddenCharacters(String(cString: rendered)) : String(cString: rendered)
     }
 
     /// The words of a description as its HTML shows them, without the markup: the text of its
     /// text and code, blocks and line breaks as spaces, images left out (their alt text is no
     /// text of the HTML), space folded. A feed entry's title for a card without one.
     public static func text(_ markdown: String, linkSchemes: Set<String>) -> String {
-        let text = withDocument(markdown) { document -> String in
+        withDocument(markdown) { document in
             prepare(document, of: markdown, linkSchemes: linkSchemes)
-            var text = ""
-            guard let iterator = cmark_iter_new(document) else { return "" }
+            return words(of: document)
+        } ?? ""
+    }
+
+    private static func words(of document: OpaquePointer) -> String {
+        var text = ""
+        if let iterator = cmark_iter_new(document) {
             defer { cmark_iter_free(iterator) }
             while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
                 guard let node = cmark_iter_get_node(iterator) else { continue }
@@ -60,10 +80,9 @@ public enum Markdown {
                     if type.rawValue >= CMARK_NODE_FIRST_BLOCK.rawValue && type.rawValue <= CMARK_NODE_LAST_BLOCK.rawValue { text += " " }
                 }
             }
-            return text
-        } ?? ""
+        }
         // cmark decodes character references (`&#1;`) into characters HTML forbids: dropped first.
-        return HTMLText.removingForbiddenCharacters(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return HTMLText.words(text)
     }
 
     /// What the HTML and the text of a description are made from: the raw HTML cmark found

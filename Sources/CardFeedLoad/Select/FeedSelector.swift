@@ -70,10 +70,12 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     /// Each renamed anchor: the earlier card's position, the later card's, and the new anchor.
     public let anchorCollisions: [(earlier: Int, later: Int, anchor: String)]
 
-    init(_ loaded: [Card], order: [Int]) {
+    /// With `anchorsIgnoringCase`, no two anchors differ only in case: each names a card's page,
+    /// and macOS and Windows file systems do not tell `card-A.html` from `card-a.html`.
+    init(_ loaded: [Card], order: [Int], anchorsIgnoringCase: Bool = false) {
         self.loaded = loaded
         self.order = order
-        (renamedAnchors, anchorCollisions) = Self.uniqueAnchors(loaded, order)
+        (renamedAnchors, anchorCollisions) = Self.uniqueAnchors(loaded, order, ignoringCase: anchorsIgnoringCase)
     }
 
     public var startIndex: Int { 0 }
@@ -95,38 +97,52 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     /// characters) can equal another card's, and every such anchor ends in "-" and hex digits.
     /// When two shown cards would share an anchor, the later one in display order gets "-2"
     /// (or "-3", …: the first not used by any card), so that no card that does not collide
-    /// changes its anchor, and permalinks keep working.
-    private static func uniqueAnchors(_ loaded: [Card], _ order: [Int]) -> ([Int: String], [(earlier: Int, later: Int, anchor: String)]) {
+    /// changes its anchor, and permalinks keep working. `ignoringCase`, anchors that differ only
+    /// in case count as the same; only an anchor with an upper-case letter can then collide
+    /// with one that is not hashed.
+    private static func uniqueAnchors(_ loaded: [Card], _ order: [Int], ignoringCase: Bool) -> ([Int: String], [(earlier: Int, later: Int, anchor: String)]) {
         var hashed = false
-        for index in order where !Formatting.isPlainAnchorID(loaded[index].id) {
-            hashed = true
-            break
+        var upperCase = false
+        for index in order {
+            let id = loaded[index].id
+            if !hashed, !Formatting.isPlainAnchorID(id) { hashed = true }
+            if ignoringCase, !upperCase, Self.hasUpperCase(id) { upperCase = true }
+            if hashed && (upperCase || !ignoringCase) { break }
         }
-        guard hashed else { return ([:], []) }
-        // Only anchors that end in "-" and hex digits can collide, or be taken by a suffix.
+        guard hashed || upperCase else { return ([:], []) }
+        // What makes two anchors the same.
+        func key(_ anchor: String) -> String { ignoringCase ? anchor.lowercased() : anchor }
+        // Only anchors that end in "-" and hex digits can collide, or be taken by a suffix; and
+        // ignoring case, when an anchor has an upper-case letter, any.
         var candidates: [(position: Int, anchor: String)] = []
         for (position, index) in order.enumerated() {
             let anchor = Formatting.anchor(for: loaded[index].id)
-            if Formatting.endsInDashAndHex(anchor) { candidates.append((position, anchor)) }
+            if upperCase || Formatting.endsInDashAndHex(anchor) { candidates.append((position, anchor)) }
         }
-        var taken = Set(candidates.map(\.anchor))
+        var taken = Set(candidates.map { key($0.anchor) })
         var firstHolder: [String: Int] = [:]
         var renamed: [Int: String] = [:]
         var collisions: [(earlier: Int, later: Int, anchor: String)] = []
         for (position, anchor) in candidates {
-            guard let earlier = firstHolder[anchor] else {
-                firstHolder[anchor] = position
+            guard let earlier = firstHolder[key(anchor)] else {
+                firstHolder[key(anchor)] = position
                 continue
             }
             var suffix = 2
-            while taken.contains(anchor + "-\(suffix)") { suffix += 1 }
+            while taken.contains(key(anchor + "-\(suffix)")) { suffix += 1 }
             let unique = anchor + "-\(suffix)"
-            taken.insert(unique)
-            firstHolder[unique] = position
+            taken.insert(key(unique))
+            firstHolder[key(unique)] = position
             renamed[position] = unique
             collisions.append((earlier, position, unique))
         }
         return (renamed, collisions)
+    }
+
+    /// Whether the id has an ASCII capital, read on its bytes in place: every id is asked.
+    private static func hasUpperCase(_ id: String) -> Bool {
+        func isCapital(_ byte: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
+        return id.utf8.withContiguousStorageIfAvailable { $0.contains(where: isCapital) } ?? id.utf8.contains(where: isCapital)
     }
 }
 
@@ -141,13 +157,16 @@ public struct FeedSelector: Sendable {
     public var feeds: [Feed]
     /// Feeds without cards are left out of the navigation.
     public var hideEmptyFeeds: Bool
+    /// Each card has a page of its own, named by its anchor: anchors are then unique ignoring case.
+    public var cardPages: Bool
 
-    public init(now: Int64, pageSize: Int, future: FutureCards = .show, feeds: [Feed] = Feed.builtin, hideEmptyFeeds: Bool = false) {
+    public init(now: Int64, pageSize: Int, future: FutureCards = .show, feeds: [Feed] = Feed.builtin, hideEmptyFeeds: Bool = false, cardPages: Bool = false) {
         self.now = now
         self.pageSize = pageSize
         self.future = future
         self.feeds = feeds
         self.hideEmptyFeeds = hideEmptyFeeds
+        self.cardPages = cardPages
     }
 
     public func select(_ cards: [Card]) -> Selection {
@@ -189,7 +208,7 @@ public struct FeedSelector: Sendable {
                 members = members.map { $0.map { newPosition[$0] } }
             }
         }
-        let shown = ShownCards(cards, order: shownIndices)
+        let shown = ShownCards(cards, order: shownIndices, anchorsIgnoringCase: cardPages)
         let ends = Paginator.endsPage(cards, pageSize: pageSize)
         let paginator = Paginator(pageSize: pageSize, shown: shown, endsPage: ends.isEmpty ? [] : shownIndices.map { ends[$0] }) { [shownIndices] a, b in
             order.isNewer(shownIndices[a], shownIndices[b])

@@ -19,6 +19,40 @@ package enum HTMLText {
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isForbidden($0) }))
     }
 
+    /// The words of `text`, for where it is shown as one line of plain text (a title, a meta
+    /// description): forbidden characters dropped, then each run of white space one space, none
+    /// at either end.
+    package static func words(_ text: String) -> String {
+        // ASCII text, the usual case (a card page describes every card by its words), is done in
+        // one pass over its bytes: splitting `Character`s asks Unicode's tables about each one.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var spaced = false
+            var word = 0  // where the run of letters being read began
+            for (index, byte) in bytes.enumerated() where byte < 0x21 || byte == 0x7F {
+                // The run before this byte, copied whole.
+                if word < index {
+                    if spaced { out.append(0x20) }
+                    out.append(contentsOf: bytes[word..<index])
+                    spaced = false
+                }
+                word = index + 1
+                // White space as `Character.isWhitespace` has it, but the vertical tab, which is
+                // forbidden; the other controls are forbidden too: dropped, as if never there.
+                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D { spaced = !out.isEmpty }
+            }
+            if word < bytes.count {
+                if spaced { out.append(0x20) }
+                out.append(contentsOf: bytes[word...])
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        if let ascii = ascii ?? nil { return ascii }
+        return removingForbiddenCharacters(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     /// The length of the forbidden character that starts at `index` of valid UTF-8 `bytes`, or 0.
     @inline(__always)
     package static func forbiddenLength(_ bytes: Span<UInt8>, at index: Int) -> Int {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where each page of each feed lives, relative to the site root.
+/// Where each page of each feed, and each card's own page, lives, relative to the site root.
 package enum PagePaths {
     /// A feed's front page, its newest cards: "index.html", "news/index.html". Links name the
     /// file, so that the site also works opened from disk (file://).
@@ -70,8 +70,23 @@ package enum PagePaths {
     }
 
     /// The relative path from the folder of a feed's pages back to the site root ("./", "../").
-    package static func root(feed: Feed) -> String {
-        let depth = front(feed).utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
+    package static func root(feed: Feed) -> String { root(of: front(feed)) }
+
+    /// The relative path from the folder of the page at `path` back to the site root.
+    package static func root(of path: String) -> String {
+        let depth = path.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
         return depth == 0 ? "./" : String(repeating: "../", count: depth)
     }
+
+    /// The folder of the card pages: one for all of them, since a folder a page costs more to
+    /// create than the page (see `archive(folder:endingWith:)`).
+    package static let cardPagesFolder = "cards"
+
+    /// A card's own page, named by its anchor (`ShownCards.anchor(at:)`): "cards/card-x.html".
+    /// An anchor is a safe file name on every file system: letters, digits, "-" and "_", at most
+    /// some 80 of them, unique among the cards shown (ignoring case, with card pages), and it
+    /// begins with "card-", so that no card is named as Windows names a device (`con`, `nul`).
+    /// Unlike an archive page's (`fileName`), the name keeps the anchor's capitals as they are:
+    /// it is the address people share, and the ids Braze makes are mostly capitals.
+    package static func cardPage(anchor: String) -> String { cardPagesFolder + "/" + anchor + ".html" }
 }

@@ -1,0 +1,95 @@
+import CardFeedMustache
+import CardFeedLoad
+import CardFeedModel
+import CardFeedWrite
+import Synchronization
+
+/// Every shown card's own page, `cards/<anchor>.html`: the `card_page` template around the card's
+/// HTML as its feeds show it, with the ways back to it in each feed, and a title, description
+/// and link preview of its own. Each page is made and written on the rendering thread as soon as
+/// its card is rendered (see `SiteRenderer.renderCards`): a page a card is as many files as
+/// cards, and both cores create them.
+struct CardPages: Sendable {
+    private let templates: TemplateSet
+    private let settings: RenderSettings
+    private let places: CardPlaces
+    private let target: any OutputTarget
+    /// What every card page shows the same, made once: the navigation (no feed is current) and
+    /// the front page's feed files.
+    private let nav: MustacheValue
+    private let alternates: MustacheValue
+    /// By feed: its slug and title.
+    private let feeds: [(slug: String, title: String)]
+    /// Held while a page's file is made: two threads creating files in one folder at once
+    /// spin on the folder's lock in the kernel, which cost more than waiting here does.
+    private let creating = CreationLock()
+    private final class CreationLock: Sendable {
+        let lock = Mutex(())
+    }
+    /// With serve: the hash of the build's `CardPageFrameKey`, and each card's `CardRenderKey`
+    /// hash by display position (see `RenderKeys`).
+    private let keys: (frame: Int, cards: [Int])?
+
+    /// Card pages for `selection`'s cards, written into `target`, which is given their folder.
+    init(_ renderer: SiteRenderer, _ selection: Selection, places: CardPlaces, keys: RenderKeys?, into target: any OutputTarget) throws {
+        templates = renderer.templates
+        settings = renderer.settings
+        self.places = places
+        self.target = target
+        nav = .objects(renderer.navItems(selection, current: nil))
+        alternates = renderer.alternates(selection.feeds.first?.feed)
+        let strings = renderer.settings.strings
+        feeds = selection.feeds.map { ($0.feed.slug, strings.feedTitle($0.feed)) }
+        self.keys = keys.map { keys in
+            let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed))
+            return (frame.hashValue, keys.cards)
+        }
+        if !selection.cards.isEmpty { try target.createFolders([PagePaths.cardPagesFolder]) }
+    }
+
+    /// Makes and writes the page of the card at display position `position`, from what it
+    /// rendered as (`RenderedCard`); an output that holds the page as made from the same
+    /// (serve's) keeps it. `scratch` is memory to render in, reused from card to card.
+    func write(_ card: Card, position: Int, anchor: String, rendered: RenderedCard, using scratch: inout MustacheBytes) throws {
+        let path = PagePaths.cardPage(anchor: anchor)
+        if let keys {
+            let key = CardPageKey(card: keys.cards[position], frame: keys.frame, places: placeViews(position: position, anchor: anchor).map(\.href))
+            if target.holds(path, madeFrom: key.hashValue) { return }
+        }
+        scratch.removeAll()
+        try templates.render(view(card, position: position, anchor: anchor, path: path, rendered: rendered), card: card, onto: &scratch)
+        do {
+            let bytes = scratch.array
+            let sink = try target.open(path)
+            try sink.write(bytes)
+            try target.close(sink, path: path)
+        } catch let error as OutputError {
+            // Named by its path in the output, as the writer's errors are, rather than in the
+            // folder being built.
+            throw OutputError(path: path, code: error.code)
+        }
+    }
+
+    private func view(_ card: Card, position: Int, anchor: String, path: String, rendered: RenderedCard) -> CardPageView {
+        let heading = CardText.title(of: card, words: rendered.words)
+        let title = "\(heading) · \(settings.siteTitle)"
+        // The card's words, else cardfeed.yml's description, else its heading.
+        let description = rendered.words.flatMap { $0.isEmpty ? nil : CardText.shortened($0, to: Self.descriptionLimit) } ?? settings.head.description ?? heading
+        // Its own picture in a link preview, else the site's.
+        let image = settings.baseURL.flatMap { settings.images.ownImage(card, baseURL: $0)?.src } ?? settings.head.image
+        let shell = PageShell(
+            settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
+            preview: PageShell.Preview(title: heading, description: description, image: image, type: "article"))
+        return CardPageView(shell: shell, card: String(decoding: rendered.html, as: UTF8.self), heading: heading, feeds: placeViews(position: position, anchor: anchor))
+    }
+
+    /// The characters of a card's words its page's description keeps: about what a search
+    /// engine shows of a description.
+    static let descriptionLimit = 160
+
+    private func placeViews(position: Int, anchor: String) -> [CardPlaceView] {
+        places.places(of: position).map { place in
+            CardPlaceView(slug: feeds[place.feed].slug, title: feeds[place.feed].title, href: places.href(feed: place.feed, page: place.page, anchor: anchor))
+        }
+    }
+}

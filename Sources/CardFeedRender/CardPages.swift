@@ -2,7 +2,6 @@ import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
 import CardFeedWrite
-import Synchronization
 
 /// Every shown card's own page, `cards/<anchor>.html`: the `card_page` template around the card's
 /// HTML as its feeds show it, with the ways back to it in each feed, and a title, description
@@ -20,12 +19,6 @@ struct CardPages: Sendable {
     private let alternates: MustacheValue
     /// By feed: its slug and title.
     private let feeds: [(slug: String, title: String)]
-    /// Held while a page's file is made: two threads creating files in one folder at once
-    /// spin on the folder's lock in the kernel, which cost more than waiting here does.
-    private let creating = CreationLock()
-    private final class CreationLock: Sendable {
-        let lock = Mutex(())
-    }
     /// With serve: the hash of the build's `CardPageFrameKey`, and each card's `CardRenderKey`
     /// hash by display position (see `RenderKeys`).
     private let keys: (frame: Int, cards: [Int])?
@@ -52,12 +45,13 @@ struct CardPages: Sendable {
     /// (serve's) keeps it. `scratch` is memory to render in, reused from card to card.
     func write(_ card: Card, position: Int, anchor: String, rendered: RenderedCard, using scratch: inout MustacheBytes) throws {
         let path = PagePaths.cardPage(anchor: anchor)
+        let feeds = placeViews(position: position, anchor: anchor)
         if let keys {
-            let key = CardPageKey(card: keys.cards[position], frame: keys.frame, places: placeViews(position: position, anchor: anchor).map(\.href))
+            let key = CardPageKey(card: keys.cards[position], frame: keys.frame, places: feeds.map(\.href))
             if target.holds(path, madeFrom: key.hashValue) { return }
         }
         scratch.removeAll()
-        try templates.render(view(card, position: position, anchor: anchor, path: path, rendered: rendered), card: card, onto: &scratch)
+        try templates.render(view(card, path: path, rendered: rendered, feeds: feeds), card: card, onto: &scratch)
         do {
             let bytes = scratch.array
             let sink = try target.open(path)
@@ -70,7 +64,8 @@ struct CardPages: Sendable {
         }
     }
 
-    private func view(_ card: Card, position: Int, anchor: String, path: String, rendered: RenderedCard) -> CardPageView {
+    /// `feeds`: the card's places in its feeds (`placeViews`).
+    private func view(_ card: Card, path: String, rendered: RenderedCard, feeds: [CardPlaceView]) -> CardPageView {
         let heading = CardText.title(of: card, words: rendered.words)
         let title = "\(heading) · \(settings.siteTitle)"
         // The card's words, else cardfeed.yml's description, else its heading.
@@ -80,7 +75,7 @@ struct CardPages: Sendable {
         let shell = PageShell(
             settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
             preview: PageShell.Preview(title: heading, description: description, image: image, type: "article"))
-        return CardPageView(shell: shell, card: String(decoding: rendered.html, as: UTF8.self), heading: heading, feeds: placeViews(position: position, anchor: anchor))
+        return CardPageView(shell: shell, card: String(decoding: rendered.html, as: UTF8.self), heading: heading, feeds: feeds)
     }
 
     /// The characters of a card's words its page's description keeps: about what a search

@@ -21,6 +21,11 @@ public struct BuildOptions: Sendable {
     /// True puts a Content Security Policy in every page (the site's own from cardfeed.yml, else
     /// the built-in one); nil leaves it to `csp` in cardfeed.yml.
     public var contentSecurityPolicy: Bool?
+    /// True indexes every card for search and gives the pages a search box (as `search: true`
+    /// in cardfeed.yml does); nil leaves it to cardfeed.yml.
+    public var search: Bool?
+    /// Whether the build runs Pagefind itself or leaves its cards to index in the report.
+    public var searchIndexing = SearchIndexing.inBuild
     /// Cards rendered at a time (tests make it small, to run many batches through few cards).
     var renderBatchSize = SiteRenderer.defaultBatchSize
     /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
@@ -35,7 +40,7 @@ public struct BuildOptions: Sendable {
     public init(
         site: SiteFolder, now: WrittenTime = .current,
         pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false,
-        contentSecurityPolicy: Bool? = nil
+        contentSecurityPolicy: Bool? = nil, search: Bool? = nil
     ) {
         self.site = site
         self.now = now
@@ -44,7 +49,17 @@ public struct BuildOptions: Sendable {
         self.baseURL = baseURL
         self.strict = strict
         self.contentSecurityPolicy = contentSecurityPolicy
+        self.search = search
     }
+}
+
+/// Where a build with search makes its index.
+public enum SearchIndexing: Sendable {
+    /// A step of the build, before the write step commits the output (`build`, `check`).
+    case inBuild
+    /// Left to the caller, as `BuildReport.searchIndex` (`serve`, which shows an edit before
+    /// its index is made).
+    case handedOver
 }
 
 /// What a build did, for the summary and for tests.
@@ -72,6 +87,10 @@ public struct BuildReport: Sendable {
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []
+    /// How many steps the build has (`SiteBuilder.stepCount`), once its configuration is read.
+    var stepCount = 0
+    /// With search and `SearchIndexing.handedOver`, the cards to index; nil otherwise.
+    public var searchIndex: SearchIndex?
     /// The cards as read and as the rules left them, alive as long as the report: a command
     /// that ends with its build can leave them to the process's exit, which hands the memory
     /// back at once (freed one by one, a million cards took half a second).

@@ -34,7 +34,8 @@ public struct SiteBuilder: Sendable {
         report.cards.append(ruled.cards)  // a new array when the site has rules
         let selection = select(ruled, setup, &report)
         let output = try openOutput(&report)
-        let site = try render(selection, setup, into: output, &report)
+        var site = try render(selection, setup, into: output, &report)
+        if let search = site.search { try index(search, into: &site, output, &report) }
         try write(site, into: output, &report)
         reuse?.endBuild()
         return report
@@ -52,6 +53,8 @@ public struct SiteBuilder: Sendable {
         var now: Int64
         var strings: StringTable?
         var templates: TemplateSet?
+        /// With search, the Pagefind found; nil without search, or when it was not found (an error).
+        var pagefind: Pagefind?
     }
 
     /// What the cards are shown with, once everything read is known to be good.
@@ -61,6 +64,8 @@ public struct SiteBuilder: Sendable {
         var now: Int64
         var strings: StringTable
         var templates: TemplateSet
+        /// The Pagefind that indexes the cards, with search; nil without.
+        var pagefind: Pagefind?
     }
 
     /// What the render step made besides the pages it streamed into the output.
@@ -68,13 +73,16 @@ public struct SiteBuilder: Sendable {
         /// Feeds and the sitemap, assets, and the files of `static/`.
         var files: [OutputFile]
         var pageCount: Int
+        /// With search, the cards to index.
+        var search: SearchIndex?
     }
 
     /// A build that keeps nothing (`cardfeed check`) has no write step.
     private var writes: Bool {
         if case .discarded = destination { false } else { true }
     }
-    private var stepCount: Int { writes ? 4 : 3 }
+    /// Load, select, render, with search index, and write.
+    func stepCount(search: Bool) -> Int { (writes ? 4 : 3) + (search && options.searchIndexing == .inBuild ? 1 : 0) }
 
     /// Step 0: cardfeed.yml, the strings and the templates.
     func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
@@ -92,10 +100,13 @@ public struct SiteBuilder: Sendable {
         let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
         let strings = StringTable.load(locale: locale, site: site, feeds: config.siteFeeds, diagnostics: &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
+        let search = searchWanted(config)
+        let pagefind = search ? locatePagefind(config, &report.diagnostics) : nil
+        report.stepCount = stepCount(search: search)
         for (path, reason, isError) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }
-        return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, now: options.now.moment(in: config.timeZone), strings: strings, templates: templates)
+        return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, now: options.now.moment(in: config.timeZone), strings: strings, templates: templates, pagefind: pagefind)
     }
 
     /// Step 1: every card file read and decoded; with `following`, what became of that id's
@@ -163,7 +174,7 @@ public struct SiteBuilder: Sendable {
         }
         report.diagnostics.all.forEach(emit)
         guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
-        return Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates)
+        return Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates, pagefind: configuration.pagefind)
     }
 
     /// Step 2: which cards each feed shows, in which order, on which page.
@@ -251,6 +262,8 @@ public struct SiteBuilder: Sendable {
     /// `output`; the feed files, assets and `static/` as files for the write step.
     private func render(_ selection: Selection, _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
         var assets = assetFiles()
+        let search = setup.pagefind != nil
+        if !search { assets.removeAll { $0.path == SearchBox.script && !$0.fromSite } }
         for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
             guard let css else { continue }
             assets.removeAll { "assets/" + $0.path == path }
@@ -260,7 +273,7 @@ public struct SiteBuilder: Sendable {
         let staticFiles = options.site.staticFiles()
         if !staticFiles.isEmpty {
             let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
-            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil, hidden: hidden)
+            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil, search: search, hidden: hidden)
             if !collisions.isEmpty {
                 output.abandon()
                 collisions.forEach { emit($0); report.diagnostics.append($0) }
@@ -275,9 +288,9 @@ public struct SiteBuilder: Sendable {
                 builtinImages: BuiltinImages(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
                 strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
                 pageSize: pageSize(setup), baseURL: setup.baseURL,
-                contentSecurityPolicy: options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy,
+                contentSecurityPolicy: contentSecurityPolicy(setup),
                 head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))),
-                timeZone: setup.config.timeZone, feeds: setup.config.siteFeeds, cardPages: setup.config.cardPages),
+                timeZone: setup.config.timeZone, feeds: setup.config.siteFeeds, cardPages: setup.config.cardPages, search: search),
             imageSizes: ImageSizes(folder: options.site.assetsFolder))
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.cache = reuse?.cards
@@ -302,7 +315,10 @@ public struct SiteBuilder: Sendable {
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.baseURL
-            return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount)
+            let searchIndex = setup.pagefind.map { pagefind in
+                SearchIndex(pagefind: pagefind, records: SearchRecord.records(selection, settings: settings), language: setup.strings.locale)
+            }
+            return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount, search: searchIndex)
         } catch {
             output.abandon()
             let diagnostic = (error as? TemplateFailure).map { failure in
@@ -326,7 +342,7 @@ public struct SiteBuilder: Sendable {
         // The writer needs a folder only to check one (see `applyRules`); memory has none.
         var writer = SiteWriter(output: destination.folder ?? options.site.defaultOutput)
         do {
-            let counts = try step("Write \(shownAs)", 4, &report) { (progress: ProgressReport?) -> OutputCounts in
+            let counts = try step("Write \(shownAs)", report.stepCount, &report) { (progress: ProgressReport?) -> OutputCounts in
                 let total = site.files.count
                 if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
                 do {
@@ -405,7 +421,7 @@ public struct SiteBuilder: Sendable {
     /// Errors for files of `static/` that would land where the build writes a file (or a folder
     /// of files), in a `.git`, or on or inside a hidden path of the output that the build keeps,
     /// each naming both.
-    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool, hidden: OutputHiddenFiles) -> [Diagnostic] {
+    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool, search: Bool, hidden: OutputHiddenFiles) -> [Diagnostic] {
         var generated: [String: String] = [SiteWriter.markerName: "the marker of cardfeed's output folder"]
         for feed in selection.feeds {
             generated[feed.front.path] = "the front page of the \(feed.feed.slug) feed"
@@ -435,6 +451,8 @@ public struct SiteBuilder: Sendable {
                 // Only a folder replaced as a whole keeps hidden paths of its own (`OutputTransaction`).
                 let output = destination.folder.map { SiteFolder.display($0.appendingPathComponent(kept)) } ?? kept
                 problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), \(kept == path ? "over" : path.hasPrefix(kept + "/") ? "inside" : "in place of the folder holding") \(output), a hidden path of the output that every build keeps and none wrote; remove one of them (or move the output's into static/, so that the build writes it)"))
+            } else if search, path == Pagefind.folder || path.hasPrefix(Pagefind.folder + "/") {
+                problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), in \(Pagefind.folder)/, where the build writes the search index (search: true); rename or remove it"))
             } else if let what = generated[path] {
                 problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), where the build writes \(what); rename or remove one of them"))
             } else if folders.contains(path) {
@@ -471,7 +489,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Reports `diagnostic` and ends the build with it.
-    private func fail(_ report: inout BuildReport, _ diagnostic: Diagnostic) -> BuildFailure {
+    func fail(_ report: inout BuildReport, _ diagnostic: Diagnostic) -> BuildFailure {
         emit(diagnostic)
         report.diagnostics.append(diagnostic)
         return BuildFailure(report: report)
@@ -488,11 +506,11 @@ public struct SiteBuilder: Sendable {
 
     /// Runs one step, records its time and logs `[n/total] Title: detail`. The body is handed a
     /// way to report its progress when the build has a progress observer.
-    private func step<T>(
+    func step<T>(
         _ title: String, _ number: Int, _ report: inout BuildReport,
         _ body: (ProgressReport?) throws -> T, detail: (T) -> String
     ) rethrows -> T {
-        let total = stepCount
+        let total = report.stepCount > 0 ? report.stepCount : stepCount(search: false)
         let start = DispatchTime.now().uptimeNanoseconds
         var progress: ProgressReport?
         if let observer = options.progress {

@@ -31,6 +31,11 @@ struct SiteOptions: ParsableArguments {
         discussion: "The policy is the site's own from cardfeed.yml (csp: \"...\"), else the built-in one, which allows script, styles and images from the site itself and images from any http(s) address."))
     var csp = false
 
+    @Flag(help: ArgumentHelp(
+        "Give every page a search box over an index of every card, made by Pagefind (default: search in cardfeed.yml).",
+        discussion: "Pagefind is not part of cardfeed: install it with pip install 'pagefind[bin]', or set PAGEFIND to its binary. The index goes in OUTPUT/pagefind/, made before the output is replaced, so a failed index leaves the previous output as it was; serve makes it in the background after each rebuild. Search works over http(s), not from files opened in a browser."))
+    var search = false
+
     @Flag(help: "Treat warnings as errors: the build stops and writes nothing.")
     var strict = false
 
@@ -59,7 +64,7 @@ struct SiteOptions: ParsableArguments {
             site: location.located.folder,
             now: now?.time ?? .current,
             pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict,
-            contentSecurityPolicy: csp ? true : nil)
+            contentSecurityPolicy: csp ? true : nil, search: search ? true : nil)
     }
 
     func logger() -> Logger {

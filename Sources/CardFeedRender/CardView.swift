@@ -370,11 +370,13 @@ package final class RenderSettings: Sendable {
         var feeds = Feed.builtin
         /// Each card has a page of its own, which its permalink names (cardfeed.yml's `card_pages`).
         var cardPages = false
+        /// Pages carry a search box over the site's search index (`search: true`).
+        var search = false
 
         package init(
             builtinImages: BuiltinImages, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String],
             pageSize: Int, baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead(), timeZone: SiteTimeZone = .utc,
-            feeds: [Feed] = Feed.builtin, cardPages: Bool = false
+            feeds: [Feed] = Feed.builtin, cardPages: Bool = false, search: Bool = false
         ) {
             self.builtinImages = builtinImages
             self.strings = strings
@@ -388,6 +390,7 @@ package final class RenderSettings: Sendable {
             self.timeZone = timeZone
             self.feeds = feeds
             self.cardPages = cardPages
+            self.search = search
         }
     }
 

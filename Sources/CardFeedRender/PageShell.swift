@@ -10,13 +10,13 @@ import CardFeedModel
 struct PageShell {
     enum Key: String, ViewKey {
         case lang, rtl, siteTitle, title, description, root, path, stylesheet, stylesheets, generator
-        case nav, strings, madeWith, alternates, csp, favicon, canonical, social
+        case nav, strings, madeWith, alternates, csp, favicon, canonical, social, search
 
         var kind: FieldKind {
             switch self {
             case .lang, .siteTitle, .title, .description, .root, .path, .stylesheet, .generator, .madeWith, .csp, .canonical: .text
             case .stylesheets: .texts
-            case .rtl: .flag
+            case .rtl, .search: .flag
             case .nav: .list(NavItem.schema)
             case .strings: .open
             case .alternates: .list(AlternateView.schema)
@@ -75,6 +75,7 @@ struct PageShell {
                     url: baseURL + PagePaths.served(path), title: preview.title, description: preview.description, image: preview.image,
                     siteName: settings.siteTitle, type: preview.type))
             }
+        case .search: .bool(settings.search)
         }
     }
 }

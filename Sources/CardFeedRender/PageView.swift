@@ -70,6 +70,12 @@ final class PageView: MustacheObject {
     }
 }
 
+/// The search box of a site with search (`search: true`): its script, an asset that only such a
+/// site's pages load, which finds its words in the string table and the index in `pagefind/`.
+package enum SearchBox {
+    package static let script = "cardfeed-search.js"
+}
+
 /// The feed a page belongs to. No card count: it would change the feed's pages with every card
 /// that comes or goes (the navigation's would change every page of the site).
 final class FeedView: MustacheObject {

@@ -70,7 +70,7 @@ struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp", "feeds", "hide_empty_feeds", "card_pages"]
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp", "feeds", "hide_empty_feeds", "card_pages", "search"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -104,6 +104,8 @@ struct YAMLReader {
             case "feeds": config.feeds = feeds(value)
             case "hide_empty_feeds": if let flag = bool(value, key: key) { config.hideEmptyFeeds = flag }
             case "card_pages": if let flag = bool(value, key: key) { config.cardPages = flag }
+            case "search":
+                if let flag = bool(value, key: key), flag { config.search = SearchSetting(line: value.mark?.line, column: value.mark?.column) }
             default: unknownKey(keyNode, key, among: Self.topLevelKeys)
             }
         }

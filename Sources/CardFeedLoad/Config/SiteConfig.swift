@@ -30,6 +30,9 @@ public struct SiteConfig: Sendable {
     /// Each shown card has a page of its own (`cards/<anchor>.html`), which its permalink, the
     /// feed files and the sitemap name.
     public var cardPages = true
+    /// `search: true`: the pages get a search box over an index of every card (see
+    /// `SearchRecord`), made by Pagefind; nil without it.
+    public var search: SearchSetting?
 
     public init() {}
 
@@ -50,6 +53,18 @@ public struct ConfiguredFeed: Sendable {
     public var location: String { [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":") }
 }
 
+/// `search: true` in cardfeed.yml, and where it stands: an error about search (Pagefind not
+/// found) points at it.
+public struct SearchSetting: Sendable {
+    public var line: Int?
+    public var column: Int?
+
+    public init(line: Int? = nil, column: Int? = nil) {
+        self.line = line
+        self.column = column
+    }
+}
+
 /// What a card whose `created` is after the build's time does: Hugo's `buildFuture`, turned
 /// round so that a site that sets nothing shows every card, as Braze's feeds do.
 public enum FutureCards: String, Sendable, CaseIterable {
@@ -65,6 +80,10 @@ public enum ContentSecurityPolicy {
     /// remote http(s) URLs (or `data:` images in Markdown). No inline script or style exists in
     /// the pages, so none is allowed; plugins, a foreign `<base>` and foreign form targets neither.
     public static let builtin = "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
+    /// The built-in policy of a site with search: Pagefind's search runs in WebAssembly, which
+    /// a page may compile only with 'wasm-unsafe-eval' (it allows no `eval` of text); its script,
+    /// index and worker are files of the site, which 'self' already allows.
+    public static let builtinWithSearch = "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; form-action 'self'"
 }
 
 /// CSS custom properties set by `theme:` in cardfeed.yml, for the light and the dark scheme.

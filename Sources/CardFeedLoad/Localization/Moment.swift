@@ -9,7 +9,7 @@ package final class Moment: MustacheObject {
     }
 
     let iso: String
-    let text: String
+    package let text: String
 
     package enum Key: String, CaseIterable, Sendable { case iso, text }
     static let fields = MustacheFields(Key.self)

@@ -1,0 +1,57 @@
+import CardFeedLoad
+import CardFeedModel
+import CardFeedRender
+import CardFeedWrite
+
+/// The build's part in search (`search: true`, `--search`): Pagefind is found while the
+/// configuration is read, so that its absence is an error reported with the others before any
+/// card is rendered; the cards are indexed after the pages are rendered, and the index goes
+/// into the output before the write step commits it, so that a failed index fails the build
+/// and leaves the previous output as it was.
+extension SiteBuilder {
+    /// `--search`, else `search:` in cardfeed.yml.
+    func searchWanted(_ config: SiteConfig) -> Bool { options.search ?? (config.search != nil) }
+
+    /// The Pagefind found, or an error at `--search` or at cardfeed.yml's `search:` that says
+    /// where it was looked for and how to install it.
+    func locatePagefind(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> Pagefind? {
+        switch Pagefind.locate() {
+        case .success(let pagefind): return pagefind
+        case .failure(let notFound):
+            if options.search == true {
+                diagnostics.append(Diagnostic(.error, file: "--search", message: notFound.description))
+            } else {
+                let file = options.site.display(options.site.root.appendingPathComponent(SiteConfig.fileName))
+                diagnostics.append(Diagnostic(.error, file: file, line: config.search?.line, column: config.search?.column, field: "search", message: notFound.description))
+            }
+            return nil
+        }
+    }
+
+    /// The Content Security Policy of the pages: with search, the built-in policy also allows
+    /// WebAssembly, which Pagefind's search runs in ('wasm-unsafe-eval', which lets a page
+    /// compile WebAssembly, not run text as script); a site's own policy is its own to extend.
+    func contentSecurityPolicy(_ setup: Setup) -> String? {
+        let policy = options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy
+        guard setup.pagefind != nil, policy == ContentSecurityPolicy.builtin else { return policy }
+        return ContentSecurityPolicy.builtinWithSearch
+    }
+
+    /// Step 4 with search: the index of every shown card, as files of the output's
+    /// `pagefind/` folder; or, for `serve`, the cards left in the report to index later.
+    func index(_ search: SearchIndex, into site: inout RenderedSite, _ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
+        guard options.searchIndexing == .inBuild else {
+            report.searchIndex = search
+            return
+        }
+        do {
+            let files = try step("Index for search", 4, &report) { _ in try search.files() } detail: { (files: [OutputFile]) in
+                "\(search.count) card\(search.count == 1 ? "" : "s") in \(files.count) files (\(search.pagefind.version))"
+            }
+            site.files += files
+        } catch {
+            output.abandon()
+            throw fail(&report, Diagnostic(.error, file: Pagefind.folder + "/", message: "\(error)"))
+        }
+    }
+}

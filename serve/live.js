@@ -210,6 +210,10 @@
     if (status.errors.length) showErrors(status.errors, status.build); else hideErrors();
   });
   source.addEventListener("reload", window.fetch && window.DOMParser ? rebuilt : reload);
+  // A new search index (made after the pages): the search box uses it from its next search.
+  source.addEventListener("search", function () {
+    document.dispatchEvent(new CustomEvent("cardfeed:searchindexed"));
+  });
   source.addEventListener("failed", function (event) {
     var status = JSON.parse(event.data);
     showErrors(status.errors, status.build);

@@ -38,9 +38,14 @@ public final class PreviewBuilder: Sendable {
     private let output: InPlaceOutput
     /// Builds run one at a time, off Swift's cooperative threads (they are CPU-bound).
     private let queue = DispatchQueue(label: "cardfeed.serve.build")
+    /// With search, the index, made after each good build is served.
+    let search: PreviewSearch
 
-    /// The builds go to a private temporary folder.
-    public init(options: BuildOptions, logger: Logger) throws {
+    /// The builds go to a private temporary folder. `onSearchIndexed` is called when a new
+    /// search index is in place.
+    public init(options: BuildOptions, logger: Logger, onSearchIndexed: @escaping @Sendable () -> Void = {}) throws {
+        var options = options
+        options.searchIndexing = .handedOver
         self.options = options
         self.logger = logger
         workFolder = FileManager.default.temporaryDirectory
@@ -48,6 +53,7 @@ public final class PreviewBuilder: Sendable {
         // Private: it holds the builds and the HTTP server's Unix socket.
         try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         output = InPlaceOutput(folder: workFolder.appendingPathComponent("site", isDirectory: true).standardizedFileURL)
+        search = PreviewSearch(folder: workFolder.appendingPathComponent("search", isDirectory: true).standardizedFileURL, logger: logger, onIndexed: onSearchIndexed)
     }
 
     public var current: State { state.withLock { $0 } }
@@ -101,6 +107,7 @@ public final class PreviewBuilder: Sendable {
                 state.errors = []
                 state.changed = changed
             }
+            if let index = report.searchIndex { search.handOver(index) }
             let kept = Set(warnings.all)
             lastWarnings.withLock { $0 = kept }
             succeeded = true

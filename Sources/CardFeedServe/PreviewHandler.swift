@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import CardFeedBuild
 import CardFeedModel
 
 /// Answers every request of `serve`: the files of the last good build (HTML with the live-reload
@@ -40,7 +41,9 @@ struct PreviewHandler: HTTPHandler {
             return Self.response(Data(page(title: "Not built yet", message: "The site has not built yet; the errors are shown above.", state: state).utf8),
                                  status: .serviceUnavailable, type: ContentType.html, head: head)
         }
-        guard let file = RequestPath.file(segments, under: root) else { return notFound(head: head) }
+        // The search index is made apart from the site (see `PreviewSearch`).
+        let under = segments.first == Pagefind.folder ? builder.search.folder : root
+        guard let file = RequestPath.file(segments, under: under) else { return notFound(head: head) }
         if file.isFolderIndex, !segments.isEmpty, !raw.hasSuffix("/") {
             // Pages name their root with a relative <base href>, which needs the trailing slash.
             let query = request.target.query()

@@ -32,13 +32,15 @@ public struct PreviewServer: Sendable {
     /// Serves until a signal that ends a program (SIGINT, SIGTERM, SIGHUP, SIGQUIT). `listening` is called with the URL once the server is up.
     public func run(listening: @escaping @Sendable (String) async -> Void = { _ in }) async throws(Failure) {
         let builder: PreviewBuilder
+        let channel = ReloadChannel()
         do {
-            builder = try PreviewBuilder(options: options, logger: logger)
+            builder = try PreviewBuilder(options: options, logger: logger) {
+                Task { await channel.send(event: "search", data: "{}") }
+            }
         } catch {
             throw Failure(description: "cannot create a temporary folder for the preview: \(error.localizedDescription)")
         }
         defer { builder.removeWorkFolder() }
-        let channel = ReloadChannel()
         let watcher = SiteWatcher(site: options.site, polling: ProcessInfo.processInfo.environment[SiteWatcher.pollingVariable] != nil)
         if watcher.method != "inotify" {
             logger.warning("watching the site by \(watcher.method): on a large site, changes may take seconds to be seen. To be told of changes at once, raise fs.inotify.max_user_watches (sysctl) above the number of folders in the site, or keep fewer folders in it")

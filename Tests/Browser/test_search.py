@@ -1,0 +1,140 @@
+"""The search box (`search: true`) in headless Chromium: a word of one card finds that card, its
+link leads to it, the keyboard works, the open list passes axe-core and fits a phone, and under
+`--csp` nothing is refused; under `cardfeed serve`, the index follows an edit."""
+import json
+import re
+import subprocess
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import NOW, SCREENSHOTS, StaticServer, copy_example_site, make_driver, set_viewport
+from test_look import axe_source, axe_violations
+
+WORD = "Marlow"  # in one card of the example site only: "The **Marlow Trio** plays two sets…"
+CARD = "card-nf-jazz-riverside"
+PERMALINK = "cards/" + CARD + ".html"  # the card's own page, its permalink
+VIOLATIONS = "window.__violations = []; document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));"
+
+
+@pytest.fixture(scope="module")
+def search_site(cardfeed_bin, tmp_path_factory):
+    """The example site built with search and the built-in policy, served as static files."""
+    site = copy_example_site(tmp_path_factory.mktemp("search") / "site")
+    texts = [path.read_text() for path in sorted(site.glob("cards*.json")) + sorted((site / "cards").glob("*.json"))]
+    assert sum(len(re.findall(WORD, text, re.IGNORECASE)) for text in texts) == 1, f"{WORD} must be in one card only"
+    result = subprocess.run([str(cardfeed_bin), "build", str(site), "--search", "--csp", "--now", NOW, "-q"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    server = StaticServer(site / "public")
+    try:
+        yield server.url
+    finally:
+        server.close()
+
+
+def search(driver, words):
+    box = driver.find_element(By.CSS_SELECTOR, ".site-search__input")
+    box.clear()
+    box.send_keys(words)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "site-search-status").get_attribute("textContent"))
+    return box
+
+
+def results(driver):
+    return [(link.text, link.get_attribute("href")) for link in driver.find_elements(By.CSS_SELECTOR, ".site-search__link")]
+
+
+@pytest.mark.parametrize("width,dark", [(1280, False), (320, True)])
+def test_a_word_of_one_card_finds_that_card_and_its_link_leads_to_it(search_site, width, dark):
+    driver = make_driver(width=width, height=844 if width < 600 else 900, dark=dark)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": VIOLATIONS})
+    try:
+        driver.get(search_site + "advertising/index.html")
+        search(driver, WORD.lower())
+        assert results(driver) == [("Jazz at Riverside, every other Friday", search_site + PERMALINK)]
+        assert driver.find_element(By.ID, "site-search-status").get_attribute("textContent") == "1 card"
+        marks = driver.find_elements(By.CSS_SELECTOR, ".site-search__excerpt mark")
+        assert [mark.text for mark in marks] == [WORD]
+        # Nothing sticks out of a phone's screen.
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+        panel = driver.find_element(By.CSS_SELECTOR, ".site-search__panel").rect
+        assert panel["x"] >= 0 and panel["x"] + panel["width"] <= width
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(SCREENSHOTS / f"search-{width}-{'dark' if dark else 'light'}.png"))
+
+        driver.find_element(By.CSS_SELECTOR, ".site-search__link").click()
+        WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith("/" + PERMALINK))
+        card = driver.find_element(By.ID, CARD)
+        assert WORD in card.text
+        assert driver.execute_script("const r = arguments[0].getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0", card)
+        # Pagefind's script, worker, index and WebAssembly, all under the built-in policy.
+        assert driver.execute_script("return window.__violations") == []
+    finally:
+        driver.quit()
+
+
+def test_the_keyboard_reaches_every_result_and_axe_finds_no_violation(search_site):
+    driver = make_driver()
+    try:
+        driver.get(search_site + "index.html")
+        box = search(driver, "coffee")
+        found = results(driver)
+        assert len(found) >= 3
+        box.send_keys(Keys.ARROW_DOWN)
+        assert driver.switch_to.active_element.text == found[0][0]
+        driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        assert driver.switch_to.active_element.text == found[1][0]
+        driver.switch_to.active_element.send_keys(Keys.ARROW_UP, Keys.ARROW_UP)
+        assert driver.switch_to.active_element.get_attribute("id") == "site-search-input"
+        for dark in (False, True):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+            box.send_keys(Keys.ARROW_DOWN)  # the list open, a result focused
+            assert axe_violations(driver, axe_source()) == []
+            driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        assert not driver.find_element(By.CSS_SELECTOR, ".site-search__panel").is_displayed()
+        assert driver.switch_to.active_element.get_attribute("id") == "site-search-input"
+
+        search(driver, "zzyzx")
+        assert driver.find_element(By.ID, "site-search-status").get_attribute("textContent") == "No card matches “zzyzx”."
+    finally:
+        driver.quit()
+
+
+def test_without_a_server_the_box_says_search_needs_one(cardfeed_bin, tmp_path):
+    site = copy_example_site(tmp_path / "site")
+    result = subprocess.run([str(cardfeed_bin), "build", str(site), "--search", "--now", NOW, "-q"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    driver = make_driver()
+    try:
+        driver.get((site / "public" / "index.html").as_uri())
+        search(driver, "jazz")
+        assert driver.find_element(By.ID, "site-search-status").get_attribute("textContent") == "Search works once the site is served over http(s)."
+    finally:
+        driver.quit()
+
+
+def test_under_serve_the_index_follows_an_edit(serve):
+    process, site = serve(None, "--search")
+    process.wait_for_output(r"^Indexed 26 cards for search in ")
+    driver = make_driver()
+    try:
+        driver.get(process.url)
+        assert results(driver) == [] and search(driver, "quokkaphone")
+        assert driver.find_element(By.ID, "site-search-status").get_attribute("textContent") == "No card matches “quokkaphone”."
+        cards = site / "cards.json"
+        cards.write_text(cards.read_text().replace("**Marlow Trio**", "**Quokkaphone Trio**"))
+        deadline = time.monotonic() + 20
+        while sum("Indexed 26 cards" in line for line in process.lines) < 2:
+            assert time.monotonic() < deadline, "".join(process.lines)
+            time.sleep(0.05)
+        # The page was updated in place; its box searches the new index.
+        WebDriverWait(driver, 10).until(lambda d: "Quokkaphone" in d.find_element(By.ID, CARD).text)
+        time.sleep(0.5)
+        search(driver, "quokkaphone")
+        assert [title for title, _ in results(driver)] == ["Jazz at Riverside, every other Friday"]
+    finally:
+        driver.quit()

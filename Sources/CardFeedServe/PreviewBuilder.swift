@@ -107,7 +107,7 @@ public final class PreviewBuilder: Sendable {
                 state.errors = []
                 state.changed = changed
             }
-            if let index = report.searchIndex { search.handOver(index) }
+            if let index = report.searchIndex { search.handOver(index, changed: changed) }
             let kept = Set(warnings.all)
             lastWarnings.withLock { $0 = kept }
             succeeded = true

@@ -27,6 +27,8 @@ package final class OutputTransaction: OutputTarget {
     /// Absolute paths, without a trailing slash.
     let output: String
     let staging: String
+    /// The staging folder: the files closed so far are there, and only there, until `commit`.
+    package var stagingFolder: String { staging }
     /// Where the old output waits while the new one is put in place, on a file system that
     /// cannot exchange two names.
     private let aside: String

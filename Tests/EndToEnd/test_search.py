@@ -49,7 +49,7 @@ def test_pagefind_names_the_binary_and_a_wrong_one_is_said(run, example_site, tm
 def test_the_index_is_made_before_the_output_is_replaced(run, example_site, tmp_path):
     result = run("build", example_site, "--search", "--now", NOW)
     assert result.returncode == 0, result.stderr
-    assert "Index for search: 26 cards in " in result.stdout
+    assert "Index for search: 26 card pages in " in result.stdout
     output = example_site / "public"
     assert (output / "pagefind" / "pagefind.js").is_file() and (output / "pagefind" / "pagefind-entry.json").is_file()
     assert list((output / "pagefind" / "fragment").iterdir()), "one fragment a card"

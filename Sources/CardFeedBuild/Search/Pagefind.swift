@@ -56,7 +56,7 @@ package struct Pagefind: Sendable, Equatable {
         }
     }
 
-    /// The command, if `--version` says it is Pagefind 1 (whose service CardFeed speaks); else
+    /// The command, if `--version` says it is Pagefind 1 (whose command line and index files CardFeed knows); else
     /// what went wrong, in a few words.
     private static func candidate(_ command: [String]) -> Result<Pagefind, Unusable> {
         let process = Process()

@@ -1,19 +1,33 @@
-import CardFeedRender
-import CardFeedWrite
+import Foundation
 
-/// A build's cards to index for search, with the Pagefind that indexes them: a step of the
-/// build, or what a build leaves in its report for `serve` to index after showing the pages.
+/// A build's search index to make, with the Pagefind that makes it: the card pages it indexes,
+/// in a folder on disk. A step of `build`, run on the staged output before it is committed; or
+/// what a build leaves in its report for `serve` to index after showing the pages.
 public struct SearchIndex: Sendable, Equatable {
     let pagefind: Pagefind
-    let records: [SearchRecord]
+    /// The folder that holds the pages: the staged output, or the folder `serve` serves.
+    let site: String
     /// The pages' language (see `Pagefind.index`).
     let language: String
+    /// How many cards the index holds, a page each.
+    package let count: Int
 
-    /// The index's files, for the output's `pagefind/` folder.
-    package func files() throws(Pagefind.Failure) -> [OutputFile] {
-        try pagefind.index(records, language: language)
+    /// The pages Pagefind reads: each card's own page (only they carry `data-pagefind-body`).
+    package static let glob = "cards/card-*.html"
+
+    /// Whether the file at `path` (relative to the output) is one the index reads, so that a
+    /// build that changed none of them need not be indexed again.
+    package static func reads(_ path: String) -> Bool {
+        path.hasPrefix("cards/card-") && path.hasSuffix(".html") && !path.dropFirst("cards/".count).contains("/")
     }
 
-    /// How many cards it holds.
-    package var count: Int { records.count }
+    /// Runs Pagefind into `bundle`, a folder that does not exist yet.
+    package func make(into bundle: URL) throws(Pagefind.Failure) -> Pagefind.Bundle {
+        try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle)
+    }
+
+    /// A new folder for a run's files, in the system's temporary folder.
+    package static func temporaryBundle() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-pagefind-\(getpid())-\(UUID().uuidString)", isDirectory: true)
+    }
 }

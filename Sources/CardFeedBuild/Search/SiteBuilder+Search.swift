@@ -1,3 +1,4 @@
+import Foundation
 import CardFeedLoad
 import CardFeedModel
 import CardFeedRender
@@ -37,19 +38,35 @@ extension SiteBuilder {
         return ContentSecurityPolicy.builtinWithSearch
     }
 
-    /// Step 4 with search: the index of every shown card, as files of the output's
-    /// `pagefind/` folder; or, for `serve`, the cards left in the report to index later.
-    func index(_ search: SearchIndex, into site: inout RenderedSite, _ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
+    /// The folder on disk that holds the pages as they are written, for Pagefind to read: the
+    /// staging folder of a build, the folder `serve` updates; nil for memory and `check`.
+    func pagesFolder(_ output: any OutputTarget) -> String? {
+        if let transaction = output as? OutputTransaction { return transaction.stagingFolder }
+        if let inPlace = output as? InPlaceOutput { return inPlace.folder.path }
+        return nil
+    }
+
+    /// Step 4 with search: Pagefind run over the card pages in the staging folder, before the
+    /// write step commits it; its files go into the output's `pagefind/` folder as files of
+    /// the write step, copied from the folder Pagefind wrote, which the caller removes once the
+    /// output is written (the returned folder). For `serve`, the index is left in the report to
+    /// make once the pages are served.
+    func index(_ search: SearchIndex?, into site: inout RenderedSite, _ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> URL? {
+        guard let search else { return nil }
         guard options.searchIndexing == .inBuild else {
             report.searchIndex = search
-            return
+            return nil
         }
+        guard case .folder = destination else { return nil }
+        let bundle = SearchIndex.temporaryBundle()
         do {
-            let files = try step("Index for search", 4, &report) { _ in try search.files() } detail: { (files: [OutputFile]) in
-                "\(search.count) card\(search.count == 1 ? "" : "s") in \(files.count) files (\(search.pagefind.version))"
+            let made = try step("Index for search", 4, &report) { _ in try search.make(into: bundle) } detail: { (made: Pagefind.Bundle) in
+                "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"
             }
-            site.files += files
+            site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .copy(bundle.appendingPathComponent($0))) }
+            return bundle
         } catch {
+            try? FileManager.default.removeItem(at: bundle)
             output.abandon()
             throw fail(&report, Diagnostic(.error, file: Pagefind.folder + "/", message: "\(error)"))
         }

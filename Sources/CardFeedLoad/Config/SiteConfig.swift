@@ -30,8 +30,8 @@ public struct SiteConfig: Sendable {
     /// Each shown card has a page of its own (`cards/<anchor>.html`), which its permalink, the
     /// feed files and the sitemap name.
     public var cardPages = true
-    /// `search: true`: the pages get a search box over an index of every card (see
-    /// `SearchRecord`), made by Pagefind; nil without it.
+    /// `search: true`: the pages get a search box over an index of every shown card's own page,
+    /// made by Pagefind; nil without it.
     public var search: SearchSetting?
 
     public init() {}

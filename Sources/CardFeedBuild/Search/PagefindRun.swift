@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+
+/// One run of Pagefind's command line over pages on disk: `pagefind --site FOLDER --glob GLOB
+/// --output-path BUNDLE`, Pagefind's own fast path (it reads and indexes the pages on all
+/// cores). CardFeed then takes out the files of Pagefind's own search interfaces, which the
+/// pages do not use, and puts the parts Pagefind 1.5 writes in a random order into a fixed one
+/// (`PagefindIndexOrder`), so that the same pages give the same index.
+extension Pagefind {
+    /// Where the index goes in the output.
+    package static let folder = "pagefind"
+
+    /// Pagefind ended with an error, or its index could not be read.
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// What a run made.
+    package struct Bundle: Sendable {
+        /// The folder Pagefind wrote, which the caller removes once it has taken the files.
+        package var folder: URL
+        /// The files in it, relative, sorted.
+        package var files: [String]
+        /// Pages indexed, as Pagefind counted them.
+        package var pages: Int?
+    }
+
+    /// Indexes the pages of `site` (an absolute folder) that `glob` matches (relative to it),
+    /// as pages of `language` (`<html lang>`; Pagefind keeps an index a language and searches
+    /// the page's, so every page goes in the one the pages search), into `bundle`, a folder
+    /// that does not exist yet.
+    ///
+    /// Pagefind reads its settings from `PAGEFIND_*` environment variables and from a
+    /// `pagefind.yml` (or .json, .toml) in its working folder, which would change the index
+    /// behind the build's back: it runs without those variables, in the empty bundle folder.
+    package func index(site: String, glob: String, language: String, into bundle: URL) throws(Failure) -> Bundle {
+        let manager = FileManager.default
+        do { try manager.createDirectory(at: bundle, withIntermediateDirectories: true) } catch {
+            throw Failure(description: "cannot create \(bundle.path): \(error.localizedDescription)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        // The language as Pagefind names its indexes: "pt-BR" is "pt-br".
+        process.arguments = Array(command.dropFirst()) + [
+            "--site", site, "--glob", glob, "--output-path", bundle.path, "--force-language", language.lowercased(),
+        ]
+        process.currentDirectoryURL = bundle
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGEFIND_") }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch {
+            throw Failure(description: "cannot run \(command.joined(separator: " ")): \(error.localizedDescription)")
+        }
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let lines = printed.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // Pagefind says what went wrong last, after its progress.
+            let said = lines.filter { $0.hasPrefix("Error") }.first ?? lines.suffix(3).joined(separator: " ")
+            let how = process.terminationReason == .exit ? "exit status \(process.terminationStatus)" : "signal \(process.terminationStatus)"
+            throw Failure(description: "Pagefind (\(command.joined(separator: " "))) failed (\(how))" + (said.isEmpty ? "" : ": \(said)"))
+        }
+        for name in (try? manager.contentsOfDirectory(atPath: bundle.path)) ?? [] where !Self.isUsed(name) {
+            try? manager.removeItem(at: bundle.appendingPathComponent(name))
+        }
+        do { try PagefindIndexOrder.apply(bundle: bundle) } catch {
+            throw Failure(description: "Pagefind's index in \(bundle.path) could not be put in order: \(error)")
+        }
+        let pages = printed.split(whereSeparator: \.isNewline).lazy.compactMap { line -> Int? in
+            let words = line.split(separator: " ")
+            guard words.count == 3, words[0] == "Indexed", words[2] == "pages" else { return nil }
+            return Int(words[1])
+        }.first
+        return Bundle(folder: bundle, files: Self.files(in: bundle), pages: pages)
+    }
+
+    /// Pagefind's own search interfaces (its Default, Modular and Component UI, and the script
+    /// that highlights a result's words) come with every index; the pages use its JavaScript API
+    /// with CardFeed's own search box instead, so those are left out of the output.
+    static func isUsed(_ name: String) -> Bool {
+        !(name.hasSuffix("-ui.js") || name.hasSuffix("-ui.css") || name == "pagefind-highlight.js")
+    }
+
+    /// The files below `folder`, relative, sorted.
+    static func files(in folder: URL) -> [String] {
+        var files: [String] = []
+        func walk(_ relative: String) {
+            let path = relative.isEmpty ? folder.path : folder.path + "/" + relative
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: folder.path + "/" + child, isDirectory: &isFolder), isFolder.boolValue {
+                    walk(child)
+                } else {
+                    files.append(child)
+                }
+            }
+        }
+        walk("")
+        return files.sorted()
+    }
+}

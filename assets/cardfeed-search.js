@@ -3,7 +3,9 @@
  * It asks Pagefind's JavaScript API (pagefind/pagefind.js, with the index the build made beside
  * it) and shows each card found in CardFeed's own markup, styled by the site's stylesheet and
  * theme: Pagefind's ready-made interface weighs more than the API it is built on and brings a
- * look of its own. Each result links to the card's own URL, as the index gives it.
+ * look of its own. Each result is a card's own page (cards/card-….html), which the index gives
+ * from the site's root ("/cards/…"): the link is made relative to the page's <base>, so that a
+ * site served from a folder (https://example.org/news/) links within it.
  *
  * Keyboard: type to search; Down and Up move through the results, Enter in the box opens the
  * first, Escape closes the list and goes back to the box. The count of cards found is
@@ -78,7 +80,7 @@
     }
     var text = element("div", "site-search__text");
     var link = element("a", "site-search__link", meta.title || data.url);
-    link.href = data.url;
+    link.href = data.url.replace(/^\/+/, "");
     text.appendChild(link);
     text.appendChild(excerpt(data.excerpt || ""));
     if (meta.date) text.appendChild(element("p", "site-search__date", meta.date));
@@ -143,7 +145,7 @@
       else if (event.key === "ArrowUp" && at === 0) { event.preventDefault(); input.focus(); }
       else if (event.key === "Escape") { event.preventDefault(); input.focus(); panel.hidden = true; }
     });
-    // A result on this page only scrolls to its card: the list gets out of the way.
+    // A result that is the page already shown only scrolls: the list gets out of the way.
     list.addEventListener("click", function (event) {
       if (event.target.closest(".site-search__link")) panel.hidden = true;
     });

@@ -139,10 +139,13 @@ def helps(cardfeed_bin) -> dict[str, str]:
 
 # Options the docs name that are not in `--help`: other tools' options, and the deprecated spelling.
 NOT_CARDFEEDS = {"--filter": "swift test", "--delete": "rsync", "--site": "templates and eject, deprecated",
+                 # the command line the build runs Pagefind with (docs/search.md)
+                 "--glob": "pagefind", "--output-path": "pagefind", "--force-language": "pagefind",
+                 "--exclude-selectors": "pagefind",
                  # swift-argument-parser's, hidden from --help
                  "--generate-completion-script": "cardfeed, for scripts/package.sh"}
 # Code that runs another program first: its options are that program's.
-OTHER_PROGRAMS = ("swift ", "debootstrap ", "actionlint ", "lintian ", "rsync ", "apt-get ", "sudo ", "pip ", "curl ", "tar ")
+OTHER_PROGRAMS = ("swift ", "debootstrap ", "actionlint ", "lintian ", "rsync ", "apt-get ", "sudo ", "pip ", "curl ", "tar ", "pagefind ")
 
 
 def test_every_option_the_docs_name_is_one_cardfeed_has(cardfeed_bin):

@@ -13,7 +13,7 @@ def tree(folder: Path):
 
 
 def fake_pagefind(folder: Path, service: str) -> Path:
-    """A program that says it is Pagefind 1 and runs `service` (Python) for `--service`."""
+    """A program that says it is Pagefind 1 and runs `service` (Python) for anything else."""
     program = folder / "pagefind"
     program.write_text("#!/usr/bin/env python3\nimport sys\n"
                        "if '--version' in sys.argv:\n    print('pagefind 1.5.2')\n    sys.exit(0)\n" + service)
@@ -52,7 +52,8 @@ def test_the_index_is_made_before_the_output_is_replaced(run, example_site, tmp_
     assert "Index for search: 26 card pages in " in result.stdout
     output = example_site / "public"
     assert (output / "pagefind" / "pagefind.js").is_file() and (output / "pagefind" / "pagefind-entry.json").is_file()
-    assert list((output / "pagefind" / "fragment").iterdir()), "one fragment a card"
+    assert len(list((output / "pagefind" / "fragment").iterdir())) == 26, "one fragment a card"
+    assert not list((output / "pagefind").glob("*-ui.*")), "Pagefind's own interfaces are left out"
     before = tree(output)
 
     # A Pagefind that fails: the build fails, naming it and what it said, and the output stays.
@@ -74,7 +75,7 @@ def test_the_index_is_made_before_the_output_is_replaced(run, example_site, tmp_
 
 
 def test_the_index_is_the_same_from_one_build_to_the_next(run, example_site, tmp_path):
-    outputs = [tmp_path / "one", tmp_path / "two", tmp_path / "three"]
+    outputs = [tmp_path / "one", tmp_path / "two", tmp_path / "three", tmp_path / "four"]
     for output in outputs:
         result = run("build", example_site, "--search", "--now", NOW, "-o", output, "-q")
         assert result.returncode == 0, result.stderr

@@ -3,12 +3,12 @@
 #   dist/cardfeed_<version>_amd64.deb            Debian 12 or newer, Ubuntu: apt-get install ./…deb
 #   dist/cardfeed-<version>-linux-x86_64.tar.gz  any x86_64 Linux with glibc 2.35 or newer
 #   dist/SHA256SUMS                              their checksums
-# Both binaries carry the Swift runtime, Foundation (with ICU) and cmark, linked statically. The
+# Both binaries carry the Swift runtime, Foundation (with ICU), cmark and zlib, linked statically. The
 # package's binary also loads mimalloc, a declared dependency; the archive's binary needs only
 # libc6, libstdc++6 and libgcc-s1, so it keeps glibc's allocator.
 #
 # Usage: bash scripts/package.sh      (the version is the one in VERSION)
-# Installs the Debian tools it needs (dpkg-dev, lintian, libcmark-dev, libmimalloc-dev, python3) if
+# Installs the Debian tools it needs (dpkg-dev, lintian, libcmark-dev, libmimalloc-dev, zlib1g-dev, python3) if
 # missing; the C stand-in is compiled with the clang of the Swift toolchain.
 # The same input gives byte-identical files: times come from the release's CHANGELOG.md date.
 set -euo pipefail
@@ -25,16 +25,17 @@ release_date=$(sed -n "s/^## \[\?$version\]\? - \([0-9-]\{10\}\)\$/\1/p" CHANGEL
 SOURCE_DATE_EPOCH=$(date -u -d "$release_date 00:00:00" +%s)
 export SOURCE_DATE_EPOCH
 
-packages=(dpkg-dev lintian libcmark-dev libmimalloc-dev pkg-config gzip xz-utils python3)
+packages=(dpkg-dev lintian libcmark-dev libmimalloc-dev zlib1g-dev pkg-config gzip xz-utils python3)
 bash scripts/apt-install.sh package "${packages[@]}"
 
 work=$root/.build-package
 mkdir -p "$work/link/pkgconfig" dist
-# Libraries the linker finds before the system's: cmark as Debian's static archive (so the binary
-# does not load libcmark), and the no-network stand-in for libcurl (packaging/no-network-curl.c).
+# Libraries the linker finds before the system's: cmark and zlib as Debian's static archives (so
+# the binary loads neither libcmark nor libz), and the no-network stand-in for libcurl (packaging/no-network-curl.c).
 # SwiftPM asks pkg-config where libcmark is, so a libcmark.pc of our own points it at the folder
 # that holds only libcmark.a.
 ln -sf /usr/lib/x86_64-linux-gnu/libcmark.a "$work/link/libcmark.a"
+ln -sf /usr/lib/x86_64-linux-gnu/libz.a "$work/link/libz.a"
 # (It names no folder: the -L of build_flags gives that, and a path holding a space would break it.)
 sed "s|^Libs: .*|Libs: -lcmark|" /usr/lib/x86_64-linux-gnu/pkgconfig/libcmark.pc > "$work/link/pkgconfig/libcmark.pc"
 export PKG_CONFIG_PATH=$work/link/pkgconfig

@@ -269,7 +269,7 @@ public struct SiteBuilder: Sendable {
         var assets = assetFiles()
         // A site with no card to show has nothing to search: no index, and no search box.
         let search = setup.pagefind != nil && !selection.cards.isEmpty
-        if !search { assets.removeAll { $0.path == SearchBox.script && !$0.fromSite } }
+        if !search { assets.removeAll { [SearchBox.script, SearchBox.stylesheet].contains($0.path) && !$0.fromSite } }
         for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
             guard let css else { continue }
             assets.removeAll { "assets/" + $0.path == path }
@@ -288,7 +288,7 @@ public struct SiteBuilder: Sendable {
         }
         let copiedStatic = staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
         let assetPaths = Set(assets.map(\.path))
-        let stylesheets = ["cardfeed.css", "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
+        let stylesheets = ["cardfeed.css", SearchBox.stylesheet, "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
         let settings = RenderSettings(
             RenderSettings.Values(
                 builtinImages: BuiltinImages(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),

@@ -70,10 +70,12 @@ final class PageView: MustacheObject {
     }
 }
 
-/// The search box of a site with search (`search: true`): its script, an asset that only such a
-/// site's pages load, which finds its words in the string table and the index in `pagefind/`.
+/// The search box of a site with search (`search: true`): its script, which finds its words in
+/// the string table and the index in `pagefind/`, and its stylesheet, assets that only such a
+/// site has, so that a site without search is written as if search did not exist.
 package enum SearchBox {
     package static let script = "cardfeed-search.js"
+    package static let stylesheet = "cardfeed-search.css"
 }
 
 /// The feed a page belongs to. No card count: it would change the feed's pages with every card

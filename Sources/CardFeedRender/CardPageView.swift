@@ -1,4 +1,5 @@
 import CardFeedMustache
+import CardFeedLoad
 import CardFeedModel
 
 /// What the `card_page` template sees: one card on a page of its own, in the shell every page of
@@ -6,13 +7,15 @@ import CardFeedModel
 /// `CardView`).
 final class CardPageView: MustacheObject {
     enum Key: String, ViewKey {
-        case card, heading, feeds
+        case card, heading, feeds, image, created, imageOnly
 
         var kind: FieldKind {
             switch self {
             case .card: .html
-            case .heading: .text
+            case .heading, .image: .text
             case .feeds: .list(CardPlaceView.schema)
+            case .created: .view(Moment.schema)
+            case .imageOnly: .flag
             }
         }
     }
@@ -26,12 +29,16 @@ final class CardPageView: MustacheObject {
     let heading: String
     /// `.objects` of the card's `CardPlaceView`s.
     let feeds: MustacheValue
+    /// The card itself, for `image`, `created` and `imageOnly`, which only a search index reads
+    /// (see `card_page`'s Pagefind attributes): made when a template asks for them, not on every page.
+    let shown: Card
 
-    init(shell: PageShell, card: String, heading: String, feeds: [CardPlaceView]) {
+    init(shell: PageShell, card: String, heading: String, feeds: [CardPlaceView], shown: Card) {
         self.shell = shell
         self.card = card
         self.heading = heading
         self.feeds = .objects(feeds)
+        self.shown = shown
     }
 
     func value(for name: MustacheName) -> MustacheValue? {
@@ -40,6 +47,14 @@ final class CardPageView: MustacheObject {
         case .card: return .text(card)
         case .heading: return .text(heading)
         case .feeds: return feeds
+        case .image:
+            // The card's own picture, not the placeholder that stands in for a missing one.
+            let image = shell.settings.images.cardImage(shown)
+            return image.placeholder ? nil : .text(image.src)
+        case .created: return shown.created.map { .object(shell.settings.moment($0)) }
+        // A banner's only words are its image's alt text, which an index of text does not read:
+        // the heading stands for them.
+        case .imageOnly: return .bool(shown.showsOnlyItsImage)
         case nil: return nil
         }
     }

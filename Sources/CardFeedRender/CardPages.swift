@@ -75,7 +75,7 @@ struct CardPages: Sendable {
         let shell = PageShell(
             settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
             preview: PageShell.Preview(title: heading, description: description, image: image, type: "article"))
-        return CardPageView(shell: shell, card: String(decoding: rendered.html, as: UTF8.self), heading: heading, feeds: feeds)
+        return CardPageView(shell: shell, card: String(decoding: rendered.html, as: UTF8.self), heading: heading, feeds: feeds, shown: card)
     }
 
     /// The characters of a card's words its page's description keeps: about what a search

@@ -16,7 +16,7 @@ from test_look import axe_source, axe_violations
 
 WORD = "Marlow"  # in one card of the example site only: "The **Marlow Trio** plays two sets…"
 CARD = "card-nf-jazz-riverside"
-PERMALINK = "cards/" + CARD + ".html"  # the card's own page, its permalink
+PAGE = "cards/" + CARD + ".html"  # the card's own page, which a result leads to
 VIOLATIONS = "window.__violations = []; document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));"
 
 
@@ -48,14 +48,15 @@ def results(driver):
     return [(link.text, link.get_attribute("href")) for link in driver.find_elements(By.CSS_SELECTOR, ".site-search__link")]
 
 
-@pytest.mark.parametrize("width,dark", [(1280, False), (320, True)])
-def test_a_word_of_one_card_finds_that_card_and_its_link_leads_to_it(search_site, width, dark):
+# From a feed's page and from a card's page (in a folder, whose links go from the <base>).
+@pytest.mark.parametrize("width,dark,start", [(1280, False, "advertising/index.html"), (320, True, "cards/card-nf-welcome.html")])
+def test_a_word_of_one_card_finds_that_card_and_its_link_leads_to_it(search_site, width, dark, start):
     driver = make_driver(width=width, height=844 if width < 600 else 900, dark=dark)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": VIOLATIONS})
     try:
-        driver.get(search_site + "advertising/index.html")
+        driver.get(search_site + start)
         search(driver, WORD.lower())
-        assert results(driver) == [("Jazz at Riverside, every other Friday", search_site + PERMALINK)]
+        assert results(driver) == [("Jazz at Riverside, every other Friday", search_site + PAGE)]
         assert driver.find_element(By.ID, "site-search-status").get_attribute("textContent") == "1 card"
         marks = driver.find_elements(By.CSS_SELECTOR, ".site-search__excerpt mark")
         assert [mark.text for mark in marks] == [WORD]
@@ -67,7 +68,7 @@ def test_a_word_of_one_card_finds_that_card_and_its_link_leads_to_it(search_site
         driver.save_screenshot(str(SCREENSHOTS / f"search-{width}-{'dark' if dark else 'light'}.png"))
 
         driver.find_element(By.CSS_SELECTOR, ".site-search__link").click()
-        WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith("/" + PERMALINK))
+        WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith("/" + PAGE))
         card = driver.find_element(By.ID, CARD)
         assert WORD in card.text
         assert driver.execute_script("const r = arguments[0].getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0", card)

@@ -1,6 +1,8 @@
 """Search (`search: true`, `--search`): the index Pagefind makes is part of the build's output
 transaction, deterministic, and a clear error when Pagefind is missing or fails."""
+import gzip
 import html
+import json
 import subprocess
 from pathlib import Path
 
@@ -53,6 +55,7 @@ def test_the_index_is_made_before_the_output_is_replaced(run, example_site, tmp_
     output = example_site / "public"
     assert (output / "pagefind" / "pagefind.js").is_file() and (output / "pagefind" / "pagefind-entry.json").is_file()
     assert len(list((output / "pagefind" / "fragment").iterdir())) == 26, "one fragment a card"
+    assert len(list((output / "pagefind" / "filter").iterdir())) == 1, "the feed filter"
     assert not list((output / "pagefind").glob("*-ui.*")), "Pagefind's own interfaces are left out"
     before = tree(output)
 
@@ -74,6 +77,46 @@ def test_the_index_is_made_before_the_output_is_replaced(run, example_site, tmp_
     assert after["pagefind/pagefind-entry.json"][0] != before["pagefind/pagefind-entry.json"][0]
 
 
+def fragments(output: Path):
+    """{page URL: Pagefind's record of it}, read from the index's fragment files (gzipped JSON
+    after Pagefind's signature)."""
+    records = {}
+    for path in (output / "pagefind" / "fragment").iterdir():
+        data = gzip.decompress(path.read_bytes())
+        assert data.startswith(b"pagefind_dcd")
+        record = json.loads(data[len(b"pagefind_dcd"):])
+        records[record["url"]] = record
+    return records
+
+
+def test_each_card_is_one_result_with_its_title_image_date_feeds_and_time(run, example_site):
+    result = run("build", example_site, "--search", "--now", NOW, "-q")
+    assert result.returncode == 0, result.stderr
+    output = example_site / "public"
+    records = fragments(output)
+    assert sorted(records) == sorted("/cards/" + p.name for p in (output / "cards").iterdir())
+
+    jazz = records["/cards/card-nf-jazz-riverside.html"]
+    assert jazz["meta"] == {"title": "Jazz at Riverside, every other Friday", "image": "assets/images/captioned-concert.png", "date": "Oct 2, 2026"}
+    assert sorted(jazz["filters"]["feed"]) == ["advertising", "all", "social"]
+    # Only the card: not the site's title, the navigation, the links to its feeds, its footer
+    # or the "Unread" marker.
+    assert jazz["content"].startswith("Jazz at Riverside, every other Friday. The Marlow Trio plays two sets")
+    for elsewhere in ["In the feeds", "Advertising", "Unread", "Oct 2, 2026"]:
+        assert elsewhere not in jazz["content"]
+    page = (output / "cards" / "card-nf-jazz-riverside.html").read_text()
+    assert 'data-pagefind-sort="date:2026-10-02T16:00:00Z"' in page
+
+    # The placeholder is not the card's image; a banner is found by its heading.
+    assert records["/cards/card-promo-latte-art-throwdown.html"]["meta"]["image"] == ""
+    assert records["/cards/card-promo-summer-sale.html"]["content"] == "Summer Sale."
+
+    # Without search the card pages carry none of Pagefind's attributes.
+    result = run("build", example_site, "--now", NOW, "-q")
+    assert result.returncode == 0, result.stderr
+    assert not any("data-pagefind" in p.read_text() for p in (output / "cards").iterdir())
+
+
 def test_the_index_is_the_same_from_one_build_to_the_next(run, example_site, tmp_path):
     outputs = [tmp_path / "one", tmp_path / "two", tmp_path / "three", tmp_path / "four"]
     for output in outputs:
@@ -81,6 +124,7 @@ def test_the_index_is_the_same_from_one_build_to_the_next(run, example_site, tmp
         assert result.returncode == 0, result.stderr
     first = {path: data for path, (data, _) in tree(outputs[0]).items()}
     assert any(path.startswith("pagefind/fragment/") for path in first)
+    assert any(path.startswith("pagefind/filter/") for path in first), "the feed filter, whose order Pagefind 1.5.2 leaves to chance"
     for output in outputs[1:]:
         assert {path: data for path, (data, _) in tree(output).items()} == first
 

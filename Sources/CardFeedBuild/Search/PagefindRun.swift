@@ -41,8 +41,11 @@ extension Pagefind {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         // The language as Pagefind names its indexes: "pt-BR" is "pt-br".
+        // The built-in card templates' "Unread" marker tells a reader what the card's data said
+        // when the site was built; it is not a word of the card, and would find every unread card.
         process.arguments = Array(command.dropFirst()) + [
             "--site", site, "--glob", glob, "--output-path", bundle.path, "--force-language", language.lowercased(),
+            "--exclude-selectors", ".card__unread",
         ]
         process.currentDirectoryURL = bundle
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGEFIND_") }

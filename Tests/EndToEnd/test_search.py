@@ -42,6 +42,22 @@ def test_without_pagefind_search_is_an_error_that_says_how_to_install_it(run, ex
     assert f"error: site/cardfeed.yml:{line}:9: field \"search\": search needs Pagefind" in result.stderr
 
 
+def test_search_without_card_pages_is_an_error_at_the_setting(run, example_site):
+    config = example_site / "cardfeed.yml"
+    config.write_text(config.read_text() + "card_pages: false\nsearch: true\n")
+    line = len(config.read_text().splitlines())
+    for command in ("build", "check"):
+        result = run(command, example_site, "--now", NOW)
+        assert result.returncode == 1
+        assert f"error: site/cardfeed.yml:{line}:9: field \"search\": search needs the card pages, which it indexes, but cardfeed.yml has card_pages: false; remove one of them" in result.stderr
+        assert "Pagefind" not in result.stderr
+    config.write_text(config.read_text().replace("search: true\n", ""))
+    result = run("build", example_site, "--search", "--now", NOW)
+    assert result.returncode == 1
+    assert "error: --search: search needs the card pages, which it indexes, but cardfeed.yml has card_pages: false" in result.stderr
+    assert not (example_site / "public").exists()
+
+
 def test_pagefind_names_the_binary_and_a_wrong_one_is_said(run, example_site, tmp_path):
     result = run("check", example_site, "--search", "--now", NOW, env={"PAGEFIND": str(tmp_path / "nowhere" / "pagefind")})
     assert result.returncode == 1

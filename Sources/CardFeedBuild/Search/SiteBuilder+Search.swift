@@ -13,18 +13,26 @@ extension SiteBuilder {
     /// `--search`, else `search:` in cardfeed.yml.
     func searchWanted(_ config: SiteConfig) -> Bool { options.search ?? (config.search != nil) }
 
-    /// The Pagefind found, or an error at `--search` or at cardfeed.yml's `search:` that says
-    /// where it was looked for and how to install it.
+    /// The Pagefind found, or an error at `--search` or at cardfeed.yml's `search:`: search
+    /// indexes the card pages, so a site without them (`card_pages: false`) cannot have it; and
+    /// Pagefind must be installed (the error says where it was looked for and how to install it).
     func locatePagefind(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> Pagefind? {
+        func error(_ message: String) {
+            if options.search == true {
+                diagnostics.append(Diagnostic(.error, file: "--search", message: message))
+            } else {
+                let file = options.site.display(options.site.root.appendingPathComponent(SiteConfig.fileName))
+                diagnostics.append(Diagnostic(.error, file: file, line: config.search?.line, column: config.search?.column, field: "search", message: message))
+            }
+        }
+        guard config.cardPages else {
+            error("search needs the card pages, which it indexes, but cardfeed.yml has card_pages: false; remove one of them")
+            return nil
+        }
         switch Pagefind.locate() {
         case .success(let pagefind): return pagefind
         case .failure(let notFound):
-            if options.search == true {
-                diagnostics.append(Diagnostic(.error, file: "--search", message: notFound.description))
-            } else {
-                let file = options.site.display(options.site.root.appendingPathComponent(SiteConfig.fileName))
-                diagnostics.append(Diagnostic(.error, file: file, line: config.search?.line, column: config.search?.column, field: "search", message: notFound.description))
-            }
+            error(notFound.description)
             return nil
         }
     }

@@ -24,19 +24,25 @@ import Testing
     }
 
     /// `count` pages as card pages are: the card the Pagefind body, its title and image as
-    /// metadata, each of its feeds a value of the filter `feed`, its time the sort key `date`.
-    static func cardPages(_ count: Int, filters: Bool = true) throws -> URL {
+    /// metadata, each of its feeds a value of the filter `feed`, its time the sort key `date`;
+    /// and more filters and a second sort key. `inOrderByChance`: with the filters and the second
+    /// sort key, all that Pagefind 1.5.2 writes in a random order.
+    static func cardPages(_ count: Int, inOrderByChance: Bool = true) throws -> URL {
         let site = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-pagefind-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: site.appendingPathComponent("cards"), withIntermediateDirectories: true)
         let feeds = ["news", "offers", "social", "announcements", "advertising", "events", "summer", "winter"]
         let words = ["coffee", "tea", "garden", "river", "mountain", "city", "sale", "concert", "market", "harbour"]
         for n in 0..<count {
             let shown = (0..<(1 + n % 3)).map { feeds[(n * 5 + $0 * 3) % feeds.count] }
-            let filter = filters ? shown.map { #"<span data-pagefind-filter="feed" hidden>\#($0)</span>"# }.joined() : ""
+            // Three filters and two sort keys, whose order Pagefind 1.5.2 leaves to chance too; a
+            // filter of two values is in order by chance every other run.
+            let filter = inOrderByChance ? shown.map { #"<span data-pagefind-filter="feed" hidden>\#($0)</span>"# }.joined()
+                + #"<span data-pagefind-filter="kind" hidden>\#(words[n % 4])</span>"#
+                + #"<span data-pagefind-filter="pair" hidden>\#(n % 2 == 0 ? "even" : "odd")</span>"# : ""
             let text = (0..<20).map { words[(n * 7 + $0 * $0) % words.count] }.joined(separator: " ")
             let page = """
                 <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Card \(n)</title></head>
-                <body><header>Site</header><main><article data-pagefind-body data-pagefind-sort="date:\(1_700_000_000 + n * 3600)">
+                <body><header>Site</header><main\(inOrderByChance ? " data-pagefind-sort=\"weight:\(n % 17)\"" : "")><article data-pagefind-body data-pagefind-sort="date:\(1_700_000_000 + n * 3600)">
                 <h2 data-pagefind-meta="title">Card number \(n)</h2><img data-pagefind-meta="image[src]" src="images/\(n).png" alt="">
                 \(filter)<p>\(text) unique\(n)</p></article></main></body></html>
                 """
@@ -51,12 +57,12 @@ import Testing
     }
 
     @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))
-    func theSamePagesGiveTheSameIndexWithTheFeedFilter() throws {
+    func theSamePagesGiveTheSameIndexWithItsFilters() throws {
         let pagefind = try Pagefind.locate().get()
         let site = try Self.cardPages(300)
         defer { try? FileManager.default.removeItem(at: site) }
         var runs: [[String: Data]] = []
-        for _ in 0..<4 {
+        for _ in 0..<5 {
             let bundle = SearchIndex.temporaryBundle()
             defer { try? FileManager.default.removeItem(at: bundle) }
             let made = try pagefind.index(site: site.path, glob: SearchIndex.glob, language: "en", into: bundle)
@@ -71,29 +77,75 @@ import Testing
             #expect(run.keys.sorted() == first.keys.sorted())
             for (path, data) in first { #expect(run[path] == data, "\(path) differs between two runs") }
         }
-        // The filter's values, in order of their names.
-        let filterPath = try #require(first.keys.first { $0.hasPrefix("filter/") })
-        let filter = try #require(Gzip.decompress([UInt8](first[filterPath]!)))
-        var reader = CBORReader(Array(filter.dropFirst(PagefindIndexOrder.signature.count)))
-        let fields = try reader.arrayCount()
-        let name = try reader.text()
-        #expect(fields == 2 && name == "feed")
-        var values: [String] = []
-        let count = try reader.arrayCount()
-        for _ in 0..<count {
+        // Each filter's values, the filters and the sort keys, in order of their names.
+        func names(_ path: String, at field: Int) throws -> [String] {
+            let data = try #require(first[path])
+            let body = try #require(Gzip.decompress([UInt8](data)))
+            var reader = CBORReader(Array(body.dropFirst(PagefindIndexOrder.signature.count)))
             _ = try reader.arrayCount()
-            values.append(try reader.text())
-            try reader.skip()
+            for _ in 0..<field { try reader.skip() }
+            return try (0..<reader.arrayCount()).map { _ in
+                let start = reader.position
+                _ = try reader.arrayCount()
+                let name = try reader.text()
+                reader = CBORReader(reader.bytes, at: start)
+                try reader.skip()
+                return name
+            }
         }
-        #expect(values == ["advertising", "announcements", "events", "news", "offers", "social", "summer", "winter"])
+        let filters = try first.keys.filter { $0.hasPrefix("filter/") }.map { try names($0, at: 1) }.sorted { $0.count > $1.count }
+        #expect(filters == [["advertising", "announcements", "events", "news", "offers", "social", "summer", "winter"], ["coffee", "garden", "river", "tea"], ["even", "odd"]])
+        let meta = try #require(first.keys.first { $0.hasSuffix(".pf_meta") })
+        #expect(try names(meta, at: 3) == ["feed", "kind", "pair"])
+        #expect(try names(meta, at: 4) == ["date", "weight"])
     }
 
-    /// Without a filter Pagefind's index is already the same each time, and CardFeed leaves it
-    /// as Pagefind wrote it; its metadata file's name is the one CardFeed's SHA-1 gives it.
+    /// A filter file whose new name's first digits are another's is named with one digit more,
+    /// as Pagefind does, and the metadata (whose name for it grows) and the entry follow.
+    @Test func aNewNameTakenAlreadyIsLengthened() throws {
+        func array(_ items: [[UInt8]]) -> [UInt8] { [0x80 | UInt8(items.count)] + items.flatMap { $0 } }
+        func text(_ text: String) -> [UInt8] { CBORReader.textItem(text) }
+        let bundle = SearchIndex.temporaryBundle()
+        try FileManager.default.createDirectory(at: bundle.appendingPathComponent("filter"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        func write(_ body: [UInt8], _ name: String) throws {
+            try Data(Gzip.compress(PagefindIndexOrder.signature + body)).write(to: bundle.appendingPathComponent(name))
+        }
+        // "feed"'s values out of order; "kind"'s file named what "feed"'s would be.
+        let feed = array([text("feed"), array([array([text("news"), array([[1]])]), array([text("all"), array([[0], [1]])])])])
+        let ordered = array([text("feed"), array([array([text("all"), array([[0], [1]])]), array([text("news"), array([[1]])])])])
+        let hash = SHA1.pagefindHex(ordered)
+        let kind = array([text("kind"), array([array([text("offer"), array([[0]])])])])
+        try write(feed, "filter/en_1234567.pf_filter")
+        try write(kind, "filter/en_\(hash.prefix(7)).pf_filter")
+        let meta = array([text("1.5.2"), array([]), array([]),
+                          array([array([text("kind"), text("en_\(hash.prefix(7))")]), array([text("feed"), text("en_1234567")])]),
+                          array([array([text("weight"), array([[1], [0]])]), array([text("date"), array([[0], [1]])])]), array([])])
+        try write(meta, "pagefind.en_0123456789.pf_meta")
+        try Data(#"{"version":"1.5.2","languages":{"en":{"hash":"en_0123456789","wasm":"en","page_count":2}}}"#.utf8)
+            .write(to: bundle.appendingPathComponent("pagefind-entry.json"))
+
+        #expect(try PagefindIndexOrder.apply(bundle: bundle) == 2)  // the filter file and the metadata renamed
+        let filterFiles = try FileManager.default.contentsOfDirectory(atPath: bundle.appendingPathComponent("filter").path).sorted()
+        #expect(filterFiles == ["en_\(hash.prefix(7)).pf_filter", "en_\(hash.prefix(8)).pf_filter"].sorted())
+        let newMeta = array([text("1.5.2"), array([]), array([]),
+                             array([array([text("feed"), text("en_\(hash.prefix(8))")]), array([text("kind"), text("en_\(hash.prefix(7))")])]),
+                             array([array([text("date"), array([[0], [1]])]), array([text("weight"), array([[1], [0]])])]), array([])])
+        let name = "en_" + SHA1.pagefindHex(newMeta).prefix(10)
+        let written = try Data(contentsOf: bundle.appendingPathComponent("pagefind.\(name).pf_meta"))
+        #expect(Gzip.decompress([UInt8](written)) == PagefindIndexOrder.signature + newMeta)
+        #expect(!FileManager.default.fileExists(atPath: bundle.appendingPathComponent("pagefind.en_0123456789.pf_meta").path))
+        let entry = try String(contentsOf: bundle.appendingPathComponent("pagefind-entry.json"), encoding: .utf8)
+        #expect(entry.contains(#""hash":"\#(name)""#))
+    }
+
+    /// Without a filter or a second sort key Pagefind's index is in order: its content and names
+    /// stay as Pagefind made them (putting it in order again renames nothing), and its metadata
+    /// file's name is the one CardFeed's SHA-1 gives it.
     @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))
-    func anIndexInOrderIsLeftAsPagefindWroteIt() throws {
+    func anIndexInOrderKeepsItsNames() throws {
         let pagefind = try Pagefind.locate().get()
-        let site = try Self.cardPages(40, filters: false)
+        let site = try Self.cardPages(40, inOrderByChance: false)
         defer { try? FileManager.default.removeItem(at: site) }
         let bundle = SearchIndex.temporaryBundle()
         defer { try? FileManager.default.removeItem(at: bundle) }

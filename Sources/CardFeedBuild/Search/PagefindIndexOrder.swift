@@ -4,21 +4,22 @@ import CZlib
 /// Puts the parts of a Pagefind 1.5 index that it writes in a random order into a fixed one, so
 /// that the same pages give the same index, byte for byte.
 ///
-/// Pagefind 1.5.2 keeps a filter's values (`feed`: `news`, `offers`, …), the filters and the
-/// sort keys in hash maps seeded at random, and writes them in the maps' order: the filter
-/// file, whose name is a hash of its content, then differs from one run to the next, and so do
-/// the metadata file that names it and `pagefind-entry.json`, which names that. Everything else
-/// (words, pages, fragments, the sort's page order) comes out the same. Pagefind's own fix
-/// (#1124, after 1.5.2: each sorted by name before it is written) is what this does to the
-/// files it wrote: each filter's values, the filters and the sort keys sorted by name (as bytes,
-/// as Rust orders strings); the filter file then renamed by the hash of its new content, the
-/// way Pagefind names it (SHA-1, as Pagefind prints it); the metadata file given that name and
-/// renamed by its own new hash; the entry file given that. An index already in order (a
-/// Pagefind with the fix) is left exactly as it is.
+/// Pagefind 1.5.2 keeps a filter's values (`feed`: `all`, `news`, …), the filters and the sort
+/// keys in hash maps seeded at random, and writes them in the maps' order. The filter file,
+/// named by the hash of its content, then differs from one run to the next, and so do the
+/// metadata file, which lists the filters and sort keys and names the filter file, and
+/// `pagefind-entry.json`, which names the metadata file. Nothing else does. Pagefind's own fix
+/// (#1124, after 1.5.2) sorts each by name before writing it; this does the same to the files it
+/// wrote, and names them as Pagefind would have: the language and the first digits of the SHA-1
+/// of the content.
 ///
-/// The files are CBOR (RFC 8949, definite lengths, as minicbor writes them) after the 12 bytes
-/// `pagefind_dcd`, gzipped; the order is changed by moving each element's bytes whole, so
-/// nothing CardFeed does not need to understand is decoded.
+/// The filter and metadata files are written anew (gzipped by zlib) even when they were in
+/// order already: Pagefind's gzip and zlib's give different bytes for the same content, and a
+/// file left as Pagefind wrote it only when chance put it in order would differ between builds.
+///
+/// The files are gzipped CBOR (RFC 8949, definite lengths, as minicbor writes them) after the 12
+/// bytes `pagefind_dcd`. Elements are moved whole, so nothing CardFeed does not need to read is
+/// decoded.
 enum PagefindIndexOrder {
     /// What went wrong, in words for the build's error.
     struct Problem: Error, CustomStringConvertible {
@@ -29,105 +30,107 @@ enum PagefindIndexOrder {
     static let signature = Array("pagefind_dcd".utf8)
 
     /// Rewrites the index in `bundle` (Pagefind's output folder) in place. Returns how many
-    /// files it changed (0 for an index already in order).
+    /// files it renamed, their content put in order (0 for an index in order already).
     @discardableResult
     static func apply(bundle: URL) throws(Problem) -> Int {
-        let manager = FileManager.default
-        let filterFolder = bundle.appendingPathComponent("filter", isDirectory: true)
-        var renamed: [String: String] = [:]  // filter hash (file name without .pf_filter) -> new
-        var changed = 0
-        let filterNames = ((try? manager.contentsOfDirectory(atPath: filterFolder.path)) ?? []).filter { $0.hasSuffix(".pf_filter") }.sorted()
-        var taken = Set(filterNames.map { String($0.dropLast(".pf_filter".count)) })
-        for name in filterNames {
-            let old = String(name.dropLast(".pf_filter".count))
-            let file = filterFolder.appendingPathComponent(name)
-            let body = try read(file)
-            // [filter name, [[value, [page, …]], …]]
-            var reader = CBORReader(body)
-            guard try reader.arrayCount() == 2 else { throw Problem("\(name) is not a filter index") }
-            try reader.skip()
-            let valuesStart = reader.position
-            guard let values = try reader.reorderArray(by: firstText) else { continue }
-            let reordered = Array(body[..<valuesStart]) + values + Array(body[reader.position...])
-            let new = try newName(for: reordered, replacing: old, taken: &taken)
-            try write(reordered, to: filterFolder.appendingPathComponent(new + ".pf_filter"))
-            try? manager.removeItem(at: file)
-            renamed[old] = new
-            changed += 1
-        }
-
+        let renamed = try orderFilterFiles(in: bundle.appendingPathComponent("filter", isDirectory: true))
         let entryFile = bundle.appendingPathComponent("pagefind-entry.json")
         guard var entry = try? String(contentsOf: entryFile, encoding: .utf8) else { throw Problem("pagefind-entry.json is missing") }
-        var entryChanged = false
-        let metaNames = ((try? manager.contentsOfDirectory(atPath: bundle.path)) ?? []).filter { $0.hasPrefix("pagefind.") && $0.hasSuffix(".pf_meta") }.sorted()
-        for name in metaNames {
-            let old = String(name.dropFirst("pagefind.".count).dropLast(".pf_meta".count))
-            let file = bundle.appendingPathComponent(name)
-            var body = try read(file)
-            var metaChanged = false
-            // [version, pages, index chunks, filters: [[name, hash], …], sorts: [[name, pages], …], meta fields]
-            var reader = CBORReader(body)
-            guard try reader.arrayCount() >= 5 else { throw Problem("\(name) is not a Pagefind 1 metadata index") }
-            for _ in 0..<3 { try reader.skip() }
-            let filtersStart = reader.position
-            if let filters = try reader.reorderArray(by: firstText) {
-                body.replaceSubrange(filtersStart..<filtersStart + filters.count, with: filters)
-                metaChanged = true
-            }
-            reader = CBORReader(body, at: filtersStart)
-            // The filters' hashes, each replaced by its file's new name (of the same length).
-            let filterCount = try reader.arrayCount()
-            for _ in 0..<filterCount {
-                _ = try reader.arrayCount()
-                try reader.skip()
-                let hash = try reader.text()
-                guard let new = renamed[hash] else { continue }
-                let newBytes = Array(new.utf8)
-                guard newBytes.count == hash.utf8.count else { throw Problem("a filter's new name is not as long as its old") }
-                body.replaceSubrange(reader.position - newBytes.count..<reader.position, with: newBytes)
-                metaChanged = true
-            }
-            let sortsStart = reader.position
-            if let sorts = try reader.reorderArray(by: firstText) {
-                body.replaceSubrange(sortsStart..<sortsStart + sorts.count, with: sorts)
-                metaChanged = true
-            }
-            guard metaChanged else { continue }
-            let language = old.split(separator: "_").dropLast().joined(separator: "_")
-            // As Pagefind names it: the language, then the hash's first (language's length + 8) digits.
-            let new = language + "_" + String(SHA1.pagefindHex(body).prefix(language.count + 8))
-            try write(body, to: bundle.appendingPathComponent("pagefind.\(new).pf_meta"))
-            if new != old { try? manager.removeItem(at: file) }
+        var metadataRenamed = 0
+        for name in files(in: bundle, prefix: "pagefind.", suffix: ".pf_meta") {
+            guard let (old, new) = try orderMetadata(bundle.appendingPathComponent(name), renamed: renamed) else { continue }
             guard entry.components(separatedBy: "\"\(old)\"").count == 2 else { throw Problem("pagefind-entry.json does not name \(name) once") }
             entry = entry.replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
-            entryChanged = true
-            changed += 1
+            metadataRenamed += 1
         }
-        if entryChanged {
+        if metadataRenamed > 0 {
             do { try Data(entry.utf8).write(to: entryFile) } catch { throw Problem("cannot write pagefind-entry.json: \(error.localizedDescription)") }
-            changed += 1
         }
-        return changed
+        return renamed.count + metadataRenamed
     }
 
-    /// The name an element is sorted by: the text its array starts with (a filter value's, a
-    /// filter's or a sort key's name).
-    private static func firstText(_ element: ArraySlice<UInt8>) throws(Problem) -> String {
-        var reader = CBORReader(element)
-        guard try reader.arrayCount() >= 1 else { throw Problem("a Pagefind index file has an empty array where a named one should be") }
-        return try reader.text()
+    /// Sorts each filter file's values by name, and renames the files that changed. Returns the
+    /// new names by the old (file names without `.pf_filter`).
+    private static func orderFilterFiles(in folder: URL) throws(Problem) -> [String: String] {
+        let names = files(in: folder, prefix: "", suffix: ".pf_filter").map { String($0.dropLast(".pf_filter".count)) }
+        var taken = Set(names)
+        var renamed: [String: String] = [:]
+        for old in names {
+            let file = folder.appendingPathComponent(old + ".pf_filter")
+            var body = try read(file)
+            // [filter name, [[value, [page, …]], …]]
+            var reader = CBORReader(body)
+            guard try reader.arrayCount() == 2 else { throw Problem("filter/\(old).pf_filter is not a filter index") }
+            try reader.skip()
+            let start = reader.position
+            var new = old
+            if let values = try reader.reorderArray() {
+                body.replaceSubrange(start..<reader.position, with: values)
+                new = try filterName(for: body, replacing: old, taken: &taken)
+                renamed[old] = new
+            }
+            try write(body, to: folder.appendingPathComponent(new + ".pf_filter"))
+            if new != old { try? FileManager.default.removeItem(at: file) }
+        }
+        return renamed
+    }
+
+    /// Sorts the metadata file's filters and sort keys by name and gives each filter its file's
+    /// new name (see `orderFilterFiles`). When that changed it, it is renamed: returns its old
+    /// name and the new (without `pagefind.` and `.pf_meta`); else nil.
+    private static func orderMetadata(_ file: URL, renamed: [String: String]) throws(Problem) -> (old: String, new: String)? {
+        var body = try read(file)
+        var changed = false
+        // [version, pages, index chunks, filters: [[name, file], …], sorts: [[name, pages], …], meta fields]
+        var reader = CBORReader(body)
+        guard try reader.arrayCount() >= 5 else { throw Problem("\(file.lastPathComponent) is not a Pagefind 1 metadata index") }
+        for _ in 0..<3 { try reader.skip() }
+        let filtersStart = reader.position
+        if let filters = try reader.reorderArray() {
+            body.replaceSubrange(filtersStart..<reader.position, with: filters)
+            changed = true
+        }
+        reader = CBORReader(body, at: filtersStart)
+        // How much longer `body` is than what `reader` reads, where a new name is longer.
+        var shift = 0
+        for _ in 0..<(try reader.arrayCount()) {
+            guard try reader.arrayCount() == 2 else { throw Problem("\(file.lastPathComponent) has a filter that is not [name, file]") }
+            try reader.skip()
+            let start = reader.position
+            guard let new = renamed[try reader.text()] else { continue }
+            let item = CBORReader.textItem(new)
+            body.replaceSubrange(start + shift..<reader.position + shift, with: item)
+            shift += item.count - (reader.position - start)
+            changed = true
+        }
+        let sortsStart = reader.position + shift
+        reader = CBORReader(body, at: sortsStart)
+        if let sorts = try reader.reorderArray() {
+            body.replaceSubrange(sortsStart..<reader.position, with: sorts)
+            changed = true
+        }
+        let old = String(file.lastPathComponent.dropFirst("pagefind.".count).dropLast(".pf_meta".count))
+        guard changed else {
+            try write(body, to: file)
+            return nil
+        }
+        let language = String(old[..<(old.lastIndex(of: "_") ?? old.startIndex)])
+        // As Pagefind names it: the language, then the hash's first (language's length + 8) digits.
+        let new = language + "_" + SHA1.pagefindHex(body).prefix(language.count + 8)
+        try write(body, to: file.deletingLastPathComponent().appendingPathComponent("pagefind.\(new).pf_meta"))
+        if new != old { try? FileManager.default.removeItem(at: file) }
+        return (old, new)
     }
 
     /// The name Pagefind gives a filter file: its language, then as many digits of the hash of
     /// its content as the old name had (7, or more where Pagefind lengthened one to tell two
     /// apart), lengthened here too if another filter file has it.
-    private static func newName(for body: [UInt8], replacing old: String, taken: inout Set<String>) throws(Problem) -> String {
+    private static func filterName(for body: [UInt8], replacing old: String, taken: inout Set<String>) throws(Problem) -> String {
         guard let underscore = old.lastIndex(of: "_") else { throw Problem("filter/\(old).pf_filter is not named as Pagefind names them") }
         let language = String(old[..<underscore])
-        let digits = old.distance(from: old.index(after: underscore), to: old.endIndex)
         let hash = SHA1.pagefindHex(body)
-        for length in digits...max(digits, hash.count) {
-            let name = language + "_" + String(hash.prefix(length))
+        for length in old.distance(from: underscore, to: old.endIndex) - 1...hash.count {
+            let name = language + "_" + hash.prefix(length)
             if name == old || !taken.contains(name) {
                 taken.remove(old)
                 taken.insert(name)
@@ -135,6 +138,11 @@ enum PagefindIndexOrder {
             }
         }
         throw Problem("two of Pagefind's filter files have the same content")
+    }
+
+    /// The names in `folder` with `prefix` and `suffix`, sorted.
+    private static func files(in folder: URL, prefix: String, suffix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted()
     }
 
     /// A file's CBOR, without its signature.
@@ -163,10 +171,6 @@ struct CBORReader {
         self.position = position
     }
 
-    init(_ bytes: ArraySlice<UInt8>) {
-        self.init(Array(bytes))
-    }
-
     /// The next item's major type and argument.
     private mutating func head() throws(PagefindIndexOrder.Problem) -> (major: UInt8, argument: UInt64) {
         guard position < bytes.count else { throw .init("a Pagefind index file ends early") }
@@ -184,6 +188,14 @@ struct CBORReader {
             return (major, value)
         default: throw .init("a Pagefind index file has CBOR CardFeed cannot read (additional information \(info))")
         }
+    }
+
+    /// A text item of `text`, as minicbor writes one: its length in the head's 5 bits, or in
+    /// the byte after (the names here are far shorter than 256 bytes).
+    static func textItem(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        precondition(bytes.count < 256)
+        return (bytes.count < 24 ? [0x60 | UInt8(bytes.count)] : [0x78, UInt8(bytes.count)]) + bytes
     }
 
     mutating func arrayCount() throws(PagefindIndexOrder.Problem) -> Int {
@@ -217,28 +229,27 @@ struct CBORReader {
         }
     }
 
-    /// Reads the array at the position and moves past it. When its elements are not in the
-    /// order of their keys (by `key`, compared as UTF-8 bytes), returns the array's bytes with
-    /// the elements in that order (each element's bytes moved whole, the head kept); nil when
-    /// they already are.
-    mutating func reorderArray(by key: (ArraySlice<UInt8>) throws(PagefindIndexOrder.Problem) -> String) throws(PagefindIndexOrder.Problem) -> [UInt8]? {
+    /// Reads the array at the position, whose elements are arrays that each start with a
+    /// name (a filter value's, a filter's, a sort key's), and moves past it. When the elements
+    /// are not in the order of their names (as UTF-8 bytes, as Rust orders strings), returns the
+    /// array's bytes with the elements in that order, each moved whole; nil when they are.
+    mutating func reorderArray() throws(PagefindIndexOrder.Problem) -> [UInt8]? {
         let start = position
         let count = try arrayCount()
         let headEnd = position
-        var elements: [(key: [UInt8], bytes: ArraySlice<UInt8>)] = []
+        var elements: [(name: [UInt8], bytes: ArraySlice<UInt8>)] = []
         elements.reserveCapacity(count)
         for _ in 0..<count {
             let elementStart = position
+            guard try arrayCount() >= 1 else { throw .init("a Pagefind index file has an empty array where a named one should be") }
+            let name = Array(try text().utf8)
+            position = elementStart
             try skip()
-            let slice = bytes[elementStart..<position]
-            elements.append((Array(try key(slice).utf8), slice))
+            elements.append((name, bytes[elementStart..<position]))
         }
-        let sorted = elements.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        guard !sorted.map(\.key).elementsEqual(elements.map(\.key)) else { return nil }
-        var out = Array(bytes[start..<headEnd])
-        out.reserveCapacity(position - start)
-        for element in sorted { out += element.bytes }
-        return out
+        let sorted = elements.sorted { $0.name.lexicographicallyPrecedes($1.name) }
+        guard !sorted.map(\.name).elementsEqual(elements.map(\.name)) else { return nil }
+        return Array(bytes[start..<headEnd]) + sorted.flatMap(\.bytes)
     }
 }
 

@@ -78,10 +78,11 @@ def test_a_word_of_one_card_finds_that_card_and_its_link_leads_to_it(search_site
         driver.quit()
 
 
-def test_the_keyboard_reaches_every_result_and_axe_finds_no_violation(search_site):
+@pytest.mark.parametrize("page", ["index.html", "cards/card-nf-welcome.html"])
+def test_the_keyboard_reaches_every_result_and_axe_finds_no_violation(search_site, page):
     driver = make_driver()
     try:
-        driver.get(search_site + "index.html")
+        driver.get(search_site + page)
         box = search(driver, "coffee")
         found = results(driver)
         assert len(found) >= 3

@@ -10,6 +10,8 @@
 #   CUSTOM=1     also time a site with its own card frame and page template (the built-ins
 #                copied into SITE/templates/ with an attribute added), one page and paginated
 #   HUGO=0       skip Hugo (CardFeed only)
+#   SEARCH=1     also time the one-page build with --search (Pagefind must be installed:
+#                pip install 'pagefind[bin]'), and print what search adds
 #   OTHER_BIN=/usr/bin/cardfeed   also time this cardfeed binary (for example the packaged one,
 #                scripts/package.sh) on one page a feed, in turn with the one built here, and
 #                print its wall time and peak memory as a ratio of this build's
@@ -66,6 +68,7 @@ timed() {
 cardfeed_one() { sync; timed "$1" "$cardfeed" build "$site" -o "$2-cardfeed" --page-size 0 --now "$now" --quiet; }
 cardfeed_paged() { [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-paged" --now "$now" --quiet; }; }
 other_one() { [ -z "${OTHER_BIN:-}" ] || { sync; timed "$1" "$OTHER_BIN" build "$site" -o "$2-other" --page-size 0 --now "$now" --quiet; }; }
+search_one() { [ "${SEARCH:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-search" --page-size 0 --now "$now" --quiet --search; }; }
 custom_one() { [ "${CUSTOM:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$custom_site" -o "$2-custom" --page-size 0 --now "$now" --quiet; }; }
 custom_paged() {
   [ "${CUSTOM:-1}" = 0 ] || [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$custom_site" -o "$2-custom-paged" --now "$now" --quiet; }
@@ -93,21 +96,21 @@ for n in "${sizes[@]}"; do
   rm -rf "$hugo_site"; mkdir -p "$hugo_site/data"
   cp -r "$here/hugo-site/hugo.toml" "$here/hugo-site/layouts" "$here/hugo-site/content-single" "$hugo_site/"
   cp "$data" "$hugo_site/data/cards.json"
-  rm -f "$work"/other-$n.txt "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt "$work"/custom-$n.txt "$work"/custompaged-$n.txt
+  rm -f "$work"/search-$n.txt "$work"/other-$n.txt "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt "$work"/custom-$n.txt "$work"/custompaged-$n.txt
 
   # One-page and paginated builds take turns at going first, so that neither always runs right
   # after the other (or after Hugo); warm-up runs are not counted.
   for run in $(seq 1 "$warmup"); do
     out="$outputs/$n-warmup-$run"
-    cardfeed_one warmup "$out"; other_one warmup "$out"; cardfeed_paged warmup "$out"; custom_one warmup "$out"; custom_paged warmup "$out"
+    cardfeed_one warmup "$out"; search_one warmup "$out"; other_one warmup "$out"; cardfeed_paged warmup "$out"; custom_one warmup "$out"; custom_paged warmup "$out"
     hugo_build warmup "$out"
   done
   for run in $(seq 1 "$runs"); do
     out="$outputs/$n-$run"
     if ((run % 2)); then
-      cardfeed_one "cardfeed-$n" "$out"; other_one "other-$n" "$out"; custom_one "custom-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_paged "custompaged-$n" "$out"
+      cardfeed_one "cardfeed-$n" "$out"; search_one "search-$n" "$out"; other_one "other-$n" "$out"; custom_one "custom-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_paged "custompaged-$n" "$out"
     else
-      custom_paged "custompaged-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_one "custom-$n" "$out"; other_one "other-$n" "$out"; cardfeed_one "cardfeed-$n" "$out"
+      custom_paged "custompaged-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_one "custom-$n" "$out"; other_one "other-$n" "$out"; search_one "search-$n" "$out"; cardfeed_one "cardfeed-$n" "$out"
     fi
     hugo_build "hugo-$n" "$out"
   done
@@ -119,6 +122,11 @@ for n in "${sizes[@]}"; do
     printf '%-9s %-16s %9.2f %8.2f %10.0f %12.0f\n' "$n" "$2" "$wall" "$cpu" "$(echo "$peak / 1024" | bc -l)" "$(echo "$n / $wall" | bc -l)"
   }
   report "cardfeed-$n" "cardfeed"; cf_wall=$wall; cf_peak=$peak; cf_cpu=$cpu
+  if [ "${SEARCH:-0}" != 0 ]; then
+    report "search-$n" "cardfeed --search"
+    printf '%-9s %-16s with search / without: wall %.2f (+%.2f s), cpu %.2f (+%.2f s), peak memory %.2f\n' "$n" "" \
+      "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$wall - $cf_wall" | bc -l)" "$(echo "$cpu / $cf_cpu" | bc -l)" "$(echo "$cpu - $cf_cpu" | bc -l)" "$(echo "$peak / $cf_peak" | bc -l)"
+  fi
   if [ -n "${OTHER_BIN:-}" ]; then
     report "other-$n" "$(basename "$(dirname "$OTHER_BIN")")/cardfeed"
     printf '%-9s %-16s %s / swift build -c release: wall %.3f, peak memory %.3f\n' "$n" "" "$OTHER_BIN" \

@@ -3,9 +3,10 @@
 #   dist/cardfeed_<version>_amd64.deb            Debian 12 or newer, Ubuntu: apt-get install ./…deb
 #   dist/cardfeed-<version>-linux-x86_64.tar.gz  any x86_64 Linux with glibc 2.35 or newer
 #   dist/SHA256SUMS                              their checksums
-# Both binaries carry the Swift runtime, Foundation (with ICU), cmark and zlib, linked statically. The
-# package's binary also loads mimalloc, a declared dependency; the archive's binary needs only
-# libc6, libstdc++6 and libgcc-s1, so it keeps glibc's allocator.
+# Both binaries carry the Swift runtime, Foundation (with ICU) and cmark, linked statically. The
+# package's binary also loads mimalloc and zlib, declared dependencies (lintian refuses a package
+# whose binary embeds zlib: Debian patches its security fixes in one place); the archive's binary
+# needs only libc6, libstdc++6 and libgcc-s1, so it has zlib linked in and keeps glibc's allocator.
 #
 # Usage: bash scripts/package.sh      (the version is the one in VERSION)
 # Installs the Debian tools it needs (dpkg-dev, lintian, libcmark-dev, libmimalloc-dev, zlib1g-dev, python3) if
@@ -30,12 +31,13 @@ bash scripts/apt-install.sh package "${packages[@]}"
 
 work=$root/.build-package
 mkdir -p "$work/link/pkgconfig" dist
-# Libraries the linker finds before the system's: cmark and zlib as Debian's static archives (so
-# the binary loads neither libcmark nor libz), and the no-network stand-in for libcurl (packaging/no-network-curl.c).
+# Libraries the linker finds before the system's: cmark as Debian's static archive (so the binary
+# does not load libcmark; the archive's binary takes zlib the same way, below), and the no-network
+# stand-in for libcurl (packaging/no-network-curl.c).
 # SwiftPM asks pkg-config where libcmark is, so a libcmark.pc of our own points it at the folder
 # that holds only libcmark.a.
 ln -sf /usr/lib/x86_64-linux-gnu/libcmark.a "$work/link/libcmark.a"
-ln -sf /usr/lib/x86_64-linux-gnu/libz.a "$work/link/libz.a"
+rm -f "$work/link/libz.a"
 # (It names no folder: the -L of build_flags gives that, and a path holding a space would break it.)
 sed "s|^Libs: .*|Libs: -lcmark|" /usr/lib/x86_64-linux-gnu/pkgconfig/libcmark.pc > "$work/link/pkgconfig/libcmark.pc"
 export PKG_CONFIG_PATH=$work/link/pkgconfig
@@ -62,7 +64,8 @@ build() {
 
 echo "package: building cardfeed $version with the mimalloc allocator (for the Debian package)"
 deb_binary=$(build mimalloc -u CARDFEED_SYSTEM_MALLOC)
-echo "package: building cardfeed $version with the system allocator (for the archive)"
+echo "package: building cardfeed $version with the system allocator and zlib linked in (for the archive)"
+ln -sf /usr/lib/x86_64-linux-gnu/libz.a "$work/link/libz.a"
 archive_binary=$(build system-malloc CARDFEED_SYSTEM_MALLOC=1)
 
 for binary in "$deb_binary" "$archive_binary"; do

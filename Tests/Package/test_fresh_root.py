@@ -36,7 +36,7 @@ def test_the_package_installs_and_builds_a_new_site_on_a_fresh_debian_12(dist, d
         assert (root.path / path).is_file(), f"/{path} is not installed"
     # Every library the binary loads comes from a package the .deb declared.
     depends = root.run("dpkg-query -W -f='${Depends}' cardfeed").stdout
-    for package in ["libc6", "libstdc++6", "libgcc-s1", "libmimalloc2.0"]:
+    for package in ["libc6", "libstdc++6", "libgcc-s1", "libmimalloc2.0", "zlib1g"]:
         assert package in depends, f"Depends: {depends} lacks {package}"
     loaded = root.run("cat /proc/self/maps >/dev/null; LD_TRACE_LOADED_OBJECTS=1 /usr/bin/cardfeed").stdout
     assert "not found" not in loaded, loaded

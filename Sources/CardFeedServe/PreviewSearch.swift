@@ -55,7 +55,7 @@ final class PreviewSearch: Sendable {
         let bundle = SearchIndex.temporaryBundle()
         defer { try? FileManager.default.removeItem(at: bundle) }
         do {
-            let made = try index.make(into: bundle)
+            let made = try index.make(into: bundle, background: true)
             for file in made.files { try copy(file, from: bundle) }
             indexed.withLock { $0 = index }
             let seconds = ContinuousClock.now - start

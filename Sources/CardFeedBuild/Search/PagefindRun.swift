@@ -33,17 +33,22 @@ extension Pagefind {
     /// Pagefind reads its settings from `PAGEFIND_*` environment variables and from a
     /// `pagefind.yml` (or .json, .toml) in its working folder, which would change the index
     /// behind the build's back: it runs without those variables, in the empty bundle folder.
-    package func index(site: String, glob: String, language: String, into bundle: URL) throws(Failure) -> Bundle {
+    ///
+    /// `background` runs it at the lowest CPU priority (`nice -n 19`, which its threads inherit):
+    /// `serve` indexes while the reader edits, and a build of the next edit must not wait for
+    /// Pagefind's threads on these few cores.
+    package func index(site: String, glob: String, language: String, into bundle: URL, background: Bool = false) throws(Failure) -> Bundle {
         let manager = FileManager.default
         do { try manager.createDirectory(at: bundle, withIntermediateDirectories: true) } catch {
             throw Failure(description: "cannot create \(bundle.path): \(error.localizedDescription)")
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
+        let launcher = background ? ["/usr/bin/nice", "-n", "19"] : []
+        process.executableURL = URL(fileURLWithPath: (launcher + command)[0])
         // The language as Pagefind names its indexes: "pt-BR" is "pt-br".
         // The built-in card templates' "Unread" marker tells a reader what the card's data said
         // when the site was built; it is not a word of the card, and would find every unread card.
-        process.arguments = Array(command.dropFirst()) + [
+        process.arguments = Array((launcher + command).dropFirst()) + [
             "--site", site, "--glob", glob, "--output-path", bundle.path, "--force-language", language.lowercased(),
             "--exclude-selectors", ".card__unread",
         ]

@@ -21,9 +21,10 @@ public struct SearchIndex: Sendable, Equatable {
         path.hasPrefix("cards/card-") && path.hasSuffix(".html") && !path.dropFirst("cards/".count).contains("/")
     }
 
-    /// Runs Pagefind into `bundle`, a folder that does not exist yet.
-    package func make(into bundle: URL) throws(Pagefind.Failure) -> Pagefind.Bundle {
-        try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle)
+    /// Runs Pagefind into `bundle`, a folder that does not exist yet; in the `background`, at
+    /// the lowest CPU priority (see `Pagefind.index`).
+    package func make(into bundle: URL, background: Bool = false) throws(Pagefind.Failure) -> Pagefind.Bundle {
+        try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle, background: background)
     }
 
     /// A new folder for a run's files, in the system's temporary folder.

@@ -2,8 +2,10 @@
 """Measures, in headless Chromium, how long `cardfeed serve` takes from saving an edited card to
 the new text being painted on the open page, on a generated site of many cards.
 
-Usage: measure-onscreen.py CARDFEED_BIN CARDS.json [EDITS]
+Usage: measure-onscreen.py CARDFEED_BIN CARDS.json [EDITS [GAP]]
   CARDS.json  e.g. made by `python3 bench/gen_cards.py 10000 42 cards.json`
+  GAP         seconds from one edit's paint to the next save (default 0.7); with `--search` in
+              CARDFEED_SERVE_ARGS, a GAP above a second lets serve start indexing between edits
 Needs chromium, chromium-driver and selenium (scripts/setup.sh installs them).
 
 Each edit changes the title of the first card of the "all" page and saves cards.json. The paint
@@ -45,6 +47,7 @@ return paint ? performance.timeOrigin + paint.startTime : null;"""
 def main():
     binary, cards = sys.argv[1], Path(sys.argv[2])
     edits = int(sys.argv[3]) if len(sys.argv) > 3 else 12
+    gap = float(sys.argv[4]) if len(sys.argv) > 4 else 0.7
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu"]:
         options.add_argument(argument)
@@ -66,7 +69,7 @@ def main():
                                       lambda m: m.group(1) + new_title + m.group(2), text, count=1)
                 if count != 1:
                     raise SystemExit(f"cannot find the title of card {card_id} in {cards}")
-                time.sleep(0.7)
+                time.sleep(gap)
                 driver.execute_script(PAINT_HOOK)
                 saved = time.time()
                 (site / "cards.json").write_text(text)

@@ -16,6 +16,7 @@ extension SiteBuilder {
     /// The Pagefind found, or an error at `--search` or at cardfeed.yml's `search:`: search
     /// indexes the card pages, so a site without them (`card_pages: false`) cannot have it; and
     /// Pagefind must be installed (the error says where it was looked for and how to install it).
+    /// A rebuild uses the Pagefind the previous build found.
     func locatePagefind(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> Pagefind? {
         func error(_ message: String) {
             if options.search == true {
@@ -29,8 +30,11 @@ extension SiteBuilder {
             error("search needs the card pages, which it indexes, but cardfeed.yml has card_pages: false; remove one of them")
             return nil
         }
+        if let found = reuse?.pagefind.withLock({ $0 }) { return found }
         switch Pagefind.locate() {
-        case .success(let pagefind): return pagefind
+        case .success(let pagefind):
+            reuse?.pagefind.withLock { $0 = pagefind }
+            return pagefind
         case .failure(let notFound):
             error(notFound.description)
             return nil

@@ -95,6 +95,8 @@ public final class PreviewBuilder: Sendable {
                 }
             }
         }
+        // A search index under way would share the cores with this build (see `PreviewSearch`).
+        search.buildStarting()
         let start = ContinuousClock.now
         let outcome: BuildOutcome
         do {
@@ -116,6 +118,7 @@ public final class PreviewBuilder: Sendable {
             let seconds = Self.seconds(since: start)
             let errors = error.report.diagnostics.errors
             state.withLock { $0.errors = errors }
+            search.buildFailed()
             outcome = .failed(error.report.diagnostics.errors, seconds: seconds)
         }
         return outcome

@@ -7,28 +7,38 @@ import CardFeedWrite
 /// `serve`'s search index: made in the background after each good build has been served, so
 /// that an edit reaches the screen as fast as without search. Builds that follow each other
 /// closely (saves while typing) are indexed once, after the last; builds that changed no card
-/// page are not indexed again.
+/// page are not indexed again. A build that starts while Pagefind runs stops it, and the index
+/// is made again after that build: an index of 10,000 cards keeps both cores busy for seconds,
+/// which even at the lowest CPU priority slowed the next edit's build by half.
 ///
 /// Pagefind reads the card pages in the folder the builds update; a build that commits while it
-/// reads replaces each file by a rename, so Pagefind reads a page whole, old or new, and that
-/// build's own indexing follows. The index lives in a folder of its own (`folder/pagefind/`),
-/// which the handler serves at `/pagefind/`: the builds update the site's folder in place, and
-/// would remove files they did not make. Files are added and replaced, never removed, so that
-/// a page still searching the previous index finds its chunks until it loads the new one
-/// (`onIndexed` tells the pages).
+/// reads replaces each file by a rename, so Pagefind reads a page whole, old or new. The index
+/// lives in a folder of its own (`folder/pagefind/`), which the handler serves at `/pagefind/`:
+/// the builds update the site's folder in place, and would remove files they did not make.
+/// Files are added and replaced, never removed, so that a page still searching the previous
+/// index finds its chunks until it loads the new one (`onIndexed` tells the pages).
 final class PreviewSearch: Sendable {
     /// Holds `pagefind/`.
     let folder: URL
     private let logger: Logger
     private let onIndexed: @Sendable () -> Void
     private let queue = DispatchQueue(label: "cardfeed.serve.search")
-    /// The index to make next; whether a build since the last index changed a page it reads;
-    /// a count of the builds handed over (to know the last).
-    private let pending = Mutex<(index: SearchIndex?, changed: Bool, handedOver: Int)>((nil, false, 0))
+
+    /// The index to make next, if any; whether a page it reads changed since the last index;
+    /// a count of the builds started and ended, so that a scheduled index knows whether it is
+    /// still the latest; and the run under way, which the next build stops.
+    private struct Pending {
+        var index: SearchIndex?
+        var changed = false
+        var events = 0
+        var running: Pagefind.Stop?
+    }
+    private let pending = Mutex(Pending())
     private let indexed = Mutex<SearchIndex?>(nil)
 
-    /// How long a build waits for a later one before it is indexed.
-    static let settle = DispatchTimeInterval.milliseconds(300)
+    /// How long after a build the index waits for another one: saves a second apart (an
+    /// editor's autosave, a reader fixing a typo) start no index in between.
+    static let settle = DispatchTimeInterval.seconds(1)
 
     init(folder: URL, logger: Logger, onIndexed: @escaping @Sendable () -> Void) {
         self.folder = folder
@@ -36,35 +46,71 @@ final class PreviewSearch: Sendable {
         self.onIndexed = onIndexed
     }
 
+    /// A build starts: no index starts until it ends, and a run under way is stopped (and made
+    /// again after the build).
+    func buildStarting() {
+        let running = pending.withLock { pending in
+            pending.events += 1
+            return pending.running
+        }
+        running?.stop()
+    }
+
     /// A good build's index, to make once no later build comes for a moment. `changed` is the
     /// build's changed and removed files.
     func handOver(_ index: SearchIndex, changed: [String]) {
         let touched = changed.contains(where: SearchIndex.reads)
         let number = pending.withLock { pending in
-            pending = (index, pending.changed || touched, pending.handedOver + 1)
-            return pending.handedOver
+            pending.index = index
+            pending.changed = pending.changed || touched
+            pending.events += 1
+            return pending.events
         }
+        schedule(number)
+    }
+
+    /// A build failed, which changed no page: the index it stopped, if any, is made after all.
+    func buildFailed() {
+        schedule(pending.withLock { pending in
+            pending.events += 1
+            return pending.events
+        })
+    }
+
+    private func schedule(_ number: Int) {
         queue.asyncAfter(deadline: .now() + Self.settle) { self.indexIfLast(number) }
     }
 
     private func indexIfLast(_ number: Int) {
-        guard let (index, changed) = pending.withLock({ $0.handedOver == number ? ($0.index, $0.changed) : nil }), let index else { return }
+        let stop = Pagefind.Stop()
+        // Checked and claimed at once, so that a build starting now finds the run to stop.
+        let claimed = pending.withLock { pending -> (SearchIndex, Bool)? in
+            guard pending.events == number, let index = pending.index else { return nil }
+            pending.running = stop
+            return (index, pending.changed)
+        }
+        guard let (index, changed) = claimed else { return }
+        defer { pending.withLock { $0.running = nil } }
         guard changed || indexed.withLock({ $0 != index }) else { return }
         pending.withLock { $0.changed = false }
         let start = ContinuousClock.now
         let bundle = SearchIndex.temporaryBundle()
         defer { try? FileManager.default.removeItem(at: bundle) }
         do {
-            let made = try index.make(into: bundle, background: true)
+            let made = try index.make(into: bundle, background: true, stop: stop)
             for file in made.files { try copy(file, from: bundle) }
             indexed.withLock { $0 = index }
             let seconds = ContinuousClock.now - start
             logger.info("Indexed \(Console.plural(made.pages ?? index.count, "card")) for search in \(PreviewServer.format(seconds)).")
             onIndexed()
         } catch {
-            // The next build indexes again, whatever it changed.
+            // Made again after the next build, whatever that changes.
             pending.withLock { $0.changed = true }
-            logger.error("the search index was not made: \(error)")
+            if let failure = error as? Pagefind.Failure, failure.wasStopped {
+                logger.debug("Indexing for search stopped: a build started.")
+            } else {
+                logger.error("the search index was not made: \(error)")
+            }
         }
     }
 

@@ -3,7 +3,10 @@ transaction, deterministic, and a clear error when Pagefind is missing or fails.
 import gzip
 import html
 import json
+import os
+import re
 import subprocess
+import time
 from pathlib import Path
 
 NOW = "1795000000"
@@ -183,3 +186,52 @@ def test_a_static_file_in_the_index_folder_is_an_error(run, example_site):
     result = run("build", example_site, "--search", "--now", NOW)
     assert result.returncode == 1
     assert "error: site/static/pagefind/notes.txt: would be copied to pagefind/notes.txt, in pagefind/, where the build writes the search index" in result.stderr
+
+
+def test_under_serve_an_edit_stops_the_index_under_way_and_it_is_made_again_after(running, example_site, tmp_path):
+    """Pagefind keeps both cores busy for seconds on a large site: the build of the next edit
+    stops it, rather than share the cores with it, and the index is made again after that
+    build, without an error. A rebuild does not look for Pagefind again (`python3 -m pagefind
+    --version` takes a tenth of a second, as long as the rest of a rebuild of 10,000 cards)."""
+    log = tmp_path / "pagefind.log"
+    pagefind = tmp_path / "pagefind"
+    pagefind.write_text(f"""#!/usr/bin/env python3
+import os, sys, time
+with open({str(log)!r}, "a") as log:
+    log.write("version " if "--version" in sys.argv else f"started {{os.getpid()}} ")
+if "--version" in sys.argv:
+    print("pagefind 1.5.2")
+else:
+    time.sleep(120)
+""")
+    pagefind.chmod(0o755)
+    serve = running("serve", example_site, "--port", "0", "--search", "--now", NOW, env={**os.environ, "PAGEFIND": str(pagefind)})
+    serve.wait_for(r"^Serving ")
+
+    def runs(count, timeout=15):
+        """The process ids of the first `count` runs, once that many have started."""
+        deadline = time.monotonic() + timeout
+        while len(started := re.findall(r"started (\d+)", log.read_text() if log.exists() else "")) < count:
+            assert time.monotonic() < deadline, ("".join(serve.lines), "".join(serve.errors))
+            time.sleep(0.05)
+        return [int(pid) for pid in started]
+
+    def alive(pid):
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    [first] = runs(1)
+    assert alive(first)
+    cards = example_site / "cards.json"
+    cards.write_text(cards.read_text().replace("**Marlow Trio**", "**Quokkaphone Trio**"))
+    serve.wait_for(r"^Changed cards\.json: rebuilt in ")
+    deadline = time.monotonic() + 5
+    while alive(first):
+        assert time.monotonic() < deadline, "the index under way was not stopped"
+        time.sleep(0.05)
+    # Made again, over the edited pages, a moment after the build.
+    assert alive(runs(2)[1])
+    assert "search index" not in "".join(serve.errors)
+    assert log.read_text().count("version") == 1

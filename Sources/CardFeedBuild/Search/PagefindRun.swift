@@ -10,9 +10,52 @@ extension Pagefind {
     /// Where the index goes in the output.
     package static let folder = "pagefind"
 
-    /// Pagefind ended with an error, or its index could not be read.
+    /// Pagefind ended with an error, or its index could not be read, or it was stopped.
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
+        /// Stopped through its `Stop` before it finished: nothing went wrong.
+        package var wasStopped = false
+    }
+
+    /// Stops a run from another thread, before it starts or while it runs: `serve` stops the
+    /// index of one build when the next build starts, so that Pagefind's threads (which a
+    /// 10,000-card index keeps busy for seconds) never share the cores with a build the reader
+    /// is waiting for.
+    package final class Stop: Sendable {
+        private let state = Mutex<(process: Process?, stopped: Bool)>((nil, false))
+
+        package init() {}
+
+        package var stopped: Bool { state.withLock { $0.stopped } }
+
+        /// Ends the run, or keeps it from starting. Pagefind's partial index is in its own
+        /// bundle folder, which the caller removes.
+        package func stop() {
+            let running = state.withLock { state in
+                state.stopped = true
+                return state.process
+            }
+            if let running { Self.end(running) }
+        }
+
+        /// The run's process has started; it is ended at once if the run was stopped already.
+        fileprivate func started(_ process: Process) {
+            let stopped = state.withLock { state in
+                state.process = process
+                return state.stopped
+            }
+            if stopped { Self.end(process) }
+        }
+
+        /// SIGKILL, not `terminate()`'s SIGTERM: a child inherits the signals its parent
+        /// blocks, and `serve` blocks SIGTERM to stop cleanly on it (see `SignalStream`).
+        /// `nice` and the PyPI package's `python3 -m pagefind` exec Pagefind in the same
+        /// process, so the signal reaches Pagefind itself.
+        private static func end(_ process: Process) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+
+        fileprivate func ended() { state.withLock { $0.process = nil } }
     }
 
     /// What a run made.
@@ -30,6 +73,8 @@ extension Pagefind {
     /// the page's, so every page goes in the one the pages search), into `bundle`, a folder
     /// that does not exist yet.
     ///
+    /// `stop` can end the run early: it then throws a `Failure` that `wasStopped`.
+    ///
     /// Pagefind reads its settings from `PAGEFIND_*` environment variables and from a
     /// `pagefind.yml` (or .json, .toml) in its working folder, which would change the index
     /// behind the build's back: it runs without those variables, in the empty bundle folder.
@@ -37,7 +82,7 @@ extension Pagefind {
     /// `background` runs it at the lowest CPU priority (`nice -n 19`, which its threads inherit):
     /// `serve` indexes while the reader edits, and a build of the next edit must not wait for
     /// Pagefind's threads on these few cores.
-    package func index(site: String, glob: String, language: String, into bundle: URL, background: Bool = false) throws(Failure) -> Bundle {
+    package func index(site: String, glob: String, language: String, into bundle: URL, background: Bool = false, stop: Stop? = nil) throws(Failure) -> Bundle {
         let manager = FileManager.default
         do { try manager.createDirectory(at: bundle, withIntermediateDirectories: true) } catch {
             throw Failure(description: "cannot create \(bundle.path): \(error.localizedDescription)")
@@ -58,11 +103,15 @@ extension Pagefind {
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
+        if stop?.stopped == true { throw Failure(description: "stopped before it started", wasStopped: true) }
         do { try process.run() } catch {
             throw Failure(description: "cannot run \(command.joined(separator: " ")): \(error.localizedDescription)")
         }
+        stop?.started(process)
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        stop?.ended()
+        if stop?.stopped == true { throw Failure(description: "stopped", wasStopped: true) }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let lines = printed.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             // Pagefind says what went wrong last, after its progress.

@@ -22,9 +22,9 @@ public struct SearchIndex: Sendable, Equatable {
     }
 
     /// Runs Pagefind into `bundle`, a folder that does not exist yet; in the `background`, at
-    /// the lowest CPU priority (see `Pagefind.index`).
-    package func make(into bundle: URL, background: Bool = false) throws(Pagefind.Failure) -> Pagefind.Bundle {
-        try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle, background: background)
+    /// the lowest CPU priority, and to be ended early by `stop` (see `Pagefind.index`).
+    package func make(into bundle: URL, background: Bool = false, stop: Pagefind.Stop? = nil) throws(Pagefind.Failure) -> Pagefind.Bundle {
+        try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle, background: background, stop: stop)
     }
 
     /// A new folder for a run's files, in the system's temporary folder.

@@ -9,7 +9,7 @@ import CardFeedWrite
 /// closely (saves while typing) are indexed once, after the last; builds that changed no card
 /// page are not indexed again. A build that starts while Pagefind runs stops it, and the index
 /// is made again after that build: an index of 10,000 cards keeps both cores busy for seconds,
-/// which even at the lowest CPU priority slowed the next edit's build by half.
+/// and even at the lowest CPU priority it slowed an edit that came meanwhile.
 ///
 /// Pagefind reads the card pages in the folder the builds update; a build that commits while it
 /// reads replaces each file by a rename, so Pagefind reads a page whole, old or new. The index

@@ -1,5 +1,6 @@
 """Shared fixtures for the browser tests: headless Chromium through selenium, the example site
 built by the real `cardfeed` binary and served over loopback, and `cardfeed serve` processes."""
+import contextlib
 import functools
 import http.server
 import json
@@ -117,7 +118,15 @@ def example_site_url(cardfeed_bin, tmp_path_factory):
     """The example site (plus one card with a broken image), built and served as static files."""
     site = copy_example_site(tmp_path_factory.mktemp("example") / "site")
     (site / "cards" / "zz-broken-image.json").write_text(json.dumps([BROKEN_IMAGE_CARD]))
-    result = subprocess.run([str(cardfeed_bin), "build", str(site), "--now", NOW, "-q"],
+    with built_and_served(cardfeed_bin, site) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def built_and_served(binary: Path, site: Path, *extra):
+    """Builds `site` into its public/ (with `extra` options) and serves that as static files;
+    gives the URL, and stops the server at the end."""
+    result = subprocess.run([str(binary), "build", str(site), "--now", NOW, "-q", *extra],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     server = StaticServer(site / "public")

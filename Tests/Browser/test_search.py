@@ -1,7 +1,6 @@
 """The search box (`search: true`) in headless Chromium: a word of one card finds that card, its
 link leads to it, the keyboard works, the open list passes axe-core and fits a phone, and under
 `--csp` nothing is refused; under `cardfeed serve`, the index follows an edit."""
-import json
 import re
 import subprocess
 import time
@@ -11,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import NOW, SCREENSHOTS, StaticServer, copy_example_site, make_driver, set_viewport
+from conftest import NOW, SCREENSHOTS, built_and_served, copy_example_site, make_driver
 from test_look import axe_source, axe_violations
 
 WORD = "Marlow"  # in one card of the example site only: "The **Marlow Trio** plays two sets…"
@@ -26,14 +25,8 @@ def search_site(cardfeed_bin, tmp_path_factory):
     site = copy_example_site(tmp_path_factory.mktemp("search") / "site")
     texts = [path.read_text() for path in sorted(site.glob("cards*.json")) + sorted((site / "cards").glob("*.json"))]
     assert sum(len(re.findall(WORD, text, re.IGNORECASE)) for text in texts) == 1, f"{WORD} must be in one card only"
-    result = subprocess.run([str(cardfeed_bin), "build", str(site), "--search", "--csp", "--now", NOW, "-q"],
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    server = StaticServer(site / "public")
-    try:
-        yield server.url
-    finally:
-        server.close()
+    with built_and_served(cardfeed_bin, site, "--search", "--csp") as url:
+        yield url
 
 
 def search(driver, words):

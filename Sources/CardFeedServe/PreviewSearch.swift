@@ -84,15 +84,14 @@ final class PreviewSearch: Sendable {
     private func indexIfLast(_ number: Int) {
         let stop = Pagefind.Stop()
         // Checked and claimed at once, so that a build starting now finds the run to stop.
-        let claimed = pending.withLock { pending -> (SearchIndex, Bool)? in
-            guard pending.events == number, let index = pending.index else { return nil }
+        let claimed = pending.withLock { pending -> SearchIndex? in
+            guard pending.events == number, let index = pending.index, pending.changed || indexed.withLock({ $0 != index }) else { return nil }
             pending.running = stop
-            return (index, pending.changed)
+            pending.changed = false
+            return index
         }
-        guard let (index, changed) = claimed else { return }
+        guard let index = claimed else { return }
         defer { pending.withLock { $0.running = nil } }
-        guard changed || indexed.withLock({ $0 != index }) else { return }
-        pending.withLock { $0.changed = false }
         let start = ContinuousClock.now
         let bundle = SearchIndex.temporaryBundle()
         defer { try? FileManager.default.removeItem(at: bundle) }

@@ -70,9 +70,13 @@ extension SiteBuilder {
             return nil
         }
         guard case .folder = destination else { return nil }
-        let bundle = SearchIndex.temporaryBundle()
+        // Beside the output, where the next build removes what a killed one left.
+        let bundle = (output as? OutputTransaction).map { URL(fileURLWithPath: $0.scratchFolder, isDirectory: true) } ?? SearchIndex.temporaryBundle()
+        let stop = Pagefind.Stop()
         do {
-            let made = try step("Index for search", 4, &report) { _ in try search.make(into: bundle) } detail: { (made: Pagefind.Bundle) in
+            let made = try step("Index for search", 4, &report) { _ in
+                try stop.endingWithSignals { () throws(Pagefind.Failure) in try search.make(into: bundle, stop: stop) }
+            } detail: { (made: Pagefind.Bundle) in
                 "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"
             }
             site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .copy(bundle.appendingPathComponent($0))) }

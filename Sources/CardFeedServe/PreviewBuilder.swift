@@ -53,7 +53,10 @@ public final class PreviewBuilder: Sendable {
         // Private: it holds the builds and the HTTP server's Unix socket.
         try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         output = InPlaceOutput(folder: workFolder.appendingPathComponent("site", isDirectory: true).standardizedFileURL)
-        search = PreviewSearch(folder: workFolder.appendingPathComponent("search", isDirectory: true).standardizedFileURL, logger: logger, onIndexed: onSearchIndexed)
+        search = PreviewSearch(
+            folder: workFolder.appendingPathComponent("search", isDirectory: true).standardizedFileURL,
+            runFolder: workFolder.appendingPathComponent("pagefind-run", isDirectory: true).standardizedFileURL,
+            logger: logger, onIndexed: onSearchIndexed)
     }
 
     public var current: State { state.withLock { $0 } }
@@ -124,7 +127,9 @@ public final class PreviewBuilder: Sendable {
         return outcome
     }
 
+    /// Stops the search index under way, if any, then removes the work folder.
     public func removeWorkFolder() {
+        search.close()
         queue.sync { try? FileManager.default.removeItem(at: workFolder) }
     }
 

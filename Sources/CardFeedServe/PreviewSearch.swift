@@ -17,9 +17,16 @@ import CardFeedWrite
 /// the builds update the site's folder in place, and would remove files they did not make.
 /// Files are added and replaced, never removed, so that a page still searching the previous
 /// index finds its chunks until it loads the new one (`onIndexed` tells the pages).
+///
+/// When serve stops, `close` stops the run under way and waits for it: Foundation's `Process`
+/// starts Pagefind in a process group of its own, which a terminal's Ctrl-C does not reach, and
+/// a Pagefind that outlived serve would index a folder being removed, and leave its files.
 final class PreviewSearch: Sendable {
     /// Holds `pagefind/`.
     let folder: URL
+    /// Where each run of Pagefind writes its index, removed once the index is copied out: in
+    /// serve's work folder, so that what a killed serve leaves is in one place.
+    private let runFolder: URL
     private let logger: Logger
     private let onIndexed: @Sendable () -> Void
     private let queue = DispatchQueue(label: "cardfeed.serve.search")
@@ -32,6 +39,8 @@ final class PreviewSearch: Sendable {
         var changed = false
         var events = 0
         var running: Pagefind.Stop?
+        /// serve is stopping: no index starts any more.
+        var closed = false
     }
     private let pending = Mutex(Pending())
     private let indexed = Mutex<SearchIndex?>(nil)
@@ -40,8 +49,9 @@ final class PreviewSearch: Sendable {
     /// editor's autosave, a reader fixing a typo) start no index in between.
     static let settle = DispatchTimeInterval.seconds(1)
 
-    init(folder: URL, logger: Logger, onIndexed: @escaping @Sendable () -> Void) {
+    init(folder: URL, runFolder: URL, logger: Logger, onIndexed: @escaping @Sendable () -> Void) {
         self.folder = folder
+        self.runFolder = runFolder
         self.logger = logger
         self.onIndexed = onIndexed
     }
@@ -77,6 +87,17 @@ final class PreviewSearch: Sendable {
         })
     }
 
+    /// serve is stopping: no index starts from now on, and the run under way is stopped. Returns
+    /// once that run has ended and its files are removed.
+    func close() {
+        let running = pending.withLock { pending in
+            pending.closed = true
+            return pending.running
+        }
+        running?.stop()
+        queue.sync {}
+    }
+
     private func schedule(_ number: Int) {
         queue.asyncAfter(deadline: .now() + Self.settle) { self.indexIfLast(number) }
     }
@@ -85,7 +106,7 @@ final class PreviewSearch: Sendable {
         let stop = Pagefind.Stop()
         // Checked and claimed at once, so that a build starting now finds the run to stop.
         let claimed = pending.withLock { pending -> SearchIndex? in
-            guard pending.events == number, let index = pending.index, pending.changed || indexed.withLock({ $0 != index }) else { return nil }
+            guard !pending.closed, pending.events == number, let index = pending.index, pending.changed || indexed.withLock({ $0 != index }) else { return nil }
             pending.running = stop
             pending.changed = false
             return index
@@ -93,7 +114,8 @@ final class PreviewSearch: Sendable {
         guard let index = claimed else { return }
         defer { pending.withLock { $0.running = nil } }
         let start = ContinuousClock.now
-        let bundle = SearchIndex.temporaryBundle()
+        let bundle = runFolder
+        try? FileManager.default.removeItem(at: bundle)
         defer { try? FileManager.default.removeItem(at: bundle) }
         do {
             let made = try index.make(into: bundle, background: true, stop: stop)

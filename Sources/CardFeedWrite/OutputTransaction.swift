@@ -29,6 +29,10 @@ package final class OutputTransaction: OutputTarget {
     let staging: String
     /// The staging folder: the files closed so far are there, and only there, until `commit`.
     package var stagingFolder: String { staging }
+    /// A folder beside the output for a step's own files, which it removes when done (Pagefind's
+    /// index, before it is copied into the staging folder). Like the staging folder, what a
+    /// killed build left there is removed by the next one.
+    package let scratchFolder: String
     /// Where the old output waits while the new one is put in place, on a file system that
     /// cannot exchange two names.
     private let aside: String
@@ -72,11 +76,12 @@ package final class OutputTransaction: OutputTarget {
         lock = try OutputLock(path: parent + "/.\(name).cardfeed-lock", output: shown)
         staging = parent + "/.\(name).cardfeed-staging"
         aside = staging + "-old"
+        scratchFolder = parent + "/.\(name).cardfeed-scratch"
         // Holding the lock, these names are a killed build's (and those of earlier versions,
         // .NAME.cardfeed-new-PID and -old-PID). A build killed between moving the old output
         // aside and putting the new one in place left no output: the old one comes back.
         if lstat(output, &status) != 0, lstat(aside, &status) == 0 { _ = rename(aside, output) }
-        let ours = try! Regex("^\\.\(NSRegularExpression.escapedPattern(for: name))\\.cardfeed-(staging|staging-old|new-[0-9]+|old-[0-9]+)$")
+        let ours = try! Regex("^\\.\(NSRegularExpression.escapedPattern(for: name))\\.cardfeed-(staging|staging-old|scratch|new-[0-9]+|old-[0-9]+)$")
         for leftover in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where leftover.wholeMatch(of: ours) != nil {
             try? FileManager.default.removeItem(atPath: parent + "/" + leftover)
         }

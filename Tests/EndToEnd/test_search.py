@@ -5,9 +5,12 @@ import html
 import json
 import os
 import re
+import signal
 import subprocess
 import time
 from pathlib import Path
+
+import pytest
 
 NOW = "1795000000"
 
@@ -235,3 +238,76 @@ else:
     assert alive(runs(2)[1])
     assert "search index" not in "".join(serve.errors)
     assert log.read_text().count("version") == 1
+
+
+def sleeping_pagefind(folder: Path) -> tuple[Path, Path]:
+    """A Pagefind that writes its process id to a log and then indexes for two minutes."""
+    log = folder / "pagefind.log"
+    program = fake_pagefind(folder, f"import os, time\nopen({str(log)!r}, 'a').write(f'started {{os.getpid()}} ')\ntime.sleep(120)\n")
+    return program, log
+
+
+def started_runs(log: Path, count: int, timeout: float = 30):
+    """The process ids of the first `count` Pagefind runs, once that many have started."""
+    deadline = time.monotonic() + timeout
+    while len(started := re.findall(r"started (\d+)", log.read_text() if log.exists() else "")) < count:
+        assert time.monotonic() < deadline, "Pagefind did not start"
+        time.sleep(0.05)
+    return [int(pid) for pid in started]
+
+
+def ends_soon(pid: int, timeout: float = 5) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z":
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM"])
+def test_a_build_stopped_while_it_indexes_stops_pagefind_and_the_next_build_clears_what_it_left(cardfeed_bin, run, example_site, tmp_path, how):
+    """Pagefind runs in a process group of its own, which a terminal's Ctrl-C does not reach:
+    the build stops it, then ends by the same signal. Ctrl-C goes to the terminal's whole
+    foreground group; SIGTERM (`kill`, a cancelled CI job) to cardfeed alone."""
+    result = run("build", example_site, "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    before = tree(example_site / "public")
+    pagefind, log = sleeping_pagefind(tmp_path)
+    build = subprocess.Popen([str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW], cwd=tmp_path,
+                             env={**os.environ, "PAGEFIND": str(pagefind)}, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        [indexing] = started_runs(log, 1)
+        if how == "Ctrl-C":
+            os.killpg(build.pid, signal.SIGINT)
+        else:
+            build.send_signal(signal.SIGTERM)
+        assert build.wait(timeout=10) == -(signal.SIGINT if how == "Ctrl-C" else signal.SIGTERM)
+        assert ends_soon(indexing), "Pagefind outlived the build"
+    finally:
+        build.kill()
+        for pid in re.findall(r"started (\d+)", log.read_text() if log.exists() else ""):
+            subprocess.run(["kill", "-9", pid], capture_output=True)
+    assert tree(example_site / "public") == before
+    assert (example_site / ".public.cardfeed-scratch").is_dir(), "Pagefind's folder is beside the output"
+    result = run("build", example_site, "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    assert not list(example_site.glob(".public.cardfeed-*"))
+
+
+def test_stopping_serve_while_it_indexes_stops_pagefind_and_leaves_nothing(running, example_site, tmp_path):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    pagefind, log = sleeping_pagefind(tmp_path)
+    serve = running("serve", example_site, "--port", "0", "--search", "--now", NOW,
+                    env={**os.environ, "PAGEFIND": str(pagefind), "TMPDIR": str(temporary)})
+    serve.wait_for(r"^Serving ")
+    [indexing] = started_runs(log, 1)
+    serve.stop()
+    assert serve.process.returncode == 0, "".join(serve.errors)
+    assert ends_soon(indexing), "Pagefind outlived serve"
+    assert not list(temporary.iterdir()), "serve's work folder and Pagefind's are removed"

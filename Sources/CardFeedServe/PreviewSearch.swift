@@ -119,7 +119,7 @@ final class PreviewSearch: Sendable {
         defer { try? FileManager.default.removeItem(at: bundle) }
         do {
             let made = try index.make(into: bundle, background: true, stop: stop)
-            for file in made.files { try copy(file, from: bundle) }
+            try moveIn(made.files, from: bundle)
             indexed.withLock { $0 = index }
             let seconds = ContinuousClock.now - start
             logger.info("Indexed \(Console.plural(made.pages ?? index.count, "card")) for search in \(PreviewServer.format(seconds)).")
@@ -135,9 +135,19 @@ final class PreviewSearch: Sendable {
         }
     }
 
-    private func copy(_ file: String, from bundle: URL) throws {
-        let target = folder.appendingPathComponent(Pagefind.folder, isDirectory: true).appendingPathComponent(file, isDirectory: false)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(contentsOf: bundle.appendingPathComponent(file)).write(to: target, options: .atomic)
+    /// Puts a run's files in the index folder. The run's folder is in serve's work folder, on the
+    /// same file system, so each file is renamed into place: the previous one is replaced in one
+    /// step (a page loading it meanwhile gets one or the other whole), and nothing is copied.
+    private func moveIn(_ files: [String], from bundle: URL) throws {
+        let index = folder.appendingPathComponent(Pagefind.folder, isDirectory: true)
+        for subfolder in Set(files.map { ($0 as NSString).deletingLastPathComponent }).sorted() {
+            try FileManager.default.createDirectory(at: index.appendingPathComponent(subfolder, isDirectory: true), withIntermediateDirectories: true)
+        }
+        for file in files {
+            guard rename(bundle.appendingPathComponent(file).path, index.appendingPathComponent(file).path) == 0 else {
+                let code = errno
+                throw OutputError(path: Pagefind.folder + "/" + file, code: code)
+            }
+        }
     }
 }

@@ -24,8 +24,8 @@ import CardFeedWrite
 final class PreviewSearch: Sendable {
     /// Holds `pagefind/`.
     let folder: URL
-    /// Where each run of Pagefind writes its index, removed once the index is copied out: in
-    /// serve's work folder, so that what a killed serve leaves is in one place.
+    /// Where each run of Pagefind writes its index, whose files are then moved into `folder`:
+    /// in serve's work folder, on the same file system, and removed with it.
     private let runFolder: URL
     private let logger: Logger
     private let onIndexed: @Sendable () -> Void

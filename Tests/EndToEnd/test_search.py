@@ -29,6 +29,38 @@ def fake_pagefind(folder: Path, service: str) -> Path:
     return program
 
 
+def sleeping_pagefind(folder: Path) -> tuple[Path, Path]:
+    """A Pagefind that writes its process id to a log and then indexes for two minutes."""
+    log = folder / "pagefind.log"
+    program = fake_pagefind(folder, f"import os, time\nopen({str(log)!r}, 'a').write(f'started {{os.getpid()}} ')\ntime.sleep(120)\n")
+    return program, log
+
+
+def started_runs(log: Path, count: int, timeout: float = 30):
+    """The process ids of the first `count` Pagefind runs, once that many have started."""
+    deadline = time.monotonic() + timeout
+    while len(started := re.findall(r"started (\d+)", log.read_text() if log.exists() else "")) < count:
+        assert time.monotonic() < deadline, "Pagefind did not start"
+        time.sleep(0.05)
+    return [int(pid) for pid in started]
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def ends_soon(pid: int, timeout: float = 5) -> bool:
+    deadline = time.monotonic() + timeout
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def test_without_pagefind_search_is_an_error_that_says_how_to_install_it(run, example_site, tmp_path):
     empty = tmp_path / "bin"
     empty.mkdir()
@@ -211,61 +243,16 @@ else:
     serve = running("serve", example_site, "--port", "0", "--search", "--now", NOW, env={**os.environ, "PAGEFIND": str(pagefind)})
     serve.wait_for(r"^Serving ")
 
-    def runs(count, timeout=15):
-        """The process ids of the first `count` runs, once that many have started."""
-        deadline = time.monotonic() + timeout
-        while len(started := re.findall(r"started (\d+)", log.read_text() if log.exists() else "")) < count:
-            assert time.monotonic() < deadline, ("".join(serve.lines), "".join(serve.errors))
-            time.sleep(0.05)
-        return [int(pid) for pid in started]
-
-    def alive(pid):
-        try:
-            return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
-        except FileNotFoundError:
-            return False
-
-    [first] = runs(1)
+    [first] = started_runs(log, 1)
     assert alive(first)
     cards = example_site / "cards.json"
     cards.write_text(cards.read_text().replace("**Marlow Trio**", "**Quokkaphone Trio**"))
     serve.wait_for(r"^Changed cards\.json: rebuilt in ")
-    deadline = time.monotonic() + 5
-    while alive(first):
-        assert time.monotonic() < deadline, "the index under way was not stopped"
-        time.sleep(0.05)
+    assert ends_soon(first), "the index under way was not stopped"
     # Made again, over the edited pages, a moment after the build.
-    assert alive(runs(2)[1])
+    assert alive(started_runs(log, 2)[1])
     assert "search index" not in "".join(serve.errors)
     assert log.read_text().count("version") == 1
-
-
-def sleeping_pagefind(folder: Path) -> tuple[Path, Path]:
-    """A Pagefind that writes its process id to a log and then indexes for two minutes."""
-    log = folder / "pagefind.log"
-    program = fake_pagefind(folder, f"import os, time\nopen({str(log)!r}, 'a').write(f'started {{os.getpid()}} ')\ntime.sleep(120)\n")
-    return program, log
-
-
-def started_runs(log: Path, count: int, timeout: float = 30):
-    """The process ids of the first `count` Pagefind runs, once that many have started."""
-    deadline = time.monotonic() + timeout
-    while len(started := re.findall(r"started (\d+)", log.read_text() if log.exists() else "")) < count:
-        assert time.monotonic() < deadline, "Pagefind did not start"
-        time.sleep(0.05)
-    return [int(pid) for pid in started]
-
-
-def ends_soon(pid: int, timeout: float = 5) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z":
-                return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM"])

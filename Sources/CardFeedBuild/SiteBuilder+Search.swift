@@ -69,21 +69,25 @@ extension SiteBuilder {
             report.searchIndex = search
             return nil
         }
-        guard case .folder = destination else { return nil }
+        guard case .folder = destination, let transaction = output as? OutputTransaction else { return nil }
         // Beside the output, where the next build removes what a killed one left.
-        let bundle = (output as? OutputTransaction).map { URL(fileURLWithPath: $0.scratchFolder, isDirectory: true) } ?? SearchIndex.temporaryBundle()
+        let bundle = URL(fileURLWithPath: transaction.scratchFolder, isDirectory: true)
         let stop = Pagefind.Stop()
+        let signals = PagefindSignals.shared
         do {
             let made = try step("Index for search", 4, &report) { _ in
-                try stop.endingWithSignals { () throws(Pagefind.Failure) in try search.make(into: bundle, stop: stop) }
+                try signals.during(stop) { () throws(Pagefind.Failure) in try search.make(into: bundle, stop: stop) }
             } detail: { (made: Pagefind.Bundle) in
                 "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"
             }
+            // A signal that came as Pagefind finished ends the build all the same.
+            if signals.signalled { throw Pagefind.Failure(description: "stopped by a signal", wasStopped: true) }
             site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .copy(bundle.appendingPathComponent($0))) }
             return bundle
         } catch {
             try? FileManager.default.removeItem(at: bundle)
             output.abandon()
+            signals.endProcessIfSignalled()
             throw fail(&report, Diagnostic(.error, file: Pagefind.folder + "/", message: "\(error)"))
         }
     }

@@ -128,7 +128,7 @@ final class PreviewSearch: Sendable {
             // Made again after the next build, whatever that changes.
             pending.withLock { $0.changed = true }
             if let failure = error as? Pagefind.Failure, failure.wasStopped {
-                logger.debug("Indexing for search stopped: a build started.")
+                logger.debug("Indexing for search stopped (a build started, or serve is stopping).")
             } else {
                 logger.error("the search index was not made: \(error)")
             }
@@ -144,7 +144,8 @@ final class PreviewSearch: Sendable {
             try FileManager.default.createDirectory(at: index.appendingPathComponent(subfolder, isDirectory: true), withIntermediateDirectories: true)
         }
         for file in files {
-            guard rename(bundle.appendingPathComponent(file).path, index.appendingPathComponent(file).path) == 0 else {
+            let (from, to) = (bundle.appendingPathComponent(file).path, index.appendingPathComponent(file).path)
+            guard rename(from, to) == 0 else {
                 let code = errno
                 throw OutputError(path: Pagefind.folder + "/" + file, code: code)
             }

@@ -1,16 +1,16 @@
 import Foundation
 import Synchronization
+import CardFeedModel
 
-/// The signals that end a program by default and that a user or a system sends to stop one:
-/// SIGINT (Ctrl-C), SIGTERM (`kill`, a service manager), SIGHUP (the terminal closed) and SIGQUIT
-/// (Ctrl-\\), as an async sequence, so that `serve` can stop cleanly on each: close the event
-/// streams, stop the server and remove its temporary build folder.
+/// The signals that end a program (`EndingSignals`) as an async sequence, so that `serve` can stop
+/// cleanly on each: close the event streams, stop the server and remove its temporary build
+/// folder.
 enum SignalStream {
     static func interrupts() -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         let queue = DispatchQueue(label: "cardfeed.serve.signals")
         var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+        for number in EndingSignals.numbers {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { continuation.yield(number) }

@@ -64,6 +64,8 @@ import Testing
             "cards.json": Self.good,
             // Today's staging folder, and the names earlier versions staged under, whatever the PID.
             ".public.cardfeed-staging/index.html": "half a site",
+            // Where Pagefind writes, with search.
+            ".public.cardfeed-scratch/pagefind-entry.json": "half an index",
             ".public.cardfeed-new-4242/index.html": "half a site",
             ".public.cardfeed-old-99/index.html": "an old site",
             // Not a name a build makes: the user's.

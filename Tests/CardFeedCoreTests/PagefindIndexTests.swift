@@ -27,6 +27,11 @@ import Testing
     /// metadata, each of its feeds a value of the filter `feed`, its time the sort key `date`;
     /// and more filters and a second sort key. `inOrderByChance`: with the filters and the second
     /// sort key, all that Pagefind 1.5.2 writes in a random order.
+    /// A folder for a run's files, not made yet.
+    static func newBundleFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-pagefind-test-bundle-\(UUID().uuidString)", isDirectory: true)
+    }
+
     static func cardPages(_ count: Int, inOrderByChance: Bool = true) throws -> URL {
         let site = FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-pagefind-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: site.appendingPathComponent("cards"), withIntermediateDirectories: true)
@@ -63,7 +68,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: site) }
         var runs: [[String: Data]] = []
         for _ in 0..<5 {
-            let bundle = SearchIndex.temporaryBundle()
+            let bundle = Self.newBundleFolder()
             defer { try? FileManager.default.removeItem(at: bundle) }
             let made = try pagefind.index(site: site.path, glob: SearchIndex.glob, language: "en", into: bundle)
             #expect(made.pages == 300)
@@ -105,7 +110,7 @@ import Testing
     @Test func aNewNameTakenAlreadyIsLengthened() throws {
         func array(_ items: [[UInt8]]) -> [UInt8] { [0x80 | UInt8(items.count)] + items.flatMap { $0 } }
         func text(_ text: String) -> [UInt8] { CBORReader.textItem(text) }
-        let bundle = SearchIndex.temporaryBundle()
+        let bundle = Self.newBundleFolder()
         try FileManager.default.createDirectory(at: bundle.appendingPathComponent("filter"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: bundle) }
         func write(_ body: [UInt8], _ name: String) throws {
@@ -147,7 +152,7 @@ import Testing
         let pagefind = try Pagefind.locate().get()
         let site = try Self.cardPages(40, inOrderByChance: false)
         defer { try? FileManager.default.removeItem(at: site) }
-        let bundle = SearchIndex.temporaryBundle()
+        let bundle = Self.newBundleFolder()
         defer { try? FileManager.default.removeItem(at: bundle) }
         let made = try pagefind.index(site: site.path, glob: SearchIndex.glob, language: "en", into: bundle)
         #expect(try PagefindIndexOrder.apply(bundle: bundle) == 0)

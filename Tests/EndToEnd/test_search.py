@@ -30,9 +30,20 @@ def fake_pagefind(folder: Path, service: str) -> Path:
 
 
 def sleeping_pagefind(folder: Path) -> tuple[Path, Path]:
-    """A Pagefind that writes its process id to a log and then indexes for two minutes."""
+    """A Pagefind that logs each run, `version ` for `--version` and `started PID ` for an
+    index, which it then makes for two minutes."""
     log = folder / "pagefind.log"
-    program = fake_pagefind(folder, f"import os, time\nopen({str(log)!r}, 'a').write(f'started {{os.getpid()}} ')\ntime.sleep(120)\n")
+    program = folder / "pagefind"
+    program.write_text(f"""#!/usr/bin/env python3
+import os, sys, time
+with open({str(log)!r}, "a") as log:
+    log.write("version " if "--version" in sys.argv else f"started {{os.getpid()}} ")
+if "--version" in sys.argv:
+    print("pagefind 1.5.2")
+else:
+    time.sleep(120)
+""")
+    program.chmod(0o755)
     return program, log
 
 
@@ -228,18 +239,7 @@ def test_under_serve_an_edit_stops_the_index_under_way_and_it_is_made_again_afte
     stops it, rather than share the cores with it, and the index is made again after that
     build, without an error. A rebuild does not look for Pagefind again (`python3 -m pagefind
     --version` takes a tenth of a second, as long as the rest of a rebuild of 10,000 cards)."""
-    log = tmp_path / "pagefind.log"
-    pagefind = tmp_path / "pagefind"
-    pagefind.write_text(f"""#!/usr/bin/env python3
-import os, sys, time
-with open({str(log)!r}, "a") as log:
-    log.write("version " if "--version" in sys.argv else f"started {{os.getpid()}} ")
-if "--version" in sys.argv:
-    print("pagefind 1.5.2")
-else:
-    time.sleep(120)
-""")
-    pagefind.chmod(0o755)
+    pagefind, log = sleeping_pagefind(tmp_path)
     serve = running("serve", example_site, "--port", "0", "--search", "--now", NOW, env={**os.environ, "PAGEFIND": str(pagefind)})
     serve.wait_for(r"^Serving ")
 
@@ -255,17 +255,25 @@ else:
     assert log.read_text().count("version") == 1
 
 
+def default_signals():
+    """For a child: SIGINT and SIGTERM as a terminal's program gets them, whatever this test
+    runner was started with (a background job ignores SIGINT)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM"])
-def test_a_build_stopped_while_it_indexes_stops_pagefind_and_the_next_build_clears_what_it_left(cardfeed_bin, run, example_site, tmp_path, how):
+def test_a_build_stopped_while_it_indexes_stops_pagefind_and_leaves_the_output_as_it_was(cardfeed_bin, run, example_site, tmp_path, how):
     """Pagefind runs in a process group of its own, which a terminal's Ctrl-C does not reach:
-    the build stops it, then ends by the same signal. Ctrl-C goes to the terminal's whole
-    foreground group; SIGTERM (`kill`, a cancelled CI job) to cardfeed alone."""
+    the build stops it, removes what it was writing, then ends by the same signal. Ctrl-C goes
+    to the terminal's whole foreground group; SIGTERM (`kill`, a cancelled CI job) to cardfeed
+    alone."""
     result = run("build", example_site, "--now", NOW)
     assert result.returncode == 0, result.stderr
     before = tree(example_site / "public")
     pagefind, log = sleeping_pagefind(tmp_path)
     build = subprocess.Popen([str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW], cwd=tmp_path,
-                             env={**os.environ, "PAGEFIND": str(pagefind)}, start_new_session=True,
+                             env={**os.environ, "PAGEFIND": str(pagefind)}, start_new_session=True, preexec_fn=default_signals,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         [indexing] = started_runs(log, 1)
@@ -273,17 +281,40 @@ def test_a_build_stopped_while_it_indexes_stops_pagefind_and_the_next_build_clea
             os.killpg(build.pid, signal.SIGINT)
         else:
             build.send_signal(signal.SIGTERM)
-        assert build.wait(timeout=10) == -(signal.SIGINT if how == "Ctrl-C" else signal.SIGTERM)
+        assert build.wait(timeout=20) == -(signal.SIGINT if how == "Ctrl-C" else signal.SIGTERM)
         assert ends_soon(indexing), "Pagefind outlived the build"
     finally:
         build.kill()
         for pid in re.findall(r"started (\d+)", log.read_text() if log.exists() else ""):
             subprocess.run(["kill", "-9", pid], capture_output=True)
     assert tree(example_site / "public") == before
-    assert (example_site / ".public.cardfeed-scratch").is_dir(), "Pagefind's folder is beside the output"
-    result = run("build", example_site, "--now", NOW)
-    assert result.returncode == 0, result.stderr
-    assert not list(example_site.glob(".public.cardfeed-*"))
+    assert not [p.name for p in example_site.glob(".public.cardfeed-*") if p.name != ".public.cardfeed-lock"]
+
+
+def test_a_build_started_ignoring_ctrl_c_keeps_ignoring_it_while_it_indexes(cardfeed_bin, example_site, tmp_path):
+    """`nohup`, or a script's background job: Ctrl-C is not for this build, which goes on; a
+    signal it does not ignore still stops Pagefind with it."""
+    pagefind, log = sleeping_pagefind(tmp_path)
+
+    def ignore_ctrl_c():
+        default_signals()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    build = subprocess.Popen([str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW], cwd=tmp_path,
+                             env={**os.environ, "PAGEFIND": str(pagefind)}, start_new_session=True, preexec_fn=ignore_ctrl_c,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        [indexing] = started_runs(log, 1)
+        os.killpg(build.pid, signal.SIGINT)
+        time.sleep(1)
+        assert build.poll() is None and alive(indexing), "Ctrl-C, which the build ignores, stopped it"
+        build.send_signal(signal.SIGTERM)
+        assert build.wait(timeout=20) == -signal.SIGTERM
+        assert ends_soon(indexing), "Pagefind outlived the build"
+    finally:
+        build.kill()
+        for pid in re.findall(r"started (\d+)", log.read_text() if log.exists() else ""):
+            subprocess.run(["kill", "-9", pid], capture_output=True)
 
 
 def test_stopping_serve_while_it_indexes_stops_pagefind_and_leaves_nothing(running, example_site, tmp_path):

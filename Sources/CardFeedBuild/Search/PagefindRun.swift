@@ -48,7 +48,8 @@ extension Pagefind {
         }
 
         /// SIGKILL, not `terminate()`'s SIGTERM: a child inherits the signals its parent
-        /// blocks, and `serve` blocks SIGTERM to stop cleanly on it (see `SignalStream`).
+        /// ignores, and `serve` and a build ignore SIGTERM to handle it themselves (see
+        /// `SignalStream`, `PagefindSignals`).
         /// `nice` and the PyPI package's `python3 -m pagefind` exec Pagefind in the same
         /// process, so the signal reaches Pagefind itself.
         private static func end(_ process: Process) {

@@ -1,4 +1,6 @@
 import Dispatch
+import Synchronization
+import CardFeedModel
 
 #if canImport(Glibc)
 import Glibc
@@ -6,46 +8,99 @@ import Glibc
 import Darwin
 #endif
 
-extension Pagefind.Stop {
-    /// The signals that end a program by default and that a user or a system sends to stop one:
-    /// Ctrl-C, `kill` or a CI job cancelled, the terminal closed, Ctrl-\\.
-    static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+/// `cardfeed build`'s Pagefind, stopped when a signal ends the build (`EndingSignals`). Left
+/// alone, Pagefind would outlive the build, indexing on every core for up to minutes:
+/// Foundation's `Process` starts it in a process group of its own, which a terminal's Ctrl-C
+/// does not reach, and with the signal mask of the thread that starts it, in which libdispatch
+/// blocks them all.
+///
+/// A signal while a run is under way stops the run; the build then removes what it was writing
+/// and ends by that signal (`endProcessIfSignalled`), as it would have without search. At any
+/// other time the process ends by the signal at once. The signals are watched from the first
+/// run to the end of the process: libdispatch handles a signal for the whole process, and a
+/// disposition put back under it could lose one. A signal the process was started ignoring
+/// (`nohup`, a script's background job) stays ignored, and Pagefind inherits that.
+package final class PagefindSignals: Sendable {
+    package static let shared = PagefindSignals()
 
-    /// Runs `body`, in which `cardfeed build` runs Pagefind, so that a signal that ends the
-    /// build ends Pagefind first. Left alone, Pagefind would outlive the build, indexing on
-    /// every core for up to minutes: Foundation's `Process` starts it in a process group of its
-    /// own, which a terminal's Ctrl-C does not reach, and with the signal mask of the thread
-    /// that starts it, in which libdispatch blocks them all. The build then ends by the same
-    /// signal, as it would have without search. A signal the build was started ignoring
-    /// (`nohup`, a script's background job) stays ignored.
-    package func endingWithSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        let queue = DispatchQueue(label: "cardfeed.build.signals")
-        var watched: [(signal: Int32, previous: sighandler_t?, source: DispatchSourceSignal)] = []
-        for number in Self.endingSignals {
-            let previous = signal(number, SIG_IGN)
-            if Self.isIgnore(previous) { continue }
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [self] in
-                stop()
-                // Ends the process by the signal itself, so that the shell or CI that started it
-                // sees how it ended; this thread blocks it, like every libdispatch thread.
-                signal(number, SIG_DFL)
-                var only = sigset_t()
-                sigemptyset(&only)
-                sigaddset(&only, number)
-                pthread_sigmask(SIG_UNBLOCK, &only, nil)
-                raise(number)
-            }
-            source.resume()
-            watched.append((number, previous, source))
+    private struct State {
+        var watching = false
+        /// The run under way, which a signal stops.
+        var run: Pagefind.Stop?
+        /// The signal that came while a run was under way.
+        var received: Int32?
+    }
+    private let state = Mutex(State())
+    /// Kept for the rest of the process.
+    private let sources = Mutex<[DispatchSourceSignal]>([])
+    private let queue = DispatchQueue(label: "cardfeed.build.signals")
+
+    private init() {}
+
+    /// Runs `body`, which runs Pagefind under `stop`; a signal meanwhile stops the run.
+    package func during<T, E: Error>(_ stop: Pagefind.Stop, _ body: () throws(E) -> T) throws(E) -> T {
+        watch()
+        state.withLock { state in
+            state.run = stop
+            state.received = nil
         }
-        defer {
-            for (number, previous, source) in watched {
-                source.cancel()
-                signal(number, previous)
-            }
-        }
+        defer { state.withLock { $0.run = nil } }
         return try body()
+    }
+
+    /// Whether a signal came during the last run.
+    package var signalled: Bool { state.withLock { $0.received != nil } }
+
+    /// Ends the process by the signal that came during the last run, if one did: called once
+    /// the build has removed what it was writing.
+    package func endProcessIfSignalled() {
+        if let number = state.withLock({ $0.received }) { Self.end(by: number) }
+    }
+
+    /// Starts watching, once; returns when libdispatch handles the signals, so that none comes
+    /// between being ignored here and being handled there.
+    private func watch() {
+        let first = state.withLock { state in
+            defer { state.watching = true }
+            return !state.watching
+        }
+        guard first else { return }
+        let registered = DispatchGroup()
+        sources.withLock { sources in
+            for number in EndingSignals.numbers {
+                let previous = signal(number, SIG_IGN)
+                if Self.isIgnore(previous) { continue }
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { [self] in received(number) }
+                registered.enter()
+                source.setRegistrationHandler { registered.leave() }
+                source.resume()
+                sources.append(source)
+            }
+        }
+        registered.wait()
+    }
+
+    private func received(_ number: Int32) {
+        let run = state.withLock { state -> Pagefind.Stop? in
+            guard let run = state.run else { return nil }
+            if state.received == nil { state.received = number }
+            return run
+        }
+        guard let run else { Self.end(by: number) }
+        run.stop()
+    }
+
+    /// Ends the process by the signal itself, so that the shell or CI that started it sees how
+    /// it ended. The calling thread may block it, as every libdispatch thread does.
+    private static func end(by number: Int32) -> Never {
+        signal(number, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+        exit(128 + number)  // not reached: the signal's default action ends the process
     }
 
     private static func isIgnore(_ handler: sighandler_t?) -> Bool {

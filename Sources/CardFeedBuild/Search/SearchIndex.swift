@@ -26,9 +26,4 @@ public struct SearchIndex: Sendable, Equatable {
     package func make(into bundle: URL, background: Bool = false, stop: Pagefind.Stop? = nil) throws(Pagefind.Failure) -> Pagefind.Bundle {
         try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle, background: background, stop: stop)
     }
-
-    /// A new folder for a run's files, in the system's temporary folder.
-    package static func temporaryBundle() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("cardfeed-pagefind-\(getpid())-\(UUID().uuidString)", isDirectory: true)
-    }
 }

@@ -29,9 +29,9 @@ package final class OutputTransaction: OutputTarget {
     let staging: String
     /// The staging folder: the files closed so far are there, and only there, until `commit`.
     package var stagingFolder: String { staging }
-    /// A folder beside the output for a step's own files, which it removes when done (Pagefind's
-    /// index, before it is copied into the staging folder). Like the staging folder, what a
-    /// killed build left there is removed by the next one.
+    /// A folder beside the output for a step's own files, which the build removes once the
+    /// output is written (Pagefind's index, which the write step copies into the output). Like
+    /// the staging folder, what a killed build left there is removed by the next one.
     package let scratchFolder: String
     /// Where the old output waits while the new one is put in place, on a file system that
     /// cannot exchange two names.

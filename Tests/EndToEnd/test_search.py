@@ -1,5 +1,6 @@
 """Search (`search: true`, `--search`): the index Pagefind makes is part of the build's output
 transaction, deterministic, and a clear error when Pagefind is missing or fails."""
+import contextlib
 import gzip
 import html
 import json
@@ -262,6 +263,24 @@ def default_signals():
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+@contextlib.contextmanager
+def indexing_build(cardfeed_bin, site: Path, tmp_path: Path, preexec):
+    """`cardfeed build SITE --search` in a session of its own (as a terminal's job), with
+    `preexec` setting its signals, and a Pagefind that indexes for two minutes: gives the build's
+    process and Pagefind's id once it indexes, and kills whatever is left at the end."""
+    pagefind, log = sleeping_pagefind(tmp_path)
+    build = subprocess.Popen([str(cardfeed_bin), "build", str(site), "--search", "--now", NOW], cwd=tmp_path,
+                             env={**os.environ, "PAGEFIND": str(pagefind)}, start_new_session=True, preexec_fn=preexec,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield build, started_runs(log, 1)[0]
+    finally:
+        build.kill()
+        build.wait()
+        for pid in re.findall(r"started (\d+)", log.read_text() if log.exists() else ""):
+            subprocess.run(["kill", "-9", pid], capture_output=True)
+
+
 @pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM"])
 def test_a_build_stopped_while_it_indexes_stops_pagefind_and_leaves_the_output_as_it_was(cardfeed_bin, run, example_site, tmp_path, how):
     """Pagefind runs in a process group of its own, which a terminal's Ctrl-C does not reach:
@@ -271,22 +290,13 @@ def test_a_build_stopped_while_it_indexes_stops_pagefind_and_leaves_the_output_a
     result = run("build", example_site, "--now", NOW)
     assert result.returncode == 0, result.stderr
     before = tree(example_site / "public")
-    pagefind, log = sleeping_pagefind(tmp_path)
-    build = subprocess.Popen([str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW], cwd=tmp_path,
-                             env={**os.environ, "PAGEFIND": str(pagefind)}, start_new_session=True, preexec_fn=default_signals,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        [indexing] = started_runs(log, 1)
+    with indexing_build(cardfeed_bin, example_site, tmp_path, default_signals) as (build, indexing):
         if how == "Ctrl-C":
             os.killpg(build.pid, signal.SIGINT)
         else:
             build.send_signal(signal.SIGTERM)
         assert build.wait(timeout=20) == -(signal.SIGINT if how == "Ctrl-C" else signal.SIGTERM)
         assert ends_soon(indexing), "Pagefind outlived the build"
-    finally:
-        build.kill()
-        for pid in re.findall(r"started (\d+)", log.read_text() if log.exists() else ""):
-            subprocess.run(["kill", "-9", pid], capture_output=True)
     assert tree(example_site / "public") == before
     assert not [p.name for p in example_site.glob(".public.cardfeed-*") if p.name != ".public.cardfeed-lock"]
 
@@ -294,27 +304,17 @@ def test_a_build_stopped_while_it_indexes_stops_pagefind_and_leaves_the_output_a
 def test_a_build_started_ignoring_ctrl_c_keeps_ignoring_it_while_it_indexes(cardfeed_bin, example_site, tmp_path):
     """`nohup`, or a script's background job: Ctrl-C is not for this build, which goes on; a
     signal it does not ignore still stops Pagefind with it."""
-    pagefind, log = sleeping_pagefind(tmp_path)
-
     def ignore_ctrl_c():
         default_signals()
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    build = subprocess.Popen([str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW], cwd=tmp_path,
-                             env={**os.environ, "PAGEFIND": str(pagefind)}, start_new_session=True, preexec_fn=ignore_ctrl_c,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        [indexing] = started_runs(log, 1)
+    with indexing_build(cardfeed_bin, example_site, tmp_path, ignore_ctrl_c) as (build, indexing):
         os.killpg(build.pid, signal.SIGINT)
         time.sleep(1)
         assert build.poll() is None and alive(indexing), "Ctrl-C, which the build ignores, stopped it"
         build.send_signal(signal.SIGTERM)
         assert build.wait(timeout=20) == -signal.SIGTERM
         assert ends_soon(indexing), "Pagefind outlived the build"
-    finally:
-        build.kill()
-        for pid in re.findall(r"started (\d+)", log.read_text() if log.exists() else ""):
-            subprocess.run(["kill", "-9", pid], capture_output=True)
 
 
 def test_stopping_serve_while_it_indexes_stops_pagefind_and_leaves_nothing(running, example_site, tmp_path):

@@ -57,6 +57,8 @@ let package = Package(
         ),
         // Exchanging two folders in one rename (renameat2 is not in Swift's Glibc module).
         .target(name: "CFileSwap"),
+        // pipe2 and posix_spawn's chdir action, for ChildProcess (not in Swift's Glibc module).
+        .target(name: "CSpawn"),
         // libFuzzer's driver, declared for the fuzz target (libFuzzer itself defines it).
         .target(name: "CLibFuzzer"),
         // The Mustache template engine: templates parsed once, rendered by appending bytes, with
@@ -104,6 +106,7 @@ let package = Package(
                 "CardFeedWrite",
                 "CardFeedRender",
                 "CZlib",
+                "CSpawn",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: pipeline

@@ -11,7 +11,7 @@
 #                copied into SITE/templates/ with an attribute added), one page and paginated
 #   HUGO=0       skip Hugo (CardFeed only)
 #   SEARCH=1     also time the one-page build with --search (Pagefind must be installed:
-#                pip install 'pagefind[bin]'), and print what search adds
+#                bash scripts/get-pagefind.sh), and print what search adds
 #   OTHER_BIN=/usr/bin/cardfeed   also time this cardfeed binary (for example the packaged one,
 #                scripts/package.sh) on one page a feed, in turn with the one built here, and
 #                print its wall time and peak memory as a ratio of this build's

@@ -13,8 +13,9 @@
 #   axe-playwright-python   only for the axe-core accessibility engine it ships (axe.min.js),
 #                     which the browser tests run through selenium; installed without its
 #                     dependencies (Playwright), which nothing here uses
-#   pagefind[bin]     Pagefind, the search index of `search: true` (its Python package brings
-#                     the binary, run as `python3 -m pagefind`); the tests of search need it
+#   Pagefind          the search index of `search: true`, the version the packages ship
+#                     (packaging/pagefind.lock), installed by scripts/get-pagefind.sh as
+#                     /usr/local/bin/pagefind, where a cardfeed built from source finds it
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
@@ -32,8 +33,7 @@ if ! python3 -c "import axe_playwright_python" 2>/dev/null; then
   echo "setup: installing axe-playwright-python (for axe.min.js) from PyPI"
   python3 -m pip install --quiet --disable-pip-version-check --no-deps axe-playwright-python
 fi
-if ! python3 -m pagefind --version >/dev/null 2>&1; then
-  echo "setup: installing pagefind[bin] from PyPI"
-  python3 -m pip install --quiet --disable-pip-version-check 'pagefind[bin]'
-fi
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+"${sudo_cmd[@]}" bash "$(dirname "$0")/get-pagefind.sh" /usr/local/bin
 echo "setup: system packages ready"

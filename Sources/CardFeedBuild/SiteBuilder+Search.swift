@@ -18,22 +18,29 @@ extension SiteBuilder {
     /// Pagefind must be installed (the error says where it was looked for and how to install it).
     /// A rebuild uses the Pagefind the previous build found.
     func locatePagefind(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> Pagefind? {
-        func error(_ message: String) {
+        func report(_ severity: Diagnostic.Severity, _ message: String) {
             if options.search == true {
-                diagnostics.append(Diagnostic(.error, file: "--search", message: message))
+                diagnostics.append(Diagnostic(severity, file: "--search", message: message))
             } else {
                 let file = options.site.display(options.site.root.appendingPathComponent(SiteConfig.fileName))
-                diagnostics.append(Diagnostic(.error, file: file, line: config.search?.line, column: config.search?.column, field: "search", message: message))
+                diagnostics.append(Diagnostic(severity, file: file, line: config.search?.line, column: config.search?.column, field: "search", message: message))
             }
         }
+        func error(_ message: String) { report(.error, message) }
         guard config.cardPages else {
             error("search needs the card pages, which it indexes, but cardfeed.yml has card_pages: false; remove one of them")
             return nil
         }
         if let found = reuse?.pagefind.withLock({ $0 }) { return found }
-        switch Pagefind.locate() {
+        // A build's signals end a probe that hangs (the time limit ends it too), and then the
+        // build, by the same signal; serve has its own.
+        let signals = options.searchIndexing == .inBuild ? PagefindSignals.shared : nil
+        let located = Pagefind.locate(signals: signals)
+        signals?.endProcessIfSignalled()
+        switch located {
         case .success(let pagefind):
             reuse?.pagefind.withLock { $0 = pagefind }
+            if let warning = pagefind.unpinnedWarning { report(.warning, warning) }
             return pagefind
         case .failure(let notFound):
             error(notFound.description)
@@ -72,11 +79,11 @@ extension SiteBuilder {
         guard case .folder = destination, let transaction = output as? OutputTransaction else { return nil }
         // Beside the output, where the next build removes what a killed one left.
         let bundle = URL(fileURLWithPath: transaction.scratchFolder, isDirectory: true)
-        let stop = Pagefind.Stop()
+        let process = ChildProcess()
         let signals = PagefindSignals.shared
         do {
             let made = try step("Index for search", 4, &report) { _ in
-                try signals.during(stop) { () throws(Pagefind.Failure) in try search.make(into: bundle, stop: stop) }
+                try signals.during(process) { () throws(Pagefind.Failure) in try search.make(into: bundle, process: process) }
             } detail: { (made: Pagefind.Bundle) in
                 "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"
             }

@@ -33,7 +33,7 @@ struct SiteOptions: ParsableArguments {
 
     @Flag(help: ArgumentHelp(
         "Give every page a search box over an index of every card, made by Pagefind (default: search in cardfeed.yml).",
-        discussion: "Pagefind is not part of cardfeed: install it with pip install 'pagefind[bin]', or set PAGEFIND to its binary. The index goes in OUTPUT/pagefind/, made before the output is replaced, so a failed index leaves the previous output as it was; serve makes it in the background once the saves pause for a second. Search works over http(s), not from files opened in a browser."))
+        discussion: "The .deb and the release archive bring Pagefind, beside cardfeed; a cardfeed built from source finds it on PATH (sudo bash scripts/get-pagefind.sh installs the version CardFeed is tested with), and PAGEFIND names another. The index goes in OUTPUT/pagefind/, made before the output is replaced, so a failed index leaves the previous output as it was; serve makes it in the background once the saves pause for a second. Search works over http(s), not from files opened in a browser."))
     var search = false
 
     @Flag(help: "Treat warnings as errors: the build stops and writes nothing.")

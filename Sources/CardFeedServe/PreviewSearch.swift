@@ -18,9 +18,9 @@ import CardFeedWrite
 /// Files are added and replaced, never removed, so that a page still searching the previous
 /// index finds its chunks until it loads the new one (`onIndexed` tells the pages).
 ///
-/// When serve stops, `close` stops the run under way and waits for it: Foundation's `Process`
-/// starts Pagefind in a process group of its own, which a terminal's Ctrl-C does not reach, and
-/// a Pagefind that outlived serve would index a folder being removed, and leave its files.
+/// When serve stops, `close` stops the run under way (its whole process group) and waits for
+/// it: Pagefind runs in a process group of its own, which a terminal's Ctrl-C does not reach,
+/// and a Pagefind that outlived serve would index a folder being removed, and leave its files.
 final class PreviewSearch: Sendable {
     /// Holds `pagefind/`.
     let folder: URL
@@ -38,7 +38,7 @@ final class PreviewSearch: Sendable {
         var index: SearchIndex?
         var changed = false
         var events = 0
-        var running: Pagefind.Stop?
+        var running: ChildProcess?
         /// serve is stopping: no index starts any more.
         var closed = false
     }
@@ -103,11 +103,11 @@ final class PreviewSearch: Sendable {
     }
 
     private func indexIfLast(_ number: Int) {
-        let stop = Pagefind.Stop()
+        let process = ChildProcess()
         // Checked and claimed at once, so that a build starting now finds the run to stop.
         let claimed = pending.withLock { pending -> SearchIndex? in
             guard !pending.closed, pending.events == number, let index = pending.index, pending.changed || indexed.withLock({ $0 != index }) else { return nil }
-            pending.running = stop
+            pending.running = process
             pending.changed = false
             return index
         }
@@ -118,7 +118,7 @@ final class PreviewSearch: Sendable {
         try? FileManager.default.removeItem(at: bundle)
         defer { try? FileManager.default.removeItem(at: bundle) }
         do {
-            let made = try index.make(into: bundle, background: true, stop: stop)
+            let made = try index.make(into: bundle, background: true, process: process)
             try moveIn(made.files, from: bundle)
             indexed.withLock { $0 = index }
             let seconds = ContinuousClock.now - start

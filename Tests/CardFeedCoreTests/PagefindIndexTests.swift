@@ -14,6 +14,14 @@ import Testing
         #expect(SHA1.pagefindHex([]) == "da39a3ee5e6b4bd3255bfef95601890afd879")
     }
 
+    /// The version whose index CardFeed puts in order is the one the packages carry.
+    @Test func thePinnedVersionIsTheOneThePackagesShip() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let lock = try String(contentsOf: repository.appendingPathComponent("packaging/pagefind.lock"), encoding: .utf8)
+        #expect(lock.split(separator: "\n").contains("version=\(Pagefind.pinned)"))
+        #expect(lock.contains("pagefind_bin-\(Pagefind.pinned)-"))
+    }
+
     @Test func gzipRoundTripsAndIsTheSameEachTime() throws {
         let text = Array(String(repeating: "pagefind_dcd and some words ", count: 500).utf8)
         let packed = Gzip.compress(text)

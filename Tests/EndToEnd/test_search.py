@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -79,8 +80,9 @@ def test_without_pagefind_search_is_an_error_that_says_how_to_install_it(run, ex
     result = run("build", example_site, "--search", "--now", NOW, env={"PATH": str(empty), "PAGEFIND": None})
     assert result.returncode == 1
     assert "error: --search: search needs Pagefind, which was not found" in result.stderr
-    assert f"neither pagefind_extended nor pagefind is on PATH ({empty})" in result.stderr
-    assert "pip install 'pagefind[bin]'" in result.stderr and "set PAGEFIND" in result.stderr
+    assert "none beside cardfeed (" in result.stderr and "neither pagefind_extended nor pagefind on PATH" in result.stderr
+    assert "The .deb and the release archive bring Pagefind 1.5.2" in result.stderr
+    assert "run `sudo bash scripts/get-pagefind.sh`" in result.stderr and "set PAGEFIND" in result.stderr
     assert not (example_site / "public").exists()
 
     # Set in cardfeed.yml, the error points at the setting.
@@ -329,3 +331,139 @@ def test_stopping_serve_while_it_indexes_stops_pagefind_and_leaves_nothing(runni
     assert serve.process.returncode == 0, "".join(serve.errors)
     assert ends_soon(indexing), "Pagefind outlived serve"
     assert not list(temporary.iterdir()), "serve's work folder and Pagefind's are removed"
+
+
+def stand_in(folder: Path, name: str, script: str) -> Path:
+    """A `pagefind` (bash) that answers `--version` as the pinned Pagefind does, then runs `script`
+    with Pagefind's arguments; `$OUT` is its --output-path."""
+    program = folder / name
+    program.write_text("#!/bin/bash\n"
+                       'if [ "$1" = --version ]; then echo "pagefind 1.5.2"; exit 0; fi\n'
+                       'while [ $# -gt 0 ]; do [ "$1" = --output-path ] && OUT=$2; shift; done\n' + script)
+    program.chmod(0o755)
+    return program
+
+
+def pid_in(log: Path, timeout: float = 30) -> int:
+    deadline = time.monotonic() + timeout
+    while not (log.exists() and log.read_text().strip()):
+        assert time.monotonic() < deadline, "the stand-in did not start"
+        time.sleep(0.05)
+    return int(log.read_text().split()[0])
+
+
+def test_a_build_stopped_ends_everything_its_pagefind_started(cardfeed_bin, example_site, tmp_path):
+    """npm's `pagefind` is a wrapper that runs the real one as its child: stopping the build
+    ends the whole process group, at once, not only the wrapper."""
+    log = tmp_path / "child.pid"
+    wrapper = stand_in(tmp_path, "pagefind", f"sleep 300 & echo $! > {log}\nwait\n")
+    build = subprocess.Popen([str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW], cwd=tmp_path,
+                             env={**os.environ, "PAGEFIND": str(wrapper)}, start_new_session=True, preexec_fn=default_signals,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        child = pid_in(log)
+        started = time.monotonic()
+        build.send_signal(signal.SIGTERM)
+        assert build.wait(timeout=20) == -signal.SIGTERM
+        assert time.monotonic() - started < 1.5, "the build took more than a second to end"
+        assert ends_soon(child, 1), "the wrapper's child outlived the build"
+    finally:
+        build.kill()
+        subprocess.run(["pkill", "-9", "-f", "sleep 300"], capture_output=True)
+
+
+def test_stopping_serve_ends_everything_its_pagefind_started(running, example_site, tmp_path):
+    log = tmp_path / "child.pid"
+    wrapper = stand_in(tmp_path, "pagefind", f"sleep 300 & echo $! > {log}\nwait\n")
+    serve = running("serve", example_site, "--port", "0", "--search", "--now", NOW, env={**os.environ, "PAGEFIND": str(wrapper)})
+    serve.wait_for(r"^Serving ")
+    child = pid_in(log)
+    started = time.monotonic()
+    serve.stop()
+    assert serve.process.returncode == 0, "".join(serve.errors)
+    assert time.monotonic() - started < 5, "serve took long to stop"
+    assert ends_soon(child, 1), "the wrapper's child outlived serve"
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_pagefind_whose_version_never_answers_is_stopped_and_named(run, example_site, tmp_path, command):
+    log = tmp_path / "probe.pid"
+    silent = tmp_path / "pagefind"
+    silent.write_text(f"#!/bin/bash\necho $$ > {log}\nexec sleep 300\n")
+    silent.chmod(0o755)
+    started = time.monotonic()
+    result = run(command, example_site, "--search", "--now", NOW, env={"PAGEFIND": str(silent)})
+    assert result.returncode == 1
+    assert time.monotonic() - started < 20
+    assert f"PAGEFIND={silent}: `{silent} --version` did not answer within 10 s, and was stopped" in result.stderr
+    assert ends_soon(pid_in(log), 1), "the probe was left running"
+
+
+def test_a_build_stopped_while_it_asks_pagefind_its_version_ends_it(cardfeed_bin, example_site, tmp_path):
+    log = tmp_path / "probe.pid"
+    silent = tmp_path / "pagefind"
+    silent.write_text(f"#!/bin/bash\necho $$ > {log}\nexec sleep 300\n")
+    silent.chmod(0o755)
+    build = subprocess.Popen([str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW], cwd=tmp_path,
+                             env={**os.environ, "PAGEFIND": str(silent)}, start_new_session=True, preexec_fn=default_signals,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        probe = pid_in(log)
+        build.send_signal(signal.SIGTERM)
+        assert build.wait(timeout=5) == -signal.SIGTERM
+        assert ends_soon(probe, 1), "the version probe outlived the build"
+    finally:
+        build.kill()
+        subprocess.run(["pkill", "-9", "-f", "sleep 300"], capture_output=True)
+
+
+def test_what_pagefind_prints_is_kept_only_as_far_as_a_message_needs(cardfeed_bin, example_site, tmp_path):
+    """A Pagefind that prints half a gigabyte and fails: the build's memory stays small, and the
+    error still says what it printed last."""
+    chatty = stand_in(tmp_path, "pagefind", "head -c 500000000 /dev/zero | tr '\\0' x\necho\necho 'Error: the last words'\nexit 2\n")
+    # Measured in a process of its own, whose only child is the build (and what that started).
+    measure = ("import resource, subprocess, sys\n"
+               "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=open(sys.argv[0] + '.err', 'w'))\n"
+               "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    script = tmp_path / "measure.py"
+    script.write_text(measure)
+    done = subprocess.run([sys.executable, str(script), str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW],
+                          cwd=tmp_path, env={**os.environ, "PAGEFIND": str(chatty)}, capture_output=True, text=True, timeout=120)
+    status, peak_kib = map(int, done.stdout.split())
+    assert status == 1
+    assert peak_kib < 200 * 1024, f"the build kept Pagefind's output: {peak_kib // 1024} MiB"
+    errors = (tmp_path / "measure.py.err").read_text()
+    assert "failed (exit status 2): Error: the last words" in errors
+    assert len(errors) < 5000
+
+
+def test_a_link_in_pagefinds_output_is_an_error_and_nothing_it_points_at_is_copied(run, example_site, tmp_path):
+    result = run("build", example_site, "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    before = tree(example_site / "public")
+    linking = stand_in(tmp_path, "pagefind", 'mkdir -p "$OUT"; echo "{}" > "$OUT/pagefind-entry.json"; ln -s /etc/passwd "$OUT/passwd.js"\n')
+    result = run("build", example_site, "--search", "--now", NOW, env={"PAGEFIND": str(linking)})
+    assert result.returncode == 1
+    assert "error: pagefind/: Pagefind's output holds pagefind/passwd.js, a symbolic link" in result.stderr
+    assert tree(example_site / "public") == before
+    assert not [p.name for p in example_site.glob(".public.cardfeed-*") if p.name != ".public.cardfeed-lock"]
+
+
+def test_another_pagefind_version_is_said_and_its_index_is_left_as_it_made_it(run, example_site, tmp_path):
+    """CardFeed puts in order only the index of the Pagefind it is tested with; another version's
+    files it does not know, and it says so rather than rewrite them."""
+    real = subprocess.run(["bash", "-c", "command -v pagefind"], capture_output=True, text=True).stdout.strip()
+    assert real, "Pagefind is not on PATH (scripts/setup.sh installs it)"
+    newer = tmp_path / "pagefind"
+    newer.write_text(f'#!/bin/bash\nif [ "$1" = --version ]; then echo "pagefind 1.6.0"; exit 0; fi\nexec {real} "$@"\n')
+    newer.chmod(0o755)
+    result = run("build", example_site, "--search", "--now", NOW, env={"PAGEFIND": str(newer)})
+    assert result.returncode == 0, result.stderr
+    assert (f"warning: --search: {newer} is pagefind 1.6.0, not the Pagefind CardFeed is tested with (pagefind 1.5.2): "
+            "its index is written as Pagefind made it, not put in order, so builds of the same site may differ in pagefind/ (--strict refuses it)") in result.stderr
+    assert (example_site / "public" / "pagefind" / "pagefind-entry.json").is_file()
+    before = tree(example_site / "public")
+    result = run("build", example_site, "--search", "--now", NOW, "--strict", env={"PAGEFIND": str(newer)})
+    assert result.returncode == 1
+    assert f"error: --search: {newer} is pagefind 1.6.0, not the Pagefind" in result.stderr
+    assert tree(example_site / "public") == before

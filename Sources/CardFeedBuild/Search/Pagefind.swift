@@ -1,8 +1,9 @@
 import Foundation
 
 /// Pagefind (pagefind.app), the program that makes the search index of `search: true`, as
-/// found on this machine. CardFeed does not bundle it: `pip install 'pagefind[bin]'` (or npm's
-/// `pagefind`, or its release binary) installs it, and `PAGEFIND` can name the binary.
+/// found on this machine. The `.deb` and the release archive carry the version CardFeed is
+/// tested with (`pinned`), beside the cardfeed binary; for a build from source,
+/// `scripts/get-pagefind.sh` puts the same one on PATH (docs/search.md).
 package struct Pagefind: Sendable, Equatable {
     /// The program and the arguments that come before Pagefind's own: its binary, or
     /// `python3 -m pagefind`, which runs the binary the PyPI package brings.
@@ -10,45 +11,86 @@ package struct Pagefind: Sendable, Equatable {
     /// What `--version` printed: "pagefind 1.5.2".
     package let version: String
 
+    /// The version CardFeed ships, is tested with, and puts the index of in a fixed order
+    /// (`PagefindIndexOrder`). packaging/pagefind.lock names the same one, with its bytes'
+    /// checksum; a test holds the two together.
+    package static let pinned = "1.5.2"
+
+    /// Whether this is the Pagefind whose index CardFeed knows how to put in order.
+    package var isPinned: Bool { version == "pagefind \(Self.pinned)" }
+
+    /// What the build says of a Pagefind that is not the pinned one; nil for the pinned one.
+    package var unpinnedWarning: String? {
+        isPinned ? nil : "\(command.joined(separator: " ")) is \(version), not the Pagefind CardFeed is tested with (pagefind \(Self.pinned)): its index is written as Pagefind made it, not put in order, so builds of the same site may differ in pagefind/ (--strict refuses it)"
+    }
+
     /// The environment variable that names Pagefind's binary (or a command on PATH).
     package static let variable = "PAGEFIND"
+
+    /// Where the packages put Pagefind, relative to the folder that holds the cardfeed binary:
+    /// the `.deb`'s /usr/bin/cardfeed has /usr/lib/cardfeed/pagefind, the archive's
+    /// cardfeed-VERSION/cardfeed has cardfeed-VERSION/lib/cardfeed/pagefind. Not on PATH, so
+    /// that it stands in for no other program's Pagefind.
+    static let besideBinary = ["../lib/cardfeed/pagefind", "lib/cardfeed/pagefind"]
+
+    /// How long `--version` may take: a program that never answers must not hang the build.
+    static let probeTimeLimit = Duration.seconds(10)
+
+    /// What to do when Pagefind is missing, for the error's last words.
+    package static let howToInstall =
+        "The .deb and the release archive bring Pagefind \(pinned); for a cardfeed built from source, run `sudo bash scripts/get-pagefind.sh` in CardFeed's checkout (it installs Pagefind \(pinned) as /usr/local/bin/pagefind), or set \(variable) to the path of a Pagefind binary"
 
     /// Why Pagefind was not found: each place looked at, and what was there.
     package struct NotFound: Error, CustomStringConvertible {
         package var places: [String]
 
         package var description: String {
-            "search needs Pagefind, which was not found (\(places.joined(separator: "; "))). Install it with `pip install 'pagefind[bin]'` (plain `pip install pagefind` brings no binary), or set \(Pagefind.variable) to the path of its binary"
+            "search needs Pagefind, which was not found (\(places.joined(separator: "; "))). \(Pagefind.howToInstall)"
         }
     }
 
-    /// Looks where Pagefind's own wrappers look: `PAGEFIND` when set (and nowhere else then,
-    /// so that a wrong path is said rather than passed over), else `pagefind_extended` and
-    /// `pagefind` on PATH, else the PyPI package through `python3 -m pagefind`. Each is run
-    /// with `--version`, so that a binary that does not run counts as not found.
-    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<Pagefind, NotFound> {
+    /// Looks, in order: at `PAGEFIND` when it is set (and nowhere else then, so that a wrong
+    /// path is said rather than passed over); beside the cardfeed binary, where the packages put
+    /// it; at `pagefind_extended` and `pagefind` on PATH; at the PyPI
+    /// package through `python3 -m pagefind`. Each is run with `--version`, so that a binary
+    /// that does not run counts as not found. `executable` is the running cardfeed's path; `signals`,
+    /// a build's, end a probe under way as they end Pagefind's run.
+    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
+                               executable: String? = Self.runningExecutable(), signals: PagefindSignals? = nil) -> Result<Pagefind, NotFound> {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let manager = FileManager.default
         if let named = environment[variable], !named.isEmpty {
-            let program = named.contains("/") ? (FileManager.default.isExecutableFile(atPath: named) ? named : nil) : onPath(named, path)
+            let program = named.contains("/") ? (manager.isExecutableFile(atPath: named) ? named : nil) : onPath(named, path)
             guard let program else {
                 return .failure(NotFound(places: ["\(variable)=\(named) is not a file that can be run"]))
             }
-            return candidate([program]).mapError { NotFound(places: ["\(variable)=\(named): \($0)"]) }
+            return candidate([program], environment, signals).mapError { NotFound(places: ["\(variable)=\(named): \($0)"]) }
         }
         var places: [String] = []
-        for name in ["pagefind_extended", "pagefind"] {
-            guard let program = onPath(name, path) else { continue }
-            switch candidate([program]) {
+        var installed: [String] = []
+        if let executable {
+            let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            installed += besideBinary.map { folder.appendingPathComponent($0).standardizedFileURL.path }
+        }
+        for program in installed where manager.isExecutableFile(atPath: program) {
+            switch candidate([program], environment, signals) {
             case .success(let found): return .success(found)
             case .failure(let reason): places.append("\(program): \(reason)")
             }
         }
-        if places.isEmpty { places.append("neither pagefind_extended nor pagefind is on PATH (\(path))") }
-        guard let python = onPath("python3", path) else {
-            places.append("no python3 on PATH for the PyPI package")
-            return .failure(NotFound(places: places))
+        if places.isEmpty { places.append("none beside cardfeed (\(installed.joined(separator: ", ")))") }
+        var onPATH = false
+        for name in ["pagefind_extended", "pagefind"] {
+            guard let program = onPath(name, path) else { continue }
+            onPATH = true
+            switch candidate([program], environment, signals) {
+            case .success(let found): return .success(found)
+            case .failure(let reason): places.append("\(program): \(reason)")
+            }
         }
-        switch candidate([python, "-m", "pagefind"]) {
+        if !onPATH { places.append("neither pagefind_extended nor pagefind on PATH") }
+        guard let python = onPath("python3", path) else { return .failure(NotFound(places: places)) }
+        switch candidate([python, "-m", "pagefind"], environment, signals) {
         case .success(let found): return .success(found)
         case .failure(let reason):
             places.append("\(python) -m pagefind: \(reason)")
@@ -56,27 +98,42 @@ package struct Pagefind: Sendable, Equatable {
         }
     }
 
-    /// The command, if `--version` says it is Pagefind 1 (whose command line and index files CardFeed knows); else
-    /// what went wrong, in a few words.
-    private static func candidate(_ command: [String]) -> Result<Pagefind, Unusable> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst()) + ["--version"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return .failure(Unusable("cannot run it (\(error.localizedDescription))")) }
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let lines = printed.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard process.terminationStatus == 0, let version = lines.first(where: { $0.hasPrefix("pagefind ") }) else {
+    /// The running program's own path, links resolved (/proc/self/exe on Linux).
+    package static func runningExecutable() -> String? {
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        return Foundation.Bundle.main.executablePath
+    }
+
+    /// The command, if `--version` says, within `probeTimeLimit`, that it is Pagefind 1 (whose
+    /// command line CardFeed knows); else what went wrong, in a few words.
+    private static func candidate(_ command: [String], _ environment: [String: String], _ signals: PagefindSignals?) -> Result<Pagefind, Unusable> {
+        let probe = ChildProcess()
+        let outcome: ChildProcess.Outcome
+        do {
+            let run = { () throws(ChildProcess.CannotStart) in try probe.run(command + ["--version"], environment: environment, timeLimit: probeTimeLimit) }
+            outcome = try signals?.during(probe, run) ?? run()
+        } catch let error as ChildProcess.CannotStart {
+            return .failure(Unusable("cannot run it (\(error.description))"))
+        } catch {
+            return .failure(Unusable("cannot run it (\(error))"))
+        }
+        let lines = outcome.tail.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        switch outcome.ending {
+        case .timedOut:
+            return .failure(Unusable("`\(command.joined(separator: " ")) --version` did not answer within \(probeTimeLimit.components.seconds) s, and was stopped"))
+        case .stopped:
+            return .failure(Unusable("stopped"))
+        case .exited(0):
+            if let version = lines.first(where: { $0.hasPrefix("pagefind ") }) {
+                guard version.hasPrefix("pagefind 1.") else { return .failure(Unusable("\(version), but CardFeed needs Pagefind 1 (it is tested with \(pinned))")) }
+                return .success(Pagefind(command: command, version: version))
+            }
+            fallthrough
+        default:
             // python3 -m pagefind without the package, or with no binary, ends with the reason.
-            let reason = lines.last { !$0.isEmpty } ?? "exit status \(process.terminationStatus)"
+            let reason = lines.last { !$0.isEmpty } ?? "\(outcome.ending)"
             return .failure(Unusable(reason.count > 160 ? String(reason.prefix(160)) + "…" : reason))
         }
-        guard version.hasPrefix("pagefind 1.") else { return .failure(Unusable("\(version), but CardFeed needs Pagefind 1")) }
-        return .success(Pagefind(command: command, version: version))
     }
 
     /// Why a command found is not a Pagefind CardFeed can use.

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// One run of Pagefind's command line over pages on disk: `pagefind --site FOLDER --glob GLOB
 /// --output-path BUNDLE`, Pagefind's own fast path (it reads and indexes the pages on all
 /// cores). CardFeed then takes out the files of Pagefind's own search interfaces, which the
-/// pages do not use, and puts the parts Pagefind 1.5 writes in a random order into a fixed one
-/// (`PagefindIndexOrder`), so that the same pages give the same index.
+/// pages do not use, and, for the pinned Pagefind only, puts the parts it writes in a random
+/// order into a fixed one (`PagefindIndexOrder`), so that the same pages give the same index.
 extension Pagefind {
     /// Where the index goes in the output.
     package static let folder = "pagefind"
@@ -13,50 +12,8 @@ extension Pagefind {
     /// Pagefind ended with an error, or its index could not be read, or it was stopped.
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
-        /// Stopped through its `Stop` before it finished: nothing went wrong.
+        /// Stopped through its `ChildProcess` before it finished: nothing went wrong.
         package var wasStopped = false
-    }
-
-    /// Stops a run from another thread, before it starts or while it runs: `serve` stops the
-    /// index of one build when the next build starts, so that Pagefind's threads (which a
-    /// 10,000-card index keeps busy for seconds) never share the cores with a build the reader
-    /// is waiting for.
-    package final class Stop: Sendable {
-        private let state = Mutex<(process: Process?, stopped: Bool)>((nil, false))
-
-        package init() {}
-
-        package var stopped: Bool { state.withLock { $0.stopped } }
-
-        /// Ends the run, or keeps it from starting. Pagefind's partial index is in its own
-        /// bundle folder, which the caller removes.
-        package func stop() {
-            let running = state.withLock { state in
-                state.stopped = true
-                return state.process
-            }
-            if let running { Self.end(running) }
-        }
-
-        /// The run's process has started; it is ended at once if the run was stopped already.
-        fileprivate func started(_ process: Process) {
-            let stopped = state.withLock { state in
-                state.process = process
-                return state.stopped
-            }
-            if stopped { Self.end(process) }
-        }
-
-        /// SIGKILL, not `terminate()`'s SIGTERM: a child inherits the signals its parent
-        /// ignores, and `serve` and a build ignore SIGTERM to handle it themselves (see
-        /// `SignalStream`, `PagefindSignals`).
-        /// `nice` and the PyPI package's `python3 -m pagefind` exec Pagefind in the same
-        /// process, so the signal reaches Pagefind itself.
-        private static func end(_ process: Process) {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-
-        fileprivate func ended() { state.withLock { $0.process = nil } }
     }
 
     /// What a run made.
@@ -74,7 +31,8 @@ extension Pagefind {
     /// the page's, so every page goes in the one the pages search), into `bundle`, a folder
     /// that does not exist yet.
     ///
-    /// `stop` can end the run early: it then throws a `Failure` that `wasStopped`.
+    /// `process` runs it, and can end it (and all it started) from another thread: it then
+    /// throws a `Failure` that `wasStopped`.
     ///
     /// Pagefind reads its settings from `PAGEFIND_*` environment variables and from a
     /// `pagefind.yml` (or .json, .toml) in its working folder, which would change the index
@@ -83,55 +41,55 @@ extension Pagefind {
     /// `background` runs it at the lowest CPU priority (`nice -n 19`, which its threads inherit):
     /// `serve` indexes while the reader edits, and a build of the next edit must not wait for
     /// Pagefind's threads on these few cores.
-    package func index(site: String, glob: String, language: String, into bundle: URL, background: Bool = false, stop: Stop? = nil) throws(Failure) -> Bundle {
-        let manager = FileManager.default
-        do { try manager.createDirectory(at: bundle, withIntermediateDirectories: true) } catch {
+    package func index(site: String, glob: String, language: String, into bundle: URL, background: Bool = false, process: ChildProcess = ChildProcess()) throws(Failure) -> Bundle {
+        do { try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true) } catch {
             throw Failure(description: "cannot create \(bundle.path): \(error.localizedDescription)")
         }
-        let process = Process()
-        let launcher = background ? ["/usr/bin/nice", "-n", "19"] : []
-        process.executableURL = URL(fileURLWithPath: (launcher + command)[0])
         // The language as Pagefind names its indexes: "pt-BR" is "pt-br".
         // The built-in card templates' "Unread" marker tells a reader what the card's data said
         // when the site was built; it is not a word of the card, and would find every unread card.
-        process.arguments = Array((launcher + command).dropFirst()) + [
+        let arguments = command + [
             "--site", site, "--glob", glob, "--output-path", bundle.path, "--force-language", language.lowercased(),
             "--exclude-selectors", ".card__unread",
         ]
-        process.currentDirectoryURL = bundle
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGEFIND_") }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        if stop?.stopped == true { throw Failure(description: "stopped before it started", wasStopped: true) }
-        do { try process.run() } catch {
-            throw Failure(description: "cannot run \(command.joined(separator: " ")): \(error.localizedDescription)")
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGEFIND_") }
+        let outcome: ChildProcess.Outcome
+        do { outcome = try process.run(arguments, in: bundle.path, environment: environment, nice: background ? 19 : 0) } catch {
+            throw Failure(description: "cannot run \(command.joined(separator: " ")): \(error.description)")
         }
-        stop?.started(process)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        stop?.ended()
-        if stop?.stopped == true { throw Failure(description: "stopped", wasStopped: true) }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let lines = printed.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = outcome.tail.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        switch outcome.ending {
+        case .stopped: throw Failure(description: "stopped", wasStopped: true)
+        case .exited(0): break
+        default:
             // Pagefind says what went wrong last, after its progress.
-            let said = lines.filter { $0.hasPrefix("Error") }.first ?? lines.suffix(3).joined(separator: " ")
-            let how = process.terminationReason == .exit ? "exit status \(process.terminationStatus)" : "signal \(process.terminationStatus)"
+            let said = lines.first { $0.hasPrefix("Error") } ?? lines.suffix(3).joined(separator: " ")
+            let how: String
+            switch outcome.ending {
+            case .exited(let status): how = "exit status \(status)"
+            case .signalled(let number): how = "signal \(number)"
+            default: how = "\(outcome.ending)"
+            }
             throw Failure(description: "Pagefind (\(command.joined(separator: " "))) failed (\(how))" + (said.isEmpty ? "" : ": \(said)"))
         }
-        for name in (try? manager.contentsOfDirectory(atPath: bundle.path)) ?? [] where !Self.isUsed(name) {
-            try? manager.removeItem(at: bundle.appendingPathComponent(name))
+        let files = try Self.files(in: bundle)
+        for name in files where !name.contains("/") && !Self.isUsed(name) {
+            try? FileManager.default.removeItem(at: bundle.appendingPathComponent(name))
         }
-        do { try PagefindIndexOrder.apply(bundle: bundle) } catch {
-            throw Failure(description: "Pagefind's index in \(bundle.path) could not be put in order: \(error)")
+        // Another version's files CardFeed does not know: they are left as Pagefind wrote them
+        // (the build warned when it found that Pagefind: `unpinnedWarning`).
+        if isPinned {
+            do { try PagefindIndexOrder.apply(bundle: bundle) } catch {
+                throw Failure(description: "Pagefind's index in \(bundle.path) could not be put in order: \(error)")
+            }
         }
-        let pages = printed.split(whereSeparator: \.isNewline).lazy.compactMap { line -> Int? in
+        // "Indexed 26 pages", in Pagefind's summary at the end.
+        let pages = lines.lazy.compactMap { line -> Int? in
             let words = line.split(separator: " ")
             guard words.count == 3, words[0] == "Indexed", words[2] == "pages" else { return nil }
             return Int(words[1])
         }.first
-        return Bundle(folder: bundle, files: Self.files(in: bundle), pages: pages)
+        return Bundle(folder: bundle, files: try Self.files(in: bundle), pages: pages)
     }
 
     /// Pagefind's own search interfaces (its Default, Modular and Component UI, and the script
@@ -141,22 +99,32 @@ extension Pagefind {
         !(name.hasSuffix("-ui.js") || name.hasSuffix("-ui.css") || name == "pagefind-highlight.js")
     }
 
-    /// The files below `folder`, relative, sorted.
-    static func files(in folder: URL) -> [String] {
+    /// The files below `folder`, relative, sorted. Only regular files and folders: anything
+    /// else there (a symbolic link, which the output would follow and publish whatever it
+    /// points at) is an error that names it.
+    static func files(in folder: URL) throws(Failure) -> [String] {
         var files: [String] = []
-        func walk(_ relative: String) {
+        var pending = [""]
+        while let relative = pending.popLast() {
             let path = relative.isEmpty ? folder.path : folder.path + "/" + relative
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+                throw Failure(description: "cannot read Pagefind's index folder \(path): \(error.localizedDescription)")
+            }
+            for name in names {
                 let child = relative.isEmpty ? name : relative + "/" + name
-                var isFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: folder.path + "/" + child, isDirectory: &isFolder), isFolder.boolValue {
-                    walk(child)
-                } else {
-                    files.append(child)
+                var status = stat()
+                guard lstat(folder.path + "/" + child, &status) == 0 else {
+                    throw Failure(description: "cannot read \(folder.path)/\(child): \(String(cString: strerror(errno)))")
+                }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(child)
+                case S_IFREG: files.append(child)
+                case S_IFLNK: throw Failure(description: "Pagefind's output holds \(Pagefind.folder)/\(child), a symbolic link; the index may hold only files and folders, and nothing it points at is copied")
+                default: throw Failure(description: "Pagefind's output holds \(Pagefind.folder)/\(child), which is not a file; the index may hold only files and folders")
                 }
             }
         }
-        walk("")
         return files.sorted()
     }
 }

@@ -9,10 +9,9 @@ import Darwin
 #endif
 
 /// `cardfeed build`'s Pagefind, stopped when a signal ends the build (`EndingSignals`). Left
-/// alone, Pagefind would outlive the build, indexing on every core for up to minutes:
-/// Foundation's `Process` starts it in a process group of its own, which a terminal's Ctrl-C
-/// does not reach, and with the signal mask of the thread that starts it, in which libdispatch
-/// blocks them all.
+/// alone, Pagefind would outlive the build, indexing on every core for up to minutes: it runs
+/// in a process group of its own (`ChildProcess`, so that it can be ended with all it started),
+/// which a terminal's Ctrl-C does not reach.
 ///
 /// A signal while a run is under way stops the run; the build then removes what it was writing
 /// and ends by that signal (`endProcessIfSignalled`), as it would have without search. At any
@@ -26,7 +25,7 @@ package final class PagefindSignals: Sendable {
     private struct State {
         var watching = false
         /// The run under way, which a signal stops.
-        var run: Pagefind.Stop?
+        var run: ChildProcess?
         /// The signal that came while a run was under way.
         var received: Int32?
     }
@@ -37,11 +36,12 @@ package final class PagefindSignals: Sendable {
 
     private init() {}
 
-    /// Runs `body`, which runs Pagefind under `stop`; a signal meanwhile stops the run.
-    package func during<T, E: Error>(_ stop: Pagefind.Stop, _ body: () throws(E) -> T) throws(E) -> T {
+    /// Runs `body`, which runs `process` (Pagefind, or its version probe); a signal meanwhile
+    /// ends the process and all it started.
+    package func during<T, E: Error>(_ process: ChildProcess, _ body: () throws(E) -> T) throws(E) -> T {
         watch()
         state.withLock { state in
-            state.run = stop
+            state.run = process
             state.received = nil
         }
         defer { state.withLock { $0.run = nil } }
@@ -82,7 +82,7 @@ package final class PagefindSignals: Sendable {
     }
 
     private func received(_ number: Int32) {
-        let run = state.withLock { state -> Pagefind.Stop? in
+        let run = state.withLock { state -> ChildProcess? in
             guard let run = state.run else { return nil }
             if state.received == nil { state.received = number }
             return run

@@ -21,9 +21,12 @@ public struct SearchIndex: Sendable, Equatable {
         path.hasPrefix("cards/card-") && path.hasSuffix(".html") && !path.dropFirst("cards/".count).contains("/")
     }
 
+    /// The Pagefind that makes it, for messages: "pagefind 1.5.2".
+    package var pagefindVersion: String { pagefind.version }
+
     /// Runs Pagefind into `bundle`, a folder that does not exist yet; in the `background`, at
-    /// the lowest CPU priority, and to be ended early by `stop` (see `Pagefind.index`).
-    package func make(into bundle: URL, background: Bool = false, stop: Pagefind.Stop? = nil) throws(Pagefind.Failure) -> Pagefind.Bundle {
-        try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle, background: background, stop: stop)
+    /// the lowest CPU priority, as `process`, which can end it early (see `Pagefind.index`).
+    package func make(into bundle: URL, background: Bool = false, process: ChildProcess = ChildProcess()) throws(Pagefind.Failure) -> Pagefind.Bundle {
+        try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle, background: background, process: process)
     }
 }

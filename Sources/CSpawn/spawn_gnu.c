@@ -1,0 +1,30 @@
+// Two calls that ChildProcess needs and Swift's Glibc module leaves out (they need
+// _GNU_SOURCE).
+#define _GNU_SOURCE
+#include "spawn_gnu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+int cardfeed_pipe_cloexec(int fds[2]) {
+#if defined(__linux__)
+    return pipe2(fds, O_CLOEXEC);
+#else
+    if (pipe(fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+#endif
+}
+
+int cardfeed_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *folder) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
+    return posix_spawn_file_actions_addchdir_np(actions, folder);
+#elif defined(__APPLE__)
+    return posix_spawn_file_actions_addchdir_np(actions, folder);
+#else
+    (void)actions; (void)folder;
+    return ENOSYS;
+#endif
+}

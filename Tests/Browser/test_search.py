@@ -133,3 +133,48 @@ def test_under_serve_the_index_follows_an_edit(serve):
         assert [title for title, _ in results(driver)] == ["Jazz at Riverside, every other Friday"]
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("width", [1280, 320])
+def test_a_card_opened_by_its_anchor_is_below_the_taller_header(search_site, width):
+    """The box makes the sticky header taller; a card a link opens by its anchor is still seen
+    whole from its top, as without search."""
+    driver = make_driver(width=width, height=844 if width < 600 else 900)
+    try:
+        driver.get(search_site + "index.html#card-cc-open-mic")
+        time.sleep(0.3)
+        driver.execute_script("location.hash = ''; location.hash = 'card-cc-open-mic'")
+        header, card = driver.execute_script(
+            "return [document.querySelector('.site-header').getBoundingClientRect().bottom,"
+            " document.getElementById('card-cc-open-mic').getBoundingClientRect().top]")
+        assert header <= card <= header + 48, f"the card's top is at {card} px, the header ends at {header} px"
+    finally:
+        driver.quit()
+
+
+def test_the_search_fields_focus_ring_is_the_themes_accent(search_site):
+    driver = make_driver()
+    try:
+        driver.get(search_site + "index.html")
+        box = driver.find_element(By.CSS_SELECTOR, ".site-search__input")
+        box.click()
+        ring, accent = driver.execute_script(
+            "const probe = document.createElement('span'); probe.style.color = 'var(--cf-accent)'; document.body.append(probe);"
+            "return [getComputedStyle(arguments[0]).outlineColor, getComputedStyle(probe).color]", box)
+        assert ring == accent
+    finally:
+        driver.quit()
+
+
+def test_a_results_excerpt_starts_with_the_cards_own_words(search_site):
+    """A cross promotion's badge ("Buy"), its stars and the title its button repeats for screen
+    readers are the template's, not the card's words."""
+    driver = make_driver()
+    try:
+        driver.get(search_site + "index.html")
+        search(driver, "tasting journal")
+        excerpts = [node.text for node in driver.find_elements(By.CSS_SELECTOR, ".site-search__excerpt")]
+        assert excerpts and excerpts[0].startswith("Cupping Notes. A tasting journal"), excerpts
+        assert "★" not in excerpts[0] and "Buy" not in excerpts[0]
+    finally:
+        driver.quit()

@@ -46,11 +46,9 @@ extension Pagefind {
             throw Failure(description: "cannot create \(bundle.path): \(error.localizedDescription)")
         }
         // The language as Pagefind names its indexes: "pt-BR" is "pt-br".
-        // The built-in card templates' "Unread" marker tells a reader what the card's data said
-        // when the site was built; it is not a word of the card, and would find every unread card.
         let arguments = command + [
             "--site", site, "--glob", glob, "--output-path", bundle.path, "--force-language", language.lowercased(),
-            "--exclude-selectors", ".card__unread",
+            "--exclude-selectors", Self.notWordsOfTheCard.joined(separator: ", "),
         ]
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGEFIND_") }
         let outcome: ChildProcess.Outcome
@@ -91,6 +89,13 @@ extension Pagefind {
         }.first
         return Bundle(folder: bundle, files: try Self.files(in: bundle), pages: pages)
     }
+
+    /// What the built-in card templates show that is not the card's own words, left out of the
+    /// index so that no search finds it and no result's excerpt starts with it: the "Unread"
+    /// marker (what the card's data said when the site was built; it would find every unread
+    /// card), a cross promotion's caption (a badge such as "Get" or "Buy" above its title), its
+    /// rating's star glyphs, and the card's title that its button repeats for screen readers.
+    static let notWordsOfTheCard = [".card__unread", ".card__caption", ".card__rating .stars", ".card__cta .visually-hidden"]
 
     /// Pagefind's own search interfaces (its Default, Modular and Component UI, and the script
     /// that highlights a result's words) come with every index; the pages use its JavaScript API

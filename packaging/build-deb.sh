@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Assembles the Debian package from a built binary and its generated man pages and completions.
-# Called by scripts/package.sh: build-deb.sh VERSION BINARY EXTRAS_DIR OUTPUT.deb
+# Called by scripts/package.sh: build-deb.sh VERSION BINARY EXTRAS_DIR PAGEFIND OUTPUT.deb
 # Depends: is worked out by dpkg-shlibdeps from the libraries the binary loads.
 set -euo pipefail
 umask 022
 : "${SOURCE_DATE_EPOCH:?set it to the release date (scripts/package.sh does)}"
-version=$1 binary=$2 extras=$3
-output=$(realpath -m "$4")
+version=$1 binary=$2 extras=$3 pagefind=$4
+output=$(realpath -m "$5")
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 package=$stage/cardfeed
@@ -16,6 +16,9 @@ install -d "$package/DEBIAN" "$package/usr/bin" "$package/usr/share/man/man1" "$
   "$package/usr/share/bash-completion/completions" "$package/usr/share/zsh/vendor-completions" \
   "$package/usr/share/fish/vendor_completions.d"
 install -m 0755 "$binary" "$package/usr/bin/cardfeed"
+# Pagefind (a static binary, as its wheel has it: stripping it would change the bytes the lock
+# file checks) where cardfeed looks first, off PATH: it stands in for no other Pagefind.
+install -D -m 0755 "$pagefind" "$package/usr/lib/cardfeed/pagefind"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$package/usr/bin/cardfeed"
 for page in "$extras"/man/*.1; do
   name=$(basename "$page")
@@ -32,6 +35,7 @@ python3 packaging/debian_changelog.py "$version" CHANGELOG.md | gzip -9n > "$doc
 # hand: `cardfeed serve --open` runs sensible-browser when xdg-open is missing.
 mkdir -p "$stage/debian"
 printf 'Source: cardfeed\n\nPackage: cardfeed\nArchitecture: amd64\n' > "$stage/debian/control"
+# (Pagefind is linked statically and loads nothing.)
 depends=$(cd "$stage" && dpkg-shlibdeps -O -e cardfeed/usr/bin/cardfeed | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
@@ -58,7 +62,8 @@ Description: static site generator for Braze News Feed and Content Cards
  descriptions converted with cmark, Atom and JSON feeds and a sitemap.
  .
  It also previews a site while it is edited (cardfeed serve, with live reload)
- and checks a site for CI (cardfeed check --strict).
+ and checks a site for CI (cardfeed check --strict). Search (search: true) is
+ made by Pagefind, which the package carries in /usr/lib/cardfeed.
 CONTROL
 (cd "$package" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$package/DEBIAN/md5sums"
 chmod 0644 "$package/DEBIAN/control" "$package/DEBIAN/md5sums"
@@ -66,4 +71,4 @@ find "$package" -type d -exec chmod 0755 {} +
 # Every file's time is the release date (SOURCE_DATE_EPOCH), so the package is reproducible.
 find "$package" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 dpkg-deb --root-owner-group -Zxz --build "$package" "$output" >/dev/null
-echo "package: wrote $4 (Depends: $depends)"
+echo "package: wrote $5 (Depends: $depends)"

@@ -3,6 +3,7 @@
 #   dist/cardfeed_<version>_amd64.deb            Debian 12 or newer, Ubuntu: apt-get install ./…deb
 #   dist/cardfeed-<version>-linux-x86_64.tar.gz  any x86_64 Linux with glibc 2.35 or newer
 #   dist/SHA256SUMS                              their checksums
+# Both carry Pagefind (the search index's program, scripts/get-pagefind.sh), beside cardfeed.
 # Both binaries carry the Swift runtime, Foundation (with ICU) and cmark, linked statically. The
 # package's binary also loads mimalloc and zlib, declared dependencies (lintian refuses a package
 # whose binary embeds zlib: Debian patches its security fixes in one place); the archive's binary
@@ -94,8 +95,13 @@ done
 "$deb_binary" --generate-completion-script zsh > "$extras/completions/_cardfeed"
 "$deb_binary" --generate-completion-script fish > "$extras/completions/cardfeed.fish"
 
-bash packaging/build-deb.sh "$version" "$deb_binary" "$extras" "dist/cardfeed_${version}_amd64.deb"
-bash packaging/build-archive.sh "$version" "$archive_binary" "$extras" "dist/cardfeed-${version}-linux-x86_64.tar.gz"
+# Pagefind, for search: the binary of the wheel packaging/pagefind.lock names, and no other bytes.
+rm -rf "$work/pagefind"
+bash scripts/get-pagefind.sh "$work/pagefind" >&2
+pagefind=$work/pagefind/pagefind
+
+bash packaging/build-deb.sh "$version" "$deb_binary" "$extras" "$pagefind" "dist/cardfeed_${version}_amd64.deb"
+bash packaging/build-archive.sh "$version" "$archive_binary" "$extras" "$pagefind" "dist/cardfeed-${version}-linux-x86_64.tar.gz"
 
 (cd dist && sha256sum "cardfeed_${version}_amd64.deb" "cardfeed-${version}-linux-x86_64.tar.gz" > SHA256SUMS)
 

@@ -80,3 +80,36 @@ def debian_root(root_tarball, tmp_path):
         yield DebianRoot(path)
     finally:
         subprocess.run(["umount", "--lazy", str(path / "proc")])
+
+
+def search_in_browser(public: Path, word: str) -> list:
+    """Serves the built site `public` over loopback, types `word` into its search box in headless
+    Chromium (on this machine: the root needs no browser) and gives the results as (title, link)."""
+    import functools
+    import http.server
+    import threading
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(public)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")))
+    try:
+        driver.get(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        box = driver.find_element(By.CSS_SELECTOR, ".site-search__input")
+        box.send_keys(word)
+        WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "site-search-status").get_attribute("textContent"))
+        return [(link.text, link.get_attribute("href")) for link in driver.find_elements(By.CSS_SELECTOR, ".site-search__link")]
+    finally:
+        driver.quit()
+        server.shutdown()

@@ -71,6 +71,16 @@ def test_the_action_installs_the_release_and_builds_a_site_with_annotations(dist
     assert runner.outputs()["output"] == "site/public"
     assert (site / "public" / "index.html").is_file() and (site / "public" / "feed.xml").is_file()
 
+    # Search needs no step of its own: the release brings Pagefind (nothing on this PATH has one).
+    (site / "cardfeed.yml").write_text("search: true\n")
+    runner.env["PATH"] = "/usr/bin:/bin"
+    assert subprocess.run(["bash", "-c", "command -v pagefind"], env=runner.env, capture_output=True).returncode != 0
+    searched = runner.step("build.sh", CARDFEED_SITE="site")
+    assert searched.returncode == 0, searched.stderr
+    assert "(pagefind 1.5.2)" in searched.stdout, searched.stdout
+    assert (site / "public" / "pagefind" / "pagefind-entry.json").is_file()
+    (site / "cardfeed.yml").unlink()
+
     strict = runner.step("build.sh", CARDFEED_SITE="site", CARDFEED_OUTPUT="out", CARDFEED_STRICT="true")
     assert strict.returncode != 0
     assert "::error file=site/cards/offers.json" in strict.stdout or "::warning file=site/cards/offers.json" in strict.stdout

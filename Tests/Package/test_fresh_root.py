@@ -1,12 +1,15 @@
-"""The packages as a user installs them: in a fresh Debian 12 root with no Swift toolchain, the
-.deb installs with apt-get and builds a new site, and the archive's binary runs with nothing but
-the C and C++ runtime libraries that every Debian system has."""
+"""The packages as a user installs them: in a fresh Debian 12 root with no Swift toolchain and no
+Python, the .deb installs with apt-get and builds a new site, with search by the Pagefind it
+brings, and the archive's binary runs with nothing but the C and C++ runtime libraries that every
+Debian system has, and searches with the Pagefind beside it."""
 import signal
 import socket
 import subprocess
 import tarfile
 import time
 import urllib.request
+
+from conftest import search_in_browser
 
 # What the archive's binary may load: glibc, libstdc++ and libgcc (libc6, libstdc++6, libgcc-s1).
 RUNTIME_LIBRARIES = {"libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2"}
@@ -28,6 +31,18 @@ def test_the_package_installs_and_builds_a_new_site_on_a_fresh_debian_12(dist, d
     page = (root.path / "root" / "site" / "public" / "index.html").read_text()
     assert f'<meta name="generator" content="CardFeed {dist["version"]}">' in page
     assert 'class="card' in page
+
+    # Search, with nothing installed but the package: its Pagefind, off PATH, makes the index,
+    # and a word typed into the built site (in a browser outside the root) finds its card.
+    assert root.run("command -v python3 pip pip3 pagefind", check=False).stdout == ""
+    root.run("cd /root && echo 'search: true' >> site/cardfeed.yml")
+    built = root.run("cd /root && cardfeed build site").stdout
+    assert "Index for search: 3 card pages in " in built and "(pagefind 1.5.2)" in built, built
+    assert (root.path / "usr" / "lib" / "cardfeed" / "pagefind").is_file()
+    assert (root.path / "root" / "site" / "public" / "pagefind" / "pagefind-entry.json").is_file()
+    found = search_in_browser(root.path / "root" / "site" / "public", "welcome")
+    assert [title for title, _ in found] == ["Welcome to your card feed"], found
+    assert found[0][1].endswith(".html") and "/cards/card-" in found[0][1]
 
     for path in ["usr/share/man/man1/cardfeed.1.gz",
                  "usr/share/bash-completion/completions/cardfeed", "usr/share/zsh/vendor-completions/_cardfeed",
@@ -78,7 +93,8 @@ def test_the_archive_runs_with_only_the_c_and_cpp_runtimes(dist, debian_root, tm
     folder = f"cardfeed-{dist['version']}-linux-x86_64"
     for name in ["cardfeed", "README.md", "LICENSE", "CHANGELOG.md", "COPYRIGHT", "man/cardfeed.1",
                  "docs/README.md", "docs/screenshots/phone.png",
-                 "completions/cardfeed.bash", "completions/_cardfeed", "completions/cardfeed.fish"]:
+                 "completions/cardfeed.bash", "completions/_cardfeed", "completions/cardfeed.fish",
+                 "lib/cardfeed/pagefind", "licenses/Pagefind-MIT.txt"]:
         assert f"{folder}/{name}" in names, f"the archive has no {name}"
     assert needed_libraries(root.path / "opt" / folder / "cardfeed") <= RUNTIME_LIBRARIES
 
@@ -88,3 +104,10 @@ def test_the_archive_runs_with_only_the_c_and_cpp_runtimes(dist, debian_root, tm
     assert (root.path / "root" / "site" / "public" / "index.html").is_file()
     stats = root.run(f"cd /root && {binary} build site --stats 2>&1").stdout
     assert "memory allocator: the system's" in stats, stats
+
+    # Search with the Pagefind beside the binary, which is not on PATH.
+    root.run("cd /root && echo 'search: true' >> site/cardfeed.yml")
+    built = root.run(f"cd /root && {binary} build site").stdout
+    assert "Index for search: 3 card pages in " in built and "(pagefind 1.5.2)" in built, built
+    found = search_in_browser(root.path / "root" / "site" / "public", "welcome")
+    assert [title for title, _ in found] == ["Welcome to your card feed"], found

@@ -60,7 +60,7 @@ package struct Pagefind: Sendable, Equatable {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         let manager = FileManager.default
         if let named = environment[variable], !named.isEmpty {
-            let program = named.contains("/") ? (manager.isExecutableFile(atPath: named) ? named : nil) : onPath(named, path)
+            let program = named.contains("/") ? (manager.isExecutableFile(atPath: named) ? absolute(named) : nil) : onPath(named, path)
             guard let program else {
                 return .failure(NotFound(places: ["\(variable)=\(named) is not a file that can be run"]))
             }
@@ -142,7 +142,13 @@ package struct Pagefind: Sendable, Equatable {
         init(_ description: String) { self.description = description }
     }
 
+    /// The command's path, absolute: Pagefind runs in another folder, where a relative one
+    /// would name something else.
     private static func onPath(_ name: String, _ path: String) -> String? {
-        path.split(separator: ":").lazy.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        path.split(separator: ":").lazy.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }.map(absolute)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

@@ -32,7 +32,8 @@ def test_the_package_is_byte_identical_when_assembled_again(dist, tmp_path):
         binary = REPO / ".build-package" / "bin" / binary_folder / "cardfeed"
         epoch = subprocess.run(["bash", "-c", f"date -u -d \"$(sed -n 's/^## {version} - //p' CHANGELOG.md) 00:00:00\" +%s"],
                                cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
-        subprocess.run(["bash", script, version, str(binary), str(extras), str(output)], cwd=REPO, check=True,
+        pagefind = REPO / ".build-package" / "pagefind" / "pagefind"
+        subprocess.run(["bash", script, version, str(binary), str(extras), str(pagefind), str(output)], cwd=REPO, check=True,
                        capture_output=True, env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "SOURCE_DATE_EPOCH": epoch})
         original = dist["deb"] if script.endswith("deb.sh") else dist["archive"]
         assert output.read_bytes() == original.read_bytes(), f"{script} gave other bytes the second time"

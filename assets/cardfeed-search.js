@@ -22,11 +22,21 @@
   var MAX_RESULTS = 10;
   var loading = null;
 
-  // Pagefind's module, loaded once, when a search is first typed.
+  // Pagefind's module, loaded once, when a search is first typed. A large site's index comes in
+  // parts (pagefind/cardfeed-parts.json lists the others' folders), each merged into the first,
+  // so that one search looks through every card.
   function pagefind() {
     if (!loading) {
-      loading = import(new URL("pagefind/pagefind.js", document.baseURI).href).then(function (module) {
-        return module.options({ excerptLength: 20 }).then(function () { return module; });
+      var index = new URL("pagefind/", document.baseURI);
+      var parts = fetch(new URL("cardfeed-parts.json", index).href).then(function (response) {
+        return response.ok ? response.json() : { parts: [] };
+      }).catch(function () { return { parts: [] }; });
+      loading = Promise.all([import(new URL("pagefind.js", index).href), parts]).then(function (loaded) {
+        var module = loaded[0];
+        var others = (loaded[1] && loaded[1].parts) || [];
+        return module.options({ excerptLength: 20 }).then(function () {
+          return Promise.all(others.map(function (part) { return module.mergeIndex(new URL(part, index).href); }));
+        }).then(function () { return module; });
       });
       loading.catch(function () { loading = null; });
     }

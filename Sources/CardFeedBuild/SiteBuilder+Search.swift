@@ -79,11 +79,11 @@ extension SiteBuilder {
         guard case .folder = destination, let transaction = output as? OutputTransaction else { return nil }
         // Beside the output, where the next build removes what a killed one left.
         let bundle = URL(fileURLWithPath: transaction.scratchFolder, isDirectory: true)
-        let process = ChildProcess()
+        let runs = ChildProcesses()
         let signals = PagefindSignals.shared
         do {
             let made = try step("Index for search", 4, &report) { _ in
-                try signals.during(process) { () throws(Pagefind.Failure) in try search.make(into: bundle, process: process) }
+                try signals.during(runs) { () throws(Pagefind.Failure) in try search.make(into: bundle, runs: runs) }
             } detail: { (made: Pagefind.Bundle) in
                 "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"
             }

@@ -38,7 +38,7 @@ final class PreviewSearch: Sendable {
         var index: SearchIndex?
         var changed = false
         var events = 0
-        var running: ChildProcess?
+        var running: ChildProcesses?
         /// serve is stopping: no index starts any more.
         var closed = false
     }
@@ -103,11 +103,11 @@ final class PreviewSearch: Sendable {
     }
 
     private func indexIfLast(_ number: Int) {
-        let process = ChildProcess()
+        let runs = ChildProcesses()
         // Checked and claimed at once, so that a build starting now finds the run to stop.
         let claimed = pending.withLock { pending -> SearchIndex? in
             guard !pending.closed, pending.events == number, let index = pending.index, pending.changed || indexed.withLock({ $0 != index }) else { return nil }
-            pending.running = process
+            pending.running = runs
             pending.changed = false
             return index
         }
@@ -118,7 +118,7 @@ final class PreviewSearch: Sendable {
         try? FileManager.default.removeItem(at: bundle)
         defer { try? FileManager.default.removeItem(at: bundle) }
         do {
-            let made = try index.make(into: bundle, background: true, process: process)
+            let made = try index.make(into: bundle, background: true, runs: runs)
             try moveIn(made.files, from: bundle)
             indexed.withLock { $0 = index }
             let seconds = ContinuousClock.now - start

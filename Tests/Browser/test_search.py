@@ -1,6 +1,7 @@
 """The search box (`search: true`) in headless Chromium: a word of one card finds that card, its
 link leads to it, the keyboard works, the open list passes axe-core and fits a phone, and under
 `--csp` nothing is refused; under `cardfeed serve`, the index follows an edit."""
+import json
 import re
 import subprocess
 import time
@@ -10,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import NOW, SCREENSHOTS, built_and_served, copy_example_site, make_driver
+from conftest import NOW, REPO, SCREENSHOTS, built_and_served, copy_example_site, make_driver
 from test_look import axe_source, axe_violations
 
 WORD = "Marlow"  # in one card of the example site only: "The **Marlow Trio** plays two sets…"
@@ -178,3 +179,33 @@ def test_a_results_excerpt_starts_with_the_cards_own_words(search_site):
         assert "★" not in excerpts[0] and "Buy" not in excerpts[0]
     finally:
         driver.quit()
+
+
+def test_a_large_sites_index_in_parts_finds_a_card_of_the_last_part(cardfeed_bin, tmp_path):
+    """Over 12,500 cards the index comes in parts, which the box merges: a word of the card whose
+    page sorts last (in the last part) is found, as is one of the first part's, and Pagefind's
+    script, worker and WebAssembly are fetched once."""
+    site = tmp_path / "site"
+    (site / "cards").mkdir(parents=True)
+    subprocess.run(["python3", str(REPO / "bench" / "gen_cards.py"), "13000", "7", str(site / "cards" / "generated.json")], check=True)
+    (site / "cards.json").write_text(json.dumps([
+        {"id": "zzz-last", "type": "text_announcement", "title": "The last card", "description": "Quokkaphone night.", "created": 1790000000},
+        {"id": "000-first", "type": "text_announcement", "title": "The first card", "description": "Wombatophone night.", "created": 1790000000},
+    ]))
+    with built_and_served(cardfeed_bin, site, "--search") as url:
+        index = site / "public" / "pagefind"
+        assert json.loads((index / "cardfeed-parts.json").read_text()) == {"parts": ["part-2/"]}
+        driver = make_driver()
+        fetched = "return performance.getEntriesByType('resource').map(e => e.name)"
+        try:
+            driver.get(url + "cards/card-zzz-last.html")
+            for word, title, page in [("quokkaphone", "The last card", "cards/card-zzz-last.html"),
+                                      ("wombatophone", "The first card", "cards/card-000-first.html")]:
+                search(driver, word)
+                WebDriverWait(driver, 10).until(lambda d: results(d) == [(title, url + page)])
+            names = [name[len(url):] for name in driver.execute_script(fetched)]
+            # (The worker fetches the WebAssembly, out of the page's sight.)
+            assert names.count("pagefind/pagefind.js") == 1, names
+            assert not [name for name in names if name.startswith("pagefind/part-2/") and ("wasm" in name or name.endswith(".js"))], names
+        finally:
+            driver.quit()

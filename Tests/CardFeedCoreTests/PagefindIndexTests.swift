@@ -69,6 +69,42 @@ import Testing
         try Dictionary(uniqueKeysWithValues: bundle.files.map { ($0, try Data(contentsOf: bundle.folder.appendingPathComponent($0))) })
     }
 
+    @Test func pagesAreSplitIntoEvenPartsInTheOrderOfTheirNames() {
+        let pages = (0..<25).map { "card-\($0).html" }.sorted()
+        #expect(SearchIndex.split(pages, size: 30).map(\.count) == [25])
+        #expect(SearchIndex.split(pages, size: 10).map(\.count) == [8, 8, 9])
+        #expect(SearchIndex.split(pages, size: 10).flatMap { $0 } == pages)
+        #expect(SearchIndex.split([], size: 10).map(\.count) == [0])
+    }
+
+    /// A site larger than a part: an index in `pagefind/` and one in each `part-N/`, listed in
+    /// cardfeed-parts.json, every page in one of them, the same bytes from run to run.
+    @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))
+    func aLargeSiteIsIndexedInPartsTheSameEachTime() throws {
+        let pagefind = try Pagefind.locate().get()
+        let site = try Self.cardPages(25)
+        defer { try? FileManager.default.removeItem(at: site) }
+        var index = SearchIndex(pagefind: pagefind, site: site.path, language: "en", count: 25)
+        index.partSize = 10
+        var runs: [[String: Data]] = []
+        for _ in 0..<2 {
+            let bundle = Self.newBundleFolder()
+            defer { try? FileManager.default.removeItem(at: bundle) }
+            let made = try index.make(into: bundle)
+            #expect(made.pages == 25)
+            runs.append(try Self.contents(made))
+        }
+        let files = runs[0]
+        #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self) == "{\"parts\":[\"part-2/\",\"part-3/\"]}\n")
+        for root in ["", "part-2/", "part-3/"] {
+            #expect(files.keys.contains(root + "pagefind-entry.json"))
+            #expect(files.keys.contains { $0.hasPrefix(root + "pagefind.") && $0.hasSuffix(".pf_meta") })
+        }
+        #expect(files.keys.filter { $0.contains("fragment/") }.count == 25)
+        #expect(!files.keys.contains { $0.hasPrefix(".pages") || $0.hasPrefix("part-1/") })
+        #expect(runs[1] == files)
+    }
+
     @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))
     func theSamePagesGiveTheSameIndexWithItsFilters() throws {
         let pagefind = try Pagefind.locate().get()

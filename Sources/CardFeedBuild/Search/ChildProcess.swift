@@ -18,7 +18,7 @@ import Darwin
 ///
 /// Foundation's `Process` does none of that: it reads a pipe to its end (a child holding it
 /// open keeps the caller waiting), keeps all of it in memory, and reaps the process itself.
-package final class ChildProcess: Sendable {
+package final class ChildProcess: Stoppable {
     /// How a run ended.
     package enum Ending: Sendable, Equatable {
         case exited(Int32)
@@ -69,6 +69,7 @@ package final class ChildProcess: Sendable {
     /// `nice` lowers its CPU priority (which its threads and children inherit).
     package func run(_ arguments: [String], in folder: String? = nil, environment: [String: String],
                      timeLimit: Duration? = nil, nice: Int32 = 0) throws(CannotStart) -> Outcome {
+        if stopped { return Outcome(ending: .stopped, tail: "", truncated: false) }
         var fds: [Int32] = [-1, -1]
         guard cardfeed_pipe_cloexec(&fds) == 0 else { throw CannotStart(description: String(cString: strerror(errno))) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
@@ -204,5 +205,39 @@ package final class ChildProcess: Sendable {
         let result = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
         guard result == 0 else { throw CannotStart(description: String(cString: strerror(result))) }
         return pid
+    }
+}
+
+/// Something under way that another thread (a signal's handler, the next build) can end.
+package protocol Stoppable: Sendable {
+    func stop()
+}
+
+/// Processes that are stopped together: the Pagefind runs of one index. A process made after
+/// `stop` never starts.
+package final class ChildProcesses: Stoppable {
+    private let state = Mutex<(made: [ChildProcess], stopped: Bool)>(([], false))
+
+    package init() {}
+
+    package var stopped: Bool { state.withLock { $0.stopped } }
+
+    /// A new process of the group.
+    package func make() -> ChildProcess {
+        let process = ChildProcess()
+        let stopped = state.withLock { state in
+            state.made.append(process)
+            return state.stopped
+        }
+        if stopped { process.stop() }
+        return process
+    }
+
+    package func stop() {
+        let made = state.withLock { state in
+            state.stopped = true
+            return state.made
+        }
+        made.forEach { $0.stop() }
     }
 }

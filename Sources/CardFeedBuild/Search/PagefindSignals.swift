@@ -25,7 +25,7 @@ package final class PagefindSignals: Sendable {
     private struct State {
         var watching = false
         /// The run under way, which a signal stops.
-        var run: ChildProcess?
+        var run: (any Stoppable)?
         /// The signal that came while a run was under way.
         var received: Int32?
     }
@@ -38,7 +38,7 @@ package final class PagefindSignals: Sendable {
 
     /// Runs `body`, which runs `process` (Pagefind, or its version probe); a signal meanwhile
     /// ends the process and all it started.
-    package func during<T, E: Error>(_ process: ChildProcess, _ body: () throws(E) -> T) throws(E) -> T {
+    package func during<T, E: Error>(_ process: any Stoppable, _ body: () throws(E) -> T) throws(E) -> T {
         watch()
         state.withLock { state in
             state.run = process
@@ -82,7 +82,7 @@ package final class PagefindSignals: Sendable {
     }
 
     private func received(_ number: Int32) {
-        let run = state.withLock { state -> ChildProcess? in
+        let run = state.withLock { state -> (any Stoppable)? in
             guard let run = state.run else { return nil }
             if state.received == nil { state.received = number }
             return run

@@ -24,21 +24,27 @@
 
   // Pagefind's module, loaded once, when a search is first typed. A large site's index comes in
   // parts (pagefind/cardfeed-parts.json lists the others' folders), each merged into the first,
-  // so that one search looks through every card.
+  // so that one search looks through every card. The build always writes that list: without it
+  // (or with a part that does not load) search is unavailable rather than quietly partial, and
+  // the next search starts again from nothing (Pagefind keeps a merged index that failed).
   function pagefind() {
     if (!loading) {
       var index = new URL("pagefind/", document.baseURI);
       var parts = fetch(new URL("cardfeed-parts.json", index).href).then(function (response) {
-        return response.ok ? response.json() : { parts: [] };
-      }).catch(function () { return { parts: [] }; });
+        if (!response.ok) throw new Error("no cardfeed-parts.json");
+        return response.json();
+      });
+      var module = null;
       loading = Promise.all([import(new URL("pagefind.js", index).href), parts]).then(function (loaded) {
-        var module = loaded[0];
-        var others = (loaded[1] && loaded[1].parts) || [];
+        module = loaded[0];
         return module.options({ excerptLength: 20 }).then(function () {
-          return Promise.all(others.map(function (part) { return module.mergeIndex(new URL(part, index).href); }));
+          return Promise.all((loaded[1].parts || []).map(function (part) { return module.mergeIndex(new URL(part, index).href); }));
         }).then(function () { return module; });
       });
-      loading.catch(function () { loading = null; });
+      loading.catch(function () {
+        loading = null;
+        if (module) module.destroy().catch(function () {});
+      });
     }
     return loading;
   }

@@ -27,6 +27,7 @@ install -m 0644 packaging/copyright "$folder/COPYRIGHT"
 # COPYRIGHT points Debian's readers at /usr/share/common-licenses; the archive carries the text.
 install -D -m 0644 /usr/share/common-licenses/Apache-2.0 "$folder/licenses/Apache-2.0.txt"
 install -m 0644 packaging/pagefind-LICENSE "$folder/licenses/Pagefind-MIT.txt"
+install -m 0644 /usr/share/common-licenses/MPL-2.0 "$folder/licenses/MPL-2.0.txt"
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
   -C "$stage" -cf - "$name" | gzip -9n > "$output"
 echo "package: wrote $5"

@@ -20,18 +20,30 @@ wheel_sha256=$(value wheel_sha256) binary_sha256=$(value binary_sha256)
 fail() { echo "get-pagefind: $*" >&2; exit 1; }
 matches() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; }
 
+# The lock file names the Linux x86_64 binary, the one the packages carry.
+[ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] ||
+  fail "packaging/pagefind.lock names Pagefind for Linux x86_64; this is $(uname -s) $(uname -m): install Pagefind another way and set PAGEFIND"
+command -v sha256sum >/dev/null || fail "needs sha256sum (coreutils) to check what it downloads"
+
 if matches "$folder/pagefind" "$binary_sha256"; then
   echo "get-pagefind: $folder/pagefind is Pagefind $version already"
   exit 0
 fi
-mkdir -p "$folder" 2>/dev/null && [ -w "$folder" ] ||
+if [ -e "$folder/pagefind" ] || [ -L "$folder/pagefind" ]; then
+  echo "get-pagefind: replacing $folder/pagefind ($("$folder/pagefind" --version 2>/dev/null || echo 'not Pagefind '"$version"))"
+fi
+{ mkdir -p "$folder" 2>/dev/null && [ -w "$folder" ]; } ||
   fail "cannot write to $folder; run it as root (sudo bash scripts/get-pagefind.sh), or name a folder of yours: bash scripts/get-pagefind.sh ~/.local/lib/cardfeed, then export PAGEFIND=~/.local/lib/cardfeed/pagefind"
 
-cache=${CARDFEED_CACHE:-${HOME:-/tmp}/.cache/cardfeed}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Without a home (or a cache named), the download is kept only for this run.
+cache=${CARDFEED_CACHE:-${HOME:+$HOME/.cache/cardfeed}}
+cache=${cache:-$work}
 mkdir -p "$cache"
 if ! matches "$cache/$wheel" "$wheel_sha256"; then
   echo "get-pagefind: downloading Pagefind $version ($wheel)"
-  partial=$cache/$wheel.partial
+  partial=$work/$wheel.partial
   if command -v curl >/dev/null; then
     curl --fail --silent --show-error --location --retry 3 --proto '=https' --output "$partial" "$url" ||
       fail "could not download $url"
@@ -41,12 +53,9 @@ if ! matches "$cache/$wheel" "$wheel_sha256"; then
   else
     fail "needs curl or python3 to download $url"
   fi
-  matches "$partial" "$wheel_sha256" || { rm -f "$partial"; fail "$url does not have the sha256 packaging/pagefind.lock gives ($wheel_sha256): refused"; }
-  mv "$partial" "$cache/$wheel"
+  matches "$partial" "$wheel_sha256" || fail "$url does not have the sha256 packaging/pagefind.lock gives ($wheel_sha256): refused"
+  mv -f "$partial" "$cache/$wheel"
 fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 if command -v python3 >/dev/null; then
   python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("pagefind_bin/pagefind"))' \
     "$cache/$wheel" "$work/pagefind"

@@ -22,6 +22,14 @@ import Testing
         #expect(lock.contains("pagefind_bin-\(Pagefind.pinned)-"))
     }
 
+    /// The packages' Pagefind is looked for in one place a layout: an archive unpacked in /tmp
+    /// must not run a /tmp/lib/cardfeed/pagefind that anyone could have put there.
+    @Test func thePackagedPagefindIsLookedForWhereEachPackagePutsIt() {
+        #expect(Pagefind.besideBinary(of: "/usr/bin/cardfeed") == "/usr/lib/cardfeed/pagefind")
+        #expect(Pagefind.besideBinary(of: "/usr/local/bin/cardfeed") == "/usr/local/lib/cardfeed/pagefind")
+        #expect(Pagefind.besideBinary(of: "/tmp/cardfeed-1.0.0-linux-x86_64/cardfeed") == "/tmp/cardfeed-1.0.0-linux-x86_64/lib/cardfeed/pagefind")
+    }
+
     @Test func gzipRoundTripsAndIsTheSameEachTime() throws {
         let text = Array(String(repeating: "pagefind_dcd and some words ", count: 500).utf8)
         let packed = Gzip.compress(text)

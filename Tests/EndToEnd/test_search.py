@@ -417,6 +417,32 @@ def test_a_build_stopped_while_it_asks_pagefind_its_version_ends_it(cardfeed_bin
         subprocess.run(["pkill", "-9", "-f", "sleep 300"], capture_output=True)
 
 
+def test_a_signal_during_the_version_probe_ends_the_search_for_pagefind_and_the_build(cardfeed_bin, example_site, tmp_path):
+    """With several places to look, a signal while the first answers `--version` ends the build:
+    the next candidate is not tried, and the signal is not forgotten."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    log = tmp_path / "probe.pid"
+    (folder / "pagefind_extended").write_text(f"#!/bin/bash\necho $$ > {log}\nexec sleep 300\n")
+    tried = tmp_path / "tried"
+    (folder / "pagefind").write_text(f"#!/bin/bash\ntouch {tried}\necho pagefind 1.5.2\n")
+    for program in folder.iterdir():
+        program.chmod(0o755)
+    environment = {k: v for k, v in os.environ.items() if k != "PAGEFIND"}
+    build = subprocess.Popen([str(cardfeed_bin), "build", str(example_site), "--search", "--now", NOW], cwd=tmp_path,
+                             env={**environment, "PATH": f"{folder}:/usr/bin:/bin"}, start_new_session=True,
+                             preexec_fn=default_signals, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        probe = pid_in(log)
+        build.send_signal(signal.SIGTERM)
+        assert build.wait(timeout=5) == -signal.SIGTERM
+        assert ends_soon(probe, 1)
+        assert not tried.exists(), "the next candidate was tried after the signal"
+    finally:
+        build.kill()
+        subprocess.run(["pkill", "-9", "-f", "sleep 300"], capture_output=True)
+
+
 def test_what_pagefind_prints_is_kept_only_as_far_as_a_message_needs(cardfeed_bin, example_site, tmp_path):
     """A Pagefind that prints half a gigabyte and fails: the build's memory stays small, and the
     error still says what it printed last."""

@@ -56,17 +56,19 @@ package final class ChildProcess: Stoppable {
     /// Ends the run and everything it started, or keeps it from starting. Safe from any thread,
     /// and from a signal's handler queue.
     package func stop() {
-        let pid = state.withLock { state -> pid_t? in
+        // Under the lock: `run` clears the pid before it reaps the process, so the group id
+        // is never one the system has given to another process meanwhile.
+        state.withLock { state in
             state.stopped = true
-            return state.pid
+            if let pid = state.pid { kill(-pid, SIGKILL) }
         }
-        if let pid { kill(-pid, SIGKILL) }
     }
 
     /// Runs `arguments[0]` (a path) with the rest as its arguments, in `folder`, with
     /// `environment`, standard input from /dev/null; returns once it has ended and every
     /// process left in its group has been sent SIGKILL. `timeLimit` ends it as `.timedOut`.
-    /// `nice` lowers its CPU priority (which its threads and children inherit).
+    /// `nice` lowers its CPU priority (which its threads and children inherit), where
+    /// /usr/bin/nice is.
     package func run(_ arguments: [String], in folder: String? = nil, environment: [String: String],
                      timeLimit: Duration? = nil, nice: Int32 = 0) throws(CannotStart) -> Outcome {
         if stopped { return Outcome(ending: .stopped, tail: "", truncated: false) }
@@ -80,23 +82,32 @@ package final class ChildProcess: Stoppable {
             defer { close(writeEnd) }  // the child's copy is the only one left
             spawned = try Self.spawn(arguments, folder: folder, environment: environment, output: writeEnd, nice: nice)
         }
-        let stoppedEarly = state.withLock { state -> Bool in
+        state.withLock { state in
             state.pid = spawned
-            return state.stopped
+            if state.stopped { kill(-spawned, SIGKILL) }
         }
-        if stoppedEarly { kill(-spawned, SIGKILL) }
 
-        let (tail, truncated, timedOut) = Self.collect(readEnd, of: spawned, until: timeLimit.map { ContinuousClock.now + $0 })
-        // Ended, or exited leaving others in its group: whatever is left of the group goes too.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(spawned), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        let deadline = timeLimit.map { ContinuousClock.now + $0 }
+        var (tail, truncated, timedOut) = Self.collect(readEnd, of: spawned, until: deadline)
+        // Its output ended; it may still run (it closed its output, or left a child holding it):
+        // the time limit holds until it has ended.
+        while !Self.hasEnded(spawned) {
+            if let deadline, !timedOut, ContinuousClock.now >= deadline {
+                timedOut = true
+                kill(-spawned, SIGKILL)
+            }
+            usleep(20_000)
+        }
+        // Whatever is left of its group goes too.
         kill(-spawned, SIGKILL)
         let wasStopped = state.withLock { state -> Bool in
             state.pid = nil
             return state.stopped
         }
         var status: Int32 = 0
-        while waitpid(spawned, &status, 0) < 0 && errno == EINTR {}
+        var reaped: pid_t
+        repeat { reaped = waitpid(spawned, &status, 0) } while reaped < 0 && errno == EINTR
+        guard reaped == spawned else { throw CannotStart(description: "its end could not be read (\(String(cString: strerror(errno))))") }
 
         let ending: Ending
         if wasStopped {
@@ -161,12 +172,25 @@ package final class ChildProcess: Stoppable {
     /// Whether `pid`, a child of this process, has ended (it is left to be reaped).
     private static func hasEnded(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
-        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+        let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+        if result != 0 { return errno != EINTR }  // ECHILD: there is nothing left to wait for
+        return info._sifields._sigchld.si_pid == pid
     }
+
+    /// A process started with SIGCHLD ignored (some service managers, `nohup` wrappers) has its
+    /// children reaped by the system, and their exit status lost: a failed Pagefind would read as
+    /// a good one. The default is put back, once.
+    private static let reapChildrenOurselves: Void = {
+        var current = sigaction()
+        if sigaction(SIGCHLD, nil, &current) == 0, unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+            signal(SIGCHLD, SIG_DFL)
+        }
+    }()
 
     /// posix_spawn in a new process group, signals unblocked and the ending ones at their
     /// defaults, output to `output`, input from /dev/null.
     private static func spawn(_ arguments: [String], folder: String?, environment: [String: String], output: Int32, nice: Int32) throws(CannotStart) -> pid_t {
+        reapChildrenOurselves
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -194,7 +218,8 @@ package final class ChildProcess: Stoppable {
 
         // `nice` is a program of its own (coreutils), which execs the command in the same
         // process: setting the priority here would need a fork of our own.
-        let command = nice == 0 ? arguments : ["/usr/bin/nice", "-n", String(nice)] + arguments
+        let niceProgram = "/usr/bin/nice"
+        let command = nice == 0 || access(niceProgram, X_OK) != 0 ? arguments : [niceProgram, "-n", String(nice)] + arguments
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -27,11 +27,17 @@ package struct Pagefind: Sendable, Equatable {
     /// The environment variable that names Pagefind's binary (or a command on PATH).
     package static let variable = "PAGEFIND"
 
-    /// Where the packages put Pagefind, relative to the folder that holds the cardfeed binary:
-    /// the `.deb`'s /usr/bin/cardfeed has /usr/lib/cardfeed/pagefind, the archive's
-    /// cardfeed-VERSION/cardfeed has cardfeed-VERSION/lib/cardfeed/pagefind. Not on PATH, so
-    /// that it stands in for no other program's Pagefind.
-    static let besideBinary = ["../lib/cardfeed/pagefind", "lib/cardfeed/pagefind"]
+    /// Where the packages put Pagefind, by the cardfeed binary's path: the `.deb`'s
+    /// /usr/bin/cardfeed has /usr/lib/cardfeed/pagefind (`../lib` of a folder named `bin`), the
+    /// archive's cardfeed-VERSION/cardfeed has cardfeed-VERSION/lib/cardfeed/pagefind. Not on
+    /// PATH, so that it stands in for no other program's Pagefind. Only one place for each
+    /// layout: the archive's binary unpacked in /tmp must not run a /tmp/lib/cardfeed/pagefind
+    /// that anyone could have put there.
+    static func besideBinary(of executable: String) -> String {
+        let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        let relative = folder.lastPathComponent == "bin" ? "../lib/cardfeed/pagefind" : "lib/cardfeed/pagefind"
+        return folder.appendingPathComponent(relative).standardizedFileURL.path
+    }
 
     /// How long `--version` may take: a program that never answers must not hang the build.
     static let probeTimeLimit = Duration.seconds(10)
@@ -67,24 +73,22 @@ package struct Pagefind: Sendable, Equatable {
             return candidate([program], environment, signals).mapError { NotFound(places: ["\(variable)=\(named): \($0)"]) }
         }
         var places: [String] = []
-        var installed: [String] = []
-        if let executable {
-            let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
-            installed += besideBinary.map { folder.appendingPathComponent($0).standardizedFileURL.path }
-        }
+        let installed = executable.map { [besideBinary(of: $0)] } ?? []
         for program in installed where manager.isExecutableFile(atPath: program) {
             switch candidate([program], environment, signals) {
             case .success(let found): return .success(found)
+            case .failure(let reason) where reason.stopped: return .failure(NotFound(places: ["\(program): \(reason)"]))
             case .failure(let reason): places.append("\(program): \(reason)")
             }
         }
-        if places.isEmpty { places.append("none beside cardfeed (\(installed.joined(separator: ", ")))") }
+        if places.isEmpty { places.append("none beside cardfeed\(installed.map { " (\($0))" }.joined())") }
         var onPATH = false
         for name in ["pagefind_extended", "pagefind"] {
             guard let program = onPath(name, path) else { continue }
             onPATH = true
             switch candidate([program], environment, signals) {
             case .success(let found): return .success(found)
+            case .failure(let reason) where reason.stopped: return .failure(NotFound(places: ["\(program): \(reason)"]))
             case .failure(let reason): places.append("\(program): \(reason)")
             }
         }
@@ -122,7 +126,7 @@ package struct Pagefind: Sendable, Equatable {
         case .timedOut:
             return .failure(Unusable("`\(command.joined(separator: " ")) --version` did not answer within \(probeTimeLimit.components.seconds) s, and was stopped"))
         case .stopped:
-            return .failure(Unusable("stopped"))
+            return .failure(Unusable("stopped by a signal", stopped: true))
         case .exited(0):
             if let version = lines.first(where: { $0.hasPrefix("pagefind ") }) {
                 guard version.hasPrefix("pagefind 1.") else { return .failure(Unusable("\(version), but CardFeed needs Pagefind 1 (it is tested with \(pinned))")) }
@@ -139,7 +143,12 @@ package struct Pagefind: Sendable, Equatable {
     /// Why a command found is not a Pagefind CardFeed can use.
     private struct Unusable: Error, CustomStringConvertible {
         var description: String
-        init(_ description: String) { self.description = description }
+        /// Its probe was ended by a signal, which ends the search for Pagefind too.
+        var stopped = false
+        init(_ description: String, stopped: Bool = false) {
+            self.description = description
+            self.stopped = stopped
+        }
     }
 
     /// The command's path, absolute: Pagefind runs in another folder, where a relative one

@@ -41,7 +41,9 @@ extension Pagefind {
     /// `background` runs it at the lowest CPU priority (`nice -n 19`, which its threads inherit):
     /// `serve` indexes while the reader edits, and a build of the next edit must not wait for
     /// Pagefind's threads on these few cores.
-    package func index(site: String, glob: String, language: String, into bundle: URL, background: Bool = false, process: ChildProcess = ChildProcess()) throws(Failure) -> Bundle {
+    /// `published` is where the output will have the index, for messages.
+    package func index(site: String, glob: String, language: String, into bundle: URL, published: String = Pagefind.folder,
+                       background: Bool = false, process: ChildProcess = ChildProcess()) throws(Failure) -> Bundle {
         do { try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true) } catch {
             throw Failure(description: "cannot create \(bundle.path): \(error.localizedDescription)")
         }
@@ -70,7 +72,7 @@ extension Pagefind {
             }
             throw Failure(description: "Pagefind (\(command.joined(separator: " "))) failed (\(how))" + (said.isEmpty ? "" : ": \(said)"))
         }
-        let files = try Self.files(in: bundle)
+        let files = try Self.files(in: bundle, published: published)
         for name in files where !name.contains("/") && !Self.isUsed(name) {
             try? FileManager.default.removeItem(at: bundle.appendingPathComponent(name))
         }
@@ -87,7 +89,7 @@ extension Pagefind {
             guard words.count == 3, words[0] == "Indexed", words[2] == "pages" else { return nil }
             return Int(words[1])
         }.first
-        return Bundle(folder: bundle, files: try Self.files(in: bundle), pages: pages)
+        return Bundle(folder: bundle, files: try Self.files(in: bundle, published: published), pages: pages)
     }
 
     /// What the built-in card templates show that is not the card's own words, left out of the
@@ -107,7 +109,7 @@ extension Pagefind {
     /// The files below `folder`, relative, sorted. Only regular files and folders: anything
     /// else there (a symbolic link, which the output would follow and publish whatever it
     /// points at) is an error that names it.
-    static func files(in folder: URL) throws(Failure) -> [String] {
+    static func files(in folder: URL, published: String = Pagefind.folder) throws(Failure) -> [String] {
         var files: [String] = []
         var pending = [""]
         while let relative = pending.popLast() {
@@ -125,8 +127,8 @@ extension Pagefind {
                 switch status.st_mode & S_IFMT {
                 case S_IFDIR: pending.append(child)
                 case S_IFREG: files.append(child)
-                case S_IFLNK: throw Failure(description: "Pagefind's output holds \(Pagefind.folder)/\(child), a symbolic link; the index may hold only files and folders, and nothing it points at is copied")
-                default: throw Failure(description: "Pagefind's output holds \(Pagefind.folder)/\(child), which is not a file; the index may hold only files and folders")
+                case S_IFLNK: throw Failure(description: "Pagefind's output holds \(published)/\(child), a symbolic link; the index may hold only files and folders, and nothing it points at is copied")
+                default: throw Failure(description: "Pagefind's output holds \(published)/\(child), which is not a file; the index may hold only files and folders")
                 }
             }
         }

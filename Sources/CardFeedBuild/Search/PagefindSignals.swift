@@ -18,7 +18,8 @@ import Darwin
 /// other time the process ends by the signal at once. The signals are watched from the first
 /// run to the end of the process: libdispatch handles a signal for the whole process, and a
 /// disposition put back under it could lose one. A signal the process was started ignoring
-/// (`nohup`, a script's background job) stays ignored, and Pagefind inherits that.
+/// (`nohup`, a script's background job) stays ignored; Pagefind gets the default
+/// (`ChildProcess`), but runs in a group of its own, which a terminal's signals do not reach.
 package final class PagefindSignals: Sendable {
     package static let shared = PagefindSignals()
 
@@ -40,18 +41,16 @@ package final class PagefindSignals: Sendable {
     /// ends the process and all it started.
     package func during<T, E: Error>(_ process: any Stoppable, _ body: () throws(E) -> T) throws(E) -> T {
         watch()
-        state.withLock { state in
-            state.run = process
-            state.received = nil
-        }
+        // A signal received before (during the version probe, say) is kept: it ends the build.
+        state.withLock { $0.run = process }
         defer { state.withLock { $0.run = nil } }
         return try body()
     }
 
-    /// Whether a signal came during the last run.
+    /// Whether a signal came during a run.
     package var signalled: Bool { state.withLock { $0.received != nil } }
 
-    /// Ends the process by the signal that came during the last run, if one did: called once
+    /// Ends the process by the signal that came during a run, if one did: called once
     /// the build has removed what it was writing.
     package func endProcessIfSignalled() {
         if let number = state.withLock({ $0.received }) { Self.end(by: number) }

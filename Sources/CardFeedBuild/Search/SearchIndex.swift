@@ -81,7 +81,8 @@ public struct SearchIndex: Sendable, Equatable {
                     defer { try? FileManager.default.removeItem(at: pagesFolder) }
                     try Self.link(parts[number], from: site, into: pagesFolder)
                     let output = bundle.appendingPathComponent("part-\(number + 1)", isDirectory: true)
-                    return try pagefind.index(site: pagesFolder.path, glob: Self.glob, language: language, into: output, background: background, process: runs.make())
+                    return try pagefind.index(site: pagesFolder.path, glob: Self.glob, language: language, into: output,
+                                              published: Pagefind.folder + (number == 0 ? "" : "/part-\(number + 1)"), background: background, process: runs.make())
                 }
                 if case .failure(let failure) = result, !failure.wasStopped { runs.stop() }
                 results.withLock { $0[number] = result }

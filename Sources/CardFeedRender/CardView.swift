@@ -2,27 +2,30 @@ import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
 
-/// What a card template sees. Every name a template may use is a case of `Key`, so the list of
-/// names (for checking templates) and the values can never disagree. Text is given raw and
-/// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark, or the escaped text
-/// of a plain-text card) for `{{{description}}}`.
+/// What a card template sees. Every name a template may use is a `Key`: the card's fields that
+/// `CardField` gives a template name, shown as they are, and the names of this view's own, so the
+/// list of names (for checking templates) and the values can never disagree. Text is given raw
+/// and escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark, or the escaped
+/// text of a plain-text card) for `{{{description}}}`.
 /// A class, so that the context stack holds it by reference: a card's template looks up some
 /// forty names.
 final class CardView: MustacheObject {
-    enum Key: String, ViewKey {
-        case id, anchor, type, unread, viewed, pinned, dismissible, useWebView
-        case title, description, plainText, url, domain, link
+    /// The names the card view works out itself: views of their own (dates, images, links),
+    /// values made from several fields, and the site's settings.
+    enum Own: String, CaseIterable, Sendable {
+        case id, anchor, type, unread, useWebView
+        case description, plainText, link
         case image, pinnedIcon
         case created, updated, expires
         case categories, extras, extrasList
-        case subtitle, caption, rating, reviews, price, mediaType, itunesID, universal
+        case rating, reviews, price
         case newTab, strings, permalink
-        case language, dir
+        case dir
 
         var kind: FieldKind {
             switch self {
-            case .id, .anchor, .type, .title, .url, .domain, .subtitle, .caption, .mediaType, .itunesID, .permalink, .language, .dir: .text
-            case .unread, .viewed, .pinned, .dismissible, .useWebView, .universal, .newTab, .plainText: .flag
+            case .id, .anchor, .type, .permalink, .dir: .text
+            case .unread, .useWebView, .newTab, .plainText: .flag
             case .description: .html
             case .link: .view(LinkView.schema)
             case .image, .pinnedIcon: .view(ImageView.schema)
@@ -33,6 +36,46 @@ final class CardView: MustacheObject {
             case .rating: .view(RatingView.schema)
             case .reviews: .view(ReviewsView.schema)
             case .price: .view(PriceView.schema)
+            }
+        }
+    }
+
+    enum Key: ViewKey {
+        case own(Own)
+        /// A card field with a template name, shown as it is.
+        case field(CardField)
+
+        static let allCases: [Key] = Own.allCases.map(Key.own) + shownAsTheyAre.map(Key.field)
+
+        /// The fields with a template name whose value is text, a link, a flag or a whole number.
+        static let shownAsTheyAre = CardField.allCases.filter { field in
+            guard field.declaration.template != nil else { return false }
+            switch field.declaration.value {
+            case .text, .link, .flag, .integer: return true
+            case .image, .positiveNumber, .time, .format, .ownCode: return false
+            }
+        }
+
+        init?(rawValue: String) {
+            guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = key
+        }
+
+        var rawValue: String {
+            switch self {
+            case .own(let own): own.rawValue
+            case .field(let field): field.declaration.template!
+            }
+        }
+
+        var kind: FieldKind {
+            switch self {
+            case .own(let own): own.kind
+            case .field(let field):
+                switch field.declaration.value {
+                case .flag: .flag
+                default: .text
+                }
             }
         }
     }
@@ -85,19 +128,30 @@ final class CardView: MustacheObject {
     func value(for name: MustacheName) -> MustacheValue? {
         guard let key = Self.fields[name] else { return nil }
         switch key {
+        case .field(let field): return value(of: field)
+        case .own(let own): return value(of: own)
+        }
+    }
+
+    /// A field as it is: text, a flag, a whole number as text.
+    private func value(of field: CardField) -> MustacheValue? {
+        switch field.declaration.value {
+        case .text(let path), .link(let path): card[dynamicMember: path].mustache
+        case .flag(let path): .bool(card[dynamicMember: path])
+        case .integer(let path): card[dynamicMember: path].map { .text(String($0)) }
+        case .image, .positiveNumber, .time, .format, .ownCode: nil  // not `Key.shownAsTheyAre`
+        }
+    }
+
+    private func value(of own: Own) -> MustacheValue? {
+        switch own {
         case .id: return .text(card.id)
         case .anchor: return .text(anchor)
         case .type: return .text(card.type.rawValue)
         case .unread: return .bool(!card.viewed)
-        case .viewed: return .bool(card.viewed)
-        case .pinned: return .bool(card.pinned)
-        case .dismissible: return .bool(card.dismissible)
         case .useWebView: return .bool(card.useWebView && card.url != nil)
-        case .title: return card.title.mustache
         case .description: return descriptionHTML.mustache
         case .plainText: return .bool(card.descriptionFormat == .text)
-        case .url: return card.url.mustache
-        case .domain: return card.domain.mustache
         case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? URLCheck.host(of: $0) ?? $0)) }
         case .image: return .object(settings.images.cardImage(card))
         case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
@@ -107,18 +161,12 @@ final class CardView: MustacheObject {
         case .categories: return .objects(card.categories.compactMap { settings.categoryChips[$0] })
         case .extras: return card.extras.isEmpty ? nil : .object(ExtrasView(pairs: card.extras))
         case .extrasList: return .objects(card.extras.map { ExtraView(key: $0.key, value: $0.value) })
-        case .subtitle: return card.subtitle.mustache
-        case .caption: return card.caption.mustache
         case .rating: return card.rating.map { .object(RatingView($0, strings: settings.strings)) }
         case .reviews: return card.reviews.map { .object(ReviewsView(count: $0, text: settings.strings.reviews($0))) }
         case .price: return PriceView(card, strings: settings.strings).map { .object($0) }
-        case .mediaType: return card.mediaType.mustache
-        case .itunesID: return card.itunesID.map { .text(String($0)) }
-        case .universal: return .bool(card.universal)
         case .newTab: return .bool(newTab)
         case .strings: return .object(settings.stringsView)
         case .permalink: return .text(permalink)
-        case .language: return card.language.mustache
         case .dir: return direction.map { .text($0.rawValue) }
         }
     }

@@ -219,7 +219,7 @@ import Testing
         #expect(rule.types == [.bannerImage])
         #expect(rule.categories == ["news", "uncategorized"])
         #expect(rule.ids == ["cc-*"])
-        #expect(rule.set.map(\.field) == ["title", "viewed", "expires_at"])
+        #expect(rule.set.map(\.field) == [.title, .viewed, .expiresAt])
         #expect(rule.pin == false)
         #expect(rule.moveTo == [])
     }

@@ -20,7 +20,7 @@ public struct CardRule: Sendable {
     public var extras: [(key: String, value: String)] = []
 
     // What it does.
-    public var set: [(field: String, value: RuleValue)] = []
+    public var set: [(field: CardField, value: Assignment)] = []
     public var hide = false
     public var pin: Bool?
     /// Replaces the card's categories; an empty list moves it to uncategorized.
@@ -33,27 +33,28 @@ public struct CardRule: Sendable {
         self.column = column
     }
 
-    public enum RuleValue: Sendable, Equatable {
-        case text(String)
-        case flag(Bool)
-        case number(Double)
+    /// What `set:` gives a field: a value of the field's own kind, read and checked when
+    /// cardfeed.yml is loaded, so that applying it to a card cannot fail. Links and images are
+    /// checked again for each card, as they are in card files.
+    public enum Assignment: Sendable {
+        case text(WritableKeyPath<Card.Fields, String?> & Sendable, String)
+        case link(WritableKeyPath<Card.Fields, String?> & Sendable, String)
+        case image(WritableKeyPath<Card.Fields, CardImage?> & Sendable, String)
+        case flag(WritableKeyPath<Card.Fields, Bool> & Sendable, Bool)
+        case number(WritableKeyPath<Card.Fields, Double?> & Sendable, Double?)
+        case integer(WritableKeyPath<Card.Fields, Int64?> & Sendable, Int64)
+        /// Unix seconds, or none (`-1`, never).
+        case seconds(WritableKeyPath<Card.Fields, Int64?> & Sendable, Int64?)
         /// An ISO 8601 date or date-time (`expires_at: 2026-12-31`), read on the site's clocks.
-        case time(WrittenTime)
+        case time(WritableKeyPath<Card.Fields, Int64?> & Sendable, WrittenTime)
+        case format(WritableKeyPath<Card.Fields, DescriptionFormat> & Sendable, DescriptionFormat)
     }
-
-    /// The card fields `set:` may change, and the kind of value each takes.
-    static let settableFields: [String: String] = [
-        "title": "text", "description": "text", "url": "text", "domain": "text", "image": "text", "image_alt": "text",
-        "subtitle": "text", "caption": "text", "display_price": "text",
-        "viewed": "flag", "pinned": "flag", "dismissible": "flag", "use_webview": "flag",
-        "expires_at": "number", "aspect_ratio": "number", "descriptions": "format",
-    ]
 
     /// Why `number` cannot be set on `field`, or nil: `.nan`, `.inf` and times beyond what a
     /// timestamp can hold are refused here, so that applying a rule cannot fail.
-    static func problem(setting field: String, to number: Double) -> String? {
+    static func problem(setting field: CardField, to number: Double) -> String? {
         guard number.isFinite else { return "\(number) is not a number a card can hold; give a finite number" }
-        if field == "expires_at" && abs(number) >= FieldReader.largestTime {
+        if case .time = field.declaration.value, abs(number) >= FieldReader.largestTime {
             return "\(number) is too large for a time (Unix seconds; -1 for never)"
         }
         return nil
@@ -65,7 +66,7 @@ public struct CardRule: Sendable {
         if hide { parts.append("hides it") }
         if let pin { parts.append(pin ? "pins it" : "unpins it") }
         if let moveTo { parts.append(moveTo.isEmpty ? "moves it to uncategorized" : "moves it to " + moveTo.map(\.rawValue).joined(separator: ", ")) }
-        if !set.isEmpty { parts.append("sets " + set.map(\.field).joined(separator: ", ")) }
+        if !set.isEmpty { parts.append("sets " + set.map(\.field.declaration.key).joined(separator: ", ")) }
         return parts.isEmpty ? "changes nothing" : parts.joined(separator: "; ")
     }
 

@@ -223,6 +223,60 @@ struct YAMLReader {
         return policy
     }
 
+    /// The value a rule's `set:` gives `field`, read as the field's kind; nil after an error.
+    mutating func assignment(of field: CardField, _ node: Node, key: String) -> CardRule.Assignment? {
+        guard let scalar = node.scalar else {
+            error(node, key, "expected a single value")
+            return nil
+        }
+        func text() -> String? {
+            guard scalar.string.utf8.count <= CardDecoder.sizeLimit else {
+                error(node, key, "is \(scalar.string.utf8.count) bytes long, over the \(CardDecoder.sizeLimit / 1024) KB a card may hold")
+                return nil
+            }
+            return scalar.string
+        }
+        func number(_ expected: String) -> Double? {
+            guard let number = node.float else {
+                error(node, key, expected)
+                return nil
+            }
+            if let problem = CardRule.problem(setting: field, to: number) {
+                error(node, key, problem)
+                return nil
+            }
+            return number
+        }
+        switch field.declaration.value {
+        case .text(let path): return text().map { .text(path, $0) }
+        case .link(let path): return text().map { .link(path, $0) }
+        case .image(let path): return text().map { .image(path, $0) }
+        case .flag(let path):
+            guard let flag = node.bool else {
+                error(node, key, "expected true or false")
+                return nil
+            }
+            return .flag(path, flag)
+        case .positiveNumber(let path):
+            return number("expected a number").map { .number(path, $0 > 0 ? $0 : nil) }
+        case .integer(let path):
+            guard let number = number("expected a whole number") else { return nil }
+            guard number.rounded() == number, abs(number) < FieldReader.largestTime else {
+                error(node, key, "expected a whole number")
+                return nil
+            }
+            return .integer(path, Int64(number))
+        case .time(let path):
+            if node.float == nil, let time = WrittenTime(iso8601: scalar.string) { return .time(path, time) }
+            return number("expected a time: \(WrittenTime.acceptedForms) (-1 for never)").map { .seconds(path, $0 < 0 ? nil : Int64($0)) }
+        case .format(let path):
+            return descriptionFormat(node, key: key).map { .format(path, $0) }
+        case .ownCode:
+            error(node, key, "cannot be set by a rule")
+            return nil
+        }
+    }
+
     mutating func rules(_ node: Node) -> [CardRule] {
         guard case .sequence(let sequence) = node else {
             error(node, "rules", "expected a list of rules (lines starting with \"- \")")
@@ -249,43 +303,15 @@ struct YAMLReader {
             case "set":
                 guard let set = keyValues(value, key: "\(path).set") else { continue }
                 for (fieldNode, fieldValue) in set {
-                    let field = fieldNode.string ?? ""
-                    guard let kind = CardRule.settableFields[field] else {
-                        unknownKey(fieldNode, "\(path).set.\(field)", among: CardRule.settableFields.keys.sorted())
+                    let name = fieldNode.string ?? ""
+                    guard let field = CardField.settable[name] else {
+                        unknownKey(fieldNode, "\(path).set.\(name)", among: CardField.settable.keys.sorted())
                         continue
                     }
-                    guard let scalar = fieldValue.scalar else {
-                        error(fieldValue, "\(path).set.\(field)", "expected a single value")
-                        continue
+                    if let assignment = assignment(of: field, fieldValue, key: "\(path).set.\(name)") {
+                        rule.set.append((field, assignment))
+                        acts = true
                     }
-                    switch kind {
-                    case "format":
-                        if let format = descriptionFormat(fieldValue, key: "\(path).set.\(field)") { rule.set.append((field, .text(format.rawValue))) }
-                    case "flag":
-                        if let flag = fieldValue.bool { rule.set.append((field, .flag(flag))) } else { error(fieldValue, "\(path).set.\(field)", "expected true or false") }
-                    case "number":
-                        if field == "expires_at", fieldValue.float == nil, let time = WrittenTime(iso8601: scalar.string) {
-                            rule.set.append((field, .time(time)))
-                            acts = true
-                            continue
-                        }
-                        guard let number = fieldValue.float else {
-                            error(fieldValue, "\(path).set.\(field)", field == "expires_at" ? "expected a time: \(WrittenTime.acceptedForms) (-1 for never)" : "expected a number")
-                            continue
-                        }
-                        if let problem = CardRule.problem(setting: field, to: number) {
-                            error(fieldValue, "\(path).set.\(field)", problem)
-                            continue
-                        }
-                        rule.set.append((field, .number(number)))
-                    default:
-                        guard scalar.string.utf8.count <= CardDecoder.sizeLimit else {
-                            error(fieldValue, "\(path).set.\(field)", "is \(scalar.string.utf8.count) bytes long, over the \(CardDecoder.sizeLimit / 1024) KB a card may hold")
-                            continue
-                        }
-                        rule.set.append((field, .text(scalar.string)))
-                    }
-                    acts = true
                 }
             case "hide": if let flag = bool(value, key: "\(path).hide") { rule.hide = flag; acts = acts || flag }
             case "pin": if let flag = bool(value, key: "\(path).pin") { rule.pin = flag; acts = true }

@@ -115,10 +115,15 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             return .skipped(.unknownType, id: id)
         }
         var card = Card.Fields(id: id, type: type, source: source)
-        readBaseFields(&card, &reader)
+        readDatesAndLists(&card, &reader)
+        for field in CardField.allCases where field.declaration.scope.includes(type) {
+            read(field, into: &card, &reader)
+        }
         if type == .control { return .card(Card(card)) }
 
-        readContent(&card, &reader)
+        checkDescription(card, &reader)
+        checkLanguage(&card, &reader)
+        if type == .crossPromotionSmall { readPrices(&card, &reader) }
         // An image-less Classic card is a text announcement, as Braze's Android SDK decides.
         if type == .shortNews && !reader.hasContent(.image) {
             type = .textAnnouncement
@@ -129,8 +134,31 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         return .card(Card(card))
     }
 
-    private func readBaseFields(_ card: inout Card.Fields, _ reader: inout FieldReader) {
-        card.viewed = reader.bool(.viewed) ?? false
+    /// Reads a field the table says how to read; fields of `.ownCode` are read by the functions
+    /// named after them.
+    private func read(_ field: CardField, into card: inout Card.Fields, _ reader: inout FieldReader) {
+        switch field.declaration.value {
+        case .text(let path): card[keyPath: path] = reader.string(field)
+        case .link(let path):
+            guard let url = reader.string(field) else { return }
+            let (link, problem) = checkLink(url)
+            if let problem { reader.warn(reader.lookup(field)?.key, problem) }
+            card[keyPath: path] = link
+        case .image(let path):
+            guard let image = reader.string(field) else { return }
+            let (checked, problem) = checkImage(image)
+            if let problem { reader.warn(reader.lookup(field)?.key, problem) }
+            card[keyPath: path] = checked
+        case .flag(let path): card[keyPath: path] = reader.bool(field) ?? false
+        case .positiveNumber(let path):
+            if let number = reader.number(field), number > 0 { card[keyPath: path] = number }
+        case .integer(let path): card[keyPath: path] = reader.integer(field)
+        case .time(let path): card[keyPath: path] = reader.timestamp(field, unreadable: "ignored; " + (field.declaration.whenUnreadable ?? "the card has no \(field.declaration.key)"))
+        case .format, .ownCode: break  // `.format` is no key of card files (`CardField.Scope.rulesOnly`)
+        }
+    }
+
+    private func readDatesAndLists(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         let noDate = "the card shows no date and sorts as the oldest"
         let warningsBefore = reader.diagnostics.count
         if let created = reader.timestamp(.created, unreadable: noDate) {
@@ -139,16 +167,9 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             reader.warn(reader.keyName(.created), "missing; \(noDate)")  // or negative, "never"
         }
         card.updated = reader.timestamp(.updated, unreadable: "ignored; the card sorts by its created time") ?? card.created ?? 0
-        card.expiresAt = reader.timestamp(.expiresAt, unreadable: "ignored; the card does not expire")
         card.categories = readCategories(&reader)
         card.extras = reader.stringMap(.extras)
         readStyleExtras(&card, &reader)
-        card.pinned = reader.bool(.pinned) ?? false
-        card.dismissed = reader.bool(.dismissed) ?? false
-        card.dismissible = reader.bool(.dismissible) ?? false
-        card.isTest = reader.bool(.isTest) ?? false
-        card.clicked = reader.bool(.clicked) ?? false
-        card.useWebView = reader.bool(.useWebView) ?? false
     }
 
     /// `background_color`, `text_color` and `accent_color` style one card; `template` picks a
@@ -197,36 +218,34 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         return categories.sorted()
     }
 
-    private func readContent(_ card: inout Card.Fields, _ reader: inout FieldReader) {
-        card.title = reader.string(.title)
-        card.description = reader.string(.description)
+    /// Warns about what a Markdown description holds that a page will not show as written.
+    private func checkDescription(_ card: Card.Fields, _ reader: inout FieldReader) {
         // Plain text is shown as typed: nothing in it is Markdown or HTML to check.
-        if let description = card.description, card.descriptionFormat == .markdown {
-            let changes = Markdown.markupChanges(description, linkSchemes: linkSchemes)
-            if !changes.isEmpty {
-                reader.warn(reader.lookup(.description)?.key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")
-            }
-            for problem in Markdown.linkProblems(description, linkSchemes: linkSchemes, assets: assets) {
-                reader.warn(reader.lookup(.description)?.key, problem)
-            }
-            if let line = Markdown.tableLine(description) {
-                reader.warn(reader.lookup(.description)?.key, "line \(line) makes a Markdown table, which descriptions do not have (CommonMark): it is shown as text, pipes and all; write it as a list")
-            }
+        guard let description = card.description, card.descriptionFormat == .markdown else { return }
+        let key = reader.lookup(.description)?.key
+        let changes = Markdown.markupChanges(description, linkSchemes: linkSchemes)
+        if !changes.isEmpty {
+            reader.warn(key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")
         }
-        card.domain = reader.string(.domain)
-        card.imageAlt = reader.string(.imageAlt)
-        if let tag = reader.string(.language)?.trimmingCharacters(in: .whitespaces) {
-            if StringTable.isLanguageTag(tag) { card.language = StringTable.canonical(tag) } else {
-                reader.warn(reader.lookup(.language)?.key, "\(Diagnostic.quoted(tag)) is not a language tag (BCP 47) such as en, ar or pt-BR\(StringTable.suggestedLanguageTag(for: tag)); ignored")
-            }
+        for problem in Markdown.linkProblems(description, linkSchemes: linkSchemes, assets: assets) {
+            reader.warn(key, problem)
         }
-        if let ratio = reader.number(.aspectRatio), ratio > 0 { card.aspectRatio = ratio }
-        if let url = reader.string(.url) { card.url = checkedLink(url, &reader) }
-        if let image = reader.string(.image) { card.image = checkedImage(image, &reader) }
+        if let line = Markdown.tableLine(description) {
+            reader.warn(key, "line \(line) makes a Markdown table, which descriptions do not have (CommonMark): it is shown as text, pipes and all; write it as a list")
+        }
+    }
 
-        guard card.type == .crossPromotionSmall else { return }
-        card.subtitle = reader.string(.subtitle)
-        card.caption = reader.string(.caption)
+    /// Keeps a language tag in its canonical case, and no other text.
+    private func checkLanguage(_ card: inout Card.Fields, _ reader: inout FieldReader) {
+        guard let tag = card.language?.trimmingCharacters(in: .whitespaces) else { return }
+        if StringTable.isLanguageTag(tag) { card.language = StringTable.canonical(tag) } else {
+            card.language = nil
+            reader.warn(reader.lookup(.language)?.key, "\(Diagnostic.quoted(tag)) is not a language tag (BCP 47) such as en, ar or pt-BR\(StringTable.suggestedLanguageTag(for: tag)); ignored")
+        }
+    }
+
+    /// A cross promotion's rating, review count and price, which depend on each other.
+    private func readPrices(_ card: inout Card.Fields, _ reader: inout FieldReader) {
         let rating = reader.number(.rating)
         if let rating, rating != 0 {
             if (0...5).contains(rating) { card.rating = rating } else {
@@ -237,22 +256,6 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         // a review count to show.
         if let reviews = reader.integer(.reviews), rating != 0 { card.reviews = Int(clamping: max(0, reviews)) }
         if let price = reader.number(.price) { card.price = max(0, price) }
-        card.displayPrice = reader.string(.displayPrice)
-        card.mediaType = reader.string(.mediaType)
-        card.itunesID = reader.integer(.itunesID)
-        card.universal = reader.bool(.universal) ?? false
-    }
-
-    private func checkedLink(_ url: String, _ reader: inout FieldReader) -> String? {
-        let (link, problem) = checkLink(url)
-        if let problem { reader.warn(reader.lookup(.url)?.key, problem) }
-        return link
-    }
-
-    private func checkedImage(_ image: String, _ reader: inout FieldReader) -> CardImage? {
-        let (checked, problem) = checkImage(image)
-        if let problem { reader.warn(reader.lookup(.image)?.key, problem) }
-        return checked
     }
 
     /// A link safe to put in a page, or the reason it was refused.
@@ -282,11 +285,11 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     /// Warns about each missing required field of the card's type. Every card of a known type
     /// is shown, as Braze's Web SDK shows it, whatever fields it has.
     private func checkRequiredFields(_ card: inout Card.Fields, _ reader: inout FieldReader) {
-        func require(_ field: Field, _ present: Bool, _ consequence: String) {
+        func require(_ field: CardField, _ present: Bool, _ consequence: String) {
             if !present && !reader.hasContent(field) { reader.warn(reader.keyName(field), "missing (required for \(card.type.rawValue) cards); \(consequence)") }
         }
         /// Text given empty (`"ds": ""`) is how Braze sends a field left empty: no mistake.
-        func requireText(_ field: Field, _ present: Bool, _ consequence: String) {
+        func requireText(_ field: CardField, _ present: Bool, _ consequence: String) {
             require(field, present || reader.has(field), consequence)
         }
         let placeholder = "the placeholder image is shown"
@@ -325,17 +328,28 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     }
 
     /// Braze refuses cards over 2 KB of content; such a card here is still shown, with a warning,
-    /// because the site owner may have written it by hand.
+    /// because the site owner may have written it by hand. What counts is the fields declared
+    /// `counted`.
     private func checkSize(_ card: Card.Fields, _ reader: inout FieldReader) {
-        var texts: [String?] = [card.title, card.description, card.url, card.domain, card.imageAlt, card.subtitle, card.caption, card.displayPrice]
-        switch card.image {
-        case .remote(let url), .asset(let url): texts.append(url)
-        case nil: break
-        }
-        let bytes = texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
-            + card.extras.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        let bytes = CardField.counted.reduce(0) { $0 + Self.contentBytes(of: $1, in: card) }
         if bytes > Self.contentLimit {
             reader.warn(nil, "content is \(bytes) bytes, over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway")
+        }
+    }
+
+    /// The UTF-8 bytes of a field's text: an image's URL or path, an extra's key and value.
+    static func contentBytes(of field: CardField, in card: Card.Fields) -> Int {
+        switch field.declaration.value {
+        case .text(let path), .link(let path): return card[keyPath: path]?.utf8.count ?? 0
+        case .image(let path):
+            switch card[keyPath: path] {
+            case .remote(let url), .asset(let url): return url.utf8.count
+            case nil: return 0
+            }
+        case .flag, .positiveNumber, .integer, .time, .format: return 0
+        case .ownCode:
+            guard field == .extras else { return 0 }
+            return card.extras.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         }
     }
 }

@@ -1,109 +1,25 @@
 import Foundation
 import CardFeedModel
 
-/// A card field by its two names: the News Feed (long) key and the Content Cards (short) key
-/// (`CardKeys.short`).
-struct Field: Sendable {
-    var long: String
-    var short: String?
-    /// Positions of the two names in `Field.keys`, where `FieldReader` finds their values.
-    let longSlot: Int
-    let shortSlot: Int?
+/// Where `FieldReader` keeps the value of each key a card may have: a field's long key at its
+/// number, its short key after all the long ones.
+enum KeySlots {
+    /// `allCases` makes a new array each time it is read.
+    private static let fields = CardField.allCases.count
+    static let count = 2 * fields
 
-    init(_ long: String) {
-        self.long = long
-        self.short = CardKeys.short[long]
-        longSlot = Field.slots[long]!
-        shortSlot = short.map { Field.slots[$0]! }
-    }
+    static func long(_ field: CardField) -> Int { field.rawValue }
+    static func short(_ field: CardField) -> Int { fields + field.rawValue }
 
-    static let id = Field("id")
-    static let type = Field("type")
-    static let viewed = Field("viewed")
-    static let created = Field("created")
-    static let updated = Field("updated")
-    static let expiresAt = Field("expires_at")
-    static let categories = Field("categories")
-    static let extras = Field("extras")
-    static let image = Field("image")
-    static let imageAlt = Field("image_alt")
-    static let language = Field("language")
-    static let title = Field("title")
-    static let description = Field("description")
-    static let url = Field("url")
-    static let domain = Field("domain")
-    static let aspectRatio = Field("aspect_ratio")
-    static let useWebView = Field("use_webview")
-    static let dismissed = Field("dismissed")
-    static let removed = Field("removed")
-    static let pinned = Field("pinned")
-    static let dismissible = Field("dismissible")
-    static let isTest = Field("test")
-    static let clicked = Field("clicked")
-    static let subtitle = Field("subtitle")
-    static let caption = Field("caption")
-    static let rating = Field("rating")
-    static let reviews = Field("reviews")
-    static let price = Field("price")
-    static let displayPrice = Field("display_price")
-    static let mediaType = Field("media_type")
-    static let itunesID = Field("itunes_id")
-    static let universal = Field("universal")
-
-    /// Every key a card can have, long and short.
-    static let keys: [String] = [
-        "id",
-        "type",
-        "tp",
-        "viewed",
-        "v",
-        "created",
-        "ca",
-        "updated",
-        "expires_at",
-        "ea",
-        "categories",
-        "extras",
-        "e",
-        "image",
-        "i",
-        "image_alt",
-        "language",
-        "title",
-        "tt",
-        "description",
-        "ds",
-        "url",
-        "u",
-        "domain",
-        "dm",
-        "aspect_ratio",
-        "ar",
-        "use_webview",
-        "uw",
-        "dismissed",
-        "d",
-        "removed",
-        "r",
-        "pinned",
-        "p",
-        "dismissible",
-        "db",
-        "test",
-        "t",
-        "clicked",
-        "cl",
-        "subtitle",
-        "caption",
-        "rating",
-        "reviews",
-        "price",
-        "display_price",
-        "media_type",
-        "itunes_id",
-        "universal",
-    ]
-    static let slots: [String: Int] = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+    /// Every key card files may have, long and short, with its slot.
+    static let byKey: [String: Int] = {
+        var slots: [String: Int] = [:]
+        for field in CardField.written {
+            slots[field.declaration.key] = long(field)
+            if let shortKey = field.declaration.shortKey { slots[shortKey] = short(field) }
+        }
+        return slots
+    }()
 }
 
 /// Reads the fields of one card object leniently, the way the Braze SDKs do, and records a
@@ -117,7 +33,7 @@ struct FieldReader {
     var cardID: String?
     private(set) var diagnostics: [Diagnostic] = []
 
-    /// The card's values by the slot of their key (see `Field.keys`): one pass over the object
+    /// The card's values by the slot of their key (see `KeySlots`): one pass over the object
     /// instead of a search for each of the thirty-odd fields a card is read for.
     private var values: [JSONValue?]
 
@@ -126,9 +42,9 @@ struct FieldReader {
         self.file = file
         self.index = index
         self.timeZone = timeZone
-        values = Array(repeating: nil, count: Field.keys.count)
+        values = Array(repeating: nil, count: KeySlots.count)
         for (key, value) in object {
-            if let slot = Field.slots[key] {
+            if let slot = KeySlots.byKey[key] {
                 values[slot] = value  // a repeated key: the last one counts, as in JavaScript
             } else {
                 unknownKeys.append(key)
@@ -149,42 +65,38 @@ struct FieldReader {
     }
 
     /// Known keys worth suggesting: a one-letter short key is an edit away from any other letter.
-    private static let suggestedKeys = Set(Field.keys.filter { $0.count >= 2 })
-
-    /// The value of `key`, when it is one of a card's keys.
-    private func value(_ key: String) -> JSONValue? {
-        Field.slots[key].flatMap { values[$0] }
-    }
+    private static let suggestedKeys = Set(KeySlots.byKey.keys.filter { $0.count >= 2 })
 
     /// The key present in the object for `field` (long key first), and its value; JSON null
     /// counts as absent, as it does for the SDKs.
-    func lookup(_ field: Field) -> (key: String, value: JSONValue)? {
-        if let value = values[field.longSlot] {
+    func lookup(_ field: CardField) -> (key: String, value: JSONValue)? {
+        if let value = values[KeySlots.long(field)] {
             if case .null = value { return nil }
-            return (field.long, value)
+            return (field.declaration.key, value)
         }
-        if let slot = field.shortSlot, let value = values[slot] {
+        if let value = values[KeySlots.short(field)] {
             if case .null = value { return nil }
-            return (field.short!, value)
+            return (field.declaration.shortKey!, value)
         }
         return nil
     }
 
-    func has(_ field: Field) -> Bool { lookup(field) != nil }
+    func has(_ field: CardField) -> Bool { lookup(field) != nil }
 
     /// Present and not blank text: a blank `image` is no image, as it is for the SDKs (Android
     /// re-types a Classic card whose `i` is empty as a text announcement).
-    func hasContent(_ field: Field) -> Bool {
+    func hasContent(_ field: CardField) -> Bool {
         guard let (_, value) = lookup(field) else { return false }
         if case .string(let text) = value { return !text.isBlank }
         return true
     }
 
     /// The key to name in a message about a missing field: the one of the card's key style.
-    func keyName(_ field: Field) -> String {
-        guard let short = field.short else { return field.long }
-        let usesShortKeys = value("tp") != nil || value("ca") != nil
-        return usesShortKeys ? short : field.long
+    func keyName(_ field: CardField) -> String {
+        let declaration = field.declaration
+        guard let short = declaration.shortKey else { return declaration.key }
+        let usesShortKeys = values[KeySlots.short(.type)] != nil || values[KeySlots.short(.created)] != nil
+        return usesShortKeys ? short : declaration.key
     }
 
     mutating func warn(_ key: String?, _ message: String) {
@@ -192,7 +104,7 @@ struct FieldReader {
     }
 
     /// Text; blank text counts as absent (the SDKs hide a blank title or description).
-    mutating func string(_ field: Field) -> String? {
+    mutating func string(_ field: CardField) -> String? {
         guard let (key, value) = lookup(field) else { return nil }
         switch value {
         case .string(let text):
@@ -206,7 +118,7 @@ struct FieldReader {
         }
     }
 
-    mutating func bool(_ field: Field) -> Bool? {
+    mutating func bool(_ field: CardField) -> Bool? {
         guard let (key, value) = lookup(field) else { return nil }
         switch value {
         case .bool(let flag): return flag
@@ -228,7 +140,7 @@ struct FieldReader {
         return nil
     }
 
-    mutating func number(_ field: Field) -> Double? {
+    mutating func number(_ field: CardField) -> Double? {
         guard let (key, value) = lookup(field) else { return nil }
         switch value {
         case .number(let double, _):
@@ -244,7 +156,7 @@ struct FieldReader {
         return nil
     }
 
-    mutating func integer(_ field: Field) -> Int64? {
+    mutating func integer(_ field: CardField) -> Int64? {
         if case .number(_, let integer?)? = lookup(field)?.value { return integer }
         guard let double = number(field) else { return nil }
         guard double.rounded() == double, abs(double) < 9.0e15 else {
@@ -263,7 +175,7 @@ struct FieldReader {
     /// generators write them), a fraction is rounded down (iOS keeps timestamps as doubles, and
     /// exports write `1699500000.75`), and a negative number means "never", as `-1` does on the
     /// wire. A value that is no time gets one warning, which ends with `consequence`.
-    mutating func timestamp(_ field: Field, unreadable consequence: String = "ignored") -> Int64? {
+    mutating func timestamp(_ field: CardField, unreadable consequence: String = "ignored") -> Int64? {
         guard let (key, value) = lookup(field) else { return nil }
         var seconds: Int64
         switch value {
@@ -314,7 +226,7 @@ struct FieldReader {
     /// earliest time a card can hold is 1970, well inside RFC 3339's year 0.
     static let latestTime: Int64 = 253_402_300_799
 
-    mutating func stringList(_ field: Field) -> [String] {
+    mutating func stringList(_ field: CardField) -> [String] {
         guard let (key, value) = lookup(field) else { return [] }
         switch value {
         case .array(let items):
@@ -336,7 +248,7 @@ struct FieldReader {
 
     /// A flat object of text values, sorted by key. Numbers and booleans are kept as text with a
     /// warning; nested values are dropped (Braze discourages them and its SDKs drop them).
-    mutating func stringMap(_ field: Field) -> [Card.Extra] {
+    mutating func stringMap(_ field: CardField) -> [Card.Extra] {
         guard let (key, value) = lookup(field) else { return [] }
         guard case .object(let object) = value else {
             warn(key, "expected an object of text values, found \(value.noun); ignored")

@@ -66,32 +66,24 @@ package struct RuleEngine {
         var problems: [(field: String, message: String)] = []
         if let pin = rule.pin { card.pinned = pin }
         if let categories = rule.moveTo { card.categories = Array(Set(categories)).sorted() }
-        for (field, value) in rule.set {
-            switch (field, value) {
-            case ("title", .text(let text)): card.title = text
-            case ("description", .text(let text)): card.description = text
-            case ("domain", .text(let text)): card.domain = text
-            case ("image_alt", .text(let text)): card.imageAlt = text
-            case ("subtitle", .text(let text)): card.subtitle = text
-            case ("caption", .text(let text)): card.caption = text
-            case ("display_price", .text(let text)): card.displayPrice = text
-            case ("url", .text(let text)):
+        for (field, assignment) in rule.set {
+            let key = field.declaration.key
+            switch assignment {
+            case .text(let path, let text): card[dynamicMember: path] = text
+            case .link(let path, let text):
                 let (link, problem) = decoder.checkLink(text)
-                card.url = link
-                if let problem { problems.append((field, problem)) }
-            case ("image", .text(let text)):
+                card[dynamicMember: path] = link
+                if let problem { problems.append((key, problem)) }
+            case .image(let path, let text):
                 let (image, problem) = decoder.checkImage(text)
-                card.image = image
-                if let problem { problems.append((field, problem)) }
-            case ("viewed", .flag(let flag)): card.viewed = flag
-            case ("pinned", .flag(let flag)): card.pinned = flag
-            case ("dismissible", .flag(let flag)): card.dismissible = flag
-            case ("use_webview", .flag(let flag)): card.useWebView = flag
-            case ("expires_at", .number(let number)): card.expiresAt = number < 0 ? nil : Int64(number)
-            case ("expires_at", .time(let time)): card.expiresAt = time.moment(in: decoder.timeZone)
-            case ("aspect_ratio", .number(let number)): card.aspectRatio = number > 0 ? number : nil
-            case ("descriptions", .text(let text)): card.descriptionFormat = DescriptionFormat(rawValue: text) ?? card.descriptionFormat
-            default: break  // the loader accepts only the fields and kinds above
+                card[dynamicMember: path] = image
+                if let problem { problems.append((key, problem)) }
+            case .flag(let path, let flag): card[dynamicMember: path] = flag
+            case .number(let path, let number): card[dynamicMember: path] = number
+            case .integer(let path, let number): card[dynamicMember: path] = number
+            case .seconds(let path, let seconds): card[dynamicMember: path] = seconds
+            case .time(let path, let time): card[dynamicMember: path] = time.moment(in: decoder.timeZone)
+            case .format(let path, let format): card[dynamicMember: path] = format
             }
         }
         return problems

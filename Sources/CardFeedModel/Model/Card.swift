@@ -230,31 +230,6 @@ public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Decodable 
     }
 }
 
-/// The two key styles of Braze cards.
-public enum CardKeys {
-    /// The Content Cards (short) key of each News Feed (long) key that has one.
-    public static let short: [String: String] = [
-        "type": "tp",
-        "viewed": "v",
-        "created": "ca",
-        "expires_at": "ea",
-        "extras": "e",
-        "image": "i",
-        "title": "tt",
-        "description": "ds",
-        "url": "u",
-        "domain": "dm",
-        "aspect_ratio": "ar",
-        "use_webview": "uw",
-        "dismissed": "d",
-        "removed": "r",
-        "pinned": "p",
-        "dismissible": "db",
-        "test": "t",
-        "clicked": "cl",
-    ]
-}
-
 /// Where a card was read from.
 public struct CardSource: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// The file's path as the user would write it (relative to the working directory where possible).

@@ -182,8 +182,8 @@ public struct Diagnostics: Sendable {
     private static func keyOffset(of field: String, in keys: [String: (key: Int, value: Int)], _ bytes: ByteView) -> Int? {
         let dot = field.firstIndex(of: ".")
         let name = String(field[..<(dot ?? field.endIndex)])
-        let long = CardKeys.short.first { $0.value == name }?.key
-        guard let place = keys[name] ?? CardKeys.short[name].flatMap({ keys[$0] }) ?? long.flatMap({ keys[$0] }) else { return nil }
+        let declaration = CardField.written(key: name)?.declaration
+        guard let place = keys[name] ?? declaration.flatMap({ keys[$0.key] ?? $0.shortKey.flatMap { keys[$0] } }) else { return nil }
         guard let dot else { return place.key }
         let child = String(field[field.index(after: dot)...])
         return JSONParser.keys(ofObjectAt: place.value, in: bytes)?[child]?.key ?? place.key

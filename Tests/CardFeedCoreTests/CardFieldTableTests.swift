@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
+@testable import CardFeedMustache
+@testable import CardFeedRender
+
+/// Walks `CardField`'s table, as `ModelEdits` walks the model: every field a card file may hold
+/// is read from both key styles, every settable one is set by a rule, every one with a template
+/// name is shown by the card view, and every counted one counts toward Braze's 2 KB. A field
+/// added to the table is tested here with no change, unless it is read by code of its own
+/// (`.ownCode`: then `ownSample` must give it a sample, or the test says so).
+struct CardFieldTableTests {
+    /// A value of the field as a card file writes it, and what the card then holds.
+    struct Sample {
+        var json: Any
+        var holds: (Card.Fields) -> Bool
+    }
+
+    static func sample(_ field: CardField) -> Sample {
+        switch field.declaration.value {
+        case .text(let path):
+            let words = Self.words(field)
+            return Sample(json: words) { $0[keyPath: path] == words }
+        case .link(let path): return Sample(json: "https://x.test/go") { $0[keyPath: path] == "https://x.test/go" }
+        case .image(let path): return Sample(json: "https://x.test/i.png") { $0[keyPath: path] == .remote("https://x.test/i.png") }
+        case .flag(let path): return Sample(json: true) { $0[keyPath: path] }
+        case .positiveNumber(let path): return Sample(json: 1.5) { $0[keyPath: path] == 1.5 }
+        case .integer(let path): return Sample(json: 42) { $0[keyPath: path] == 42 }
+        case .time(let path): return Sample(json: 1_700_000_000) { $0[keyPath: path] == 1_700_000_000 }
+        case .format(let path): return Sample(json: "text") { $0[keyPath: path] == .text }
+        case .ownCode: return ownSample(field)
+        }
+    }
+
+    /// Text a field takes: a language tag for `language`, which takes no other.
+    static func words(_ field: CardField) -> String {
+        field == .language ? "pt-BR" : "Words of \(field.declaration.key)"
+    }
+
+    /// The fields read by `CardDecoder`'s own code.
+    static func ownSample(_ field: CardField) -> Sample {
+        switch field {
+        case .id: Sample(json: "sample-card") { $0.id == "sample-card" }
+        case .type: Sample(json: "cross_promotion_small") { $0.type == .crossPromotionSmall }
+        case .created: Sample(json: 1_600_000_000) { $0.created == 1_600_000_000 }
+        case .updated: Sample(json: 1_650_000_000) { $0.updated == 1_650_000_000 }
+        case .categories: Sample(json: ["social"]) { $0.categories == [.social] }
+        case .extras: Sample(json: ["campaign": "autumn"]) { $0.extras == [Card.Extra(key: "campaign", value: "autumn")] }
+        case .removed: Sample(json: true) { _ in true }  // a removal, checked in `everyWrittenFieldIsReadFromBothKeyStyles`
+        case .rating: Sample(json: 4.5) { $0.rating == 4.5 }
+        case .reviews: Sample(json: 120) { $0.reviews == 120 }
+        case .price: Sample(json: 1.99) { $0.price == 1.99 }
+        default: Sample(json: NSNull()) { _ in Issue.record("\(field) is not read by code of its own: give it a kind"); return false }
+        }
+    }
+
+    /// A cross promotion card (the type every field of the table applies to), in one key style,
+    /// with `field` set to `value`.
+    static func card(_ field: CardField, _ value: Any, short: Bool) -> [String: Any] {
+        func key(_ field: CardField) -> String { short ? field.declaration.shortKey ?? field.declaration.key : field.declaration.key }
+        var object: [String: Any] = [key(.id): "sample-card", key(.type): "cross_promotion_small", key(.created): 1_600_000_000]
+        object[key(field)] = value
+        return object
+    }
+
+    static func decode(_ object: [String: Any]) throws -> (DecodedEntry, [Diagnostic]) {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let value = try JSONParser.parse(data)
+        return CardDecoder(assets: .listed([])).decode(value, source: CardSource(file: "cards.json", index: 0, order: 0))
+    }
+
+    @Test(arguments: CardField.written)
+    func everyWrittenFieldIsReadFromBothKeyStyles(_ field: CardField) throws {
+        let sample = Self.sample(field)
+        for short in [false, true] where !short || field.declaration.shortKey != nil {
+            let (entry, diagnostics) = try Self.decode(Self.card(field, sample.json, short: short))
+            #expect(diagnostics.allSatisfy { $0.severity != .error }, "\(diagnostics)")
+            switch entry {
+            case .card(let card): #expect(sample.holds(card.fields), "\(field) read from \(short ? "short" : "long") keys")
+            case .removal(let id, _): #expect(field == .removed && id == "sample-card")
+            case .skipped(let reason, _): Issue.record("\(field): skipped, \(reason)")
+            }
+        }
+    }
+
+    /// The value a rule's `set:` gives each settable field, as cardfeed.yml writes it.
+    static func yaml(_ field: CardField) -> String {
+        switch field.declaration.value {
+        case .flag: "true"
+        case .positiveNumber: "1.5"
+        case .integer: "42"
+        case .time: "1700000000"
+        case .format: "text"
+        case .link: "https://x.test/go"
+        case .image: "https://x.test/i.png"
+        case .text, .ownCode: "\"\(words(field))\""
+        }
+    }
+
+    @Test(arguments: CardField.settable.values.sorted { $0.rawValue < $1.rawValue })
+    func everySettableFieldIsSetByARule(_ field: CardField) throws {
+        let site = try TempSite(["cardfeed.yml": "rules:\n  - set: {\(field.declaration.key): \(Self.yaml(field))}\n"])
+        defer { site.remove() }
+        var diagnostics = Diagnostics()
+        let config = ConfigLoader(site: site.site).load(into: &diagnostics)
+        #expect(diagnostics.all.isEmpty, "\(diagnostics.lines)")
+        let card = Card(id: "c", type: .crossPromotionSmall, source: CardSource(file: "cards.json", index: 0, order: 0))
+        let ruled = RuleEngine(rules: config.rules, decoder: CardDecoder(assets: .listed([]))).apply(to: [card])
+        #expect(ruled.diagnostics.isEmpty, "\(ruled.diagnostics)")
+        let changed = try #require(ruled.cards.first)
+        #expect(Self.sample(field).holds(changed.fields), "\(field) set by a rule")
+    }
+
+    @Test func noFieldReadByItsOwnCodeIsSettable() {
+        for field in CardField.settable.values {
+            if case .ownCode = field.declaration.value { Issue.record("\(field) is settable but has no kind to set") }
+        }
+    }
+
+    @Test(arguments: CardField.allCases.filter { $0.declaration.template != nil })
+    func everyFieldWithATemplateNameIsShownByTheCardView(_ field: CardField) throws {
+        let name = try #require(field.declaration.template)
+        #expect(CardView.schema.names.contains(name), "\(field): no `\(name)` in the card view")
+        let (entry, _) = try Self.decode(Self.card(field, Self.sample(field).json, short: false))
+        guard case .card(let card) = entry else {
+            Issue.record("\(field): no card")
+            return
+        }
+        let view = CardView(card: card, descriptionHTML: nil, settings: try TemplateLinterTests.settings(), permalink: "index.html#card-c")
+        let shown: String? =
+            switch view.value(for: MustacheName(name)) {
+            case .text(let text): text
+            case .bool(let flag): String(flag)
+            default: nil
+            }
+        let expected = Self.sample(field).json
+        #expect(shown == (expected as? String ?? "\(expected)"), "\(field) shown as `\(name)`")
+    }
+
+    @Test(arguments: CardField.counted)
+    func everyCountedFieldCountsTowardBrazesLimit(_ field: CardField) throws {
+        let long = String(repeating: "a", count: CardDecoder.contentLimit + 1)
+        let value: Any =
+            switch field.declaration.value {
+            case .link, .image: "https://x.test/" + long
+            case .ownCode where field == .extras: ["k": long]
+            default: long
+            }
+        let (_, diagnostics) = try Self.decode(Self.card(field, value, short: false))
+        #expect(diagnostics.contains { $0.message.contains("over Braze's 2 KB limit") }, "\(field) over \(CardDecoder.contentLimit) bytes")
+    }
+
+    @Test func keysAreUniqueAcrossBothStyles() {
+        let keys = CardField.written.flatMap { [$0.declaration.key] + ($0.declaration.shortKey.map { [$0] } ?? []) }
+        #expect(Set(keys).count == keys.count)
+    }
+}

@@ -138,7 +138,7 @@ let package = Package(
         // libFuzzer); built normally it replays card files through the same checks.
         .executableTarget(
             name: "CardFeedFuzz",
-            dependencies: ["CardFeedBuild", "CardFeedModel", "CLibFuzzer"],
+            dependencies: ["CardFeedBuild", "CardFeedModel", "CardFeedRender", "CLibFuzzer"],
             swiftSettings: fuzzing ? fuzzedCode + [.define("CARDFEED_LIBFUZZER")] : [],
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])] : []
         ),

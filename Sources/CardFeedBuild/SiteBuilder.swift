@@ -432,12 +432,11 @@ public struct SiteBuilder: Sendable {
         for feed in selection.feeds {
             generated[feed.front.path] = "the front page of the \(feed.feed.slug) feed"
             for page in feed.archive { generated[page.path] = "a page of the \(feed.feed.slug) feed" }
-            if syndication {
-                generated[Syndication.atomFile(feed.feed)] = "the \(feed.feed.slug) feed's Atom feed"
-                generated[Syndication.jsonFile(feed.feed)] = "the \(feed.feed.slug) feed's JSON Feed"
+            for (format, _) in OutputFormat.perFeed where syndication {
+                generated[format.path(for: feed.feed)] = "the \(feed.feed.slug) feed's \(format.name) file"
             }
         }
-        if syndication { generated["sitemap.xml"] = "the sitemap" }
+        for (format, _) in OutputFormat.perSite where syndication { generated[format.path(for: nil)] = "the \(format.name)" }
         for path in assets { generated[path] = path.hasPrefix("assets/") ? "an asset (from SITE/assets/ or built in)" : "a generated file" }
         let folders = Set(generated.keys.flatMap { path in
             var prefixes: [String] = []

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import CardFeedBuild
 import CardFeedModel
+import CardFeedRender
 
 #if canImport(CMimalloc)
 import CMimalloc
@@ -137,9 +138,10 @@ struct Summary {
         let feeds = report.feeds.map { "\($0.feed.slug) \($0.cards)" }.joined(separator: ", ")
         lines.append("Feeds: \(feeds); \(Console.plural(report.pagesRendered, "page")).")
         if let base = report.syndicatedFor {
-            lines.append("Atom (feed.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml, for \(base).")
+            lines.append("\(OutputFormat.summary), for \(base).")
         } else {
-            lines.append("No Atom or JSON Feed files and no sitemap: they need the site's address (base_url in cardfeed.yml, or --base-url).")
+            let feeds = OutputFormat.perFeed.map(\.format.name)
+            lines.append("No \(feeds.dropLast().joined(separator: ", ")) or \(feeds.last!) files and no sitemap: they need the site's address (base_url in cardfeed.yml, or --base-url).")
         }
         let warnings = report.diagnostics.warnings.count
         let seconds = report.stepSeconds.reduce(0) { $0 + $1.seconds }
@@ -157,7 +159,7 @@ struct Summary {
                 // A build makes pages, feeds, the sitemap and assets; anything else was most likely
                 // put into the output by hand (a CNAME for GitHub Pages), which every build replaces.
                 let madeByBuilds = { (path: String) in
-                    path.hasPrefix("assets/") || [".html", "feed.xml", "feed.json", "sitemap.xml"].contains { path.hasSuffix($0) }
+                    path.hasPrefix("assets/") || path.hasSuffix(".html") || OutputFormat.named(URL(fileURLWithPath: path).lastPathComponent) != nil
                 }
                 if let handmade = removed.first(where: { !madeByBuilds($0) }) {
                     lines.append("If you put \(handmade) into the output by hand: every build replaces the output, so put it in the site's static/ folder instead (static/\(handmade)), which every build copies to the output.")

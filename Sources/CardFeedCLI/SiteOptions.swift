@@ -4,6 +4,7 @@ import Logging
 import CardFeedBuild
 import CardFeedLoad
 import CardFeedModel
+import CardFeedRender
 
 /// Options shared by `build`, `check` and `serve`.
 struct SiteOptions: ParsableArguments {
@@ -23,7 +24,7 @@ struct SiteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The language of the pages: en, de, fr, ar, he, or one the site adds in strings/ (default: locale in cardfeed.yml, else en).", valueName: "locale"))
     var locale: String?
 
-    @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, every feed is also written as Atom (feed.xml) and JSON Feed (feed.json), with a sitemap.xml (default: base_url in cardfeed.yml).", valueName: "url"))
+    @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, the site also has \(OutputFormat.summary) (default: base_url in cardfeed.yml).", valueName: "url"))
     var baseURL: String?
 
     @Flag(help: ArgumentHelp(

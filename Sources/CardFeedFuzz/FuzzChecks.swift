@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedBuild
+import CardFeedRender
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -19,12 +20,12 @@ enum FuzzChecks {
         for (path, bytes) in output.files.sorted(by: { $0.key < $1.key }) {
             let text = String(decoding: bytes, as: UTF8.self)
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            if ["feed.xml", "feed.json", "sitemap.xml"].contains(name) {
-                if path.hasSuffix(".json") {
-                    if (try? JSONSerialization.jsonObject(with: Data(bytes))) == nil { problems.append("\(path) is not valid JSON") }
-                } else if let problem = xmlProblem(text) {
-                    problems.append("\(path) is not well-formed XML: \(problem)")
-                }
+            switch OutputFormat.named(name)?.language {
+            case .json?:
+                if (try? JSONSerialization.jsonObject(with: Data(bytes))) == nil { problems.append("\(path) is not valid JSON") }
+            case .xml?:
+                if let problem = xmlProblem(text) { problems.append("\(path) is not well-formed XML: \(problem)") }
+            case nil: break  // a page or an asset
             }
             guard file == .cards else { continue }
             if path.hasSuffix(".html") { problems += InertHTML.problems(text).map { "page \(path): \($0)" } }

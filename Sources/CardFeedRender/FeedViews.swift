@@ -40,7 +40,7 @@ final class FeedDocumentView: MustacheObject {
         // (readers know a feed by its id), while `url` names the page as the site serves it.
         case .id: .text(syndication.absolute(PagePaths.front(feed)))
         case .url: .text(syndication.pageURL(PagePaths.front(feed)))
-        case .atomURL: .text(syndication.absolute(Syndication.atomFile(feed)))
+        case .atomURL: .text(syndication.absolute(OutputFormat.atom.path(for: feed)))
         case .updated: .text(updated)
         case .siteTitle: .text(syndication.settings.siteTitle)
         case .version: .text(CardFeedVersion.current)

@@ -111,32 +111,80 @@ final class FeedView: MustacheObject {
     }
 }
 
+/// A feed's files that its pages link with `rel="alternate"` (`OutputFormat.alternates`): each
+/// by its format's name (`{{atom}}`), and all of them as `links`, each with its media type.
 final class AlternateView: MustacheObject {
-    let atom: String
-    let json: String
+    let feed: Feed
     let title: String
 
-    enum Key: String, ViewKey {
-        case atom, json, title
+    enum Key: ViewKey {
+        case title, links
+        case format(OutputFormat)
 
-        var kind: FieldKind { .text }
+        static let allCases: [Key] = [.title, .links] + OutputFormat.alternates.map(Key.format)
+
+        init?(rawValue: String) {
+            guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = key
+        }
+
+        var rawValue: String {
+            switch self {
+            case .title: "title"
+            case .links: "links"
+            case .format(let format): format.alternate!
+            }
+        }
+
+        var kind: FieldKind {
+            switch self {
+            case .title, .format: .text
+            case .links: .list(AlternateLink.schema)
+            }
+        }
     }
     static let schema = ViewSchema("alternates", Key.self)
     static let fields = MustacheFields(Key.self)
 
     func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
-        case .atom: .text(atom)
-        case .json: .text(json)
         case .title: .text(title)
+        case .links: .objects(OutputFormat.alternates.map { AlternateLink(href: $0.path(for: feed), type: $0.mediaType) })
+        case .format(let format): .text(format.path(for: feed))
         case nil: nil
         }
     }
 
     init(feed: Feed, title: String) {
-        atom = Syndication.atomFile(feed)
-        json = Syndication.jsonFile(feed)
+        self.feed = feed
         self.title = title
+    }
+}
+
+/// One of a feed's files that its pages link: its address and media type.
+final class AlternateLink: MustacheObject {
+    let href: String
+    let type: String
+
+    init(href: String, type: String) {
+        self.href = href
+        self.type = type
+    }
+
+    enum Key: String, ViewKey {
+        case href, type
+
+        var kind: FieldKind { .text }
+    }
+    static let schema = ViewSchema("alternate link", Key.self)
+    static let fields = MustacheFields(Key.self)
+
+    func value(for name: MustacheName) -> MustacheValue? {
+        switch Self.fields[name] {
+        case .href: .text(href)
+        case .type: .text(type)
+        case nil: nil
+        }
     }
 }
 

@@ -4,10 +4,10 @@ import CardFeedLoad
 import CardFeedModel
 import CardFeedWrite
 
-/// Every feed also as Atom 1.0 (`feed.xml`) and JSON Feed 1.1 (`feed.json`), and a sitemap of
-/// every page, written when the site has a base URL (links in feeds must be absolute). Atom and
-/// the sitemap are templates (`feed.atom`, `sitemap.xml`), and so is the HTML of a feed entry
-/// (`feed_entry`), which both feeds carry; JSON Feed is data, written by JSON's encoder.
+/// The files of `OutputFormat`: every feed also as a feed for readers (Atom 1.0, JSON Feed 1.1...),
+/// and a sitemap of every page, written when the site has a base URL (links in feeds must be
+/// absolute). The HTML of a feed entry is a template too (`feed_entry`), which every feed
+/// carries.
 ///
 /// A feed file holds the cards of the feed's front page, in the page's order. Its `updated` time
 /// is its newest card's, never the clock's, so the output stays byte-identical between builds.
@@ -21,9 +21,6 @@ package struct Syndication {
         self.settings = settings
         self.templates = templates
     }
-
-    package static func atomFile(_ feed: Feed) -> String { (feed.folder.isEmpty ? "" : feed.folder + "/") + "feed.xml" }
-    package static func jsonFile(_ feed: Feed) -> String { (feed.folder.isEmpty ? "" : feed.folder + "/") + "feed.json" }
 
     package func files(_ selection: Selection, descriptions: [String?]) throws(TemplateFailure) -> [OutputFile] {
         let newestOverall = selection.cards.map(\.sortTime).max() ?? 0
@@ -57,16 +54,26 @@ package struct Syndication {
             }
             let updated = positions.map { selection.cards[$0].sortTime }.max() ?? newestOverall
             let document = FeedDocumentView(feed: feed.feed, entries: feedEntries, updated: Formatting.iso(updated), syndication: self)
-            // Room for the whole feed from the start, so that it is not copied as it grows: pages
-            // of memory are resident only once written.
-            var atom = MustacheBytes(capacity: 4096 + positions.count * 4096)
-            try templates.render(TemplateSet.atomTemplate, document, onto: &atom)
-            files.append(OutputFile(path: Self.atomFile(feed.feed), content: .data(atom.data())))
-            files.append(OutputFile(path: Self.jsonFile(feed.feed), content: .data(json(feed.feed, feedEntries))))
+            for (format, maker) in OutputFormat.perFeed {
+                let content: Data
+                switch maker {
+                case .template(let template):
+                    // Room for the whole feed from the start, so that it is not copied as it
+                    // grows: pages of memory are resident only once written.
+                    var bytes = MustacheBytes(capacity: 4096 + positions.count * 4096)
+                    try templates.render(template, document, onto: &bytes)
+                    content = bytes.data()
+                case .jsonFeed: content = json(feed.feed, feedEntries)
+                }
+                files.append(OutputFile(path: format.path(for: feed.feed), content: .data(content)))
+            }
         }
-        var sitemap = MustacheBytes(capacity: 4096)
-        try templates.render(TemplateSet.sitemapTemplate, SitemapView(selection, syndication: self), onto: &sitemap)
-        files.append(OutputFile(path: "sitemap.xml", content: .data(sitemap.data())))
+        let sitemap = SitemapView(selection, syndication: self)
+        for (format, template) in OutputFormat.perSite {
+            var bytes = MustacheBytes(capacity: 4096)
+            try templates.render(template, sitemap, onto: &bytes)
+            files.append(OutputFile(path: format.path(for: nil), content: .data(bytes.data())))
+        }
         return files
     }
 
@@ -145,7 +152,7 @@ package struct Syndication {
             "version": "https://jsonfeed.org/version/1.1",
             "title": title(feed),
             "home_page_url": pageURL(PagePaths.front(feed)),
-            "feed_url": absolute(Self.jsonFile(feed)),
+            "feed_url": absolute(OutputFormat.jsonFeed.path(for: feed)),
             "language": settings.strings.locale,
             "authors": [["name": settings.siteTitle]],
             "items": items,

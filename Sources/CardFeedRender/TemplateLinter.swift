@@ -15,14 +15,19 @@ struct TemplateLinter {
     /// The views a template is rendered over, by the name it is registered under; the templates
     /// they include are rendered over the same views, with those of the sections around the
     /// inclusion on top.
-    static let roots: [String: ViewSchema] = [
-        TemplateSet.pageTemplate: PageView.schema,
-        TemplateSet.cardPageTemplate: CardPageView.schema,
-        "card": CardView.schema,
-        TemplateSet.atomTemplate: FeedDocumentView.schema,
-        TemplateSet.feedEntryTemplate: FeedEntryView.schema,
-        TemplateSet.sitemapTemplate: SitemapView.schema,
-    ]
+    static let roots: [String: ViewSchema] = {
+        var roots = [
+            TemplateSet.pageTemplate: PageView.schema,
+            TemplateSet.cardPageTemplate: CardPageView.schema,
+            "card": CardView.schema,
+            TemplateSet.feedEntryTemplate: FeedEntryView.schema,
+        ]
+        for (_, maker) in OutputFormat.perFeed {
+            if case .template(let name) = maker { roots[name] = FeedDocumentView.schema }
+        }
+        for (_, name) in OutputFormat.perSite { roots[name] = SitemapView.schema }
+        return roots
+    }()
 
     static func root(of name: String) -> ViewSchema? {
         let name = name.hasPrefix(TemplateSet.builtinPrefix) ? String(name.dropFirst(TemplateSet.builtinPrefix.count)) : name

@@ -21,15 +21,12 @@ public struct TemplateSet: Sendable {
     public static func cardTemplate(_ type: CardType) -> String { "cards/\(type.rawValue)" }
     /// A card's own page (see `CardPages`).
     static let cardPageTemplate = "card_page"
-    /// A feed as Atom, the sitemap, and the HTML of a card in the feeds (see `Syndication`).
-    static let atomTemplate = "feed.atom"
-    static let sitemapTemplate = "sitemap.xml"
+    /// The HTML of a card in the feeds (see `Syndication`).
     static let feedEntryTemplate = "feed_entry"
 
-    /// What `{{name}}` escapes for in the template `name`: the language it writes, told by the
-    /// extension before `.mustache` (`feed.atom`, `sitemap.xml`: XML), HTML for all others. A
-    /// template's partials write into it, so they escape for it too.
-    static func writesXML(_ name: String) -> Bool { name.hasSuffix(".atom") || name.hasSuffix(".xml") }
+    /// What `{{name}}` escapes for in the template `name`: the language its `OutputFormat` is
+    /// written in, HTML for pages. A template's partials write into it, so they escape for it too.
+    static func writesXML(_ name: String) -> Bool { OutputFormat.made(byTemplate: name)?.language == .xml }
 
     /// Every template, `{{name}}` escaped for HTML.
     let library: MustacheLibrary

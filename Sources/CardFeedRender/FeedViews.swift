@@ -2,16 +2,37 @@ import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
 
-/// What `feed.atom` sees: one feed, its entries the cards of its front page. Every address is
-/// absolute; times are ISO 8601.
+/// What the templates of a feed's files (`feed.atom`, `feed.rss`) see: one feed, its entries the
+/// cards of its front page, and the address of each of its files (`atomURL`, `rssURL`...). Every
+/// address is absolute; times are ISO 8601, and RFC 822 where a name says so.
 final class FeedDocumentView: MustacheObject {
-    enum Key: String, ViewKey {
-        case lang, baseURL, title, id, url, atomURL, updated, siteTitle, version, entries
+    enum Own: String, CaseIterable, Sendable {
+        case lang, baseURL, title, description, id, url, updated, updatedRFC822, siteTitle, version, entries
+    }
+
+    enum Key: ViewKey {
+        case own(Own)
+        /// The address of the feed's file of that format: `atomURL`.
+        case file(OutputFormat)
+
+        static let allCases: [Key] = Own.allCases.map(Key.own) + OutputFormat.alternates.map(Key.file)
+
+        init?(rawValue: String) {
+            guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = key
+        }
+
+        var rawValue: String {
+            switch self {
+            case .own(let own): own.rawValue
+            case .file(let format): format.alternate! + "URL"
+            }
+        }
 
         var kind: FieldKind {
             switch self {
-            case .lang, .baseURL, .title, .id, .url, .atomURL, .updated, .siteTitle, .version: .text
-            case .entries: .list(FeedEntryView.schema)
+            case .own(.entries): .list(FeedEntryView.schema)
+            case .own, .file: .text
             }
         }
     }
@@ -20,11 +41,11 @@ final class FeedDocumentView: MustacheObject {
 
     let feed: Feed
     let entries: [FeedEntryView]
-    /// The newest entry's time, or without entries the newest card's.
-    let updated: String
+    /// The newest entry's time, or without entries the newest card's, in Unix seconds.
+    let updated: Int64
     let syndication: Syndication
 
-    init(feed: Feed, entries: [FeedEntryView], updated: String, syndication: Syndication) {
+    init(feed: Feed, entries: [FeedEntryView], updated: Int64, syndication: Syndication) {
         self.feed = feed
         self.entries = entries
         self.updated = updated
@@ -33,19 +54,27 @@ final class FeedDocumentView: MustacheObject {
 
     func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
+        case .own(let own): value(of: own)
+        case .file(let format): .text(syndication.absolute(format.path(for: feed)))
+        case nil: nil
+        }
+    }
+
+    private func value(of own: Own) -> MustacheValue {
+        switch own {
         case .lang: .text(syndication.settings.strings.locale)
         case .baseURL: .text(syndication.baseURL)
         case .title: .text(syndication.title(feed))
+        case .description: .text(syndication.settings.head.description ?? syndication.title(feed))
         // The feed's Atom id: the address its first page had when feeds began, kept as it was
         // (readers know a feed by its id), while `url` names the page as the site serves it.
         case .id: .text(syndication.absolute(PagePaths.front(feed)))
         case .url: .text(syndication.pageURL(PagePaths.front(feed)))
-        case .atomURL: .text(syndication.absolute(OutputFormat.atom.path(for: feed)))
-        case .updated: .text(updated)
+        case .updated: .text(Formatting.iso(updated))
+        case .updatedRFC822: .text(Formatting.rfc822(updated))
         case .siteTitle: .text(syndication.settings.siteTitle)
         case .version: .text(CardFeedVersion.current)
         case .entries: .objects(entries)
-        case nil: nil
         }
     }
 }
@@ -53,11 +82,11 @@ final class FeedDocumentView: MustacheObject {
 /// What `feed_entry` (the entry's HTML) and each of `feed.atom`'s `entries` see of a card.
 final class FeedEntryView: MustacheObject {
     enum Key: String, ViewKey {
-        case id, title, url, link, image, imageType, description, published, updated, categories, content, language
+        case id, title, url, link, image, imageType, description, published, publishedRFC822, updated, categories, content, language
 
         var kind: FieldKind {
             switch self {
-            case .id, .title, .url, .link, .imageType, .published, .updated, .language: .text
+            case .id, .title, .url, .link, .imageType, .published, .publishedRFC822, .updated, .language: .text
             case .image: .view(ImageView.schema)
             case .description, .content: .html
             case .categories: .list(CategoryView.schema)
@@ -85,7 +114,8 @@ final class FeedEntryView: MustacheObject {
         case .image: entry.image.map { .object($0) }
         case .imageType: entry.image.map { .text(FeedEntry.imageType($0.src)) }
         case .description: entry.description.mustache
-        case .published: entry.published.mustache
+        case .published: entry.published.map { .text(Formatting.iso($0)) }
+        case .publishedRFC822: entry.published.map { .text(Formatting.rfc822($0)) }
         case .updated: .text(entry.updated)
         case .categories: .objects(entry.categories)
         case .content: content.mustache

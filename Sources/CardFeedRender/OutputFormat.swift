@@ -9,14 +9,14 @@ import CardFeedModel
 /// Every one is written only when the site has a base URL: links in feeds and sitemaps must be
 /// absolute.
 package struct OutputFormat: Sendable, Equatable {
-    /// How messages name it: "Atom", "JSON Feed".
+    /// How messages name it: "Atom", "RSS 2.0".
     package let name: String
     /// The file's name, in each feed's folder or at the site's root (`scope`).
     package let fileName: String
     package let scope: Scope
     package let language: Language
     package let mediaType: String
-    /// The name a page's `alternates` gives its address (`{{#alternates}}{{atom}}{{/alternates}}`),
+    /// The name a page's `alternates` gives its address (`{{#alternates}}{{rss}}{{/alternates}}`),
     /// when pages link it with `rel="alternate"`.
     package let alternate: String?
 
@@ -44,6 +44,9 @@ package struct OutputFormat: Sendable, Equatable {
     package static let atom = OutputFormat(
         name: "Atom", fileName: "feed.xml", scope: .feed(.template("feed.atom")), language: .xml,
         mediaType: "application/atom+xml", alternate: "atom")
+    package static let rss = OutputFormat(
+        name: "RSS 2.0", fileName: "rss.xml", scope: .feed(.template("feed.rss")), language: .xml,
+        mediaType: "application/rss+xml", alternate: "rss")
     package static let jsonFeed = OutputFormat(
         name: "JSON Feed", fileName: "feed.json", scope: .feed(.jsonFeed), language: .json,
         mediaType: "application/feed+json", alternate: "json")
@@ -52,7 +55,7 @@ package struct OutputFormat: Sendable, Equatable {
         mediaType: "application/xml", alternate: nil)
 
     /// In the order pages link them and summaries name them.
-    package static let all: [OutputFormat] = [atom, jsonFeed, sitemap]
+    package static let all: [OutputFormat] = [atom, rss, jsonFeed, sitemap]
 
     /// The formats written once for each feed, with what makes each.
     package static let perFeed: [(format: OutputFormat, maker: Maker)] = all.compactMap { format in

@@ -53,7 +53,7 @@ package struct Syndication {
                 feedEntries.append(view)
             }
             let updated = positions.map { selection.cards[$0].sortTime }.max() ?? newestOverall
-            let document = FeedDocumentView(feed: feed.feed, entries: feedEntries, updated: Formatting.iso(updated), syndication: self)
+            let document = FeedDocumentView(feed: feed.feed, entries: feedEntries, updated: updated, syndication: self)
             for (format, maker) in OutputFormat.perFeed {
                 let content: Data
                 switch maker {
@@ -142,7 +142,7 @@ package struct Syndication {
             ]
             if let text = entry.text { item["content_text"] = text }
             if let language = entry.language { item["language"] = language }
-            if let published = entry.published { item["date_published"] = published }
+            if let published = entry.published { item["date_published"] = Formatting.iso(published) }
             if let link = entry.link { item["external_url"] = link }
             if let image = entry.image { item["image"] = image.src }
             if !entry.categories.isEmpty { item["tags"] = entry.categories.map(\.name) }
@@ -179,8 +179,8 @@ struct FeedEntry {
     var text: String?
     /// The card's language tag, when it has one.
     var language: String?
-    /// ISO 8601; nil for a card without a date.
-    var published: String?
+    /// Unix seconds; nil for a card without a date.
+    var published: Int64?
     var updated: String
     var categories: [CategoryView]
 
@@ -198,7 +198,7 @@ struct FeedEntry {
         } else {
             self.description = description.map(syndication.absoluteURLs)
         }
-        published = card.created.map(Formatting.iso)
+        published = card.created
         language = card.language
         updated = Formatting.iso(card.sortTime)
         categories = card.categories.compactMap { settings.categoryTags[$0] }

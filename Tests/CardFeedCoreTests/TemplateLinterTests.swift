@@ -67,7 +67,7 @@ import Testing
         pictured.language = "en"
         let entry = FeedEntry(card: pictured, permalink: "index.html#card-c", anchor: "card-c", description: "<p>d</p>\n", linkSchemes: [], syndication: syndication)
         let shown = Selection(cards: ShownCards([pictured], order: [0]), feeds: [FeedSelection(feed: Feed.builtin[0], cards: [0], front: FeedPage(cards: [0], path: "index.html"))], hidden: [:])
-        let document = FeedDocumentView(feed: Feed.builtin[0], entries: [FeedEntryView(entry, content: "<p>d</p>\n")], updated: "2026-01-01T00:00:00Z", syndication: syndication)
+        let document = FeedDocumentView(feed: Feed.builtin[0], entries: [FeedEntryView(entry, content: "<p>d</p>\n")], updated: 1_767_225_600, syndication: syndication)
         // The page's `cards` are holes the renderer fills: the card view stands for them.
         let cardPage = CardPageView(shell: page.shell, card: "<article></article>\n", heading: "d", feeds: [CardPlaceView(slug: "all", title: "All", href: "page-2.html#card-c")], shown: pictured)
         let views: [(ViewSchema, MustacheObject)] = [

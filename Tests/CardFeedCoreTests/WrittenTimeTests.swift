@@ -12,6 +12,14 @@ import Testing
 
     func utc(_ text: String) -> Int64? { WrittenTime(iso8601: text)?.moment(in: .utc) }
 
+    /// RSS 2.0's dates, against Python's `email.utils.formatdate` for the same moments.
+    @Test func writesRFC822DatesInUTC() {
+        #expect(Formatting.rfc822(0) == "Thu, 01 Jan 1970 00:00:00 +0000")
+        #expect(Formatting.rfc822(1_700_000_000) == "Tue, 14 Nov 2023 22:13:20 +0000")
+        #expect(Formatting.rfc822(951_782_400) == "Tue, 29 Feb 2000 00:00:00 +0000")
+        #expect(Formatting.rfc822(FieldReader.latestTime) == "Fri, 31 Dec 9999 23:59:59 +0000")
+    }
+
     @Test func readsISO8601DatesAndDateTimes() {
         #expect(utc("2026-11-20") == 1_795_132_800)
         #expect(utc("2026-11-20T14:05:00Z") == 1_795_183_500)

@@ -237,7 +237,7 @@ def test_ids_and_templates_never_become_paths(hostile_build):
     out = hostile_build["out"]
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
     allowed = re.compile(r"(\.cardfeed-output|sitemap\.xml|((news|advertising|announcements|social|uncategorized)/)?"
-                         r"(index\.html|feed\.xml|feed\.json)|assets/[a-z0-9_@./-]+)")
+                         r"(index\.html|feed\.xml|rss\.xml|feed\.json)|assets/[a-z0-9_@./-]+)")
     # A card's page is named by its anchor, made of safe characters whatever the id.
     anchors = re.findall(r'<article class="card[^"]*" id="([^"]*)"', (out / "index.html").read_text())
     assert all(re.fullmatch(r"card-[A-Za-z0-9_-]{1,80}", anchor) for anchor in anchors), anchors

@@ -14,7 +14,7 @@ from conftest import REPO
 
 CARDS = 10_000
 NOW = 1_800_000_000
-FEED_FILES = ("feed.xml", "feed.json", "sitemap.xml")
+FEED_FILES = ("feed.xml", "rss.xml", "feed.json", "sitemap.xml")
 SUMMARY = re.compile(r"^Wrote (\d+) files in [\d.]+ s \((\d+) changed, (\d+) unchanged\)( with \d+ warnings?)?\.$", re.M)
 
 

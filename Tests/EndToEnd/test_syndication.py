@@ -1,6 +1,8 @@
-"""Atom and JSON Feed files, read by real parsers, show the same cards as the pages."""
+"""Atom, RSS 2.0 and JSON Feed files, read by real parsers, show the same cards as the pages."""
+import email.utils
 import json
 import re
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import feedparser
@@ -22,7 +24,7 @@ def built(run, example_site, tmp_path):
     out = tmp_path / "out"
     result = run("build", example_site, "-o", out, "--now", "1795000000", "--page-size", "8")
     assert result.returncode == 0, result.stderr
-    assert "Atom (feed.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml, for https://brewline.example/." in result.stdout
+    assert "Atom (feed.xml), RSS 2.0 (rss.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml, for https://brewline.example/." in result.stdout
     return out
 
 
@@ -43,6 +45,42 @@ def test_atom_feed_parses_and_matches_the_page(built, feed):
 
 
 @pytest.mark.parametrize("feed", FEEDS)
+def test_rss_feed_has_the_atom_feeds_entries_each_linking_its_card_page(built, feed):
+    """RSS 2.0 (for mail tools, chat apps, older readers): the same entries as Atom, in order,
+    each with a guid (the Atom entry's id), a link to the card's own page, an RFC 822 pubDate
+    at the card's created time, and the same HTML."""
+    xml = (built / feed / "rss.xml").read_bytes()
+    parsed = feedparser.parse(xml)
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    assert parsed.version == "rss20"
+    atom = feedparser.parse((built / feed / "feed.xml").read_bytes())
+    assert [entry.id for entry in parsed.entries] == [entry.id for entry in atom.entries]
+    assert parsed.feed.title == atom.feed.title and parsed.feed.link == atom.feed.link
+    channel = ElementTree.fromstring(xml).find("channel")
+    assert channel.find("description").text and channel.find("language").text == "en"
+    # RFC 822 dates, in UTC, as RSS requires (email.utils reads exactly that form).
+    assert email.utils.parsedate_to_datetime(channel.find("lastBuildDate").text).isoformat() == atom.feed.updated.replace("Z", "+00:00")
+    items = channel.findall("item")
+    atom_contents = [entry.find("{http://www.w3.org/2005/Atom}content").text
+                     for entry in ElementTree.fromstring((built / feed / "feed.xml").read_bytes()).iter("{http://www.w3.org/2005/Atom}entry")]
+    assert len(items) == len(atom.entries) == len(atom_contents)
+    for item, entry, content in zip(items, atom.entries, atom_contents):
+        assert item.find("guid").get("isPermaLink") == "false" and item.find("guid").text == entry.id
+        link = item.find("link").text
+        assert link == f"https://brewline.example/cards/card-{entry.id.split('#card-')[1]}.html"
+        assert (built / link.removeprefix("https://brewline.example/")).is_file(), "each item links to its card's page"
+        assert email.utils.parsedate_to_datetime(item.find("pubDate").text).isoformat() == entry.published.replace("Z", "+00:00")
+        assert item.find("pubDate").text.endswith(" +0000")
+        assert item.find("description").text == content
+    assert channel.find("{http://www.w3.org/2005/Atom}link").get("href") == f"https://brewline.example/{feed}rss.xml"
+
+
+def test_every_feed_with_an_atom_file_has_an_rss_file(built):
+    atom = sorted(path.parent for path in built.rglob("feed.xml"))
+    assert atom and atom == sorted(path.parent for path in built.rglob("rss.xml"))
+
+
+@pytest.mark.parametrize("feed", FEEDS)
 def test_json_feed_validates_and_matches_the_page(built, feed):
     document = json.loads((built / feed / "feed.json").read_text())
     jsonschema.validate(document, SCHEMA)
@@ -55,7 +93,7 @@ def test_feed_updated_is_the_newest_cards_time_and_builds_are_identical(run, exa
     first, second = tmp_path / "a", tmp_path / "b"
     assert run("build", example_site, "-o", first, "--now", "1795000000", "-q").returncode == 0
     assert run("build", example_site, "-o", second, "--now", "1795000000", "-q").returncode == 0
-    for name in ["feed.xml", "feed.json", "news/feed.xml", "sitemap.xml"]:
+    for name in ["feed.xml", "rss.xml", "feed.json", "news/feed.xml", "news/rss.xml", "sitemap.xml"]:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     parsed = feedparser.parse((first / "feed.xml").read_bytes())
     newest = max(entry.updated for entry in parsed.entries)
@@ -65,6 +103,7 @@ def test_feed_updated_is_the_newest_cards_time_and_builds_are_identical(run, exa
 def test_pages_link_their_feeds(built):
     news = (built / "news" / "index.html").read_text()
     assert '<link rel="alternate" type="application/atom+xml" href="news/feed.xml"' in news
+    assert '<link rel="alternate" type="application/rss+xml" href="news/rss.xml"' in news
     assert '<link rel="alternate" type="application/feed+json" href="news/feed.json"' in news
 
 
@@ -93,8 +132,9 @@ def test_without_a_base_url_no_feed_files_and_the_summary_says_why(run, tmp_path
     site = write_cards(tmp_path / "s", [{"id": "t1", "type": "text_announcement", "created": 1, "description": "d"}])
     result = run("build", site)
     assert result.returncode == 0
-    assert "No Atom or JSON Feed files and no sitemap: they need the site's address (base_url in cardfeed.yml, or --base-url)." in result.stdout
+    assert "No Atom, RSS 2.0 or JSON Feed files and no sitemap: they need the site's address (base_url in cardfeed.yml, or --base-url)." in result.stdout
     assert not (site / "public" / "feed.xml").exists()
+    assert not (site / "public" / "rss.xml").exists()
     assert 'rel="alternate"' not in (site / "public" / "index.html").read_text()
 
 
@@ -115,6 +155,9 @@ def test_hostile_text_still_gives_well_formed_feeds(run, tmp_path):
     parsed = feedparser.parse((site / "public" / "feed.xml").read_bytes())
     assert not parsed.bozo, parsed.get("bozo_exception")
     assert parsed.entries[0].title == "A  control & <tag> ]]>"
+    rss = feedparser.parse((site / "public" / "rss.xml").read_bytes())
+    assert not rss.bozo, rss.get("bozo_exception")
+    assert rss.entries[0].title == "A  control & <tag> ]]>"
     jsonschema.validate(json.loads((site / "public" / "feed.json").read_text()), SCHEMA)
 
 
@@ -125,7 +168,7 @@ def test_a_site_overrides_the_feed_templates(run, tmp_path):
         {"id": "t1", "type": "text_announcement", "created": 1, "title": "Tom's <deal>", "description": "Half price."},
     ])
     listing = run("templates", "--site", site).stdout
-    for name in ["feed.atom", "feed_entry", "sitemap.xml"]:
+    for name in ["feed.atom", "feed.rss", "feed_entry", "sitemap.xml"]:
         assert re.search(rf"^{re.escape(name)}\s+built-in$", listing, re.M), listing
         assert run("eject", name, "--site", site).returncode == 0
     templates = site / "templates"
@@ -135,6 +178,8 @@ def test_a_site_overrides_the_feed_templates(run, tmp_path):
     (templates / "feed_entry.mustache").write_text("<h2>{{title}}</h2>{{{description}}}")
     sitemap = templates / "sitemap.xml.mustache"
     sitemap.write_text(sitemap.read_text().replace("<url><loc>", "<url><priority>0.5</priority><loc>"))
+    rss = templates / "feed.rss.mustache"
+    rss.write_text(rss.read_text().replace("<title>{{title}}</title>\n<link>{{url}}</link>", "<title>{{title}}</title>\n<author>{{title}}</author>\n<link>{{url}}</link>"))
     assert re.search(r"^feed\.atom\s+overridden by ", run("templates", "--site", site).stdout, re.M)
 
     result = run("build", site, "--base-url", "https://x.test/", "-q")
@@ -150,6 +195,18 @@ def test_a_site_overrides_the_feed_templates(run, tmp_path):
     document = json.loads((out / "feed.json").read_text())
     assert document["items"][0]["content_html"] == "<h2>Tom&#39;s &lt;deal&gt;</h2><p>Half price.</p>\n"
     assert "<url><priority>0.5</priority><loc>https://x.test/</loc>" in (out / "sitemap.xml").read_text()
+    # feed.rss writes XML because its format says so, not because of its name.
+    assert "<author>Tom&apos;s &lt;deal&gt;</author>" in (out / "rss.xml").read_text()
+
+
+def test_a_site_rss_template_is_linted_like_the_others(run, tmp_path):
+    site = write_cards(tmp_path / "s", [{"id": "t1", "type": "text_announcement", "created": 1, "description": "d"}])
+    assert run("eject", "feed.rss", "--site", site).returncode == 0
+    rss = site / "templates" / "feed.rss.mustache"
+    rss.write_text(rss.read_text().replace("<pubDate>{{.}}</pubDate>", "<pubDate>{{pubdate}}</pubDate>"))
+    result = run("build", site, "--base-url", "https://x.test/", "--strict", "-q")
+    assert result.returncode == 1
+    assert re.search(r"feed\.rss\.mustache:\d+:\d+: .*pubdate", result.stderr), result.stderr
 
 
 def test_absolute_addresses_name_a_folder_not_its_index_html(built):

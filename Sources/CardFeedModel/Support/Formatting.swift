@@ -34,6 +34,19 @@ package enum Formatting {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The RFC 822 date-time of a moment, in UTC, as RSS 2.0 writes dates: "Tue, 14 Nov 2023
+    /// 22:13:20 +0000", with a four-digit year (RFC 1123) and English names, whatever the locale.
+    package static func rfc822(_ seconds: Int64) -> String {
+        let days = days(seconds)
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilDate(daysSince1970: days)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : String(n) }
+        // 1970-01-01 was a Thursday.
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int(((days % 7) + 7) % 7)]
+        let monthName = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][Int(month) - 1]
+        return "\(weekday), \(two(day)) \(monthName) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) +0000"
+    }
+
     /// Gregorian year, month and day of a day count since 1970-01-01 (Howard Hinnant's
     /// `civil_from_days`): exact, and much cheaper than a `Calendar` per card.
     package static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {

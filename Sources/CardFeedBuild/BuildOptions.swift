@@ -4,26 +4,14 @@ import CardFeedLoad
 import CardFeedModel
 import CardFeedRender
 
-/// What a build is asked to make. Options left nil come from cardfeed.yml, else their defaults.
-/// Where it goes is the `BuildDestination` the command gives `SiteBuilder`.
+/// What a build is asked to make. Where it goes is the `BuildDestination` the command gives
+/// `SiteBuilder`.
 public struct BuildOptions: Sendable {
     public var site: SiteFolder
-    /// The build's time: cards that expire at or before it are hidden, cards created after it are
-    /// future cards (see `FutureCards`). A time without an offset is on the site's clocks.
-    public var now: WrittenTime
-    /// Cards a page, on average (see `PageEnds`); 0 puts each feed on one page.
-    public var pageSize: Int?
-    public var locale: String?
-    /// The address the site is published at; with it, feeds and a sitemap are written too.
-    public var baseURL: String?
-    /// Warnings count as errors.
-    public var strict: Bool
-    /// True puts a Content Security Policy in every page (the site's own from cardfeed.yml, else
-    /// the built-in one); nil leaves it to `csp` in cardfeed.yml.
-    public var contentSecurityPolicy: Bool?
-    /// True indexes every card for search and gives the pages a search box (as `search: true`
-    /// in cardfeed.yml does); nil leaves it to cardfeed.yml.
-    public var search: Bool?
+    /// What the command line says of the site's settings (the build's time, page size, locale,
+    /// base URL, CSP, search, strictness), applied to cardfeed.yml's as it is read: the build
+    /// reads every setting from the resulting `SiteConfig`.
+    public var overrides: SettingOverrides
     /// Whether the build runs Pagefind itself or leaves its cards to index in the report.
     public var searchIndexing = SearchIndexing.inBuild
     /// Cards rendered at a time (tests make it small, to run many batches through few cards).
@@ -35,21 +23,17 @@ public struct BuildOptions: Sendable {
     /// (`--diagnostics json`, `serve`'s report of what changed).
     public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
 
-    public static let defaultPageSize = 20
+    public init(site: SiteFolder, overrides: SettingOverrides = SettingOverrides()) {
+        self.site = site
+        self.overrides = overrides
+    }
 
     public init(
-        site: SiteFolder, now: WrittenTime = .current,
-        pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false,
-        contentSecurityPolicy: Bool? = nil, search: Bool? = nil
+        site: SiteFolder, now: WrittenTime, pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false,
+        contentSecurityPolicy: Bool = false, search: Bool = false
     ) {
-        self.site = site
-        self.now = now
-        self.pageSize = pageSize
-        self.locale = locale
-        self.baseURL = baseURL
-        self.strict = strict
-        self.contentSecurityPolicy = contentSecurityPolicy
-        self.search = search
+        self.init(site: site, overrides: SettingOverrides(
+            now: now, pageSize: pageSize, locale: locale, baseURL: baseURL, contentSecurityPolicy: contentSecurityPolicy, search: search, strict: strict))
     }
 }
 
@@ -87,8 +71,8 @@ public struct BuildReport: Sendable {
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []
-    /// How many steps the build has (`SiteBuilder.stepCount`), once its configuration is read.
-    var stepCount = 0
+    /// The steps the build runs (`SiteBuilder.steps`), once its configuration is read.
+    var steps: [SiteBuilder.Step] = []
     /// With search and `SearchIndexing.handedOver`, the cards to index; nil otherwise.
     public var searchIndex: SearchIndex?
     /// The cards as read and as the rules left them, alive as long as the report: a command

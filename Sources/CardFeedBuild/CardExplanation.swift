@@ -85,7 +85,7 @@ extension SiteBuilder {
         let configuration = try configure(&report)
         let loaded = load(configuration, &report, following: id)
         let ruled = applyRules(loaded, configuration, &report)
-        let selector = selector(configuration.config, now: configuration.now)
+        let selector = selector(configuration.config)
         let selection = selector.select(ruled.cards)
 
         var explanation = CardExplanation(id: id)
@@ -169,13 +169,13 @@ extension SiteBuilder {
         let anchor = selection.cards.anchor(at: position)
         if configuration.config.cardPages {
             let file = PagePaths.cardPage(anchor: anchor)
-            explanation.ownPage = (file, configuration.baseURL.map { $0 + PagePaths.served(file) })
+            explanation.ownPage = (file, configuration.config.baseURL.map { $0 + PagePaths.served(file) })
         }
         for feed in selection.feeds {
             guard let index = feed.cards.firstIndex(of: position) else { continue }
             for (number, page) in feed.pages.enumerated() {
                 guard let place = page.cards.firstIndex(of: index) else { continue }
-                let url = configuration.baseURL.map { $0 + PagePaths.served(page.path) + "#" + anchor }
+                let url = configuration.config.baseURL.map { $0 + PagePaths.served(page.path) + "#" + anchor }
                 explanation.shown.append(.init(
                     feed: feed.feed.slug, front: number == 0, file: page.path, anchor: anchor, position: place + 1,
                     cards: page.cards.count, url: url, pinned: card.pinned))

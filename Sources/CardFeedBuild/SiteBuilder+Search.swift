@@ -11,7 +11,6 @@ import CardFeedWrite
 /// and leaves the previous output as it was.
 extension SiteBuilder {
     /// `--search`, else `search:` in cardfeed.yml.
-    func searchWanted(_ config: SiteConfig) -> Bool { options.search ?? (config.search != nil) }
 
     /// The Pagefind found, or an error at `--search` or at cardfeed.yml's `search:`: search
     /// indexes the card pages, so a site without them (`card_pages: false`) cannot have it; and
@@ -19,7 +18,7 @@ extension SiteBuilder {
     /// A rebuild uses the Pagefind the previous build found.
     func locatePagefind(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> Pagefind? {
         func report(_ severity: Diagnostic.Severity, _ message: String) {
-            if options.search == true {
+            if config.search?.fromCommandLine == true {
                 diagnostics.append(Diagnostic(severity, file: "--search", message: message))
             } else {
                 let file = options.site.display(options.site.root.appendingPathComponent(SiteConfig.fileName))
@@ -52,7 +51,7 @@ extension SiteBuilder {
     /// WebAssembly, which Pagefind's search runs in ('wasm-unsafe-eval', which lets a page
     /// compile WebAssembly, not run text as script); a site's own policy is its own to extend.
     func contentSecurityPolicy(_ setup: Setup) -> String? {
-        let policy = options.contentSecurityPolicy == true ? setup.config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin : setup.config.contentSecurityPolicy
+        let policy = setup.config.contentSecurityPolicy
         guard setup.pagefind != nil, policy == ContentSecurityPolicy.builtin else { return policy }
         return ContentSecurityPolicy.builtinWithSearch
     }
@@ -82,7 +81,7 @@ extension SiteBuilder {
         let runs = ChildProcesses()
         let signals = PagefindSignals.shared
         do {
-            let made = try step("Index for search", 4, &report) { _ in
+            let made = try step(.index, &report) { _ in
                 try signals.during(runs) { () throws(Pagefind.Failure) in try search.make(into: bundle, runs: runs) }
             } detail: { (made: Pagefind.Bundle) in
                 "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"

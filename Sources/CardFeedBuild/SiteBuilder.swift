@@ -45,13 +45,10 @@ public struct SiteBuilder: Sendable {
     /// cardfeed.yml, strings and templates as read; the strings and templates are nil when
     /// they have errors, which stop the build once the cards are loaded (one run reports both).
     struct Configuration {
+        /// Every setting, the command line's applied.
         var config: SiteConfig
         /// cardfeed.yml has errors: `config` holds only what could be read of it, perhaps nothing.
         var configFailed = false
-        /// `--base-url` or `base_url`, ending in "/"; nil without one.
-        var baseURL: String?
-        /// `--now` (else the current time) in Unix seconds, read on the site's clocks.
-        var now: Int64
         var strings: StringTable?
         var templates: TemplateSet?
         /// With search, the Pagefind found; nil without search, or when it was not found (an error).
@@ -61,8 +58,6 @@ public struct SiteBuilder: Sendable {
     /// What the cards are shown with, once everything read is known to be good.
     struct Setup {
         var config: SiteConfig
-        var baseURL: String?
-        var now: Int64
         var strings: StringTable
         var templates: TemplateSet
         /// The Pagefind that indexes the cards, with search; nil without.
@@ -82,11 +77,36 @@ public struct SiteBuilder: Sendable {
     private var writes: Bool {
         if case .discarded = destination { false } else { true }
     }
-    /// Load, select, render, with search index (into a folder, in the build), and write.
-    func stepCount(search: Bool) -> Int {
-        guard writes else { return 3 }
-        guard search, options.searchIndexing == .inBuild, case .folder = destination else { return 4 }
-        return 5
+
+    /// The steps a build reports as it goes ("[2/4] Select cards: ..."), in order; configuring
+    /// and the checkpoint print no line of their own. Their numbers and count come from
+    /// `steps(search:)`.
+    enum Step: CaseIterable {
+        case load, select, render, index, write
+
+        func title(_ builder: SiteBuilder) -> String {
+            switch self {
+            case .load: "Load cards"
+            case .select: "Select cards"
+            case .render: "Render pages"
+            case .index: "Index for search"
+            case .write: "Write \(builder.destination.folder.map(SiteFolder.display) ?? "memory")"
+            }
+        }
+    }
+
+    /// The steps this build runs: all but the search index (made in the build only into a
+    /// folder) and the write step (none for `check`).
+    func steps(search: Bool) -> [Step] {
+        Step.allCases.filter { step in
+            switch step {
+            case .load, .select, .render: return true
+            case .index:
+                guard case .folder = destination else { return false }
+                return search && options.searchIndexing == .inBuild
+            case .write: return writes
+            }
+        }
     }
 
     /// Step 0: cardfeed.yml, the strings and the templates.
@@ -99,19 +119,17 @@ public struct SiteBuilder: Sendable {
             report.diagnostics.append(Diagnostic(.error, file: path, message: message))
         }
         let errorsBefore = report.diagnostics.errors.count
-        let config = ConfigLoader(site: site).load(into: &report.diagnostics)
+        let config = ConfigLoader(site: site).load(overriding: options.overrides, into: &report.diagnostics)
         let configFailed = report.diagnostics.errors.count > errorsBefore
-        let baseURL = checkedBaseURL(config, &report.diagnostics)
-        let locale = options.locale ?? config.locale ?? StringTable.defaultLocale
-        let strings = StringTable.load(locale: locale, site: site, feeds: config.siteFeeds, diagnostics: &report.diagnostics)
+        let strings = StringTable.load(locale: config.locale, site: site, feeds: config.siteFeeds, diagnostics: &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
-        let search = searchWanted(config)
+        let search = config.search != nil
         let pagefind = search ? locatePagefind(config, &report.diagnostics) : nil
-        report.stepCount = stepCount(search: search)
+        report.steps = steps(search: search)
         for (path, reason, isError) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }
-        return Configuration(config: config, configFailed: configFailed, baseURL: baseURL, now: options.now.moment(in: config.timeZone), strings: strings, templates: templates, pagefind: pagefind)
+        return Configuration(config: config, configFailed: configFailed, strings: strings, templates: templates, pagefind: pagefind)
     }
 
     /// Step 1: every card file read and decoded; with `following`, what became of that id's
@@ -120,7 +138,7 @@ public struct SiteBuilder: Sendable {
         var loader = cardLoader(configuration.config)
         loader.cache = reuse?.entries
         loader.following = following
-        let loaded = step("Load cards", 1, &report) { (progress: ProgressReport?) -> LoadedCards in
+        let loaded = step(.load, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
             return loader.load()
         } detail: {
@@ -151,7 +169,7 @@ public struct SiteBuilder: Sendable {
         let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
         if configuration.config.future == .show {
-            warnAboutFutureCards(ruled.cards, selector(configuration.config, now: configuration.now), &report.diagnostics)
+            warnAboutFutureCards(ruled.cards, selector(configuration.config), &report.diagnostics)
         }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 {
@@ -165,7 +183,7 @@ public struct SiteBuilder: Sendable {
         }
 
         report.diagnostics.locateCards()
-        report.diagnostics = report.diagnostics.escalated(strict: options.strict)
+        report.diagnostics = report.diagnostics.escalated(strict: configuration.config.strict)
         return ruled
     }
 
@@ -179,13 +197,13 @@ public struct SiteBuilder: Sendable {
         }
         report.diagnostics.all.forEach(emit)
         guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
-        return Setup(config: configuration.config, baseURL: configuration.baseURL, now: configuration.now, strings: strings, templates: templates, pagefind: configuration.pagefind)
+        return Setup(config: configuration.config, strings: strings, templates: templates, pagefind: configuration.pagefind)
     }
 
     /// Step 2: which cards each feed shows, in which order, on which page.
     private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> Selection {
-        let selector = selector(setup.config, now: setup.now)
-        let selection = step("Select cards", 2, &report) { _ in
+        let selector = selector(setup.config)
+        let selection = step(.select, &report) { _ in
             selector.select(ruled.cards)
         } detail: {
             let hidden = $0.hidden.values.reduce(0, +) + ruled.hidden
@@ -220,9 +238,6 @@ public struct SiteBuilder: Sendable {
         return selection
     }
 
-    private func pageSize(_ setup: Setup) -> Int { pageSize(setup.config) }
-    private func pageSize(_ config: SiteConfig) -> Int { options.pageSize ?? config.pageSize ?? BuildOptions.defaultPageSize }
-
     private func cardLoader(_ config: SiteConfig) -> CardLoader {
         var loader = CardLoader(site: options.site, linkSchemes: config.links.linkSchemes)
         loader.timeZone = config.timeZone
@@ -230,8 +245,8 @@ public struct SiteBuilder: Sendable {
         return loader
     }
 
-    func selector(_ config: SiteConfig, now: Int64) -> FeedSelector {
-        FeedSelector(now: now, pageSize: pageSize(config), future: config.future, feeds: config.siteFeeds, hideEmptyFeeds: config.hideEmptyFeeds, cardPages: config.cardPages)
+    func selector(_ config: SiteConfig) -> FeedSelector {
+        FeedSelector(now: config.now, pageSize: config.pageSize, future: config.future, feeds: config.siteFeeds, hideEmptyFeeds: config.hideEmptyFeeds, cardPages: config.cardPages)
     }
 
     /// A warning for each card that would be shown although it is dated after the build's
@@ -263,53 +278,29 @@ public struct SiteBuilder: Sendable {
         }
     }
 
+    /// A file of the site's assets: built in unless the site has its own, or generated.
+    typealias Asset = (path: String, fromSite: Bool, file: OutputFile)
+
     /// Step 3: every card rendered once, into every page that shows it as the pages stream into
     /// `output`; the feed files, assets and `static/` as files for the write step.
     private func render(_ selection: Selection, _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
-        var assets = assetFiles()
         // A site with no card to show has nothing to search: no index, and no search box.
         let search = setup.pagefind != nil && !selection.cards.isEmpty
-        if !search { assets.removeAll { [SearchBox.script, SearchBox.stylesheet].contains($0.path) && !$0.fromSite } }
-        for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
-            guard let css else { continue }
-            assets.removeAll { "assets/" + $0.path == path }
-            assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
-        }
-        // SITE/static/: copied as they are to the output's root, where no generated file may be.
-        let staticFiles = options.site.staticFiles()
-        if !staticFiles.isEmpty {
-            let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
-            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.baseURL != nil, search: search, hidden: hidden)
-            if !collisions.isEmpty {
-                output.abandon()
-                collisions.forEach { emit($0); report.diagnostics.append($0) }
-                throw BuildFailure(report: report)
-            }
-        }
-        let copiedStatic = staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
-        let assetPaths = Set(assets.map(\.path))
-        let stylesheets = ["cardfeed.css", SearchBox.stylesheet, "theme.css", "card-styles.css", "custom.css"].filter(assetPaths.contains).map { "assets/" + $0 }
-        let settings = RenderSettings(
-            RenderSettings.Values(
-                builtinImages: BuiltinImages(assets: assetPaths, siteOverrides: Set(assets.filter(\.fromSite).map(\.path))),
-                strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title, stylesheets: stylesheets,
-                pageSize: pageSize(setup), baseURL: setup.baseURL,
-                contentSecurityPolicy: contentSecurityPolicy(setup),
-                head: PageHead(config: setup.config, baseURL: setup.baseURL, assets: assetPaths, siteAssets: Set(assets.filter(\.fromSite).map(\.path))),
-                timeZone: setup.config.timeZone, feeds: setup.config.siteFeeds, cardPages: setup.config.cardPages, search: search),
-            imageSizes: ImageSizes(folder: options.site.assetsFolder))
+        let assets = siteAssets(selection, setup, search: search)
+        let copiedStatic = try staticFiles(besides: assets, selection, setup, search: search, output, &report)
+        let settings = renderSettings(setup, assets, search: search)
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.cache = reuse?.cards
         renderer.batchSize = options.renderBatchSize
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
         var syndicationFiles = 0
         do {
-            let syndication = try step("Render pages", 3, &report) { (progress: ProgressReport?) -> [OutputFile] in
+            let syndication = try step(.render, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 let total = selection.cards.count
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
-                let feedCards = setup.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
+                let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
                 let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: feedCards)
-                guard let baseURL = setup.baseURL else { return [] }
+                guard let baseURL = setup.config.baseURL else { return [] }
                 let files = try Syndication(baseURL: baseURL, settings: settings, templates: setup.templates).files(selection, descriptions: descriptions)
                 syndicationFiles = files.count
                 return files
@@ -320,7 +311,7 @@ public struct SiteBuilder: Sendable {
                     + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
             }
             report.pagesRendered = pageCount
-            report.syndicatedFor = setup.baseURL
+            report.syndicatedFor = setup.config.baseURL
             let searchIndex = search ? setup.pagefind.flatMap { pagefind in
                 pagesFolder(output).map { SearchIndex(pagefind: pagefind, site: $0, language: setup.strings.locale, count: selection.cards.count) }
             } : nil
@@ -341,6 +332,58 @@ public struct SiteBuilder: Sendable {
         }
     }
 
+    /// The site's assets, the built-in ones it does not replace, and the stylesheets generated
+    /// from cardfeed.yml's theme and the cards' style extras; without search, not its script
+    /// and stylesheet.
+    private func siteAssets(_ selection: Selection, _ setup: Setup, search: Bool) -> [Asset] {
+        var assets = assetFiles()
+        if !search { assets.removeAll { [SearchBox.script, SearchBox.stylesheet].contains($0.path) && !$0.fromSite } }
+        for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
+            guard let css else { continue }
+            assets.removeAll { "assets/" + $0.path == path }
+            assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
+        }
+        return assets
+    }
+
+    /// SITE/static/, copied as it is to the output's root, where no generated file may be: a
+    /// file that would land on one ends the build, naming both.
+    private func staticFiles(
+        besides assets: [Asset], _ selection: Selection, _ setup: Setup, search: Bool, _ output: any OutputTarget, _ report: inout BuildReport
+    ) throws(BuildFailure) -> [OutputFile] {
+        let staticFiles = options.site.staticFiles()
+        if !staticFiles.isEmpty {
+            let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
+            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
+            if !collisions.isEmpty {
+                output.abandon()
+                collisions.forEach { emit($0); report.diagnostics.append($0) }
+                throw BuildFailure(report: report)
+            }
+        }
+        return staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
+    }
+
+    /// The stylesheets every page links, in the order they cascade: the built-in, search's,
+    /// the theme's, the cards' own, the site's `custom.css`; those the site has.
+    static let stylesheetOrder = ["cardfeed.css", SearchBox.stylesheet, "theme.css", "card-styles.css", "custom.css"]
+
+    /// What every page and card is rendered with.
+    private func renderSettings(_ setup: Setup, _ assets: [Asset], search: Bool) -> RenderSettings {
+        let assetPaths = Set(assets.map(\.path))
+        let siteAssets = Set(assets.filter(\.fromSite).map(\.path))
+        return RenderSettings(
+            RenderSettings.Values(
+                builtinImages: BuiltinImages(assets: assetPaths, siteOverrides: siteAssets),
+                strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title,
+                stylesheets: Self.stylesheetOrder.filter(assetPaths.contains).map { "assets/" + $0 },
+                pageSize: setup.config.pageSize, baseURL: setup.config.baseURL,
+                contentSecurityPolicy: contentSecurityPolicy(setup),
+                head: PageHead(config: setup.config, baseURL: setup.config.baseURL, assets: assetPaths, siteAssets: siteAssets),
+                timeZone: setup.config.timeZone, feeds: setup.config.siteFeeds, cardPages: setup.config.cardPages, search: search),
+            imageSizes: ImageSizes(folder: options.site.assetsFolder))
+    }
+
     /// Step 4: the files that are not pages go into the output, which is then committed.
     private func write(_ site: RenderedSite, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
         guard writes else { return }
@@ -348,7 +391,7 @@ public struct SiteBuilder: Sendable {
         // The writer needs a folder only to check one (see `applyRules`); memory has none.
         var writer = SiteWriter(output: destination.folder ?? options.site.defaultOutput)
         do {
-            let counts = try step("Write \(shownAs)", report.stepCount, &report) { (progress: ProgressReport?) -> OutputCounts in
+            let counts = try step(.write, &report) { (progress: ProgressReport?) -> OutputCounts in
                 let total = site.files.count
                 if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
                 do {
@@ -370,16 +413,6 @@ public struct SiteBuilder: Sendable {
         } catch {
             throw fail(&report, Diagnostic(.error, file: shownAs, message: "\(error)"))
         }
-    }
-
-    /// `--base-url`, else `base_url` of cardfeed.yml (checked there), normalised to end in "/".
-    private func checkedBaseURL(_ config: SiteConfig, _ diagnostics: inout Diagnostics) -> String? {
-        guard let url = options.baseURL else { return config.baseURL }
-        guard URLCheck.isBaseURL(url) else {
-            diagnostics.append(Diagnostic(.error, file: "--base-url", message: "\(Diagnostic.quoted(url)) is not an http or https address such as https://example.com/news/ (without spaces or quotes)"))
-            return nil
-        }
-        return url.hasSuffix("/") ? url : url + "/"
     }
 
     /// A card whose `template` extra names a template the site does not have is rendered with
@@ -512,10 +545,13 @@ public struct SiteBuilder: Sendable {
     /// Runs one step, records its time and logs `[n/total] Title: detail`. The body is handed a
     /// way to report its progress when the build has a progress observer.
     func step<T>(
-        _ title: String, _ number: Int, _ report: inout BuildReport,
+        _ step: Step, _ report: inout BuildReport,
         _ body: (ProgressReport?) throws -> T, detail: (T) -> String
     ) rethrows -> T {
-        let total = report.stepCount > 0 ? report.stepCount : stepCount(search: false)
+        if report.steps.isEmpty { report.steps = steps(search: false) }  // `explain`, which does not configure through `run`
+        let title = step.title(self)
+        let number = (report.steps.firstIndex(of: step) ?? report.steps.count) + 1
+        let total = report.steps.count
         let start = DispatchTime.now().uptimeNanoseconds
         var progress: ProgressReport?
         if let observer = options.progress {

@@ -18,22 +18,22 @@ struct SiteOptions: ParsableArguments {
 
     // Unconditional, so that `--page-size -1` reaches `validate` (which says what is allowed)
     // instead of reading as an option "-1" and failing with "Missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Cards a page, on average; 0 puts each feed on one page (default: page_size in cardfeed.yml, else \(BuildOptions.defaultPageSize)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cards a page, on average; 0 puts each feed on one page \(OverridableSetting.pageSize.defaultHelp).", valueName: "n"))
     var pageSize: Int?
 
-    @Option(help: ArgumentHelp("The language of the pages: en, de, fr, ar, he, or one the site adds in strings/ (default: locale in cardfeed.yml, else en).", valueName: "locale"))
+    @Option(help: ArgumentHelp("The language of the pages: en, de, fr, ar, he, or one the site adds in strings/ \(OverridableSetting.locale.defaultHelp).", valueName: "locale"))
     var locale: String?
 
-    @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, the site also has \(OutputFormat.summary) (default: base_url in cardfeed.yml).", valueName: "url"))
+    @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, the site also has \(OutputFormat.summary) \(OverridableSetting.baseURL.defaultHelp).", valueName: "url"))
     var baseURL: String?
 
     @Flag(help: ArgumentHelp(
-        "Put a Content Security Policy in every page as a <meta> tag (default: csp in cardfeed.yml).",
+        "Put a Content Security Policy in every page as a <meta> tag \(OverridableSetting.contentSecurityPolicy.defaultHelp).",
         discussion: "The policy is the site's own from cardfeed.yml (csp: \"...\"), else the built-in one, which allows script, styles and images from the site itself and images from any http(s) address."))
     var csp = false
 
     @Flag(help: ArgumentHelp(
-        "Give every page a search box over an index of every card, made by Pagefind (default: search in cardfeed.yml).",
+        "Give every page a search box over an index of every card, made by Pagefind \(OverridableSetting.search.defaultHelp).",
         discussion: "The .deb and the release archive bring Pagefind, beside cardfeed; a cardfeed built from source finds it on PATH (sudo bash scripts/get-pagefind.sh installs the version CardFeed is tested with), and PAGEFIND names another. The index goes in OUTPUT/pagefind/, made before the output is replaced, so a failed index leaves the previous output as it was; serve makes it in the background once the saves pause for a second. Search works over http(s), not from files opened in a browser."))
     var search = false
 
@@ -61,11 +61,8 @@ struct SiteOptions: ParsableArguments {
     }
 
     func buildOptions() -> BuildOptions {
-        BuildOptions(
-            site: location.located.folder,
-            now: now?.time ?? .current,
-            pageSize: pageSize, locale: locale, baseURL: baseURL, strict: strict,
-            contentSecurityPolicy: csp ? true : nil, search: search ? true : nil)
+        BuildOptions(site: location.located.folder, overrides: SettingOverrides(
+            now: now?.time, pageSize: pageSize, locale: locale, baseURL: baseURL, contentSecurityPolicy: csp, search: search, strict: strict))
     }
 
     func logger() -> Logger {

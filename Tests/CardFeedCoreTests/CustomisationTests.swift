@@ -128,7 +128,7 @@ import Testing
         let site = try TempSite(["cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1_700_000_000, "description": "d"])])
         defer { site.remove() }
         var options = site.options()
-        options.locale = locale
+        options.overrides.locale = locale
         _ = try site.builder(options).run()
         let direction = ["ar", "he"].contains(locale) ? " dir=\"rtl\"" : ""
         #expect(try site.read("index.html").contains("<html lang=\"\(locale)\"\(direction)>"))
@@ -165,7 +165,7 @@ import Testing
         ])
         defer { site.remove() }
         var options = site.options()
-        options.locale = "nl"
+        options.overrides.locale = "nl"
         let report = try site.builder(options).run()
         #expect(try site.read("news/index.html").contains("Geen nieuws."))
         #expect(try site.read("news/index.html").contains("<html lang=\"nl\">"))
@@ -177,7 +177,7 @@ import Testing
         let site = try TempSite(["cards.json": "[]"])
         defer { site.remove() }
         var options = site.options()
-        options.locale = "xx"
+        options.overrides.locale = "xx"
         #expect(throws: BuildFailure.self) { try site.builder(options).run() }
     }
 }
@@ -222,6 +222,43 @@ import Testing
         #expect(rule.set.map(\.field) == [.title, .viewed, .expiresAt])
         #expect(rule.pin == false)
         #expect(rule.moveTo == [])
+    }
+
+    /// Each option of `OverridableSetting` replaces its key of cardfeed.yml when given, leaves it
+    /// when not, and without either the setting has the default `--help` names.
+    @Test func theCommandLineIsAppliedToTheFilesSettingsOnce() throws {
+        let yaml = "page_size: 7\nlocale: fr\nbase_url: https://a.example/news\ncsp: \"default-src 'self'\"\ntimezone: Europe/Berlin\n"
+        let site = try TempSite(["cardfeed.yml": yaml])
+        defer { site.remove() }
+        var diagnostics = Diagnostics()
+        let file = ConfigLoader(site: site.site).load(into: &diagnostics)
+        let overrides = SettingOverrides(
+            now: WrittenTime(iso8601: "2026-11-20T00:00:00"), pageSize: 3, locale: "de", baseURL: "https://b.example/x",
+            contentSecurityPolicy: true, search: true, strict: true)
+        let overridden = ConfigLoader(site: site.site).load(overriding: overrides, into: &diagnostics)
+        let none = ConfigLoader(site: SiteFolder("/nonexistent")).load(into: &diagnostics)
+        #expect(diagnostics.all.isEmpty, "\(diagnostics.lines)")
+        for setting in OverridableSetting.allCases {
+            switch setting {
+            case .now:
+                #expect(overridden.now == 1_795_129_200, "midnight on the site's clocks (Berlin, UTC+1)")
+                #expect(abs(file.now - Int64(Date().timeIntervalSince1970)) < 60)
+            case .pageSize:
+                #expect((file.pageSize, overridden.pageSize, none.pageSize) == (7, 3, 20))
+                #expect(setting.fallback == "20")
+            case .locale: #expect((file.locale, overridden.locale, none.locale) == ("fr", "de", setting.fallback))
+            case .baseURL: #expect((file.baseURL, overridden.baseURL, none.baseURL) == ("https://a.example/news/", "https://b.example/x/", nil))
+            case .contentSecurityPolicy:
+                #expect(file.contentSecurityPolicy == "default-src 'self'" && overridden.contentSecurityPolicy == "default-src 'self'", "--csp keeps the site's own policy")
+                #expect(ConfigLoader(site: SiteFolder("/nonexistent")).load(overriding: SettingOverrides(contentSecurityPolicy: true), into: &diagnostics).contentSecurityPolicy == ContentSecurityPolicy.builtin)
+                #expect(none.contentSecurityPolicy == nil)
+            case .search: #expect(file.search == nil && overridden.search?.fromCommandLine == true && none.search == nil)
+            case .strict: #expect(!file.strict && overridden.strict && !none.strict)
+            }
+            #expect(setting.defaultHelp.hasPrefix("(default: ") && setting.defaultHelp.hasSuffix("\(setting.fallback))"))
+        }
+        let bad = ConfigLoader(site: site.site).load(overriding: SettingOverrides(baseURL: "javascript:x"), into: &diagnostics)
+        #expect(bad.baseURL == nil && diagnostics.contains("--base-url", "is not an http or https address"))
     }
 
     @Test func themeColumnsAreAWholeNumberFromOneToSix() throws {
@@ -280,7 +317,7 @@ import Testing
         _ = try plain.builder(plain.options()).run()
         #expect(!(try plain.read("index.html")).contains("Content-Security-Policy"))
         var options = plain.options()
-        options.contentSecurityPolicy = true
+        options.overrides.contentSecurityPolicy = true
         _ = try plain.builder(options).run()
         let page = try plain.read("news/index.html")
         let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;self&#39;; img-src &#39;self&#39; https: http: data:; style-src &#39;self&#39;; script-src &#39;self&#39;; object-src &#39;none&#39;; base-uri &#39;self&#39;; form-action &#39;self&#39;\">"

@@ -1,6 +1,7 @@
 """`cardfeed explain <card id>` (issue 31, item 8): where a card is shown, or why it is not, in
 the build's own words, as text and as one JSON object."""
 import json
+import re
 import textwrap
 
 import pytest
@@ -190,3 +191,20 @@ def test_a_card_none_of_the_sites_own_feeds_shows_is_in_no_feed(run, tmp_path):
     assert [note["kind"] for note in only_hiding(answer)] == ["in no feed"], answer
     status, answer = explain(run, root, "deal")
     assert answer["shown"] and [page["feed"] for page in answer["pages"]] == ["offers"]
+
+
+@pytest.mark.parametrize("options", [(), ("--page-size", "1"), ("--page-size", "0"), ("--page-size", "3", "--base-url", "https://y.example/")])
+def test_explain_and_build_agree_on_every_page_with_the_same_options(run, site, tmp_path, options):
+    """The command line is applied to cardfeed.yml once, as it is read: explain and build with
+    the same options name the same pages and addresses."""
+    out = tmp_path / "out"
+    assert run("build", site, "-o", out, "--now", NOW, "-q", *options).returncode == 0
+    base = options[options.index("--base-url") + 1] if "--base-url" in options else "https://x.example/news/"
+    for card in ["offer", "news1", "news3", "fresh"]:
+        _, answer = explain(run, site, card, *options)
+        assert answer["shown"], card
+        for page in answer["pages"]:
+            html = (out / page["file"]).read_text()
+            ids = re.findall(r'<article class="card[^"]*" id="([^"]*)"', html)
+            assert ids[page["position"] - 1] == page["anchor"] and len(ids) == page["cards"], (card, page)
+            assert page["url"].startswith(base), page

@@ -13,7 +13,14 @@ public struct ConfigLoader: Sendable {
 
     public var file: URL { site.root.appendingPathComponent(SiteConfig.fileName) }
 
-    public func load(into diagnostics: inout Diagnostics) -> SiteConfig {
+    /// The file's settings with `overrides` (the command line's) applied.
+    public func load(overriding overrides: SettingOverrides = SettingOverrides(), into diagnostics: inout Diagnostics) -> SiteConfig {
+        var config = read(into: &diagnostics)
+        overrides.apply(to: &config, &diagnostics)
+        return config
+    }
+
+    private func read(into diagnostics: inout Diagnostics) -> SiteConfig {
         var info = stat()
         guard lstat(file.path, &info) == 0 else { return SiteConfig() }
         let name = site.display(file)

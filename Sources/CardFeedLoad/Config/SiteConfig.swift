@@ -1,5 +1,6 @@
 import CardFeedModel
-/// The settings of `SITE/cardfeed.yml`. Every field has a default, so a site needs no file.
+/// The settings of `SITE/cardfeed.yml`, with the command line's applied (`SettingOverrides`).
+/// Every field has a default, so a site needs no file.
 public struct SiteConfig: Sendable {
     public var title = "CardFeed"
     /// The pages' meta description and link previews' text.
@@ -7,10 +8,16 @@ public struct SiteConfig: Sendable {
     /// The picture of link previews (Open Graph, Twitter cards): a path under SITE/assets/ or
     /// an http(s) URL.
     public var image: String?
-    /// The address the site is published at, e.g. "https://example.com/news/".
+    /// The address the site is published at, e.g. "https://example.com/news/", ending in "/".
     public var baseURL: String?
-    public var pageSize: Int?
-    public var locale: String?
+    /// Cards a page, on average (see `PageEnds`); 0 puts each feed on one page.
+    public var pageSize = SiteConfig.defaultPageSize
+    public var locale = StringTable.defaultLocale
+    /// The build's time in Unix seconds (`--now`, else the time the file was read): cards that
+    /// expire at or before it are hidden, cards created after it are future cards.
+    public var now: Int64 = 0
+    /// Warnings count as errors (`--strict`).
+    public var strict = false
     /// The clocks of the dates pages show, and of a card's time written without an offset.
     public var timeZone = SiteTimeZone.utc
     /// What a card dated after the build's time (`--now`) does.
@@ -36,6 +43,8 @@ public struct SiteConfig: Sendable {
 
     public init() {}
 
+    public static let defaultPageSize = 20
+
     /// The site's feeds, as the build shows them.
     public var siteFeeds: [Feed] { feeds?.map(\.feed) ?? Feed.builtin }
 
@@ -53,13 +62,15 @@ public struct ConfiguredFeed: Sendable {
     public var location: String { [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":") }
 }
 
-/// `search: true` in cardfeed.yml, and where it stands: an error about search (Pagefind not
-/// found) points at it.
+/// `search: true` in cardfeed.yml or `--search`, and where it stands: an error about search
+/// (Pagefind not found) points at it.
 public struct SearchSetting: Sendable {
+    public var fromCommandLine = false
     public var line: Int?
     public var column: Int?
 
-    public init(line: Int? = nil, column: Int? = nil) {
+    public init(fromCommandLine: Bool = false, line: Int? = nil, column: Int? = nil) {
+        self.fromCommandLine = fromCommandLine
         self.line = line
         self.column = column
     }

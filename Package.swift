@@ -22,10 +22,10 @@ let allocator: [Target.Dependency] = systemMalloc ? [] : [.target(name: "CMimall
 let package = Package(
     name: "cardfeed",
     platforms: [.macOS("26.0")],
+    // The command alone: the libraries are compiled with unsafe flags (see `pipeline`), which
+    // SwiftPM refuses in a package's dependencies, so no other package could use them.
     products: [
         .executable(name: "cardfeed", targets: ["CardFeedCLI"]),
-        .library(name: "CardFeedBuild", targets: ["CardFeedBuild"]),
-        .library(name: "CardFeedServe", targets: ["CardFeedServe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -80,7 +80,6 @@ let package = Package(
             dependencies: [
                 "CardFeedModel",
                 "CCmark",
-                "CardFeedMustache",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: pipeline

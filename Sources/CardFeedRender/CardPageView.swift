@@ -14,7 +14,7 @@ final class CardPageView: MustacheObject {
             case .card: .html
             case .heading, .image: .text
             case .feeds: .list(CardPlaceView.schema)
-            case .created: .view(Moment.schema)
+            case .created: .view(MomentView.schema)
             case .imageOnly: .flag
             }
         }

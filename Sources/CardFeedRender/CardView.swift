@@ -29,7 +29,7 @@ final class CardView: MustacheObject {
             case .description: .html
             case .link: .view(LinkView.schema)
             case .image, .pinnedIcon: .view(ImageView.schema)
-            case .created, .updated, .expires: .view(Moment.schema)
+            case .created, .updated, .expires: .view(MomentView.schema)
             case .categories: .list(CategoryView.schema)
             case .extras, .strings: .open
             case .extrasList: .list(ExtraView.schema)
@@ -90,7 +90,7 @@ final class CardView: MustacheObject {
 
     /// Every card's template reads `created` twice (`iso` and `text`) and `newTab` three times:
     /// worked out once.
-    private let created: Moment?
+    private let created: MomentView?
     private let newTab: Bool
     /// The card's direction where it is not the page's: an Arabic card in an English feed.
     private let direction: TextDirection?
@@ -481,5 +481,5 @@ package final class RenderSettings: Sendable {
     }
 
     /// A moment as a card shows it: in the page's language and on the site's clocks.
-    func moment(_ seconds: Int64) -> Moment { values.strings.moment(seconds, in: values.timeZone) }
+    func moment(_ seconds: Int64) -> MomentView { MomentView(values.strings.moment(seconds, in: values.timeZone)) }
 }

@@ -273,8 +273,8 @@ final class PaginationView: MustacheObject {
 final class DatesView: MustacheObject {
     /// "Feb 11 – Mar 2, 2026", "Mar 2, 2026" for cards of one day.
     let text: String
-    let oldest: Moment
-    let newest: Moment
+    let oldest: MomentView
+    let newest: MomentView
 
     /// The days of cards at `times` (`Card.sortTime`); nil without any.
     init?(times: some Sequence<Int64>, settings: RenderSettings) {
@@ -292,7 +292,7 @@ final class DatesView: MustacheObject {
         var kind: FieldKind {
             switch self {
             case .text: .text
-            case .oldest, .newest: .view(Moment.schema)
+            case .oldest, .newest: .view(MomentView.schema)
             }
         }
     }

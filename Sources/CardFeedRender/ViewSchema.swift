@@ -62,12 +62,4 @@ protocol ViewKey: RawRepresentable<String>, CaseIterable, Sendable {
     var kind: FieldKind { get }
 }
 
-/// A date (`created`, `updated`, `expires`): a view of CardFeedLoad, which knows nothing of
-/// templates' schemas.
-extension Moment.Key: ViewKey {
-    var kind: FieldKind { .text }
-}
 
-extension Moment {
-    static let schema = ViewSchema("date", Key.self)
-}

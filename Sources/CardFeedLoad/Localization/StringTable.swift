@@ -1,5 +1,4 @@
 import Foundation
-import CardFeedMustache
 import CardFeedModel
 
 /// Every text of the built-in templates in one language: feed names, the empty state, labels,
@@ -10,7 +9,7 @@ public struct StringTable: Sendable, Hashable, Decodable {
     public static let defaultLocale = "en"
 
     public let locale: String
-    let values: [String: String]
+    package let values: [String: String]
 
     /// The locales built into the binary.
     public static var builtinLocales: [String] {
@@ -324,11 +323,4 @@ public struct StringTable: Sendable, Hashable, Decodable {
         }
         return text
     }
-}
-
-/// `{{strings.unread}}` in templates.
-package final class StringsView: MustacheObject {
-    private let values: MustacheNumbered<MustacheValue>
-    package init(table: StringTable) { values = MustacheNumbered(table.values.map { ($0.key, .text($0.value)) }) }
-    package func value(for name: MustacheName) -> MustacheValue? { values[name] }
 }

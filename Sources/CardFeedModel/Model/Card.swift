@@ -10,7 +10,7 @@ import Foundation
 /// cards those copies and their releases were a sixth of the build's CPU time, measured with
 /// perf). Setting a field gives the card storage of its own; decoders build `Fields` first.
 @dynamicMemberLookup
-public struct Card: Sendable, Equatable {
+public struct Card: Sendable {
     /// Everything a card says. `Hashable` as the compiler writes it, from every field: `serve`
     /// reuses a rendered card under a key made from it (see `CardRenderKey`), so a field added
     /// here counts with no other edit. (`Decodable`, also written by the compiler, lets the tests
@@ -136,10 +136,6 @@ public struct Card: Sendable, Equatable {
     /// The time used to sort cards and to pick the newer of two duplicates: `updated`, which
     /// is `created` for cards without one.
     public var sortTime: Int64 { storage.fields.updated }
-
-    public static func == (lhs: Card, rhs: Card) -> Bool {
-        lhs.id == rhs.id && lhs.type == rhs.type && lhs.source == rhs.source && lhs.updated == rhs.updated
-    }
 }
 
 /// A CSS custom property's name (without `--cf-`) and value, as a card's style extras and the

@@ -320,11 +320,12 @@ public struct SiteBuilder: Sendable {
             output.abandon()
             let diagnostic = (error as? TemplateFailure).map { failure in
                 // A card's failure is shown at the card (its data chose the way through the
-                // templates), naming the template; a page's, at the template.
-                let message = failure.card == nil ? failure.message : failure.templateFile.map { "in \($0): \(failure.message)" } ?? failure.message
+                // templates), naming the template and the tag; a page's, at the tag.
+                let message = failure.card == nil ? failure.message : failure.templatePlace.map { "in \($0): \(failure.message)" } ?? failure.message
                 var diagnostic = Diagnostic(
-                    .error, file: failure.card?.source.file ?? failure.templateFile ?? "templates", cardIndex: failure.card?.source.index,
-                    cardID: failure.card?.id, message: message)
+                    .error, file: failure.card?.source.file ?? failure.templateFile ?? "templates",
+                    line: failure.card == nil ? failure.line : nil, column: failure.card == nil ? failure.column : nil,
+                    cardIndex: failure.card?.source.index, cardID: failure.card?.id, message: message)
                 diagnostic.cardOffset = failure.card?.source.offset
                 return located(diagnostic)
             } ?? Diagnostic(.error, file: destination.folder.map(SiteFolder.display) ?? "output", message: "\(error)")

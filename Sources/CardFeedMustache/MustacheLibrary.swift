@@ -39,6 +39,11 @@ public struct MustacheLibrary: Sendable {
         programs[id] = template.program.contents
     }
 
+    /// The registered program whose steps `contents` are, for a failed render.
+    func program(of contents: Program.Contents) -> Program? {
+        templates.lazy.compactMap { $0?.program }.first { contents.belong(to: $0) }
+    }
+
     /// The name of a registered template, to render it by; nil when there is none.
     public func name(of template: String) -> MustacheName? {
         guard let name = Interner.shared.existing(template), name.id < templates.count, templates[name.id] != nil else { return nil }
@@ -86,7 +91,11 @@ public struct MustacheLibrary: Sendable {
         swap(&renderer.out, &out)
         renderer.byteLimit = budget.bytes > Int.max - renderer.out.count ? Int.max : renderer.out.count + budget.bytes
         defer { swap(&renderer.out, &out) }
-        try renderer.render(program, program.all)
+        do {
+            try renderer.render(program, program.all)
+        } catch {
+            throw renderer.located(error, in: program)
+        }
         return renderer.holes
     }
 }
@@ -140,7 +149,13 @@ public struct MustacheHole: Sendable {
         var renderer = MustacheRenderer(library: library, owner: owner, stack: stack + [item], trail: trail, budget: budget)
         renderer.overrides = overrides
         renderer.indentation = indentation
-        try renderer.render(program, body)
+        do {
+            try renderer.render(program, body)
+        } catch {
+            // Not placed by a tag of the content (it failed in the section's text): at the
+            // section's `{{#name}}` tag, the step before its content.
+            throw renderer.located(renderer.located(error, at: body.lowerBound - 1, in: program), in: program)
+        }
         renderer.out.copy(into: &out)
     }
 }

@@ -38,6 +38,8 @@ struct MustacheParser {
         var indentation: [UInt8] = []
         /// The whitespace before a block tag that is the first thing on its line but not alone there.
         var lead: [UInt8]?
+
+        var place: TagPlace { TagPlace(line: line, column: column) }
     }
 
     mutating func parse() throws(MustacheParseError) -> ([Node], [MustacheTag]) {
@@ -262,9 +264,9 @@ struct MustacheParser {
             stack[stack.count - 1].flush(into: arena)
             switch tag.kind {
             case .variable, .raw:
-                stack[stack.count - 1].nodes.append(.variable(Path(tag.name), escaped: tag.kind == .variable))
+                stack[stack.count - 1].nodes.append(.variable(Path(tag.name), escaped: tag.kind == .variable, at: tag.place))
             case .partial:
-                stack[stack.count - 1].nodes.append(.partial(reference(tag.name), indentation: tag.standalone ? tag.indentation : nil))
+                stack[stack.count - 1].nodes.append(.partial(reference(tag.name), indentation: tag.standalone ? tag.indentation : nil, at: tag.place))
             case .section, .inverted, .block, .parent:
                 guard stack.count <= MustacheTemplate.maximumDepth else {
                     throw error(tag.line, tag.column, "sections nest more than \(MustacheTemplate.maximumDepth) deep")
@@ -287,22 +289,25 @@ struct MustacheParser {
         switch tag.kind {
         case .section, .inverted:
             stack[stack.count - 1].nodes.append(.section(
-                Path(tag.name), closed.nodes, inverted: tag.kind == .inverted, openStandalone: tag.standalone, closeStandalone: closedStandalone))
+                Path(tag.name), closed.nodes, inverted: tag.kind == .inverted, openStandalone: tag.standalone, closeStandalone: closedStandalone,
+                at: tag.place))
         case .parent:
             stack[stack.count - 1].nodes.append(.parent(
-                reference(tag.name), overrides: closed.overrides, indentation: tag.standalone ? tag.indentation : nil, closeStandalone: closedStandalone))
+                reference(tag.name), overrides: closed.overrides, indentation: tag.standalone ? tag.indentation : nil, closeStandalone: closedStandalone,
+                at: tag.place))
         case .block where stack[stack.count - 1].tag.kind == .parent:
             // The content that replaces the parent's block: its own indentation is taken off
             // here and the parent's block's put on where it is rendered.
             let indentation = tag.standalone ? firstLineIndentation(closed.nodes) : []
             let block = Block(
                 name: MustacheName(tag.name), nodes: Self.strip(indentation, from: closed.nodes, arena: arena), indentation: [],
-                openStandalone: tag.standalone, closeStandalone: closedStandalone)
+                openStandalone: tag.standalone, closeStandalone: closedStandalone, place: tag.place)
             if !stack[stack.count - 1].overrides.contains(where: { $0.name == block.name }) { stack[stack.count - 1].overrides.append(block) }
         case .block:
             let indentation = tag.standalone ? (closed.nodes.isEmpty ? tag.indentation : firstLineIndentation(closed.nodes)) : (tag.lead ?? [])
             stack[stack.count - 1].nodes.append(.block(Block(
-                name: MustacheName(tag.name), nodes: closed.nodes, indentation: indentation, openStandalone: tag.standalone, closeStandalone: closedStandalone)))
+                name: MustacheName(tag.name), nodes: closed.nodes, indentation: indentation, openStandalone: tag.standalone, closeStandalone: closedStandalone,
+                place: tag.place)))
         default:
             break
         }
@@ -312,8 +317,8 @@ struct MustacheParser {
     private func firstLineIndentation(_ nodes: [Node]) -> [UInt8] {
         switch nodes.first {
         case .text(let text): Array(text.array.prefix { $0 == 32 || $0 == 9 })
-        case .partial(_, let indentation?): indentation
-        case .parent(_, _, let indentation?, _): indentation
+        case .partial(_, let indentation?, _): indentation
+        case .parent(_, _, let indentation?, _, _): indentation
         case .block(let block) where block.openStandalone: block.indentation
         default: []
         }
@@ -344,19 +349,19 @@ struct MustacheParser {
                         index += 1
                     }
                     return .text(arena.store(out))
-                case .partial(let reference, let indentation?):
+                case .partial(let reference, let indentation?, let place):
                     atLineStart = true
-                    return .partial(reference, indentation: stripped(indentation))
+                    return .partial(reference, indentation: stripped(indentation), at: place)
                 case .block(let block):
                     let nodes = walk(block.nodes)
                     atLineStart = block.closeStandalone
                     return .block(Block(
                         name: block.name, nodes: nodes, indentation: stripped(block.indentation),
-                        openStandalone: block.openStandalone, closeStandalone: block.closeStandalone))
-                case .section(let path, let body, let inverted, let openStandalone, let closeStandalone):
+                        openStandalone: block.openStandalone, closeStandalone: block.closeStandalone, place: block.place))
+                case .section(let path, let body, let inverted, let openStandalone, let closeStandalone, let place):
                     let body = walk(body)
                     atLineStart = closeStandalone
-                    return .section(path, body, inverted: inverted, openStandalone: openStandalone, closeStandalone: closeStandalone)
+                    return .section(path, body, inverted: inverted, openStandalone: openStandalone, closeStandalone: closeStandalone, at: place)
                 default:
                     atLineStart = false
                     return node

@@ -12,6 +12,11 @@ final class Program: Sendable {
     let blocks: PlainBuffer<BlockStep>
     /// Where the literal text is (every `Literal` points into it).
     let arena: TextArena
+    /// Where each step's tag stands in the template (`TagPlace.none` for text), and the file the
+    /// template was read from: read only when a render fails, so that its error names the tag.
+    /// Kept here, out of the steps and of `Contents`, so that rendering carries nothing more.
+    let places: [TagPlace]
+    let file: String?
 
     var all: Range<Int> { 0..<steps.count }
 
@@ -27,14 +32,21 @@ final class Program: Sendable {
         let blocks: PlainBuffer<BlockStep>
 
         var all: Range<Int> { 0..<steps.count }
+
+        /// Whether these are `program`'s steps (for a failed render, which has only the steps).
+        func belong(to program: Program) -> Bool {
+            steps.count > 0 && steps.base.baseAddress == program.steps.base.baseAddress
+        }
     }
 
-    init(_ nodes: [Node], arena: TextArena) {
+    init(_ nodes: [Node], arena: TextArena, file: String?) {
         var compiler = Compiler(arena: arena)
         compiler.compile(nodes)
         steps = PlainBuffer(compiler.steps)
         names = PlainBuffer(compiler.names)
         blocks = PlainBuffer(compiler.blocks)
+        places = compiler.places
+        self.file = file
         self.arena = arena
     }
 
@@ -91,6 +103,8 @@ final class Program: Sendable {
     private struct Compiler {
         let arena: TextArena
         var steps: [Step] = []
+        /// The place of each step's tag, at the same index.
+        var places: [TagPlace] = []
         var names: [MustacheName] = []
         var blocks: [BlockStep] = []
         /// Names already laid out, so that `{{#url}}...{{url}}` share their parts.
@@ -106,19 +120,19 @@ final class Program: Sendable {
             for node in nodes {
                 switch node {
                 case .text(let text):
-                    steps.append(.text(text))
-                case .variable(let path, let escaped):
-                    steps.append(.variable(name(path), escaped: escaped))
-                case .section(let path, let body, let inverted, let openStandalone, let closeStandalone):
+                    append(.text(text), at: .none)
+                case .variable(let path, let escaped, let place):
+                    append(.variable(name(path), escaped: escaped), at: place)
+                case .section(let path, let body, let inverted, let openStandalone, let closeStandalone, let place):
                     let name = name(path)
-                    let at = reserve()
+                    let at = reserve(place)
                     compile(body)
                     steps[at] = .section(name, end: steps.count, inverted: inverted, openStandalone: openStandalone, closeStandalone: closeStandalone)
-                case .partial(let reference, let indentation):
-                    steps.append(.partial(self.reference(reference), indentation: indentation.map(arena.store)))
-                case .parent(let reference, let overrides, let indentation, let closeStandalone):
+                case .partial(let reference, let indentation, let place):
+                    append(.partial(self.reference(reference), indentation: indentation.map(arena.store)), at: place)
+                case .parent(let reference, let overrides, let indentation, let closeStandalone, let place):
                     let reference = self.reference(reference)
-                    let at = reserve()
+                    let at = reserve(place)
                     // The overriding blocks' own entries first, one after another, then their content.
                     let first = blocks.count
                     blocks += overrides.map { BlockStep(name: $0.name.id, content: 0..<0, indentation: empty, openStandalone: false, closeStandalone: false) }
@@ -135,7 +149,7 @@ final class Program: Sendable {
                 case .block(let block):
                     let index = blocks.count
                     blocks.append(BlockStep(name: block.name.id, content: 0..<0, indentation: empty, openStandalone: false, closeStandalone: false))
-                    let at = reserve()
+                    let at = reserve(block.place)
                     compile(block.nodes)
                     blocks[index] = BlockStep(
                         name: block.name.id, content: at + 1..<steps.count, indentation: arena.store(block.indentation),
@@ -145,9 +159,14 @@ final class Program: Sendable {
             }
         }
 
+        private mutating func append(_ step: Step, at place: TagPlace) {
+            steps.append(step)
+            places.append(place)
+        }
+
         /// A place for a step whose content follows it, filled in when the content is laid out.
-        private mutating func reserve() -> Int {
-            steps.append(.text(empty))
+        private mutating func reserve(_ place: TagPlace) -> Int {
+            append(.text(empty), at: place)
             return steps.count - 1
         }
 

@@ -52,42 +52,52 @@ struct MustacheRenderer: ~Copyable {
         stack.removeLast()
     }
 
-    /// Renders the steps `range` of `program`.
+    /// Renders the steps `range` of `program`. An error from a step gets the place of the step's
+    /// tag on its way out (`located`): only a failed render looks it up.
     mutating func render(_ program: Program.Contents, _ range: Range<Int>) throws(MustacheRenderError) {
         let steps = program.steps
         var index = range.lowerBound
-        while index < range.upperBound {
-            stepsLeft -= 1
-            if stepsLeft < 0 || out.count > byteLimit { throw overBudget() }
-            switch steps[index] {
-            case .text(let text):
-                emit(text)
-                index += 1
-            case .variable(let name, let escaped):
-                startLine()
-                write(resolve(name, in: program), escaped: escaped)
-                index += 1
-            case .section(let name, let end, let inverted, let openStandalone, let closeStandalone):
-                if !openStandalone { startLine() }
-                try section(resolve(name, in: program), program, index + 1..<end, inverted: inverted)
-                if closeStandalone { pending = true }
-                index = end
-            case .partial(let reference, let indentation):
-                if indentation == nil { startLine() }
-                try include(reference, of: program, indentation: indentation, overrides: nil)
-                pending = indentation != nil
-                index += 1
-            case .parent(let reference, let blocks, let end, let indentation, let closeStandalone):
-                if indentation == nil { startLine() }
-                try include(reference, of: program, indentation: indentation, overrides: Overrides(program: program, blocks: blocks))
-                pending = closeStandalone
-                index = end
-            case .block(let block, let end):
-                try fill(program.blocks[block], of: program)
-                index = end
+        do throws(MustacheRenderError) {
+            while index < range.upperBound {
+                stepsLeft -= 1
+                if stepsLeft < 0 || out.count > byteLimit { throw overBudget() }
+                switch steps[index] {
+                case .text(let text):
+                    emit(text)
+                    index += 1
+                case .variable(let name, let escaped):
+                    startLine()
+                    write(resolve(name, in: program), escaped: escaped)
+                    index += 1
+                case .section(let name, let end, let inverted, let openStandalone, let closeStandalone):
+                    if !openStandalone { startLine() }
+                    try section(resolve(name, in: program), program, index + 1..<end, inverted: inverted)
+                    if closeStandalone { pending = true }
+                    index = end
+                case .partial(let reference, let indentation):
+                    if indentation == nil { startLine() }
+                    try include(reference, of: program, indentation: indentation, overrides: nil)
+                    pending = indentation != nil
+                    index += 1
+                case .parent(let reference, let blocks, let end, let indentation, let closeStandalone):
+                    if indentation == nil { startLine() }
+                    try include(reference, of: program, indentation: indentation, overrides: Overrides(program: program, blocks: blocks))
+                    pending = closeStandalone
+                    index = end
+                case .block(let block, let end):
+                    try fill(program.blocks[block], of: program)
+                    index = end
+                }
             }
+            if out.count > byteLimit { throw overBudget() }
+        } catch {
+            guard error.byPreviousStep else { throw located(error, at: index, in: program) }
+            // The bytes were written by the step before `index` of this range, if any (else by
+            // the step that entered it, which a range further out has).
+            var error = error
+            error.byPreviousStep = false
+            throw previousStep(before: index, in: range, of: program).map { located(error, at: $0, in: program) } ?? error
         }
-        if out.count > byteLimit { throw overBudget() }
     }
 
     /// The error for a render that went past its budget of steps or bytes.
@@ -98,7 +108,24 @@ struct MustacheRenderer: ~Copyable {
         case .bytes(let bytes): bytes % (1 << 20) == 0 ? "wrote more than \(bytes >> 20) MB" : "wrote more than \(bytes) bytes"
         case .depth: ""
         }
-        return MustacheRenderError(message: "the templates \(what) (\(trailText))", templates: trail.map(\.string), limit: limit)
+        // Bytes are counted before the next step: the step before it wrote them.
+        return MustacheRenderError(
+            message: "the templates \(what) (\(trailText))", templates: trail.map(\.string), limit: limit, byPreviousStep: limit == .bytes(budget.bytes))
+    }
+
+    /// The step of `range` taken just before `index` (the steps of a range go one after another,
+    /// each section, parent and block jumping over its content), or nil when `index` is its first.
+    private func previousStep(before index: Int, in range: Range<Int>, of program: Program.Contents) -> Int? {
+        var step = range.lowerBound
+        var previous: Int?
+        while step < index {
+            previous = step
+            switch program.steps[step] {
+            case .section(_, let end, _, _, _), .parent(_, _, let end, _, _), .block(_, let end): step = end
+            case .text, .variable, .partial: step += 1
+            }
+        }
+        return previous
     }
 
     /// The templates being rendered, the innermost last, for a message.
@@ -278,4 +305,42 @@ struct MustacheRenderer: ~Copyable {
 struct Overrides: Sendable {
     let program: Program.Contents
     let blocks: Range<Int>
+}
+
+extension MustacheRenderer {
+    /// The program whose steps `contents` are: a registered one, or the one being rendered.
+    private func program(of contents: Program.Contents) -> Program? {
+        if let owner, contents.belong(to: owner) { return owner }
+        return library.program(of: contents)
+    }
+
+    /// `error` at step `index` of `contents`, unless it has a place already (a step inside this
+    /// one failed) or the step is not where it can be: text is no tag (the tag around it, in a
+    /// step further out, is where the text was written), and past the depth limit the place is
+    /// the partial or parent tag that went deeper, not a section on the way.
+    func located(_ error: MustacheRenderError, at index: Int, in contents: Program.Contents) -> MustacheRenderError {
+        guard error.line == nil, let program = program(of: contents), index < program.places.count else { return error }
+        let place = program.places[index]
+        guard place.isTag else { return error }
+        if case .depth = error.limit {
+            switch contents.steps[index] {
+            case .partial, .parent: break
+            default: return error
+            }
+        }
+        var error = error
+        error.file = program.file
+        error.line = place.line
+        error.column = place.column
+        return error
+    }
+
+    /// `error` in the file of `contents`'s template, when it has no place yet: a render that
+    /// failed in no tag of it.
+    func located(_ error: MustacheRenderError, in contents: Program.Contents) -> MustacheRenderError {
+        guard error.line == nil, error.file == nil else { return error }
+        var error = error
+        error.file = program(of: contents)?.file
+        return error
+    }
 }

@@ -6,12 +6,13 @@ public struct MustacheTemplate: Sendable {
     public let tags: [MustacheTag]
 
     /// Parses `source`. Sections may nest `maximumDepth` deep (deeper nesting is an error, not a
-    /// crash of the renderer's stack).
-    public init(_ source: String) throws(MustacheParseError) {
+    /// crash of the renderer's stack). `file` is where it was read from, as render errors that
+    /// happen at one of its tags name it.
+    public init(_ source: String, file: String? = nil) throws(MustacheParseError) {
         var parser = MustacheParser(source)
         let nodes: [Node]
         (nodes, tags) = try parser.parse()
-        program = Program(nodes, arena: parser.arena)
+        program = Program(nodes, arena: parser.arena, file: file)
     }
 
     public static let maximumDepth = 100
@@ -65,7 +66,22 @@ public struct MustacheRenderError: Error, Sendable, CustomStringConvertible {
     /// The names of the templates being rendered when it happened, outermost first.
     public var templates: [String] = []
     public var limit: Limit
-    public var description: String { message }
+    /// Where it happened: the file of the template (as given to `MustacheTemplate`, nil when it
+    /// was not), and the line and column of the innermost tag being rendered, as the parser
+    /// counts them (`MustacheTag`). Past the depth limit, that is the partial or parent tag that
+    /// went deeper. Nil when the render was in no tag (a template's own text, outside any).
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+    /// Thrown before a step for what the step before it wrote: the range that threw it places it.
+    var byPreviousStep = false
+
+    /// `file:line:column: message`, with what is known of the place.
+    public var description: String {
+        var place = file ?? ""
+        if let line, let column { place += "\(place.isEmpty ? "" : ":")\(line):\(column)" }
+        return place.isEmpty ? message : "\(place): \(message)"
+    }
 }
 
 /// A name as a tag looks it up: `.` (the current item), one name, or dotted parts. One name,
@@ -104,24 +120,39 @@ final class Block: Sendable {
     let indentation: [UInt8]
     let openStandalone: Bool
     let closeStandalone: Bool
+    /// Its `{{$name}}` tag.
+    let place: TagPlace
 
-    init(name: MustacheName, nodes: [Node], indentation: [UInt8], openStandalone: Bool, closeStandalone: Bool) {
+    init(name: MustacheName, nodes: [Node], indentation: [UInt8], openStandalone: Bool, closeStandalone: Bool, place: TagPlace) {
         self.name = name
         self.nodes = nodes
         self.indentation = indentation
         self.openStandalone = openStandalone
         self.closeStandalone = closeStandalone
+        self.place = place
     }
 }
 
 /// One piece of a parsed template. "Standalone" tags stood alone on their line, which the
-/// parser removed; what follows them starts a line (see `MustacheRenderer.startLine`).
+/// parser removed; what follows them starts a line (see `MustacheRenderer.startLine`). Each tag
+/// keeps where it stands (a section, parent or block: its opening tag), for render errors.
 enum Node: Sendable {
     case text(Literal)
-    case variable(Path, escaped: Bool)
-    case section(Path, [Node], inverted: Bool, openStandalone: Bool, closeStandalone: Bool)
+    case variable(Path, escaped: Bool, at: TagPlace)
+    case section(Path, [Node], inverted: Bool, openStandalone: Bool, closeStandalone: Bool, at: TagPlace)
     /// `indentation` is nil for a partial that does not stand alone on its line.
-    case partial(TemplateReference, indentation: [UInt8]?)
-    case parent(TemplateReference, overrides: [Block], indentation: [UInt8]?, closeStandalone: Bool)
+    case partial(TemplateReference, indentation: [UInt8]?, at: TagPlace)
+    case parent(TemplateReference, overrides: [Block], indentation: [UInt8]?, closeStandalone: Bool, at: TagPlace)
     case block(Block)
+}
+
+/// Where a tag stands in its template: the line and column the parser gave it, the same numbers
+/// as its `MustacheTag`'s and those of a `MustacheParseError` there.
+struct TagPlace: Sendable {
+    var line: Int
+    var column: Int
+
+    /// Text, which is no tag.
+    static let none = TagPlace(line: 0, column: 0)
+    var isTag: Bool { line > 0 }
 }

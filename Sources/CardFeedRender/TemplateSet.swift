@@ -45,13 +45,10 @@ public struct TemplateSet: Sendable {
     private let cardTemplates: [String: MustacheName]
     private let page: MustacheName?
     private let cardPage: MustacheName?
-    /// The file (as shown to the user) of every name a template answers to, for errors.
-    private let files: [String: String]
 
-    init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int, files: [String: String] = [:]) {
+    init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int) {
         self.library = library
         xmlLibrary = library.escaping(with: XMLEscaping.append)
-        self.files = files
         self.overrides = overrides
         self.additions = additions
         self.fingerprint = fingerprint
@@ -110,7 +107,7 @@ public struct TemplateSet: Sendable {
         var names: [String: String] = [:]
         for source in sources {
             do {
-                let template = try MustacheTemplate(source.text)
+                let template = try MustacheTemplate(source.text, file: source.file)
                 parsed[source.name] = (template, source)  // a site file replaces the built-in
                 files[source.file] = template
                 if source.builtin {
@@ -145,7 +142,7 @@ public struct TemplateSet: Sendable {
             hasher.combine(name)
             hasher.combine(entry.source.text)
         }
-        return TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize(), files: names)
+        return TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
     }
 
     /// Whether the site has a card template of this name (`cards/<name>`).
@@ -212,16 +209,11 @@ public struct TemplateSet: Sendable {
     }
 
     /// A render's error as the build reports it: at the card (its data chose the way through
-    /// the templates) or the page, naming the template it was in and the limit it went past.
-    /// `onPage`: the error happened rendering a page (a card's own, when `card` is given).
+    /// the templates) or the page, naming the template and tag it was at and the limit it went
+    /// past. `onPage`: the error happened rendering a page (a card's own, when `card` is given).
     func failure(_ error: MustacheRenderError, card: Card?, onPage: Bool = false) -> TemplateFailure {
         let limit = error.limit == .depth(MustacheLibrary.maximumDepth) ? "" : card == nil || onPage ? ", the limit for a page" : ", the limit for a card"
-        return TemplateFailure(card: card, message: error.message + limit, templateFile: file(of: error))
-    }
-
-    /// The file of the innermost template being rendered when `error` happened.
-    private func file(of error: MustacheRenderError) -> String? {
-        error.templates.last.flatMap { files[$0] }
+        return TemplateFailure(card: card, message: error.message + limit, templateFile: error.file, line: error.line, column: error.column)
     }
 }
 
@@ -229,7 +221,17 @@ public struct TemplateSet: Sendable {
 package struct TemplateFailure: Error, CustomStringConvertible {
     package var card: Card?
     package var message: String
-    /// The template file the renderer was in (as shown to the user), when known.
+    /// The template file the renderer was in (as shown to the user), when known, and the line
+    /// and column of the tag it was at there.
     package var templateFile: String?
+    package var line: Int?
+    package var column: Int?
     package var description: String { message }
+
+    /// `site/templates/partials/a.mustache:3:7`: the file and, when known, the tag's place.
+    package var templatePlace: String? {
+        guard let templateFile else { return nil }
+        guard let line, let column else { return templateFile }
+        return "\(templateFile):\(line):\(column)"
+    }
 }

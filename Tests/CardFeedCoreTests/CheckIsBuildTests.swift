@@ -57,18 +57,18 @@ import Testing
         #expect(report.syndicatedFor == "https://example.com/")
     }
 
-    /// A render error names the template file it happened in: the page's at the template, a
-    /// card's at the card with the template named.
+    /// A render error names the template file and the tag it happened at: the page's at the
+    /// tag, a card's at the card with the tag named.
     @Test func renderErrorsNameTheTemplateFile() throws {
         let page = try TempSite(Self.brokenSites["a page template that includes itself through a dynamic partial"]!)
         defer { page.remove() }
         let pageError = try #require(page.build(write: false).diagnostics.errors.first)
-        #expect(pageError.file.hasSuffix("templates/en.mustache"), "\(pageError)")
+        #expect(pageError.file.hasSuffix("templates/en.mustache") && pageError.line == 1 && pageError.column == 2, "\(pageError)")
 
         let card = try TempSite(Self.brokenSites["a card template that recurses through the data"]!)
         defer { card.remove() }
         let cardError = try #require(card.build(write: false).diagnostics.errors.first)
         #expect(cardError.file.hasSuffix("cards.json") && cardError.cardID == "n1", "\(cardError)")
-        #expect(cardError.message.hasPrefix("in ") && cardError.message.contains("templates/cards/short_news.mustache: "), "\(cardError)")
+        #expect(cardError.message.hasPrefix("in ") && cardError.message.contains("templates/cards/short_news.mustache:1:14: "), "\(cardError)")
     }
 }

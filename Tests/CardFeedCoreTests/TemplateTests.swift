@@ -222,6 +222,45 @@ import Testing
         #expect(!site.exists("public"))
     }
 
+    /// A card's render error is at the card, and its message names the template file, line and
+    /// column of the tag: the partial tag that recursed.
+    @Test func aCardsRenderErrorNamesTheTagItWasAt() throws {
+        let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": "{{#title}}<p>{{>cards/short_news}}</p>{{/title}}"])
+        defer { site.remove() }
+        let error = try #require(site.build().diagnostics.errors.first)
+        #expect(error.file.hasSuffix("/cards.json") && error.line == 1 && error.column == 1 && error.cardIndex == 0, "\(error)")
+        #expect(error.message.hasPrefix("in \(site.site.display(site.site.templatesFolder))/cards/short_news.mustache:1:14: templates include each other without end"), "\(error)")
+    }
+
+    /// A page's render error is at the tag itself: the diagnostic's own file, line and column.
+    /// (Without card pages: a card's own page that fails is the card's failure.)
+    @Test func aPagesRenderErrorIsAtTheTag() throws {
+        let site = try TempSite([
+            "cards.json": Self.card,
+            "cardfeed.yml": "card_pages: false\n",
+            "templates/partials/footer.mustache": "<footer>\n  {{#title}}{{>partials/footer}}{{/title}}\n</footer>\n",
+        ])
+        defer { site.remove() }
+        let error = try #require(site.build().diagnostics.errors.first)
+        #expect(error.file == "\(site.site.display(site.site.templatesFolder))/partials/footer.mustache", "\(error)")
+        #expect((error.line, error.column, error.cardIndex) == (2, 13, nil), "\(error)")
+        #expect(error.message.hasPrefix("templates include each other without end (… > partials/footer > partials/footer"), "\(error)")
+    }
+
+    /// A tag of a built-in template is named by the built-in's file: here the `{{>partials/image}}`
+    /// of the built-in short_news card, which the site's image partial (only text) wrote too much
+    /// from. That tag stands in a block short_news gives its parent: the file is short_news's.
+    @Test func aBuiltinTemplatesTagIsNamedByItsFile() throws {
+        let site = try TempSite([
+            "cards.json": Self.card,
+            "templates/partials/image.mustache": String(repeating: "0123456789abcdef", count: (8 << 20) / 16 + 1),
+        ])
+        defer { site.remove() }
+        let error = try #require(site.build().diagnostics.errors.first)
+        #expect(error.message.hasPrefix("in (built-in) templates/cards/short_news.mustache:4:45: the templates wrote more than 8 MB"), "\(error)")
+        #expect(error.message.hasSuffix(", the limit for a card"), "\(error)")
+    }
+
     @Test func sectionsNestedTooDeeplyAreASyntaxError() throws {
         let deep = String(repeating: "{{#title}}", count: 10_000) + String(repeating: "{{/title}}", count: 10_000)
         let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": deep])

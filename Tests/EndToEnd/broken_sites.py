@@ -162,6 +162,16 @@ def render_budget_site(root: Path):
     })
 
 
+def render_page_site(root: Path):
+    """A page's partial that includes itself while the site has a title: the page's render fails
+    at that partial tag."""
+    write(root, {
+        "cardfeed.yml": "title: Pages\ncard_pages: false\n",
+        "cards.json": lines([card("a")]),
+        "templates/partials/footer.mustache": "<footer>\n  {{#title}}{{>partials/footer}}{{/title}}\n</footer>\n",
+    })
+
+
 def strings_site(root: Path):
     write(root, {
         "cardfeed.yml": "title: S\nlocale: xx\n",
@@ -238,6 +248,7 @@ SITES = {
     "template-syntax": (template_syntax_site, [], "check"),
     "template-lint": (template_lint_site, [], "check"),
     "render-budget": (render_budget_site, [], "check"),
+    "render-page": (render_page_site, [], "check"),
     "strings-site": (strings_site, [], "check"),
     "strings-syntax": (strings_syntax_site, [], "check"),
     "strings-shape": (strings_shape_site, [], "check"),

@@ -12,8 +12,6 @@ public struct BuildOptions: Sendable {
     /// base URL, CSP, search, strictness), applied to cardfeed.yml's as it is read: the build
     /// reads every setting from the resulting `SiteConfig`.
     public var overrides: SettingOverrides
-    /// Whether the build runs Pagefind itself or leaves its cards to index in the report.
-    public var searchIndexing = SearchIndexing.inBuild
     /// Cards rendered at a time (tests make it small, to run many batches through few cards).
     var renderBatchSize = SiteRenderer.defaultBatchSize
     /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
@@ -35,15 +33,6 @@ public struct BuildOptions: Sendable {
         self.init(site: site, overrides: SettingOverrides(
             now: now, pageSize: pageSize, locale: locale, baseURL: baseURL, contentSecurityPolicy: contentSecurityPolicy, search: search, strict: strict))
     }
-}
-
-/// Where a build with search makes its index.
-public enum SearchIndexing: Sendable {
-    /// A step of the build, before the write step commits the output (`build`, `check`).
-    case inBuild
-    /// Left to the caller, as `BuildReport.searchIndex` (`serve`, which shows an edit before
-    /// its index is made).
-    case handedOver
 }
 
 /// What a build did, for the summary and for tests.
@@ -73,7 +62,8 @@ public struct BuildReport: Sendable {
     public var stepSeconds: [(step: String, seconds: Double)] = []
     /// The steps the build runs (`SiteBuilder.steps`), once its configuration is read.
     var steps: [SiteBuilder.Step] = []
-    /// With search and `SearchIndexing.handedOver`, the cards to index; nil otherwise.
+    /// With search into an output updated in place (`serve`'s, which shows an edit before its
+    /// index is made), the cards to index, which the build leaves to its caller; nil otherwise.
     public var searchIndex: SearchIndex?
     /// The cards as read and as the rules left them, alive as long as the report: a command
     /// that ends with its build can leave them to the process's exit, which hands the memory

@@ -33,7 +33,7 @@ extension SiteBuilder {
         if let found = reuse?.pagefind.withLock({ $0 }) { return found }
         // A build's signals end a probe that hangs (the time limit ends it too), and then the
         // build, by the same signal; serve has its own.
-        let signals = options.searchIndexing == .inBuild ? PagefindSignals.shared : nil
+        let signals: PagefindSignals? = if case .inPlace = destination { nil } else { .shared }
         let located = Pagefind.locate(signals: signals)
         signals?.endProcessIfSignalled()
         switch located {
@@ -71,11 +71,10 @@ extension SiteBuilder {
     /// make once the pages are served.
     func index(_ search: SearchIndex?, into site: inout RenderedSite, _ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> URL? {
         guard let search else { return nil }
-        guard options.searchIndexing == .inBuild else {
+        guard case .folder = destination, let transaction = output as? OutputTransaction else {
             report.searchIndex = search
             return nil
         }
-        guard case .folder = destination, let transaction = output as? OutputTransaction else { return nil }
         // Beside the output, where the next build removes what a killed one left.
         let bundle = URL(fileURLWithPath: transaction.scratchFolder, isDirectory: true)
         let runs = ChildProcesses()

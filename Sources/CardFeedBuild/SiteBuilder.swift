@@ -103,7 +103,7 @@ public struct SiteBuilder: Sendable {
             case .load, .select, .render: return true
             case .index:
                 guard case .folder = destination else { return false }
-                return search && options.searchIndexing == .inBuild
+                return search
             case .write: return writes
             }
         }

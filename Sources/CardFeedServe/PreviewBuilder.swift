@@ -44,8 +44,6 @@ public final class PreviewBuilder: Sendable {
     /// The builds go to a private temporary folder. `onSearchIndexed` is called when a new
     /// search index is in place.
     public init(options: BuildOptions, logger: Logger, onSearchIndexed: @escaping @Sendable () -> Void = {}) throws {
-        var options = options
-        options.searchIndexing = .handedOver
         self.options = options
         self.logger = logger
         workFolder = FileManager.default.temporaryDirectory

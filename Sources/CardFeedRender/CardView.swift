@@ -136,9 +136,9 @@ final class CardView: MustacheObject {
     /// A field as it is: text, a flag, a whole number as text.
     private func value(of field: CardField) -> MustacheValue? {
         switch field.declaration.value {
-        case .text(let path), .link(let path): card[dynamicMember: path].mustache
-        case .flag(let path): .bool(card[dynamicMember: path])
-        case .integer(let path): card[dynamicMember: path].map { .text(String($0)) }
+        case .text(let path), .link(let path): card[text: path].mustache
+        case .flag(let path): .bool(card[flag: path])
+        case .integer(let path): card[integer: path].map { .text(String($0)) }
         case .image, .positiveNumber, .time, .format, .ownCode: nil  // not `Key.shownAsTheyAre`
         }
     }

@@ -116,8 +116,13 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         }
         var card = Card.Fields(id: id, type: type, source: source)
         readDatesAndLists(&card, &reader)
-        for field in CardField.allCases where field.declaration.scope.includes(type) {
-            read(field, into: &card, &reader)
+        // Braze refuses a card over 2 KB of content, the text of the fields `CardField` declares
+        // `counted`, as kept, added up as they are read (extras, read above, by their keys and
+        // values). Such a card is still shown, with a warning: the site owner may have written it
+        // by hand.
+        var contentBytes = CardField.extras.declaration.counted ? card.extras.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } : 0
+        for field in CardField.read(by: type) {
+            contentBytes += read(field, into: &card, &reader)
         }
         if type == .control { return .card(Card(card)) }
 
@@ -130,32 +135,44 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             card.type = type
         }
         checkRequiredFields(&card, &reader)
-        checkSize(card, &reader)
+        if contentBytes > Self.contentLimit {
+            reader.warn(nil, "content is \(contentBytes) bytes, over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway")
+        }
         return .card(Card(card))
     }
 
-    /// Reads a field the table says how to read; fields of `.ownCode` are read by the functions
-    /// named after them.
-    private func read(_ field: CardField, into card: inout Card.Fields, _ reader: inout FieldReader) {
-        switch field.declaration.value {
-        case .text(let path): card[keyPath: path] = reader.string(field)
+    /// Reads a field the table says how to read (fields of `.ownCode` are read by the functions
+    /// named after them); returns the bytes of text it keeps, when the field is `counted`.
+    private func read(_ field: CardField, into card: inout Card.Fields, _ reader: inout FieldReader) -> Int {
+        let declaration = field.declaration
+        var text: String?
+        switch declaration.value {
+        case .text(let path):
+            text = reader.string(field)
+            card[keyPath: path] = text
         case .link(let path):
-            guard let url = reader.string(field) else { return }
+            guard let url = reader.string(field) else { return 0 }
             let (link, problem) = checkLink(url)
             if let problem { reader.warn(reader.lookup(field)?.key, problem) }
             card[keyPath: path] = link
+            text = link
         case .image(let path):
-            guard let image = reader.string(field) else { return }
+            guard let image = reader.string(field) else { return 0 }
             let (checked, problem) = checkImage(image)
             if let problem { reader.warn(reader.lookup(field)?.key, problem) }
             card[keyPath: path] = checked
+            switch checked {
+            case .remote(let url), .asset(let url): text = url
+            case nil: break
+            }
         case .flag(let path): card[keyPath: path] = reader.bool(field) ?? false
         case .positiveNumber(let path):
             if let number = reader.number(field), number > 0 { card[keyPath: path] = number }
         case .integer(let path): card[keyPath: path] = reader.integer(field)
-        case .time(let path): card[keyPath: path] = reader.timestamp(field, unreadable: "ignored; " + (field.declaration.whenUnreadable ?? "the card has no \(field.declaration.key)"))
+        case .time(let path): card[keyPath: path] = reader.timestamp(field, unreadable: "ignored; " + (declaration.whenUnreadable ?? "the card has no \(declaration.key)"))
         case .format, .ownCode: break  // `.format` is no key of card files (`CardField.Scope.rulesOnly`)
         }
+        return declaration.counted ? text?.utf8.count ?? 0 : 0
     }
 
     private func readDatesAndLists(_ card: inout Card.Fields, _ reader: inout FieldReader) {
@@ -324,32 +341,6 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         case .array(let values): return values.reduce(0) { $0 + textBytes($1) }
         case .object(let pairs): return pairs.reduce(0) { $0 + $1.key.utf8.count + textBytes($1.value) }
         case .null, .bool, .number: return 0
-        }
-    }
-
-    /// Braze refuses cards over 2 KB of content; such a card here is still shown, with a warning,
-    /// because the site owner may have written it by hand. What counts is the fields declared
-    /// `counted`.
-    private func checkSize(_ card: Card.Fields, _ reader: inout FieldReader) {
-        let bytes = CardField.counted.reduce(0) { $0 + Self.contentBytes(of: $1, in: card) }
-        if bytes > Self.contentLimit {
-            reader.warn(nil, "content is \(bytes) bytes, over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway")
-        }
-    }
-
-    /// The UTF-8 bytes of a field's text: an image's URL or path, an extra's key and value.
-    static func contentBytes(of field: CardField, in card: Card.Fields) -> Int {
-        switch field.declaration.value {
-        case .text(let path), .link(let path): return card[keyPath: path]?.utf8.count ?? 0
-        case .image(let path):
-            switch card[keyPath: path] {
-            case .remote(let url), .asset(let url): return url.utf8.count
-            case nil: return 0
-            }
-        case .flag, .positiveNumber, .integer, .time, .format: return 0
-        case .ownCode:
-            guard field == .extras else { return 0 }
-            return card.extras.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         }
     }
 }

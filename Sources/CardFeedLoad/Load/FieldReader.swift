@@ -11,6 +11,11 @@ enum KeySlots {
     static func long(_ field: CardField) -> Int { field.rawValue }
     static func short(_ field: CardField) -> Int { fields + field.rawValue }
 
+    /// Each field's keys by its number, read for every field found: cheaper than a copy of the
+    /// field's whole declaration, key path included.
+    static let longKeys = CardField.allCases.map(\.declaration.key)
+    static let shortKeys = CardField.allCases.map(\.declaration.shortKey)
+
     /// Every key card files may have, long and short, with its slot.
     static let byKey: [String: Int] = {
         var slots: [String: Int] = [:]
@@ -72,11 +77,11 @@ struct FieldReader {
     func lookup(_ field: CardField) -> (key: String, value: JSONValue)? {
         if let value = values[KeySlots.long(field)] {
             if case .null = value { return nil }
-            return (field.declaration.key, value)
+            return (KeySlots.longKeys[field.rawValue], value)
         }
         if let value = values[KeySlots.short(field)] {
             if case .null = value { return nil }
-            return (field.declaration.shortKey!, value)
+            return (KeySlots.shortKeys[field.rawValue]!, value)
         }
         return nil
     }

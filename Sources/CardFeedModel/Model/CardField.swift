@@ -144,6 +144,13 @@ public enum CardField: Int, CaseIterable, Sendable {
         return fields
     }()
 
+    /// The fields card files may hold for cards of `type`, in the table's order.
+    public static func read(by type: CardType) -> [CardField] { readByType[type] ?? [] }
+
+    private static let readByType = Dictionary(uniqueKeysWithValues: CardType.allCases.map { type in
+        (type, allCases.filter { $0.declaration.scope.includes(type) })
+    })
+
     /// The fields whose text counts toward Braze's 2 KB.
     public static let counted = allCases.filter(\.declaration.counted)
 

@@ -149,7 +149,7 @@ let package = Package(
             dependencies: ["EmbedFilesTool"]
         ),
         .testTarget(
-            name: "CardFeedCoreTests",
+            name: "CardFeedBuildTests",
             dependencies: ["CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden", "GoldenWithoutCardPages"]
         ),

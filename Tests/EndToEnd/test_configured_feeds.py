@@ -13,7 +13,7 @@ import pytest
 
 from conftest import REPO
 
-FIXTURES = REPO / "Tests" / "CardFeedCoreTests" / "Fixtures" / "braze"
+FIXTURES = REPO / "Tests" / "CardFeedBuildTests" / "Fixtures" / "braze"
 SCHEMA = json.loads((Path(__file__).parent / "jsonfeed-1.1.schema.json").read_text())
 NOW = "1790000000"
 

@@ -148,6 +148,16 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedFilesTool"]
         ),
+        // Each test target is named after the target its tests are about; the tests that build a
+        // whole site are CardFeedBuild's.
+        .testTarget(
+            name: "CardFeedLoadTests",
+            dependencies: ["CardFeedLoad", "CardFeedModel", "CardFeedRender", "CCmark"]
+        ),
+        .testTarget(
+            name: "CardFeedRenderTests",
+            dependencies: ["CardFeedRender", "CardFeedLoad", "CardFeedModel", "CardFeedMustache"]
+        ),
         .testTarget(
             name: "CardFeedBuildTests",
             dependencies: ["CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild", .product(name: "Logging", package: "swift-log")],

@@ -92,6 +92,19 @@ extension Diagnostics {
     }
 }
 
+extension RenderSettings {
+    /// What a page of a plain site renders with: the built-in strings and images, a base URL,
+    /// no cardfeed.yml (CardFeedRenderTests' `TemplateLinterTests.settings` is the same with a
+    /// link preview picture).
+    static func forTests() throws -> RenderSettings {
+        var diagnostics = Diagnostics()
+        let strings = try #require(StringTable.load(locale: "en", site: SiteFolder("/nonexistent"), diagnostics: &diagnostics))
+        return RenderSettings(RenderSettings.Values(
+            builtinImages: BuiltinImages(assets: Set(BuiltinFiles.assetPaths), siteOverrides: []), strings: strings, links: LinkPolicy(),
+            siteTitle: "T", stylesheets: ["assets/cardfeed.css"], pageSize: 2, baseURL: "https://x.test/", head: PageHead()))
+    }
+}
+
 /// One card as JSON text.
 func cardJSON(_ fields: [String: Any]) -> String {
     let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])

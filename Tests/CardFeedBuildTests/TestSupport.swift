@@ -16,8 +16,6 @@ enum Paths {
     static let braze = fixtures.appendingPathComponent("braze")
     static let goldenSite = fixtures.appendingPathComponent("golden-site")
     static let golden = tests.appendingPathComponent("Golden")
-    /// The golden site's pages with `card_pages: false`: as they were before card pages.
-    static let goldenWithoutCardPages = tests.appendingPathComponent("GoldenWithoutCardPages")
 }
 
 /// A throwaway site folder with the files a test writes into it.

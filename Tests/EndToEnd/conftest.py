@@ -47,6 +47,17 @@ def example_site(tmp_path) -> Path:
     return target
 
 
+@pytest.fixture()
+def short_tmp():
+    """A temporary folder directly in the system's, for a test whose messages must show a path
+    whole: cardfeed cuts a quoted value after 80 characters, which a path under pytest's base
+    folder (and pytest-xdist's worker folder in it) may pass."""
+    import tempfile
+    folder = Path(tempfile.mkdtemp(prefix="cardfeed-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def write_cards(folder: Path, cards) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "cards.json").write_text(json.dumps(cards))

@@ -208,10 +208,10 @@ def test_symbolic_link_loops_and_links_out_of_the_site(run, tmp_path):
     assert 'src="assets/images/alias.png"' in (out / "index.html").read_text()
 
 
-def test_a_standard_folder_that_links_out_of_the_site_is_an_error(run, tmp_path):
+def test_a_standard_folder_that_links_out_of_the_site_is_an_error(run, tmp_path, short_tmp):
     """SITE/assets -> /etc would copy /etc into the output; each standard folder that is a link
     out of the site is an error naming it, and nothing of the target is read or written."""
-    outside = tmp_path / "outside"
+    outside = short_tmp / "outside"
     (outside / "images").mkdir(parents=True)
     (outside / "secret.txt").write_text("not for the site")
     (outside / "page.mustache").write_text("{{title}}")

@@ -14,6 +14,12 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: seconds of work for one test (tens of thousands of cards, a 200 MB file, many "
+                   "builds); `scripts/test.sh --fast` leaves these out, the full run keeps them")
+
+
 @pytest.fixture(scope="session")
 def cardfeed_bin() -> Path:
     path = os.environ.get("CARDFEED_BIN")

@@ -327,6 +327,7 @@ sys.stderr.write(result.stderr[-2000:])
 """
 
 
+@pytest.mark.slow
 def test_a_200_mb_cards_file_builds_in_bounded_memory(cardfeed_bin, tmp_path):
     site = tmp_path / "site"
     site.mkdir()
@@ -406,6 +407,7 @@ def test_a_yaml_alias_bomb_is_refused_quickly(run, tmp_path):
     assert "expand to more than" not in result.stderr and 'field "base": unknown key' in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_large_build_within_a_second_and_the_next_build_works(cardfeed_bin, tmp_path):
     """Ctrl-C in the middle of rendering. The test knows the build is there, however fast or
     loaded the machine, from the build itself: on a terminal it draws its progress (from the

@@ -260,6 +260,7 @@ def test_feeds_are_limited_to_200_since_every_page_links_every_feed(run, tmp_pat
     assert len(nav(tmp_path / "out" / "f199" / "index.html")) == 200
 
 
+@pytest.mark.slow
 def test_a_feed_of_80000_values_costs_no_more_than_one_of_a_few(run, tmp_path):
     # Campaign ids by the thousand: every card is looked up among them, not compared with each.
     cards = [{"id": f"c{i}", "tp": "short_news", "ca": 1700000000 + i, "ea": -1, "tt": f"Card {i}", "ds": "Text", "e": {"campaign": f"id-{i}"}}

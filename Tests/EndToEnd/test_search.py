@@ -402,6 +402,7 @@ def test_stopping_serve_ends_everything_its_pagefind_started(running, example_si
     assert ends_soon(child, 1), "the wrapper's child outlived serve"
 
 
+@pytest.mark.slow  # waits out the 10 s limit of the version probe
 @pytest.mark.parametrize("command", ["build", "check"])
 def test_a_pagefind_whose_version_never_answers_is_stopped_and_named(run, example_site, tmp_path, command):
     log = tmp_path / "probe.pid"

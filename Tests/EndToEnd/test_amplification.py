@@ -37,6 +37,7 @@ def chain(count, end="end"):
     return templates
 
 
+@pytest.mark.slow
 def test_a_chain_of_20000_partials_is_an_error_not_a_crash(run, tmp_path):
     # Once a SIGSEGV: the linter searched the chain recursively, from every template in turn.
     site = site_with_templates(tmp_path, {**chain(20_000), "cards/text_announcement": "<article>{{>partials/p0}}</article>"})
@@ -47,6 +48,7 @@ def test_a_chain_of_20000_partials_is_an_error_not_a_crash(run, tmp_path):
             "templates nest more than 200 deep (… > partials/p195 > partials/p196 > partials/p197 > partials/p198 > partials/p199 > partials/p200)") in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_a_cycle_of_20000_partials_is_one_error_at_its_first_template(run, tmp_path):
     templates = chain(19_999, end="{{>partials/p0}}")
     site = site_with_templates(tmp_path, {**templates, "cards/text_announcement": "<article>{{>partials/p0}}</article>"})
@@ -105,6 +107,7 @@ def test_what_the_page_template_writes_for_each_card_is_limited_too(run, tmp_pat
             "the limit for a page") in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("description", [
     pytest.param("<b>" * 20_000, id="unclosed-inline"),  # unwound in quadratic time: 9.7 s of CPU for one card
     pytest.param("<div>" * 12_000, id="unclosed-block"),

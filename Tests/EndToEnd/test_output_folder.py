@@ -196,6 +196,7 @@ def tree(folder):
     return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
+@pytest.mark.slow
 def test_a_killed_build_leaves_the_whole_old_or_the_whole_new_site(cardfeed_bin, run, tmp_path):
     site = write_cards(tmp_path / "site", cards(3000))
     assert run("build", site, "--page-size", "5", "--now", "1800000000").returncode == 0

@@ -12,6 +12,7 @@ import pytest
 from conftest import REPO
 
 CARDS = 10_000  # three batches of 4,096 to load and to render
+pytestmark = pytest.mark.slow
 ERASE = "\r\x1b[2K"
 
 

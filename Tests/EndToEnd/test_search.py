@@ -6,9 +6,11 @@ import html
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -320,17 +322,21 @@ def test_a_build_started_ignoring_ctrl_c_keeps_ignoring_it_while_it_indexes(card
 
 
 def test_stopping_serve_while_it_indexes_stops_pagefind_and_leaves_nothing(running, example_site, tmp_path):
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
-    pagefind, log = sleeping_pagefind(tmp_path)
-    serve = running("serve", example_site, "--port", "0", "--search", "--now", NOW,
-                    env={**os.environ, "PAGEFIND": str(pagefind), "TMPDIR": str(temporary)})
-    serve.wait_for(r"^Serving ")
-    [indexing] = started_runs(log, 1)
-    serve.stop()
-    assert serve.process.returncode == 0, "".join(serve.errors)
-    assert ends_soon(indexing), "Pagefind outlived serve"
-    assert not list(temporary.iterdir()), "serve's work folder and Pagefind's are removed"
+    # Directly in /tmp, not under tmp_path: serve's Unix socket is in its work folder, and a
+    # socket's path holds at most 107 bytes, which a folder under pytest-xdist's base may not leave.
+    temporary = Path(tempfile.mkdtemp(prefix="cardfeed-"))
+    try:
+        pagefind, log = sleeping_pagefind(tmp_path)
+        serve = running("serve", example_site, "--port", "0", "--search", "--now", NOW,
+                        env={**os.environ, "PAGEFIND": str(pagefind), "TMPDIR": str(temporary)})
+        serve.wait_for(r"^Serving ")
+        [indexing] = started_runs(log, 1)
+        serve.stop()
+        assert serve.process.returncode == 0, "".join(serve.errors)
+        assert ends_soon(indexing), "Pagefind outlived serve"
+        assert not list(temporary.iterdir()), "serve's work folder and Pagefind's are removed"
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
 
 
 def stand_in(folder: Path, name: str, script: str) -> Path:
@@ -352,6 +358,17 @@ def pid_in(log: Path, timeout: float = 30) -> int:
     return int(log.read_text().split()[0])
 
 
+def end_sleeper(log: Path):
+    """Ends the `sleep 300` of a stand-in whose process id `log` holds, if it still runs: that
+    one only, by its id, since other tests (in parallel) have sleepers of their own."""
+    try:
+        pid = int(log.read_text().split()[0])
+        if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[:2] == [b"sleep", b"300"]:
+            os.kill(pid, signal.SIGKILL)
+    except (FileNotFoundError, IndexError, ValueError, ProcessLookupError):
+        pass  # it never started, or has ended
+
+
 def test_a_build_stopped_ends_everything_its_pagefind_started(cardfeed_bin, example_site, tmp_path):
     """npm's `pagefind` is a wrapper that runs the real one as its child: stopping the build
     ends the whole process group, at once, not only the wrapper."""
@@ -369,7 +386,7 @@ def test_a_build_stopped_ends_everything_its_pagefind_started(cardfeed_bin, exam
         assert ends_soon(child, 1), "the wrapper's child outlived the build"
     finally:
         build.kill()
-        subprocess.run(["pkill", "-9", "-f", "sleep 300"], capture_output=True)
+        end_sleeper(log)
 
 
 def test_stopping_serve_ends_everything_its_pagefind_started(running, example_site, tmp_path):
@@ -385,6 +402,7 @@ def test_stopping_serve_ends_everything_its_pagefind_started(running, example_si
     assert ends_soon(child, 1), "the wrapper's child outlived serve"
 
 
+@pytest.mark.slow  # waits out the 10 s limit of the version probe
 @pytest.mark.parametrize("command", ["build", "check"])
 def test_a_pagefind_whose_version_never_answers_is_stopped_and_named(run, example_site, tmp_path, command):
     log = tmp_path / "probe.pid"
@@ -414,7 +432,7 @@ def test_a_build_stopped_while_it_asks_pagefind_its_version_ends_it(cardfeed_bin
         assert ends_soon(probe, 1), "the version probe outlived the build"
     finally:
         build.kill()
-        subprocess.run(["pkill", "-9", "-f", "sleep 300"], capture_output=True)
+        end_sleeper(log)
 
 
 def test_a_signal_during_the_version_probe_ends_the_search_for_pagefind_and_the_build(cardfeed_bin, example_site, tmp_path):
@@ -440,7 +458,7 @@ def test_a_signal_during_the_version_probe_ends_the_search_for_pagefind_and_the_
         assert not tried.exists(), "the next candidate was tried after the signal"
     finally:
         build.kill()
-        subprocess.run(["pkill", "-9", "-f", "sleep 300"], capture_output=True)
+        end_sleeper(log)
 
 
 def test_what_pagefind_prints_is_kept_only_as_far_as_a_message_needs(cardfeed_bin, example_site, tmp_path):

@@ -15,6 +15,8 @@ from conftest import REPO
 CARDS = 10_000
 NOW = 1_800_000_000
 FEED_FILES = ("feed.xml", "rss.xml", "feed.json", "sitemap.xml")
+pytestmark = pytest.mark.slow  # 10,000 cards, built again for each change
+
 SUMMARY = re.compile(r"^Wrote (\d+) files in [\d.]+ s \((\d+) changed, (\d+) unchanged\)( with \d+ warnings?)?\.$", re.M)
 
 

@@ -95,10 +95,10 @@ def test_pages_and_feeds_resolve_a_url_to_the_same_address(run, tmp_path):
     assert "https://x.example/news/about.html" not in atom and "news//" not in atom
 
 
-def test_eject_refuses_a_templates_folder_that_build_refuses(run, tmp_path):
+def test_eject_refuses_a_templates_folder_that_build_refuses(run, tmp_path, short_tmp):
     """A templates/ that links out of the site is an error for build; eject must not write
     through it either, nor through a folder inside templates/ that leads out of it."""
-    outside = tmp_path / "outside"
+    outside = short_tmp / "outside"
     outside.mkdir()
     site = write_cards(tmp_path / "site", [card("a")])
     (site / "templates").symlink_to(outside)

@@ -16,8 +16,6 @@ enum Paths {
     static let braze = fixtures.appendingPathComponent("braze")
     static let goldenSite = fixtures.appendingPathComponent("golden-site")
     static let golden = tests.appendingPathComponent("Golden")
-    /// The golden site's pages with `card_pages: false`: as they were before card pages.
-    static let goldenWithoutCardPages = tests.appendingPathComponent("GoldenWithoutCardPages")
 }
 
 /// A throwaway site folder with the files a test writes into it.
@@ -89,6 +87,19 @@ extension Diagnostics {
 
     func contains(_ fragments: String...) -> Bool {
         all.contains { diagnostic in fragments.allSatisfy { diagnostic.description.contains($0) } }
+    }
+}
+
+extension RenderSettings {
+    /// What a page of a plain site renders with: the built-in strings and images, a base URL,
+    /// no cardfeed.yml (CardFeedRenderTests' `TemplateLinterTests.settings` is the same with a
+    /// link preview picture).
+    static func forTests() throws -> RenderSettings {
+        var diagnostics = Diagnostics()
+        let strings = try #require(StringTable.load(locale: "en", site: SiteFolder("/nonexistent"), diagnostics: &diagnostics))
+        return RenderSettings(RenderSettings.Values(
+            builtinImages: BuiltinImages(assets: Set(BuiltinFiles.assetPaths), siteOverrides: []), strings: strings, links: LinkPolicy(),
+            siteTitle: "T", stylesheets: ["assets/cardfeed.css"], pageSize: 2, baseURL: "https://x.test/", head: PageHead()))
     }
 }
 

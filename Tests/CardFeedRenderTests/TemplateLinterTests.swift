@@ -10,6 +10,10 @@ import Testing
 /// lists) and the views themselves must agree: every name a schema declares is answered by a
 /// real view, with a value of its kind, and a name it does not declare is not.
 @Suite struct TemplateLinterTests {
+    /// The repository's root, found from this file (Tests/CardFeedRenderTests/) so that the test
+    /// runs from any working directory.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     static func settings() throws -> RenderSettings {
         var diagnostics = Diagnostics()
         let strings = try #require(StringTable.load(locale: "en", site: SiteFolder("/nonexistent"), diagnostics: &diagnostics))
@@ -82,7 +86,7 @@ import Testing
     /// docs/templates.md's "What templates see" names every name of every view (the schemas are
     /// the list; the page is its prose).
     @Test func theTemplatesPageNamesEveryNameOfEveryView() throws {
-        let text = try String(contentsOf: ReadmeTests.repository.appendingPathComponent("docs/templates.md"), encoding: .utf8)
+        let text = try String(contentsOf: Self.repository.appendingPathComponent("docs/templates.md"), encoding: .utf8)
         let start = try #require(text.range(of: "## What templates see")).upperBound
         let section = text[start...].prefix { _ in true }.components(separatedBy: "\n## ").first ?? ""
         var seen = Set<String>()

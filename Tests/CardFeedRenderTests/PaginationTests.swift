@@ -97,9 +97,12 @@ import Testing
         #expect(PagePaths.archive(folder: "news", endingWith: "card-Summer_Sale") == "news/page-~summer_~sale.html")
         #expect(PagePaths.archive(folder: "news", endingWith: "card-summer_sale") == "news/page-summer_sale.html", "not the same file, also where case does not count")
         #expect(PagePaths.archive(folder: "news", endingWith: "card-caf--3f2a1b0c") == "news/page-caf--3f2a1b0c.html")
-        #expect(PagePaths.root(feed: SelectionTests.builtin("all")) == "./")
-        #expect(PagePaths.root(feed: SelectionTests.builtin("news")) == "../")
+        #expect(PagePaths.root(feed: Self.builtin("all")) == "./")
+        #expect(PagePaths.root(feed: Self.builtin("news")) == "../")
     }
+
+    /// The built-in feeds, by slug.
+    static func builtin(_ slug: String) -> Feed { Feed.builtin.first { $0.slug == slug }! }
 
     /// Newer and Older from every page, and Latest from the archive pages the front page does
     /// not link as their newer one; a front page showing its feed whole has none.

@@ -127,7 +127,7 @@ struct CardFieldTableTests {
             Issue.record("\(field): no card")
             return
         }
-        let view = CardView(card: card, descriptionHTML: nil, settings: try TemplateLinterTests.settings(), permalink: "index.html#card-c")
+        let view = CardView(card: card, descriptionHTML: nil, settings: try RenderSettings.forTests(), permalink: "index.html#card-c")
         let shown: String? =
             switch view.value(for: MustacheName(name)) {
             case .text(let text): text

@@ -116,9 +116,6 @@ import Testing
         #expect(CardPlaces(withAll, cardPages: false).permalink(position: 3, anchor: "card-plain") == "all/index.html#card-plain")
     }
 
-    /// The built-in feeds, by slug.
-    static func builtin(_ slug: String) -> Feed { Feed.builtin.first { $0.slug == slug }! }
-
     /// The digit-by-digit RFC 3339 writer agrees with Foundation's from the first whole Gregorian
     /// year (Foundation's calendar is Julian before 1582) to 9999, and `decimal` with
     /// `String(format:)`, rounding included.

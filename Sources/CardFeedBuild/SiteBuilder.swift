@@ -505,9 +505,9 @@ public struct SiteBuilder: Sendable {
 
     /// The built-in assets, each replaced by the site's file of the same path, plus every other
     /// file of `SITE/assets/`.
-    func assetFiles() -> [(path: String, fromSite: Bool, file: OutputFile)] {
+    func assetFiles() -> [Asset] {
         let siteFiles = Set(options.site.assetFiles())
-        var files: [(path: String, fromSite: Bool, file: OutputFile)] = []
+        var files: [Asset] = []
         for path in BuiltinFiles.assetPaths where !siteFiles.contains(path) {
             files.append((path, false, OutputFile(path: "assets/" + path, content: .data(BuiltinFiles.asset(path) ?? Data()))))
         }

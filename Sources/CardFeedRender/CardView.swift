@@ -56,11 +56,6 @@ final class CardView: MustacheObject {
             }
         }
 
-        init?(rawValue: String) {
-            guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-            self = key
-        }
-
         var rawValue: String {
             switch self {
             case .own(let own): own.rawValue

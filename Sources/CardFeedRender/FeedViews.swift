@@ -17,11 +17,6 @@ final class FeedDocumentView: MustacheObject {
 
         static let allCases: [Key] = Own.allCases.map(Key.own) + OutputFormat.alternates.map(Key.file)
 
-        init?(rawValue: String) {
-            guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-            self = key
-        }
-
         var rawValue: String {
             switch self {
             case .own(let own): own.rawValue

@@ -123,11 +123,6 @@ final class AlternateView: MustacheObject {
 
         static let allCases: [Key] = [.title, .links] + OutputFormat.alternates.map(Key.format)
 
-        init?(rawValue: String) {
-            guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-            self = key
-        }
-
         var rawValue: String {
             switch self {
             case .title: "title"

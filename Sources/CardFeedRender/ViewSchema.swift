@@ -62,4 +62,13 @@ protocol ViewKey: RawRepresentable<String>, CaseIterable, Sendable {
     var kind: FieldKind { get }
 }
 
+extension ViewKey {
+    /// For a `Key` whose names are not its cases' own (a view's names and a table's, as
+    /// `CardView.Key`): the case of that name.
+    init?(rawValue: String) {
+        guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = key
+    }
+}
+
 

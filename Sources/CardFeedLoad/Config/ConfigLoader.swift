@@ -132,11 +132,11 @@ struct YAMLReader {
 
     mutating func baseURL(_ node: Node) -> String? {
         guard let text = string(node, key: "base_url") else { return nil }
-        guard URLCheck.isBaseURL(text) else {
+        guard let url = URLCheck.baseURL(text) else {
             error(node, "base_url", "must be an http or https address such as https://example.com/news/ (without spaces or quotes)")
             return nil
         }
-        return text.hasSuffix("/") ? text : text + "/"
+        return url
     }
 
     /// `timezone`: an IANA time zone name such as Europe/Berlin.

@@ -85,12 +85,10 @@ public struct SettingOverrides: Sendable {
             case .locale: if let locale { config.locale = locale }
             case .baseURL:
                 guard let baseURL else { continue }
-                guard URLCheck.isBaseURL(baseURL) else {
+                config.baseURL = URLCheck.baseURL(baseURL)
+                if config.baseURL == nil {
                     diagnostics.append(Diagnostic(.error, file: setting.option, message: "\(Diagnostic.quoted(baseURL)) is not an http or https address such as https://example.com/news/ (without spaces or quotes)"))
-                    config.baseURL = nil
-                    continue
                 }
-                config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
             case .contentSecurityPolicy:
                 if contentSecurityPolicy { config.contentSecurityPolicy = config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin }
             case .search: if search { config.search = SearchSetting(fromCommandLine: true) }

@@ -176,6 +176,13 @@ public enum URLCheck {
         return !text.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) || "\"'<>\\`{}|^".unicodeScalars.contains($0) || $0.properties.isWhitespace }
     }
 
+    /// `text` as the site's base URL, ending in "/" so that pages' paths append to it; nil when
+    /// it is not one (`isBaseURL`).
+    package static func baseURL(_ text: String) -> String? {
+        guard isBaseURL(text) else { return nil }
+        return text.hasSuffix("/") ? text : text + "/"
+    }
+
     /// The lower-cased scheme, when the URL starts with a valid one (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").
     package static func scheme(of url: String) -> String? {
         url.withByteView(scheme(in:))

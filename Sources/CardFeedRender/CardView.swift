@@ -130,11 +130,11 @@ final class CardView: MustacheObject {
 
     /// A field as it is: text, a flag, a whole number as text.
     private func value(of field: CardField) -> MustacheValue? {
-        switch field.declaration.value {
-        case .text(let path), .link(let path): card[text: path].mustache
-        case .flag(let path): .bool(card[flag: path])
-        case .integer(let path): card[integer: path].map { .text(String($0)) }
-        case .image, .positiveNumber, .time, .format, .ownCode: nil  // not `Key.shownAsTheyAre`
+        switch card[field] {
+        case .text(let text): text.mustache
+        case .flag(let flag): .bool(flag)
+        case .integer(let number): number.map { .text(String($0)) }
+        case .image, .number, .format, nil: nil  // not `Key.shownAsTheyAre`
         }
     }
 

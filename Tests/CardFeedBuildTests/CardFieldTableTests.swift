@@ -19,16 +19,16 @@ struct CardFieldTableTests {
 
     static func sample(_ field: CardField) -> Sample {
         switch field.declaration.value {
-        case .text(let path):
+        case .text:
             let words = Self.words(field)
-            return Sample(json: words) { $0[keyPath: path] == words }
-        case .link(let path): return Sample(json: "https://x.test/go") { $0[keyPath: path] == "https://x.test/go" }
-        case .image(let path): return Sample(json: "https://x.test/i.png") { $0[keyPath: path] == .remote("https://x.test/i.png") }
-        case .flag(let path): return Sample(json: true) { $0[keyPath: path] }
-        case .positiveNumber(let path): return Sample(json: 1.5) { $0[keyPath: path] == 1.5 }
-        case .integer(let path): return Sample(json: 42) { $0[keyPath: path] == 42 }
-        case .time(let path): return Sample(json: 1_700_000_000) { $0[keyPath: path] == 1_700_000_000 }
-        case .format(let path): return Sample(json: "text") { $0[keyPath: path] == .text }
+            return Sample(json: words) { $0[field] == .text(words) }
+        case .link: return Sample(json: "https://x.test/go") { $0[field] == .text("https://x.test/go") }
+        case .image: return Sample(json: "https://x.test/i.png") { $0[field] == .image(.remote("https://x.test/i.png")) }
+        case .flag: return Sample(json: true) { $0[field] == .flag(true) }
+        case .positiveNumber: return Sample(json: 1.5) { $0[field] == .number(1.5) }
+        case .integer: return Sample(json: 42) { $0[field] == .integer(42) }
+        case .time: return Sample(json: 1_700_000_000) { $0[field] == .integer(1_700_000_000) }
+        case .format: return Sample(json: "text") { $0[field] == .format(.text) }
         case .ownCode: return ownSample(field)
         }
     }
@@ -149,6 +149,46 @@ struct CardFieldTableTests {
             }
         let (_, diagnostics) = try Self.decode(Self.card(field, value, short: false))
         #expect(diagnostics.contains { $0.message.contains("over Braze's 2 KB limit") }, "\(field) over \(CardDecoder.contentLimit) bytes")
+    }
+
+    /// A value of the kind `Card.Fields[field]` keeps for the field's declared kind, unlike
+    /// the one a new card holds; nil for fields read by code of their own.
+    static func content(_ field: CardField) -> FieldContent? {
+        switch field.declaration.value {
+        case .text, .link: .text("Words of \(field.declaration.key)")
+        case .image: .image(.asset("\(field.declaration.key).png"))
+        case .flag: .flag(true)
+        case .positiveNumber: .number(1.5)
+        case .integer, .time: .integer(42)
+        case .format: .format(.text)
+        case .ownCode: nil
+        }
+    }
+
+    /// `Card.Fields[field]` keeps each field in a stored property of its own, of the kind its
+    /// declaration gives, and reads back what it keeps: a field whose switch case names another
+    /// field's property, or a kind other than the table's, fails here.
+    @Test func everyFieldIsKeptInAPropertyOfItsOwn() {
+        let blank = Card.Fields(id: "c", type: .crossPromotionSmall, source: CardSource(file: "cards.json", index: 0, order: 0))
+        func properties(_ fields: Card.Fields) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: Mirror(reflecting: fields).children.map { ($0.label ?? "?", "\($0.value)") })
+        }
+        let before = properties(blank)
+        var owners: [String: CardField] = [:]
+        for field in CardField.allCases {
+            guard let content = Self.content(field) else {
+                #expect(blank[field] == nil, "\(field) is read by code of its own, yet kept by `Card.Fields[field]`")
+                continue
+            }
+            var fields = blank
+            fields[field] = content
+            #expect(fields[field] == content, "\(field) reads back what was set")
+            let changed = properties(fields).filter { before[$0.key] != $0.value }.map(\.key)
+            #expect(changed.count == 1, "\(field) changes \(changed)")
+            for property in changed {
+                if let other = owners.updateValue(field, forKey: property) { Issue.record("\(field) and \(other) are both kept in `\(property)`") }
+            }
+        }
     }
 
     @Test func keysAreUniqueAcrossBothStyles() {

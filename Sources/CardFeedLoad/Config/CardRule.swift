@@ -37,17 +37,17 @@ public struct CardRule: Sendable {
     /// cardfeed.yml is loaded, so that applying it to a card cannot fail. Links and images are
     /// checked again for each card, as they are in card files.
     public enum Assignment: Sendable {
-        case text(WritableKeyPath<Card.Fields, String?> & Sendable, String)
-        case link(WritableKeyPath<Card.Fields, String?> & Sendable, String)
-        case image(WritableKeyPath<Card.Fields, CardImage?> & Sendable, String)
-        case flag(WritableKeyPath<Card.Fields, Bool> & Sendable, Bool)
-        case number(WritableKeyPath<Card.Fields, Double?> & Sendable, Double?)
-        case integer(WritableKeyPath<Card.Fields, Int64?> & Sendable, Int64)
+        case text(String)
+        case link(String)
+        case image(String)
+        case flag(Bool)
+        case number(Double?)
+        case integer(Int64)
         /// Unix seconds, or none (`-1`, never).
-        case seconds(WritableKeyPath<Card.Fields, Int64?> & Sendable, Int64?)
+        case seconds(Int64?)
         /// An ISO 8601 date or date-time (`expires_at: 2026-12-31`), read on the site's clocks.
-        case time(WritableKeyPath<Card.Fields, Int64?> & Sendable, WrittenTime)
-        case format(WritableKeyPath<Card.Fields, DescriptionFormat> & Sendable, DescriptionFormat)
+        case time(WrittenTime)
+        case format(DescriptionFormat)
     }
 
     /// Why `number` cannot be set on `field`, or nil: `.nan`, `.inf` and times beyond what a

@@ -255,29 +255,29 @@ struct YAMLReader {
             return number
         }
         switch field.declaration.value {
-        case .text(let path): return text().map { .text(path, $0) }
-        case .link(let path): return text().map { .link(path, $0) }
-        case .image(let path): return text().map { .image(path, $0) }
-        case .flag(let path):
+        case .text: return text().map(CardRule.Assignment.text)
+        case .link: return text().map(CardRule.Assignment.link)
+        case .image: return text().map(CardRule.Assignment.image)
+        case .flag:
             guard let flag = node.bool else {
                 error(node, key, "expected true or false")
                 return nil
             }
-            return .flag(path, flag)
-        case .positiveNumber(let path):
-            return number("expected a number").map { .number(path, $0 > 0 ? $0 : nil) }
-        case .integer(let path):
+            return .flag(flag)
+        case .positiveNumber:
+            return number("expected a number").map { .number($0 > 0 ? $0 : nil) }
+        case .integer:
             guard let number = number("expected a whole number") else { return nil }
             guard number.rounded() == number, abs(number) < FieldReader.largestTime else {
                 error(node, key, "expected a whole number")
                 return nil
             }
-            return .integer(path, Int64(number))
-        case .time(let path):
-            if node.float == nil, let time = WrittenTime(iso8601: scalar.string) { return .time(path, time) }
-            return number("expected a time: \(WrittenTime.acceptedForms) (-1 for never)").map { .seconds(path, $0 < 0 ? nil : Int64($0)) }
-        case .format(let path):
-            return descriptionFormat(node, key: key).map { .format(path, $0) }
+            return .integer(Int64(number))
+        case .time:
+            if node.float == nil, let time = WrittenTime(iso8601: scalar.string) { return .time(time) }
+            return number("expected a time: \(WrittenTime.acceptedForms) (-1 for never)").map { .seconds($0 < 0 ? nil : Int64($0)) }
+        case .format:
+            return descriptionFormat(node, key: key).map(CardRule.Assignment.format)
         case .ownCode:
             error(node, key, "cannot be set by a rule")
             return nil

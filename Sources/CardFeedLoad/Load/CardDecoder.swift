@@ -147,29 +147,29 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         let declaration = field.declaration
         var text: String?
         switch declaration.value {
-        case .text(let path):
+        case .text:
             text = reader.string(field)
-            card[keyPath: path] = text
-        case .link(let path):
+            card[field] = .text(text)
+        case .link:
             guard let url = reader.string(field) else { return 0 }
             let (link, problem) = checkLink(url)
             if let problem { reader.warn(reader.lookup(field)?.key, problem) }
-            card[keyPath: path] = link
+            card[field] = .text(link)
             text = link
-        case .image(let path):
+        case .image:
             guard let image = reader.string(field) else { return 0 }
             let (checked, problem) = checkImage(image)
             if let problem { reader.warn(reader.lookup(field)?.key, problem) }
-            card[keyPath: path] = checked
+            card[field] = .image(checked)
             switch checked {
             case .remote(let url), .asset(let url): text = url
             case nil: break
             }
-        case .flag(let path): card[keyPath: path] = reader.bool(field) ?? false
-        case .positiveNumber(let path):
-            if let number = reader.number(field), number > 0 { card[keyPath: path] = number }
-        case .integer(let path): card[keyPath: path] = reader.integer(field)
-        case .time(let path): card[keyPath: path] = reader.timestamp(field, unreadable: "ignored; " + (declaration.whenUnreadable ?? "the card has no \(declaration.key)"))
+        case .flag: card[field] = .flag(reader.bool(field) ?? false)
+        case .positiveNumber:
+            if let number = reader.number(field), number > 0 { card[field] = .number(number) }
+        case .integer: card[field] = .integer(reader.integer(field))
+        case .time: card[field] = .integer(reader.timestamp(field, unreadable: "ignored; " + (declaration.whenUnreadable ?? "the card has no \(declaration.key)")))
         case .format, .ownCode: break  // `.format` is no key of card files (`CardField.Scope.rulesOnly`)
         }
         return declaration.counted ? text?.utf8.count ?? 0 : 0

@@ -69,21 +69,21 @@ package struct RuleEngine {
         for (field, assignment) in rule.set {
             let key = field.declaration.key
             switch assignment {
-            case .text(let path, let text): card[dynamicMember: path] = text
-            case .link(let path, let text):
+            case .text(let text): card[field] = .text(text)
+            case .link(let text):
                 let (link, problem) = decoder.checkLink(text)
-                card[dynamicMember: path] = link
+                card[field] = .text(link)
                 if let problem { problems.append((key, problem)) }
-            case .image(let path, let text):
+            case .image(let text):
                 let (image, problem) = decoder.checkImage(text)
-                card[dynamicMember: path] = image
+                card[field] = .image(image)
                 if let problem { problems.append((key, problem)) }
-            case .flag(let path, let flag): card[dynamicMember: path] = flag
-            case .number(let path, let number): card[dynamicMember: path] = number
-            case .integer(let path, let number): card[dynamicMember: path] = number
-            case .seconds(let path, let seconds): card[dynamicMember: path] = seconds
-            case .time(let path, let time): card[dynamicMember: path] = time.moment(in: decoder.timeZone)
-            case .format(let path, let format): card[dynamicMember: path] = format
+            case .flag(let flag): card[field] = .flag(flag)
+            case .number(let number): card[field] = .number(number)
+            case .integer(let number): card[field] = .integer(number)
+            case .seconds(let seconds): card[field] = .integer(seconds)
+            case .time(let time): card[field] = .integer(time.moment(in: decoder.timeZone))
+            case .format(let format): card[field] = .format(format)
             }
         }
         return problems

@@ -116,11 +116,15 @@ public struct Card: Sendable {
         }
     }
 
-    /// A field by a key path from `CardField`'s table, read where a view asks for it by name:
-    /// one subscript per kind of value the table holds, so that no read is generic.
-    public subscript(text path: KeyPath<Fields, String?>) -> String? { storage.fields[keyPath: path] }
-    public subscript(flag path: KeyPath<Fields, Bool>) -> Bool { storage.fields[keyPath: path] }
-    public subscript(integer path: KeyPath<Fields, Int64?>) -> Int64? { storage.fields[keyPath: path] }
+    /// A field of `CardField`'s table, by the field (see `Fields[field]`).
+    public subscript(field: CardField) -> FieldContent? {
+        get { storage.fields[field] }
+        set {
+            var fields = storage.fields
+            fields[field] = newValue
+            storage = Storage(fields)
+        }
+    }
 
     /// Whether the card's image is all it shows (a banner, or a card with neither title nor
     /// description), so that a screen reader needs words for the image itself.

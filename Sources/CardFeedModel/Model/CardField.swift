@@ -1,8 +1,9 @@
 /// A field of a card, declared once, in `declaration`'s switch: the keys card files write it
-/// with, where it is kept in `Card.Fields`, and who else reads it. The card reader
-/// (`CardDecoder`), Braze's size check, the rules of cardfeed.yml and the card view of the
-/// templates all work from this table, so a field added here is read in both key styles,
-/// counted, settable and shown as its declaration says, with no other list to extend.
+/// with, what it holds, and who else reads it. The card reader (`CardDecoder`), Braze's size
+/// check, the rules of cardfeed.yml and the card view of the templates all work from this
+/// table, so a field added here (and kept by `Card.Fields[field]`, whose switches the compiler
+/// then asks for it) is read in both key styles, counted, settable and shown as its
+/// declaration says, with no other list to extend.
 public enum CardField: Int, CaseIterable, Sendable {
     case id, type, viewed, created, updated, expiresAt, categories, extras
     case image, imageAlt, language, title, description, descriptions, url, domain, aspectRatio, useWebView
@@ -18,40 +19,40 @@ public enum CardField: Int, CaseIterable, Sendable {
         // Every card, control cards too.
         case .id: Declaration("id", .ownCode)
         case .type: Declaration("type", short: "tp", .ownCode)
-        case .viewed: Declaration("viewed", short: "v", .flag(\.viewed), settable: true, template: "viewed")
+        case .viewed: Declaration("viewed", short: "v", .flag, settable: true, template: "viewed")
         case .created: Declaration("created", short: "ca", .ownCode)
         case .updated: Declaration("updated", .ownCode)
-        case .expiresAt: Declaration("expires_at", short: "ea", .time(\.expiresAt), settable: true, whenUnreadable: "the card does not expire")
+        case .expiresAt: Declaration("expires_at", short: "ea", .time, settable: true, whenUnreadable: "the card does not expire")
         case .categories: Declaration("categories", .ownCode)
         case .extras: Declaration("extras", short: "e", .ownCode, counted: true)
-        case .pinned: Declaration("pinned", short: "p", .flag(\.pinned), settable: true, template: "pinned")
-        case .dismissed: Declaration("dismissed", short: "d", .flag(\.dismissed))
+        case .pinned: Declaration("pinned", short: "p", .flag, settable: true, template: "pinned")
+        case .dismissed: Declaration("dismissed", short: "d", .flag)
         case .removed: Declaration("removed", short: "r", .ownCode)
-        case .dismissible: Declaration("dismissible", short: "db", .flag(\.dismissible), settable: true, template: "dismissible")
-        case .isTest: Declaration("test", short: "t", .flag(\.isTest))
-        case .clicked: Declaration("clicked", short: "cl", .flag(\.clicked))
-        case .useWebView: Declaration("use_webview", short: "uw", .flag(\.useWebView), settable: true)
+        case .dismissible: Declaration("dismissible", short: "db", .flag, settable: true, template: "dismissible")
+        case .isTest: Declaration("test", short: "t", .flag)
+        case .clicked: Declaration("clicked", short: "cl", .flag)
+        case .useWebView: Declaration("use_webview", short: "uw", .flag, settable: true)
         // Every card shown (not control cards).
-        case .title: Declaration("title", short: "tt", .text(\.title), of: .shown, settable: true, counted: true, template: "title")
-        case .description: Declaration("description", short: "ds", .text(\.description), of: .shown, settable: true, counted: true)
-        case .domain: Declaration("domain", short: "dm", .text(\.domain), of: .shown, settable: true, counted: true, template: "domain")
-        case .imageAlt: Declaration("image_alt", .text(\.imageAlt), of: .shown, settable: true, counted: true)
-        case .language: Declaration("language", .text(\.language), of: .shown, template: "language")
-        case .aspectRatio: Declaration("aspect_ratio", short: "ar", .positiveNumber(\.aspectRatio), of: .shown, settable: true)
-        case .url: Declaration("url", short: "u", .link(\.url), of: .shown, settable: true, counted: true, template: "url")
-        case .image: Declaration("image", short: "i", .image(\.image), of: .shown, settable: true, counted: true)
+        case .title: Declaration("title", short: "tt", .text, of: .shown, settable: true, counted: true, template: "title")
+        case .description: Declaration("description", short: "ds", .text, of: .shown, settable: true, counted: true)
+        case .domain: Declaration("domain", short: "dm", .text, of: .shown, settable: true, counted: true, template: "domain")
+        case .imageAlt: Declaration("image_alt", .text, of: .shown, settable: true, counted: true)
+        case .language: Declaration("language", .text, of: .shown, template: "language")
+        case .aspectRatio: Declaration("aspect_ratio", short: "ar", .positiveNumber, of: .shown, settable: true)
+        case .url: Declaration("url", short: "u", .link, of: .shown, settable: true, counted: true, template: "url")
+        case .image: Declaration("image", short: "i", .image, of: .shown, settable: true, counted: true)
         // Cross promotion cards alone.
-        case .subtitle: Declaration("subtitle", .text(\.subtitle), of: .crossPromotion, settable: true, counted: true, template: "subtitle")
-        case .caption: Declaration("caption", .text(\.caption), of: .crossPromotion, settable: true, counted: true, template: "caption")
+        case .subtitle: Declaration("subtitle", .text, of: .crossPromotion, settable: true, counted: true, template: "subtitle")
+        case .caption: Declaration("caption", .text, of: .crossPromotion, settable: true, counted: true, template: "caption")
         case .rating: Declaration("rating", .ownCode, of: .crossPromotion)
         case .reviews: Declaration("reviews", .ownCode, of: .crossPromotion)
         case .price: Declaration("price", .ownCode, of: .crossPromotion)
-        case .displayPrice: Declaration("display_price", .text(\.displayPrice), of: .crossPromotion, settable: true, counted: true)
-        case .mediaType: Declaration("media_type", .text(\.mediaType), of: .crossPromotion, template: "mediaType")
-        case .itunesID: Declaration("itunes_id", .integer(\.itunesID), of: .crossPromotion, template: "itunesID")
-        case .universal: Declaration("universal", .flag(\.universal), of: .crossPromotion, template: "universal")
+        case .displayPrice: Declaration("display_price", .text, of: .crossPromotion, settable: true, counted: true)
+        case .mediaType: Declaration("media_type", .text, of: .crossPromotion, template: "mediaType")
+        case .itunesID: Declaration("itunes_id", .integer, of: .crossPromotion, template: "itunesID")
+        case .universal: Declaration("universal", .flag, of: .crossPromotion, template: "universal")
         // No key in card files (a card says it in its extras, `cardfeed_descriptions`).
-        case .descriptions: Declaration("descriptions", .format(\.descriptionFormat), of: .rulesOnly, settable: true)
+        case .descriptions: Declaration("descriptions", .format, of: .rulesOnly, settable: true)
         }
     }
 
@@ -89,22 +90,23 @@ public enum CardField: Int, CaseIterable, Sendable {
         }
     }
 
-    /// What a field holds, and where in `Card.Fields`.
+    /// What a field holds, which says how card files and rules write it. Where it is kept is
+    /// `Card.Fields`' subscript by field.
     public enum Value: Sendable {
         /// Text; blank text is none.
-        case text(WritableKeyPath<Card.Fields, String?> & Sendable)
+        case text
         /// A link, checked before it is kept.
-        case link(WritableKeyPath<Card.Fields, String?> & Sendable)
+        case link
         /// An image's URL or asset, checked before it is kept.
-        case image(WritableKeyPath<Card.Fields, CardImage?> & Sendable)
-        case flag(WritableKeyPath<Card.Fields, Bool> & Sendable)
+        case image
+        case flag
         /// A number above 0; 0 or less (Braze's 0 for unknown) is none.
-        case positiveNumber(WritableKeyPath<Card.Fields, Double?> & Sendable)
-        case integer(WritableKeyPath<Card.Fields, Int64?> & Sendable)
+        case positiveNumber
+        case integer
         /// Unix seconds, written as a number or an ISO 8601 time; a negative number is none.
-        case time(WritableKeyPath<Card.Fields, Int64?> & Sendable)
+        case time
         /// How the title and description are shown.
-        case format(WritableKeyPath<Card.Fields, DescriptionFormat> & Sendable)
+        case format
         /// Read by `CardDecoder`'s own code: the id and type that say what the entry is, dates
         /// with a fallback, lists and objects, and values checked against each other.
         case ownCode

@@ -20,6 +20,11 @@ public struct BuildOptions: Sendable {
     /// Given each warning and error as the build finds it, in order, instead of the logger
     /// (`--diagnostics json`, `serve`'s report of what changed).
     public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
+    /// Given the cards as read and as the rules left them, once the build is done with them: a
+    /// command that ends with its build keeps them to the process's exit (`LeftToExit`), which
+    /// hands their memory back at once, where freeing them string by string as the build
+    /// returns would keep the user waiting. Nil (`serve`, the tests) frees them then.
+    public var whenDoneWithCards: (@Sendable (_ read: [Card], _ ruled: [Card]) -> Void)?
 
     public init(site: SiteFolder, overrides: SettingOverrides = SettingOverrides()) {
         self.site = site
@@ -65,11 +70,6 @@ public struct BuildReport: Sendable {
     /// With search into an output updated in place (`serve`'s, which shows an edit before its
     /// index is made), the cards to index, which the build leaves to its caller; nil otherwise.
     public var searchIndex: SearchIndex?
-    /// The cards as read and as the rules left them, alive as long as the report: a command
-    /// that ends with its build can leave them to the process's exit, which hands the memory
-    /// back at once (freed one by one, a million cards took half a second).
-    public internal(set) var cards: [[Card]] = []
-
     public var succeeded: Bool { !diagnostics.hasErrors }
 }
 

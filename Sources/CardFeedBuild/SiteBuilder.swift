@@ -28,10 +28,9 @@ public struct SiteBuilder: Sendable {
         reuse?.beginBuild()
         let configuration = try configure(&report)
         let loaded = load(configuration, &report)
-        report.cards = [loaded.cards]
         let ruled = applyRules(loaded, configuration, &report)
+        defer { options.whenDoneWithCards?(loaded.cards, ruled.cards) }
         let setup = try checkpoint(configuration, &report)
-        report.cards.append(ruled.cards)  // a new array when the site has rules
         let selection = select(ruled, setup, &report)
         let output = try openOutput(&report)
         var site = try render(selection, setup, into: output, &report)

@@ -40,8 +40,8 @@ public struct TemplateSet: Sendable {
     /// renders the same again.
     let fingerprint: Int
     /// The card templates (`cards/<name>`) by `<name>`, worked out once: finding a template by
-    /// its full name for every card built a string and took the name table's lock, on both
-    /// rendering threads.
+    /// its full name for every card would build a string and take the name table's lock, on
+    /// both rendering threads.
     private let cardTemplates: [String: MustacheName]
     private let page: MustacheName?
     private let cardPage: MustacheName?

@@ -103,8 +103,8 @@ public struct CardLoader: Sendable {
                         }
                     }
                 }
-                // A small file's cards are merged on this thread: handing them over took longer
-                // than decoding them (three quarters of loading a folder of one-card files).
+                // A small file's cards are merged on this thread: handing them to another costs
+                // more than decoding them, which a folder of one-card files would pay per file.
                 if fileEntries > Self.chunkSize { merging.queue.async(execute: merge) } else { merging.queue.sync(execute: merge) }
                 fileEntriesRead += decoded.count
                 let shareOfFile = Double(fileEntriesRead) / Double(max(fileEntries, fileEntriesRead))

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// A card is read as `card.title`, `card.pinned`..., which are the fields of `Card.Fields`. Its
 /// copies share one storage: a build passes each of a million cards from decoder to merger to
-/// renderer, and a copy of the fields themselves retains each of their strings (at a million
-/// cards those copies and their releases were a sixth of the build's CPU time, measured with
-/// perf). Setting a field gives the card storage of its own; decoders build `Fields` first.
+/// renderer, and a copy of the fields themselves would retain, and later release, each of their
+/// strings at every step. Setting a field gives the card storage of its own; decoders build
+/// `Fields` first.
 @dynamicMemberLookup
 public struct Card: Sendable {
     /// Everything a card says. `Hashable` as the compiler writes it, from every field: `serve`

@@ -12,8 +12,8 @@ package enum PagePaths {
     /// An archive page's file, named after the card that ends it (its newest), whose anchor is
     /// `anchor`: "news/page-summer-sale.html" for `card-summer-sale`. The page keeps the name
     /// for as long as that card ends it, whatever newer cards arrive. A feed's pages share its
-    /// folder: a folder per page would double the file system work of writing a paginated site
-    /// (creating 14,500 folders for 100,000 cards took longer than rendering).
+    /// folder: a folder per page would double the file system work of writing a paginated site,
+    /// and creating a folder costs as much as rendering many cards.
     package static func archive(folder: String, endingWith anchor: String) -> String {
         (folder.isEmpty ? "" : folder + "/") + "page-" + archiveName(anchor) + ".html"
     }

@@ -79,7 +79,7 @@ public enum URLCheck {
         let cleaned = clean(raw)
         if cleaned.isEmpty { return .failure(Refusal(reason: "empty URL")) }
         // On the UTF-8 bytes, all delimiters being ASCII: every link of every card and
-        // description comes here, and going through `Character`s took a sixth of a build.
+        // description comes here, and a `Character` costs a grapheme break search per step.
         return cleaned.withByteView { bytes -> Result<BrowserURL, Refusal> in
             let scheme = Self.scheme(in: bytes)
             let special = scheme == nil || scheme == "http" || scheme == "https"

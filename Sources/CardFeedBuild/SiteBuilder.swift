@@ -135,11 +135,10 @@ public struct SiteBuilder: Sendable {
     /// entries is kept (`LoadedCards.history`).
     func load(_ configuration: Configuration, _ report: inout BuildReport, following: String? = nil) -> LoadedCards {
         var loader = cardLoader(configuration.config)
-        loader.cache = reuse?.entries
         loader.following = following
         let loaded = step(.load, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
-            return loader.load()
+            return loader.load(reusing: reuse?.entries)
         } detail: {
             "\($0.entriesRead) \($0.entriesRead == 1 ? "entry" : "entries") from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
         }
@@ -289,7 +288,6 @@ public struct SiteBuilder: Sendable {
         let copiedStatic = try staticFiles(besides: assets, selection, setup, search: search, output, &report)
         let settings = renderSettings(setup, assets, search: search)
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
-        renderer.cache = reuse?.cards
         renderer.batchSize = options.renderBatchSize
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
         var syndicationFiles = 0
@@ -298,7 +296,7 @@ public struct SiteBuilder: Sendable {
                 let total = selection.cards.count
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
                 let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
-                let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: feedCards)
+                let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: feedCards, reusing: reuse?.cards)
                 guard let baseURL = setup.config.baseURL else { return [] }
                 let files = try Syndication(baseURL: baseURL, settings: settings, templates: setup.templates).files(selection, descriptions: descriptions)
                 syndicationFiles = files.count

@@ -76,10 +76,9 @@ struct RenderKeys: Sendable {
 }
 
 extension SiteRenderer {
-    /// Every card's key when the renderer has a cache (nil without one), computed once for the
-    /// cards and for the pages that show them.
-    func renderKeys(_ cards: ShownCards, places: CardPlaces) -> RenderKeys? {
-        guard cache != nil else { return nil }
+    /// Every card's key, computed once for the cards and for the pages that show them (only
+    /// when there is a cache to look them up in: `cardfeed build` makes none).
+    func renderKeys(_ cards: ShownCards, places: CardPlaces) -> RenderKeys {
         let context = RenderContextKey(templates: templates.fingerprint, settings: settings.values).hashValue
         let keys = ConcurrentResults<Int>(count: cards.count)
         let chunk = 512

@@ -18,10 +18,6 @@ public struct RenderedCard: Sendable {
 package struct SiteRenderer {
     let templates: TemplateSet
     let settings: RenderSettings
-    /// With `serve`: cards rendered by the previous build, reused when nothing they are made of
-    /// changed (see `CardRenderKey`).
-    package var cache: ReuseCache<RenderedCard>?
-
     /// Cards rendered at a time: both cores share a batch, then it goes to the output.
     package static let defaultBatchSize = 4096
     package var batchSize = Self.defaultBatchSize
@@ -37,12 +33,17 @@ package struct SiteRenderer {
     /// keeps nothing). With a cache, a card or page made of the same as in the
     /// last build is not made again. Returns the descriptions of the cards at
     /// `keepDescriptions`, as `renderCards` does.
-    package func renderPages(_ selection: Selection, into output: any OutputTarget, keepDescriptions: Set<Int>) throws -> [String?] {
+    /// With `cache` (`serve`'s), a card rendered by the previous build is taken from it when
+    /// nothing it is made of changed (see `CardRenderKey`), and the pages get keys (`PageKey`).
+    package func renderPages(
+        _ selection: Selection, into output: any OutputTarget, keepDescriptions: Set<Int>, reusing cache: ReuseCache<RenderedCard>? = nil
+    ) throws -> [String?] {
         let places = CardPlaces(selection, cardPages: settings.cardPages)
-        let keys = renderKeys(selection.cards, places: places)
+        let keys = cache == nil ? nil : renderKeys(selection.cards, places: places)
         let pages = try PageStreams(pageStreams(selection, keys: keys), into: output)
         let cardPages = settings.cardPages ? try CardPages(self, selection, places: places, keys: keys, into: output) : nil
-        let descriptions = try renderCards(selection.cards, places: places, keys: keys?.cards, into: pages, cardPages: cardPages, keepDescriptions: keepDescriptions)
+        let descriptions = try renderCards(
+            selection.cards, places: places, reusing: keys.map { (cache!, $0.cards) }, into: pages, cardPages: cardPages, keepDescriptions: keepDescriptions)
         try pages.finish()
         return descriptions
     }
@@ -51,7 +52,8 @@ package struct SiteRenderer {
     /// makes each card's own page with `cardPages`. Returns the descriptions, as HTML, of the
     /// cards at `keepDescriptions` (the feed files need them), nil elsewhere.
     func renderCards(
-        _ cards: ShownCards, places: CardPlaces, keys: [Int]? = nil, into output: RenderedCards, cardPages: CardPages? = nil, keepDescriptions: Set<Int>
+        _ cards: ShownCards, places: CardPlaces, reusing reuse: (cache: ReuseCache<RenderedCard>, keys: [Int])? = nil, into output: RenderedCards,
+        cardPages: CardPages? = nil, keepDescriptions: Set<Int>
     ) throws -> [String?] {
         var descriptions = [String?](repeating: nil, count: cards.count)
         // A batch goes to the output on another thread while the next one renders; at most two
@@ -80,10 +82,10 @@ package struct SiteRenderer {
                 for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
                     let position = batch.lowerBound + offset
                     let card = cards[position]
-                    let key = keys?[position]
+                    let key = reuse?.keys[position]
                     let anchor = cards.anchor(at: position)
                     let rendered: RenderedCard
-                    if let key, let cached = cache?.value(for: key) {
+                    if let key, let cached = reuse?.cache.value(for: key) {
                         rendered = cached
                     } else {
                         // A card's page describes it by its words, which come from the same parse as its HTML.
@@ -105,7 +107,7 @@ package struct SiteRenderer {
                             failures.set(chunk, error)
                             return
                         }
-                        if let key { cache?.store(rendered, for: key) }
+                        if let key { reuse?.cache.store(rendered, for: key) }
                     }
                     html.set(offset, rendered.html)
                     kept.set(offset, keepsAny && keepDescriptions.contains(position) ? rendered.description : nil)

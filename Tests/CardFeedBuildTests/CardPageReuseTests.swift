@@ -52,10 +52,9 @@ import Testing
         values.pageSize = 2
         func build(_ cards: [Card], _ values: RenderSettings.Values) throws -> [String] {
             let selection = FeedSelector(now: ReuseKeyTests.now, pageSize: values.pageSize, feeds: values.feeds, cardPages: values.cardPages).select(cards)
-            var renderer = SiteRenderer(templates: templates, settings: RenderSettings(values))
-            renderer.cache = cache
+            let renderer = SiteRenderer(templates: templates, settings: RenderSettings(values))
             cache.beginBuild()
-            _ = try renderer.renderPages(selection, into: output, keepDescriptions: [])
+            _ = try renderer.renderPages(selection, into: output, keepDescriptions: [], reusing: cache)
             _ = try output.commit()
             cache.endBuild()
             return output.takeCardPages()

@@ -107,16 +107,15 @@ import Testing
     /// without them into memory, as a fresh build.
     static func render(_ cards: [Card], _ settings: RenderSettings, _ templates: TemplateSet, caches: ServeState?) throws -> Rendered {
         let selection = FeedSelector(now: now, pageSize: settings.pageSize, feeds: settings.feeds, cardPages: settings.cardPages).select(cards)
-        var renderer = SiteRenderer(templates: templates, settings: settings)
+        let renderer = SiteRenderer(templates: templates, settings: settings)
         let everyCard = Set(selection.cards.indices)
         guard let caches else {
             let output = MemoryOutput()
             let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: everyCard)
             return Rendered(pages: output.files, descriptions: descriptions)
         }
-        renderer.cache = caches.cards
         caches.beginBuild()
-        let descriptions = try renderer.renderPages(selection, into: caches.output, keepDescriptions: everyCard)
+        let descriptions = try renderer.renderPages(selection, into: caches.output, keepDescriptions: everyCard, reusing: caches.cards)
         _ = try caches.output.commit()
         caches.endBuild()
         var pages = try OutputSafetyTests.tree(caches.output.folder).mapValues { [UInt8]($0) }
@@ -174,9 +173,8 @@ import Testing
         #expect(edits.edits.count > 15)
         let selection = FeedSelector(now: Self.now, pageSize: 2).select([Card(Self.sampleCard())] + Self.otherCards())
         func keys(_ settings: RenderSettings.Values) throws -> RenderKeys {
-            var renderer = SiteRenderer(templates: templates, settings: RenderSettings(settings))
-            renderer.cache = ReuseCache()
-            return try #require(renderer.renderKeys(selection.cards, places: CardPlaces(selection, cardPages: settings.cardPages)))
+            let renderer = SiteRenderer(templates: templates, settings: RenderSettings(settings))
+            return renderer.renderKeys(selection.cards, places: CardPlaces(selection, cardPages: settings.cardPages))
         }
         let sampleKeys = try keys(try Self.sampleSettings())
         for edit in edits.edits {

@@ -28,9 +28,6 @@ public struct CardLoader: Sendable {
     /// How titles and descriptions are shown unless a card's extras say otherwise.
     public var descriptions: DescriptionFormat = .markdown
 
-    /// With `serve`: cards decoded by the previous build, reused when their bytes did not change.
-    package var cache: ReuseCache<(DecodedEntry, [Diagnostic])>?
-
     /// A card id whose entries' history the load keeps (`cardfeed explain`); nil for none.
     public var following: String?
 
@@ -48,7 +45,9 @@ public struct CardLoader: Sendable {
         CardDecoder(assets: .listed(Set(site.assetFiles())), linkSchemes: linkSchemes, timeZone: timeZone, descriptions: descriptions)
     }
 
-    public func load() -> LoadedCards {
+    /// Every card file read and decoded. With `cache` (`serve`'s), an entry whose bytes, file
+    /// and decoder are those of an entry the previous build decoded is taken from it instead.
+    package func load(reusing cache: ReuseCache<(DecodedEntry, [Diagnostic])>? = nil) -> LoadedCards {
         var result = LoadedCards()
         let files: [URL]
         do {
@@ -80,7 +79,7 @@ public struct CardLoader: Sendable {
             var fileEntries = 0
             var fileEntriesRead = 0
             readEntries(
-                url, file: file, decoder: decoder, decoderKey: decoderKey, firstOrder: { entriesHandedOver },
+                url, file: file, decoder: decoder, reusing: cache, decoderKey: decoderKey, firstOrder: { entriesHandedOver },
                 into: &fileProblems,
                 expect: { count, sync in
                     fileEntries = count
@@ -151,7 +150,7 @@ public struct CardLoader: Sendable {
     /// Reads a file's entries, whatever its envelope, and hands them over decoded, in file
     /// order, a batch at a time.
     private func readEntries(
-        _ url: URL, file: String, decoder: CardDecoder, decoderKey: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
+        _ url: URL, file: String, decoder: CardDecoder, reusing cache: ReuseCache<(DecodedEntry, [Diagnostic])>?, decoderKey: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
         expect: (Int, ContentCardsSync?) -> Void = { _, _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
     ) {
         let data: Data
@@ -183,7 +182,6 @@ public struct CardLoader: Sendable {
                     expect(elements.count, nil)
                     // A bare list of cards, the usual shape of a large file: parsed and decoded
                     // on both cores, a batch at a time.
-                    let cache = self.cache
                     for start in stride(from: 0, to: elements.count, by: Self.batchSize) {
                         let batch = Array(elements[start..<min(elements.count, start + Self.batchSize)])
                         guard let cache else {

@@ -95,9 +95,11 @@ package struct OutputFormat: Sendable, Equatable {
     /// "Atom (feed.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml", for the
     /// command's summary and help.
     package static var summary: String {
-        func list(_ names: [String]) -> String {
-            names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
-        }
-        return list(perFeed.map { "\($0.format.name) (\($0.format.fileName))" }) + " for every feed, and " + list(perSite.map(\.format.fileName))
+        list(perFeed.map { "\($0.format.name) (\($0.format.fileName))" }) + " for every feed, and " + list(perSite.map(\.format.fileName))
+    }
+
+    /// `names` as a sentence lists them: "Atom, RSS 2.0 and JSON Feed".
+    package static func list(_ names: [String], _ conjunction: String = "and") -> String {
+        names.count > 1 ? names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last! : names.joined()
     }
 }

@@ -17,9 +17,11 @@ public struct BuildOptions: Sendable {
     /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
     /// line).
     public var progress: (any BuildProgressObserver)?
-    /// Given each warning and error as the build finds it, in order, instead of the logger
-    /// (`--diagnostics json`, `serve`'s report of what changed).
-    public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
+    /// Given the warnings and errors as the build finds them, in order, instead of the logger
+    /// (`--diagnostics json`, `serve`'s report of what changed): a batch at a time, all those
+    /// found before the build's checkpoint at once, so that a terminal can say those that
+    /// repeat card after card once (`Diagnostics.summarisedLines`).
+    public var diagnosticHandler: (@Sendable ([Diagnostic]) -> Void)?
 
     public init(site: SiteFolder, overrides: SettingOverrides = SettingOverrides()) {
         self.site = site
@@ -65,6 +67,8 @@ public struct BuildReport: Sendable {
     /// With search into an output updated in place (`serve`'s, which shows an edit before its
     /// index is made), the cards to index, which the build leaves to its caller; nil otherwise.
     public var searchIndex: SearchIndex?
+    /// The output has a search index (and so pages with a search box, which works only over http(s)).
+    public var searchable = false
     /// The cards as read and as the rules left them, alive as long as the report: a command
     /// that ends with its build can leave them to the process's exit, which hands the memory
     /// back at once (freed one by one, a million cards took half a second).

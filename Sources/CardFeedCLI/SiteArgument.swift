@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import CardFeedModel
 
 /// The site a command works on, given the same way to every command: an optional positional
@@ -23,10 +24,14 @@ struct SiteArgument: ParsableArguments {
         if site != nil && deprecatedSite != nil {
             throw ValidationError("give the site once: as the argument, or with the deprecated --site, not both")
         }
-        if let deprecatedSite {
+        if let deprecatedSite, Self.deprecationNoticeDue.withLock({ due in defer { due = false }; return due }) {
             Console.printError("--site is deprecated and will go: give the site as the argument instead (`\(CommandLine.arguments.dropFirst().first ?? "templates") \(deprecatedSite)`)", prefix: "warning: ")
         }
     }
+
+    /// Whether `--site`'s notice is still to print: ArgumentParser validates the arguments of
+    /// each option group that holds them, and `SiteOptions` once more, but it is said once.
+    private static let deprecationNoticeDue = Mutex(true)
 
     /// The folder used and why, for messages.
     var located: LocatedSite { LocatedSite.locate(site ?? deprecatedSite) }

@@ -136,6 +136,8 @@ def test_deprecated_site_option_still_works_but_not_with_the_argument(run, examp
     old = run("templates", "--site", example_site)
     assert old.returncode == 0
     assert old.stderr.splitlines() == [f"warning: --site is deprecated and will go: give the site as the argument instead (`templates {example_site}`)"]
+    checked = run("check", "--site", example_site, "-q")
+    assert checked.returncode == 0 and checked.stderr.count("--site is deprecated") == 1, checked.stderr
     both = run("templates", example_site, "--site", example_site)
     assert both.returncode != 0 and "give the site once" in both.stderr
 

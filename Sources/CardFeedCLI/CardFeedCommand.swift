@@ -4,8 +4,8 @@ import CardFeedModel
 
 @main
 struct CardFeedCommand: AsyncParsableCommand {
-    // The examples' lines stay under 80 columns: --help wraps longer ones to column 0 where
-    // there is no terminal and on an 80-column one.
+    // The examples' lines stay within 72 columns: --help wraps longer ones to column 0 where
+    // there is no terminal and on an 80-column one, and the man page indents them by 5.
     static let configuration = CommandConfiguration(
         commandName: "cardfeed",
         abstract: "Turn Braze card JSON (News Feed and Content Cards) into a static, browsable feed site.",
@@ -17,13 +17,13 @@ struct CardFeedCommand: AsyncParsableCommand {
             extras as Content Cards apps group their cards).
 
             Examples:
-              cardfeed build                     build this site (or ./site) into public/
+              cardfeed build                     build this site (or ./site)
               cardfeed build my-site -o dist     build my-site into dist
               cardfeed check --strict            fail on any warning (for CI)
-              cardfeed explain nf-holiday-hours  say where a card is shown, or why not
+              cardfeed explain nf-holiday-hours  where a card is shown, or why not
               cardfeed serve                     preview at http://127.0.0.1:4000/
               cardfeed init my-site              start a new site
-              cardfeed eject cards/short_news    copy a built-in template to edit it
+              cardfeed eject cards/short_news    copy a built-in template to change
             """,
         version: CardFeedVersion.current,
         subcommands: [Build.self, Check.self, Explain.self, Serve.self, Init.self, Templates.self, Eject.self],

@@ -143,7 +143,8 @@ def test_the_help_examples_keep_their_columns_at_80_columns(run):
     top = run("--help", env={"COLUMNS": "80"}).stdout.splitlines()
     examples = top[top.index("Examples:") + 1:]
     examples = examples[:examples.index("")]
-    assert len(examples) == 7 and all(line.startswith("  cardfeed ") and len(line) < 80 for line in examples), examples
+    # Within 72 columns, so that the man page, which indents them by 5 more, keeps them whole too.
+    assert len(examples) == 7 and all(line.startswith("  cardfeed ") and len(line) <= 72 for line in examples), examples
 
 
 def test_bash_completes_the_built_in_template_names_after_eject(run):

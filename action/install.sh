@@ -29,6 +29,10 @@ version=${version#v}
 
 repository=${CARDFEED_REPOSITORY:-cardfeed/cardfeed}
 releases=${CARDFEED_RELEASES_URL:-https://github.com/$repository/releases/download}
+# curl is allowed https (and file, for the tests) only: say so, rather than let its refusal of
+# another protocol read as a release that is not there.
+[[ $releases =~ ^(https|file):// ]] ||
+  fail "the releases URL $releases is not https:// (the action downloads only over https, so that no one on the way can change the archive)"
 name=cardfeed-$version-linux-x86_64
 # The layout of @actions/tool-cache: NAME/VERSION/ARCH, and ARCH.complete once it is whole. An
 # unpack that fails or is stopped leaves no .complete, so the next run downloads again.

@@ -23,6 +23,10 @@ install -m 0644 README.md LICENSE CHANGELOG.md "$folder/"
 install -d "$folder/docs/screenshots"
 install -m 0644 docs/*.md "$folder/docs/"
 install -m 0644 docs/screenshots/*.png "$folder/docs/screenshots/"
+# The sites docs/customising.md builds (`cardfeed build examples/customised`).
+cp -R examples "$folder/examples"
+rm -rf "$folder"/examples/*/public  # an example built in the checkout
+find "$folder/examples" -type f -exec chmod 0644 {} +
 install -m 0644 packaging/copyright "$folder/COPYRIGHT"
 # COPYRIGHT points Debian's readers at /usr/share/common-licenses; the archive carries the text.
 install -D -m 0644 /usr/share/common-licenses/Apache-2.0 "$folder/licenses/Apache-2.0.txt"

@@ -28,6 +28,10 @@ install -m 0644 "$extras/completions/cardfeed.bash" "$package/usr/share/bash-com
 install -m 0644 "$extras/completions/_cardfeed" "$package/usr/share/zsh/vendor-completions/_cardfeed"
 install -m 0644 "$extras/completions/cardfeed.fish" "$package/usr/share/fish/vendor_completions.d/cardfeed.fish"
 install -m 0644 packaging/copyright "$doc/copyright"
+# The sites docs/customising.md builds (`cardfeed build /usr/share/doc/cardfeed/examples/customised -o …`).
+cp -R examples "$doc/examples"
+rm -rf "$doc"/examples/*/public  # an example built in the checkout
+find "$doc/examples" -type f -exec chmod 0644 {} +
 install -D -m 0644 packaging/lintian-overrides "$package/usr/share/lintian/overrides/cardfeed"
 python3 packaging/debian_changelog.py "$version" CHANGELOG.md | gzip -9n > "$doc/changelog.gz"
 

@@ -2,7 +2,8 @@
 # Regenerates every PNG image from its hand-written SVG source in art/:
 #   art/*.svg          -> assets/images/NAME.png, NAME@2x.png, NAME@3x.png (built into the binary)
 #   art/site/*.svg     -> site/assets/images/NAME.png (the Brewline example site)
-#   art/scaffold/*.svg -> scaffold/assets/images/NAME.png (what `cardfeed init` writes)
+#   art/scaffold/*.svg -> scaffold/assets/images/NAME.png (what `cardfeed init` writes), and the
+#                         same picture in examples/customised/assets/images/ (Customising's site)
 # The 1x pixel size of each PNG is the width/height on the SVG's root element. Each SVG is
 # rasterised with rsvg-convert, then losslessly shrunk with optipng; the output is deterministic.
 # Needs the Debian packages librsvg2-bin (rsvg-convert) and optipng:
@@ -56,4 +57,5 @@ for svg in art/site/*.svg; do
 done
 for svg in art/scaffold/*.svg; do
   render "$svg" "scaffold/assets/images/$(basename "$svg" .svg).png" 1
+  cp "scaffold/assets/images/$(basename "$svg" .svg).png" examples/customised/assets/images/
 done

@@ -17,9 +17,11 @@ public struct BuildOptions: Sendable {
     /// Told how far the load, render and write steps are, batch by batch (a terminal's progress
     /// line).
     public var progress: (any BuildProgressObserver)?
-    /// Given each warning and error as the build finds it, in order, instead of the logger
-    /// (`--diagnostics json`, `serve`'s report of what changed).
-    public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
+    /// Given the warnings and errors as the build finds them, in order, instead of the logger
+    /// (`--diagnostics json`, `serve`'s report of what changed): a batch at a time, all those
+    /// found before the build's checkpoint at once, so that a terminal can say those that
+    /// repeat card after card once (`Diagnostics.summarisedLines`).
+    public var diagnosticHandler: (@Sendable ([Diagnostic]) -> Void)?
     /// Given the cards as read and as the rules left them, once the build is done with them: a
     /// command that ends with its build keeps them to the process's exit (`LeftToExit`), which
     /// hands their memory back at once, where freeing them string by string as the build
@@ -70,6 +72,9 @@ public struct BuildReport: Sendable {
     /// With search into an output updated in place (`serve`'s, which shows an edit before its
     /// index is made), the cards to index, which the build leaves to its caller; nil otherwise.
     public var searchIndex: SearchIndex?
+    /// The output has a search index (and so pages with a search box, which works only over http(s)).
+    public var searchable = false
+
     public var succeeded: Bool { !diagnostics.hasErrors }
 }
 

@@ -193,7 +193,7 @@ public struct SiteBuilder: Sendable {
                 report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }
         }
-        report.diagnostics.all.forEach(emit)
+        emit(report.diagnostics.all)
         guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
         return Setup(config: configuration.config, strings: strings, templates: templates, pagefind: configuration.pagefind)
     }
@@ -221,7 +221,7 @@ public struct SiteBuilder: Sendable {
                     + "; this card's anchor is \(anchor)")
             warning.cardOffset = second.source.offset
             warning = located(warning)
-            emit(warning)
+            emit([warning])
             report.diagnostics.append(warning)
         }
         if let waiting = selection.hidden[.future] {
@@ -248,13 +248,15 @@ public struct SiteBuilder: Sendable {
     }
 
     /// A warning for each card that would be shown although it is dated after the build's
-    /// time: it sorts at the top, as if published already. (With `future: hide` such a card
-    /// waits instead, and the select step names it.)
+    /// time: it sorts at the top, as if published already; a terminal shows them once a file
+    /// (`Diagnostic.summary`). (With `future: hide` such a card waits instead, and the select
+    /// step names it.)
     private func warnAboutFutureCards(_ cards: [Card], _ selector: FeedSelector, _ diagnostics: inout Diagnostics) {
         for card in cards where selector.isFuture(card) && selector.hiddenReason(card) == nil {
             var diagnostic = Diagnostic(
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "created",
                 message: "dated \(Formatting.iso(card.created ?? 0)), after the build's time (\(Formatting.iso(selector.now)), --now); shown at the top as if published. To keep such cards until their date, set future: hide in cardfeed.yml")
+            diagnostic.summary = "dated after the build's time (\(Formatting.iso(selector.now)), --now); shown at the top as if published. To keep such cards until their date, set future: hide in cardfeed.yml"
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }
@@ -355,7 +357,8 @@ public struct SiteBuilder: Sendable {
             let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
             if !collisions.isEmpty {
                 output.abandon()
-                collisions.forEach { emit($0); report.diagnostics.append($0) }
+                emit(collisions)
+                collisions.forEach { report.diagnostics.append($0) }
                 throw BuildFailure(report: report)
             }
         }
@@ -427,30 +430,21 @@ public struct SiteBuilder: Sendable {
     }
 
     /// A banner's image is all it shows (and so is that of a card with neither title nor
-    /// description), so a screen reader needs words for it: one warning a file for such cards
-    /// without `image_alt` (after the rules, which may set it), rather than one a card, since
-    /// Braze's own banners seldom carry it.
+    /// description), so a screen reader needs words for it: a warning for each such card without
+    /// `image_alt` (after the rules, which may set it), which a terminal shows once a file
+    /// (`Diagnostic.summary`), since Braze's own banners seldom carry it.
     private func checkBannerDescriptions(_ cards: [Card], _ diagnostics: inout Diagnostics) {
-        let undescribed = cards.filter { $0.showsOnlyItsImage && $0.image != nil && $0.imageAlt == nil }
-        var files: [String] = []
-        var byFile: [String: [Card]] = [:]
-        for card in undescribed {
-            if byFile[card.source.file] == nil { files.append(card.source.file) }
-            byFile[card.source.file, default: []].append(card)
-        }
-        for file in files {
-            let banners = byFile[file] ?? []
-            let ids = banners.prefix(3).map { Diagnostic.quoted($0.id) }.joined(separator: ", ") + (banners.count > 3 ? ", …" : "")
-            let example = banners[0]
-            let fallback = example.wordsForItsImage
+        for card in cards where card.showsOnlyItsImage && card.image != nil && card.imageAlt == nil {
+            let why = card.type == .bannerImage
+                ? "a banner's image is all it shows, so screen readers read "
+                : "with neither title nor description, the image is all the card shows, so screen readers read "
+            let instead = card.wordsForItsImage.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
+            let advice = "; add image_alt to say what the image shows"
             var diagnostic = Diagnostic(
-                .warning, file: file, field: "image_alt",
-                message: (banners.allSatisfy { $0.type == .bannerImage }
-                    ? "\(banners.count == 1 ? "a banner has" : "\(banners.count) banners have") no image_alt (\(ids)): a banner's image is all it shows, so screen readers read "
-                    : "\(banners.count == 1 ? "a card that shows only its image has" : "\(banners.count) cards that show only their image have") no image_alt (\(ids)): with neither title nor description, the image is all a card shows, so screen readers read ")
-                    + (fallback.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)) for \(Diagnostic.quoted(example.id)))" } ?? "nothing for it")
-                    + "; add image_alt to say what the image shows")
-            diagnostic.cardOffset = example.source.offset  // at the first of them
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "image_alt",
+                message: "missing: " + why + instead + advice)
+            diagnostic.summary = "missing: " + why + "the card's title, domain or link host instead, if it has one" + advice
+            diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }
     }
@@ -526,15 +520,18 @@ public struct SiteBuilder: Sendable {
 
     /// Reports `diagnostic` and ends the build with it.
     func fail(_ report: inout BuildReport, _ diagnostic: Diagnostic) -> BuildFailure {
-        emit(diagnostic)
+        emit([diagnostic])
         report.diagnostics.append(diagnostic)
         return BuildFailure(report: report)
     }
 
-    /// A warning or error, to the handler the options name, else to the logger.
-    private func emit(_ diagnostic: Diagnostic) {
-        if let handler = options.diagnosticHandler { return handler(diagnostic) }
-        if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
+    /// Warnings and errors, to the handler the options name, else to the logger.
+    private func emit(_ diagnostics: [Diagnostic]) {
+        guard !diagnostics.isEmpty else { return }
+        if let handler = options.diagnosticHandler { return handler(diagnostics) }
+        for (severity, text) in Diagnostics.summarisedLines(diagnostics) {
+            if severity == .error { logger.error("\(text)") } else { logger.warning("\(text)") }
+        }
     }
 
     /// Reports a step's progress: things done, of how many if known, what they are, the share done.

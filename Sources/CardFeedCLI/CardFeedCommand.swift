@@ -4,6 +4,8 @@ import CardFeedModel
 
 @main
 struct CardFeedCommand: AsyncParsableCommand {
+    // The examples' lines stay within 72 columns: --help wraps longer ones to column 0 where
+    // there is no terminal and on an 80-column one, and the man page indents them by 5.
     static let configuration = CommandConfiguration(
         commandName: "cardfeed",
         abstract: "Turn Braze card JSON (News Feed and Content Cards) into a static, browsable feed site.",
@@ -15,13 +17,13 @@ struct CardFeedCommand: AsyncParsableCommand {
             extras as Content Cards apps group their cards).
 
             Examples:
-              cardfeed build                      build the site here (or ./site) into its public/
-              cardfeed build my-site -o dist      build my-site into dist
-              cardfeed check --strict             fail on any warning (for CI)
-              cardfeed explain nf-holiday-hours   say where a card is shown, or why not
-              cardfeed serve                      preview ./site at http://127.0.0.1:4000/ as you edit
-              cardfeed init my-site               start a new site
-              cardfeed eject cards/short_news     copy a built-in template to edit it
+              cardfeed build                     build this site (or ./site)
+              cardfeed build my-site -o dist     build my-site into dist
+              cardfeed check --strict            fail on any warning (for CI)
+              cardfeed explain nf-holiday-hours  where a card is shown, or why not
+              cardfeed serve                     preview at http://127.0.0.1:4000/
+              cardfeed init my-site              start a new site
+              cardfeed eject cards/short_news    copy a built-in template to change
             """,
         version: CardFeedVersion.current,
         subcommands: [Build.self, Check.self, Explain.self, Serve.self, Init.self, Templates.self, Eject.self],
@@ -30,7 +32,9 @@ struct CardFeedCommand: AsyncParsableCommand {
 
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let first = arguments.first, let message = unknownCommand(first) {
+        // `cardfeed help biuld` is the same mistake as `cardfeed biuld`, and gets the same error.
+        let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        if let named, let message = unknownCommand(named) {
             Console.printError(message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }

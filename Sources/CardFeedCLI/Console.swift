@@ -165,11 +165,20 @@ struct Summary {
                     lines.append("If you put \(handmade) into the output by hand: every build replaces the output, so put it in the site's static/ folder instead (static/\(handmade)), which every build copies to the output.")
                 }
             }
-            lines.append("Open \(output.appendingPathComponent("index.html").path) in a browser.")
+            if let next = Self.nextStep(output: output, searchable: report.searchable) { lines.append(next) }
         } else {
             lines.append("Checked in \(timing): \(warnings > 0 ? Console.plural(warnings, "warning") : "no problems"); nothing written.")
         }
         return lines
+    }
+
+    /// What to do with the output, the summary's last line: open it in a browser; with search,
+    /// whose box works only over http(s), serve it instead. None in CI (`CI=true`, set by GitHub
+    /// Actions, GitLab and most others), where no one opens anything.
+    static func nextStep(output: URL, searchable: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard environment["CI"]?.lowercased() != "true" else { return nil }
+        guard searchable else { return "Open \(output.appendingPathComponent("index.html").path) in a browser." }
+        return "Search works over http(s), not from files: preview with `cardfeed serve`, or serve \(output.path) with any web server (python3 -m http.server -d \(output.path))."
     }
 
     /// `--stats`: the time of each step and the peak memory of the process.

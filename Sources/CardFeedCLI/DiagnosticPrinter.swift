@@ -20,13 +20,20 @@ struct DiagnosticPrinter: Sendable {
         github = environment["GITHUB_ACTIONS"] == "true"
     }
 
-    func print(_ diagnostic: Diagnostic) {
+    /// Prints `diagnostics`: as text, those that repeat card after card once a file
+    /// (`Diagnostics.summarisedLines`); as JSON and workflow commands, each card's own, which tools read.
+    func print(_ diagnostics: [Diagnostic]) {
         switch format {
-        case .text: Console.printError(diagnostic.description, prefix: diagnostic.severity == .error ? "error: " : "warning: ")
-        case .json: Console.printError(Self.json(diagnostic), prefix: "")
+        case .text:
+            for (severity, text) in Diagnostics.summarisedLines(diagnostics) {
+                Console.printError(text, prefix: severity == .error ? "error: " : "warning: ")
+            }
+        case .json: diagnostics.forEach { Console.printError(Self.json($0), prefix: "") }
         }
-        if github { Console.workflowCommand(Self.workflowCommand(diagnostic)) }
+        if github { diagnostics.forEach { Console.workflowCommand(Self.workflowCommand($0)) } }
     }
+
+    func print(_ diagnostic: Diagnostic) { print([diagnostic]) }
 
     /// One line of JSON, keys always present and in this order (null when unknown):
     /// `{"severity":"warning","file":"site/cards.json","line":3,"column":3,"card":1,"id":"x","field":"image","message":"…"}`.

@@ -43,7 +43,7 @@ struct Explain: ParsableCommand {
         let located = options.location.located
         if let missing = located.missing {
             if options.diagnostics == .text { throw Console.fail(missing) }
-            Console.printError(DiagnosticPrinter.json(Diagnostic(.error, file: located.display, message: missing)), prefix: "")
+            Console.printError(DiagnosticPrinter.json(located.missingDiagnostic!), prefix: "")
             throw ExitCode.failure
         }
         var logger = options.logger()
@@ -55,7 +55,7 @@ struct Explain: ParsableCommand {
         do {
             explanation = try SiteBuilder(options: buildOptions, destination: .discarded, logger: logger).explain(id)
         } catch {
-            error.report.diagnostics.all.forEach(DiagnosticPrinter(format: options.diagnostics).print)
+            DiagnosticPrinter(format: options.diagnostics).print(error.report.diagnostics.all)
             throw ExitCode.failure
         }
         LeftToExit.keep(explanation)

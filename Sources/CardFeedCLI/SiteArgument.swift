@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import CardFeedModel
 
 /// The site a command works on, given the same way to every command: an optional positional
@@ -23,7 +24,14 @@ struct SiteArgument: ParsableArguments {
         if site != nil && deprecatedSite != nil {
             throw ValidationError("give the site once: as the argument, or with the deprecated --site, not both")
         }
+        if let deprecatedSite, Self.deprecationNoticeDue.withLock({ due in defer { due = false }; return due }) {
+            Console.printError("--site is deprecated and will go: give the site as the argument instead (`\(CommandLine.arguments.dropFirst().first ?? "templates") \(deprecatedSite)`)", prefix: "warning: ")
+        }
     }
+
+    /// Whether `--site`'s notice is still to print: ArgumentParser validates the arguments of
+    /// each option group that holds them, and `SiteOptions` once more, but it is said once.
+    private static let deprecationNoticeDue = Mutex(true)
 
     /// The folder used and why, for messages.
     var located: LocatedSite { LocatedSite.locate(site ?? deprecatedSite) }
@@ -72,32 +80,46 @@ struct LocatedSite {
         return found.map { $0 == "cards" ? "cards/" : $0 }.joined(separator: ", ")
     }
 
-    /// Why there is no site to work on, with what to do instead; nil when there is one.
-    var missing: String? {
+    /// Why there is no site to work on, with what to do instead, as a line of its own
+    /// (`. is not a site: …`); nil when there is one.
+    var missing: String? { problem?.line }
+
+    /// `missing` as a diagnostic about the folder (`--diagnostics json`, GitHub's annotations),
+    /// which names the folder as its file and so not again in its message: `.: not a site: …`.
+    var missingDiagnostic: Diagnostic? {
+        problem.map { Diagnostic(.error, file: display, message: $0.message) }
+    }
+
+    /// What is wrong, as a line of its own and as the message of a diagnostic whose file is the
+    /// folder.
+    private var problem: (line: String, message: String)? {
         guard !folder.exists else {
             guard !folder.isSite else { return nil }
-            var message = "\(display) is not a site: it has no \(SiteFolder.markerList)"
+            var message = "not a site: it has no \(SiteFolder.markerList)"
             if let (site, role) = folder.enclosingSite {
                 message += "; it is \(role) of the site \(SiteFolder.display(site.root)), which is probably the one you meant: give \(SiteFolder.display(site.root)) instead"
             } else {
                 message += " (create one with `cardfeed init \(display)`)"
             }
-            return message
+            return ("\(display) is \(message)", message)
         }
+        let sentence: String
         switch choice {
         case .given:
-            return "no site folder \(display) (create one with `cardfeed init \(display)`)"
+            return ("no site folder \(display) (create one with `cardfeed init \(display)`)", "no site folder: it does not exist (create one with `cardfeed init \(display)`)")
         case .currentFolder:
-            return "the current folder cannot be read as a site"
+            sentence = "the current folder cannot be read as a site"
         case .defaultFolder:
             if let (site, role) = SiteFolder(".").enclosingSite {
                 let parent = SiteFolder.display(site.root)
-                return "no site here: the current folder is \(role) of the site \(parent); run cardfeed there, or give the site as the argument (`cardfeed build \(parent)`)"
+                sentence = "no site here: the current folder is \(role) of the site \(parent); run cardfeed there, or give the site as the argument (`cardfeed build \(parent)`)"
+            } else {
+                sentence = "no site here: the current folder has no \(SiteFolder.markerList), and there is no \(display)/ folder; "
+                    + "give the site's folder as the argument (`cardfeed build path/to/site`), run `cardfeed init .` to make this folder a site, "
+                    + "or `cardfeed init` to create \(display)/"
             }
-            return "no site here: the current folder has no \(SiteFolder.markerList), and there is no \(display)/ folder; "
-                + "give the site's folder as the argument (`cardfeed build path/to/site`), run `cardfeed init .` to make this folder a site, "
-                + "or `cardfeed init` to create \(display)/"
         }
+        return (sentence, sentence)
     }
 }
 

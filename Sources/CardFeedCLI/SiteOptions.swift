@@ -79,7 +79,7 @@ struct SiteOptions: ParsableArguments {
         let printer = DiagnosticPrinter(format: diagnostics)
         if let missing = located.missing {
             if diagnostics == .text && !printer.github { throw Console.fail(missing) }
-            printer.print(Diagnostic(.error, file: located.display, message: missing))
+            printer.print(located.missingDiagnostic!)
             throw ExitCode.failure
         }
         if !quiet, let line = located.announcement { Console.line(line) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CardFeedModel
 import CardFeedRender
 
 struct Templates: ParsableCommand {
@@ -49,7 +50,8 @@ struct Eject: ParsableCommand {
             used when it is one, else ./site.
             """)
 
-    @Argument(help: "The template to copy, e.g. cards/short_news.")
+    // The shells complete the built-in templates' names, which the completion scripts list.
+    @Argument(help: "The template to copy, e.g. cards/short_news.", completion: .list(BuiltinFiles.templates.keys.sorted()))
     var name: String
 
     @OptionGroup var location: SiteArgument

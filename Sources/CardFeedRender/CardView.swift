@@ -147,7 +147,7 @@ final class CardView: MustacheObject {
         case .useWebView: return .bool(card.useWebView && card.url != nil)
         case .description: return descriptionHTML.mustache
         case .plainText: return .bool(card.descriptionFormat == .text)
-        case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? URLCheck.host(of: $0) ?? $0)) }
+        case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? URLCheck.words(for: $0) ?? $0)) }
         case .image: return .object(settings.images.cardImage(card))
         case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
         case .created: return created.map { .object($0) }

@@ -10,6 +10,8 @@ struct ViewContext: Equatable {
     private(set) var scopes: [ViewSchema?]
     /// Inside the page's `{{#cards}}`, where each card's HTML is written.
     private(set) var inCards = false
+    /// The scopes are every view there is (`anyView`), not the ones around a known place.
+    private var everyView = false
 
     init(_ scopes: [ViewSchema?]) { self.scopes = scopes }
 
@@ -26,7 +28,9 @@ struct ViewContext: Equatable {
             schemas.append(schema)
             work += schema.fields.compactMap { $0.kind.schema }
         }
-        return ViewContext(schemas)
+        var context = ViewContext(schemas)
+        context.everyView = true
+        return context
     }()
 
     /// The context inside the sections `sections` (outermost first).
@@ -70,8 +74,14 @@ struct ViewContext: Equatable {
         let sigil = tag.kind == .section ? "#" : tag.kind == .inverted ? "^" : tag.kind == .raw ? "&" : ""
         let parts = tag.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard var kind = firstKind(parts[0]) else {
-            let views = scopes.reversed().compactMap { $0?.name }
             let here = Set(scopes.compactMap { $0?.names }.joined())
+            if everyView {
+                // Where the place's view is not known (a block given to the template it extends),
+                // naming each view a template can have would be a list of them all.
+                return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(parts[0])), which no view has, so it renders as nothing\(Diagnostic.suggestion(for: parts[0], among: here))"
+            }
+            var views: [String] = []
+            for name in scopes.reversed().compactMap({ $0?.name }) where !views.contains(name) { views.append(name) }
             let owners = views.map { "the \($0)" }.joined(separator: " or ")
             return "{{\(sigil)\(tag.name)}} names \(Diagnostic.quoted(parts[0])), which \(owners) does not have, so it renders as nothing\(Diagnostic.suggestion(for: parts[0], among: here))\(elsewhere(parts[0]))"
         }

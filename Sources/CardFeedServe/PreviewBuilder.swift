@@ -76,12 +76,16 @@ public final class PreviewBuilder: Sendable {
         var options = self.options
         // Errors are reported as they come; warnings once the build is over, compared with the
         // last good build's.
-        let report = self.options.diagnosticHandler ?? { diagnostic in
-            if diagnostic.severity == .error { logger.error("\(diagnostic)") } else { logger.warning("\(diagnostic)") }
+        let report = self.options.diagnosticHandler ?? { diagnostics in
+            for (severity, text) in Diagnostics.summarisedLines(diagnostics) {
+                if severity == .error { logger.error("\(text)") } else { logger.warning("\(text)") }
+            }
         }
         let warnings = WarningList()
-        options.diagnosticHandler = { diagnostic in
-            if diagnostic.severity == .error { report(diagnostic) } else { warnings.append(diagnostic) }
+        options.diagnosticHandler = { diagnostics in
+            let errors = diagnostics.filter { $0.severity == .error }
+            if !errors.isEmpty { report(errors) }
+            diagnostics.filter { $0.severity != .error }.forEach(warnings.append)
         }
         let previous = lastWarnings.withLock { $0 }
         var succeeded = false
@@ -89,11 +93,11 @@ public final class PreviewBuilder: Sendable {
             // A failed build may have stopped before some checks: only its new warnings are
             // printed, and none counts as resolved.
             let current = warnings.all
-            for warning in current where !(previous ?? []).contains(warning) { report(warning) }
+            let new = current.filter { !(previous ?? []).contains($0) }
+            if !new.isEmpty { report(new) }
             if succeeded, let previous {
-                for warning in previous.subtracting(current).sorted(by: { $0.description < $1.description }) {
-                    self.logger.info("Resolved: \(warning)")
-                }
+                let resolved = previous.subtracting(current).sorted { $0.description < $1.description }
+                for (_, text) in Diagnostics.summarisedLines(resolved) { self.logger.info("Resolved: \(text)") }
             }
         }
         // A search index under way would share the cores with this build (see `PreviewSearch`).

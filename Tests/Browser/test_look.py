@@ -202,7 +202,8 @@ COLUMNS = "return new Set([...document.querySelectorAll('.card')].map(c => Math.
 
 def test_the_grid_puts_cards_side_by_side_on_wide_screens_only(look_sites):
     """`columns: 3`: one column on phones, two on a tablet, three from a laptop up; screenshots
-    at each width for a person to look at. Without the setting, one column everywhere."""
+    at each width for a person to look at. Without the setting, one column up to 1,400 px and
+    two from there, so that a wide window is not mostly empty."""
     folder = SCREENSHOTS / "look"
     folder.mkdir(parents=True, exist_ok=True)
     driver = make_driver()
@@ -214,9 +215,40 @@ def test_the_grid_puts_cards_side_by_side_on_wide_screens_only(look_sites):
             seen[width] = driver.execute_script(COLUMNS)
             if width >= 768:
                 assert driver.save_screenshot(str(folder / f"grid-all-{width}-light.png"))
-            load(driver, look_sites["example"][0] + "index.html")
-            assert driver.execute_script(COLUMNS) == 1, f"the example site at {width} px"
+            for site in ("example", "init"):
+                load(driver, look_sites[site][0] + "index.html")
+                assert driver.execute_script(COLUMNS) == (2 if width >= 1400 else 1), f"the {site} site at {width} px"
+                if width == 1920:
+                    width_used = driver.execute_script("return document.querySelector('.feed__cards').getBoundingClientRect().width")
+                    assert width_used >= 1150, f"the {site} site uses {width_used} px of 1920"
         assert seen == {390: 1, 768: 2, 1280: 3, 1920: 3}
+    finally:
+        driver.quit()
+
+
+CARD_PAGE = """
+const main = document.querySelector('main'), h1 = main.querySelector('h1'), card = main.querySelector('#card article'),
+      places = main.querySelector('nav.card-places'), box = e => e.getBoundingClientRect();
+return {heading: h1.textContent, headingHeight: box(h1).height, hidden: h1.matches('.visually-hidden'),
+        order: box(h1).bottom <= box(card).top && box(card).bottom <= box(places).top,
+        chipsInMain: main.querySelectorAll('.feed-nav__link').length,
+        links: [...places.querySelectorAll('a')].map(a => a.textContent)};
+"""
+
+
+@pytest.mark.parametrize("width", [320, 1280, 1920])
+def test_a_card_page_leads_with_its_title_then_the_card_then_where_it_sits(look_sites, width):
+    driver = make_driver()
+    try:
+        set_viewport(driver, width, height(width))
+        for name in ("example", "init"):
+            url, pages = look_sites[name]
+            for page in [p for p in pages if p.startswith("cards/")][:2]:
+                load(driver, url + page)
+                seen = driver.execute_script(CARD_PAGE)
+                assert seen["heading"] and seen["headingHeight"] > 20 and not seen["hidden"], (name, page, seen)
+                assert seen["order"] and seen["chipsInMain"] == 0, (name, page, seen)
+                assert seen["links"] and seen["links"][0] == "All", (name, page, seen)
     finally:
         driver.quit()
 
@@ -228,7 +260,7 @@ def test_screenshots_of_every_site(look_sites):
     for dark in (False, True):
         driver = make_driver(dark=dark)
         try:
-            for width in (320, 390, 1280):
+            for width in (320, 390, 1280, 1920):
                 set_viewport(driver, width, height(width))
                 for name, (url, pages) in look_sites.items():
                     # The front pages, the first archive page of the front page's feed, and a card's

@@ -91,6 +91,6 @@ import Testing
     /// The links of card `number`'s page to its places in its feeds.
     static func places(_ site: TempSite, _ number: Int) throws -> [String] {
         let page = try String(contentsOf: site.output.appendingPathComponent("cards/card-c\(number).html"), encoding: .utf8)
-        return page.components(separatedBy: "class=\"feed-nav__link\" href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }.filter { $0.contains("#") }
+        return page.components(separatedBy: "class=\"card-places__link\" href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }.filter { $0.contains("#") }
     }
 }

@@ -68,6 +68,15 @@ import Testing
         #expect(!sibling.build().diagnostics.lines.contains { $0.contains("inside {{#cards}}") })
     }
 
+    @Test("a misspelt name in a block given to an extended built-in is one short sentence, with its did-you-mean")
+    func unknownVariableInABlockOfAnExtendingTemplate() throws {
+        let template = "{{<builtin.cards.short_news}}\n{{$footer}}<footer>{{txet}}</footer>{{/footer}}\n{{/builtin.cards.short_news}}\n"
+        let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": template])
+        defer { site.remove() }
+        let warnings = site.build().diagnostics.lines.filter { $0.contains("txet") }
+        #expect(warnings.count == 1 && warnings[0].hasSuffix("short_news.mustache:2:20: {{txet}} names \"txet\", which no view has, so it renders as nothing (did you mean \"text\"?)"), "\(warnings)")
+    }
+
     @Test func unknownVariableIsAWarningWithASuggestionAndAnErrorWhenStrict() throws {
         let site = try TempSite(["cards.json": Self.card, "templates/cards/short_news.mustache": "<p>\n  {{titel}} {{extras.anything}} {{strings.unread}} {{#categories}}{{title}}{{/categories}}</p>"])
         defer { site.remove() }

@@ -260,4 +260,5 @@ SITES = {
     "feeds-and-text": (feeds_and_text_site, [], "check"),
     "base-url": (strings_missing_site, ["--base-url", "nope"], "check"),
     "missing-site": (None, [], "check"),
+    "not-a-site": (lambda folder: (folder / "notes.txt").write_text("not a card"), [], "check"),
 }

@@ -66,3 +66,28 @@ def test_a_card_holding_only_its_link_is_shown_with_the_link(run, tmp_path):
     assert ('card 3 (id "empty"): has no title, description, link or image: shown as an empty card with its date, '
             "as Braze's Web SDK shows it") in result.stderr
     assert 'card 3 (id "empty"): field "ds": missing (required for text_announcement cards)' in result.stderr
+
+
+def test_a_mail_or_phone_link_without_a_domain_reads_as_the_address_alone(run, tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cards.json").write_text(json.dumps([
+        card("mail", 100, u="mailto:hello@brewline.example?subject=Hi"), card("phone", 99, u="tel:+1-555-0100"),
+        card("named", 98, u="mailto:hello@brewline.example", dm="Write to us")]))
+    out, _ = build(run, site, tmp_path)
+    page = (out / "index.html").read_text()
+    links = dict(re.findall(r'<a class="card__link" href="([^"]*)"[^>]*>([^<]*)</a>', page))
+    assert links == {"mailto:hello@brewline.example?subject=Hi": "hello@brewline.example", "tel:+1-555-0100": "+1-555-0100",
+                     "mailto:hello@brewline.example": "Write to us"}, links
+
+
+def test_a_blank_link_with_a_domain_is_a_warning_naming_the_card(run, tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cards.json").write_text(json.dumps([card("blank", 100, u="   ", dm="brewline.example"), card("empty", 99, u="", dm="x.example"),
+                                                 card("bare", 98, u="   ")]))
+    out, result = build(run, site, tmp_path, "-q")
+    assert result.stderr.splitlines() == [
+        'warning: site/cards.json:1:76: card 1 (id "blank"): field "u": blank, so the card has no link, and its domain ("brewline.example"), '
+        "the link's words, is not shown either; give the card a url, or leave out domain"], result.stderr
+    assert "brewline.example" not in (out / "index.html").read_text()

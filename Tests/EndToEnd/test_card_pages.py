@@ -80,7 +80,7 @@ def test_a_card_page_links_back_to_the_card_in_each_feed_that_shows_it(built):
     out, _ = built
     for card_page in (out / "cards").iterdir():
         anchor = card_page.stem
-        links = re.findall(r'<a class="feed-nav__link" href="([^"]+)">([^<]+)</a>', card_page.read_text().split('id="card-feeds"')[1])
+        links = re.findall(r'<a class="card-places__link" href="([^"]+)">([^<]+)</a>', card_page.read_text().split('id="card-feeds"')[1])
         feeds = [href.split("#")[0] for href, _ in links]
         assert links and all(href.endswith("#" + anchor) for href, _ in links), card_page
         assert "/" not in feeds[0], "the all feed first"
@@ -92,6 +92,18 @@ def test_a_card_page_links_back_to_the_card_in_each_feed_that_shows_it(built):
         folders = {page.rpartition("/")[0] for page in feeds}
         assert set(feeds) <= showing
         assert all(page.rpartition("/")[2] == "index.html" and page.rpartition("/")[0] in folders for page in showing - set(feeds)), showing
+
+
+def test_a_card_page_leads_with_the_cards_title_then_the_card_then_its_feeds(built):
+    out, _ = built
+    page = (out / "cards" / "card-nf-hike-and-brew.html").read_text()
+    main = page.split('<main', 1)[1]
+    h1 = re.search(r"<h1([^>]*)>([^<]*)</h1>", main)
+    assert h1 and "visually-hidden" not in h1.group(1), "the heading is seen, not only read out"
+    assert h1.group(2) == "Hike &amp; Brew: Sundays at Calder Falls"
+    assert main.index("<h1") < main.index('id="card"') < main.index('id="card-feeds"'), "title, card, then where it sits"
+    # The header's chips are the one row of feed chips: the way back is a list of links, below.
+    assert page.count('class="feed-nav__link"') == page.split("</header>")[0].count('class="feed-nav__link"')
 
 
 def test_title_description_canonical_and_link_preview_are_the_cards(built):

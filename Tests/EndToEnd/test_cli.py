@@ -7,11 +7,11 @@ from conftest import write_cards
 
 
 def test_builds_the_example_site_from_another_directory_and_says_where(run, example_site, tmp_path):
-    result = run("build", example_site, "--now", "1795000000")
+    result = run("build", example_site, "--now", "1795000000", env={"CI": None})
     assert result.returncode == 0, result.stderr
     index = example_site / "public" / "index.html"
     assert index.is_file()
-    assert f"Open {index} in a browser." in result.stdout
+    assert result.stdout.splitlines()[-1] == f"Open {index} in a browser."
     assert re.search(r"^\[1/4\] Load cards: 31 entries from 3 files$", result.stdout, re.M)
     assert ('26 shown, 4 not shown (1 removed: "cc-flash-sale"; 1 dismissed: "cc-rate-your-visit"; '
             '1 expired: "nf-winter-warmers"; 1 control: "cc-holdout-control")') in result.stdout
@@ -129,3 +129,26 @@ def test_help_explains_every_command(run):
     build = run("build", "--help").stdout
     for option in ["--output", "--now", "--page-size", "--strict", "--quiet"]:
         assert option in build
+
+
+def test_a_ci_log_is_not_told_to_open_the_site_in_a_browser(run, tmp_path):
+    site = write_cards(tmp_path / "s", [{"id": "a", "type": "text_announcement", "created": 1, "description": "Hi"}])
+    result = run("build", site, "--now", "2", env={"CI": "true"})
+    assert result.returncode == 0, result.stderr
+    assert "in a browser" not in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("Wrote ")
+
+
+def test_the_help_examples_keep_their_columns_at_80_columns(run):
+    top = run("--help", env={"COLUMNS": "80"}).stdout.splitlines()
+    examples = top[top.index("Examples:") + 1:]
+    examples = examples[:examples.index("")]
+    # Within 72 columns, so that the man page, which indents them by 5 more, keeps them whole too.
+    assert len(examples) == 7 and all(line.startswith("  cardfeed ") and len(line) <= 72 for line in examples), examples
+
+
+def test_bash_completes_the_built_in_template_names_after_eject(run):
+    script = run("--generate-completion-script", "bash").stdout
+    eject = script[script.index("_cardfeed_eject()"):]
+    eject = eject[:eject.index("\n}\n")]
+    assert "cards/short_news" in eject and "card_page" in eject, eject

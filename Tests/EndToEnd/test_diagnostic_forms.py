@@ -42,7 +42,7 @@ PLACED = [
     ("card-site", r"^removes card \"ok\", which no earlier sync sent"),
     ("card-site", r"after the build's time .* shown at the top"),
     ("card-site", r"^no template templates/cards/missing.mustache in the site"),
-    ("card-site", r"^a banner has no image_alt"),
+    ("card-site", r"^missing: a banner's image is all it shows"),
     # Envelopes: at the key, or at the value.
     ("card-site", r'^the file\'s cards are read from \{"feed"'),
     ("card-site", r"^a list of cards under a key that is no envelope"),
@@ -112,7 +112,8 @@ UNPLACED = [
     ("strings-missing", r'^no strings for the locale "xx"', "the file it needs does not exist"),
     ("output", r"holds files that cardfeed did not write", "about a folder"),
     ("base-url", r'^"nope" is not an http or https address', "a command-line option, not a file"),
-    ("missing-site", r"^no site folder missing-site", "the folder does not exist"),
+    ("missing-site", r"^no site folder: it does not exist", "the folder does not exist"),
+    ("not-a-site", r"^not a site: it has no cardfeed.yml", "the folder is not a site; the file names it, the message does not again"),
 ]
 # Not made here: failures of the system rather than of the input, which a test cannot bring
 # about portably (a card file, template or strings file that cannot be read, a folder that
@@ -195,9 +196,14 @@ def test_a_diagnostic_without_a_place_names_its_file_in_every_form(reports, site
     for d in find(reports, site, pattern):
         assert d["line"] is None and d["column"] is None, f"{d} has a place after all ({why})"
         assert d["file"], d
-        # A site folder that is not there: the text is the message alone, which names the folder.
-        text = f'error: {d["message"]}' if site == "missing-site" else text_form(d)
-        assert text in reports[site][1]
+        if site in ("missing-site", "not-a-site"):
+            # No site to work on: the text is a sentence of its own, which names the folder once
+            # (and once more in the command it suggests), as the other forms do with their file.
+            [text] = reports[site][1]
+            assert text.startswith(f"error: no site folder {site} (") or text.startswith(f"error: {site} is not a site: "), text
+            assert text.count(site) == 2 and d["message"].count(site) == 1, (text, d["message"])
+        else:
+            assert text_form(d) in reports[site][1]
         assert github_form(d) in reports[site][2]
 
 

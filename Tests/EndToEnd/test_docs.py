@@ -171,6 +171,20 @@ def test_every_option_the_docs_name_is_one_cardfeed_has(cardfeed_bin):
     assert not problems, "\n".join(problems)
 
 
+def test_the_references_synopsis_of_each_command_has_every_option_its_help_lists(cardfeed_bin):
+    texts = helps(cardfeed_bin)
+    reference = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
+    synopsis = re.search(r"## Commands\s*\n```\n(.*?)\n```", reference, flags=re.S).group(1)
+    problems = []
+    for command in ("build", "check", "explain", "serve", "init", "templates", "eject"):
+        line = next(line for line in synopsis.splitlines() if line.startswith(f"cardfeed {command} "))
+        usage = texts[command].split("OPTIONS:", 1)[-1]
+        for option in sorted(set(re.findall(r"^\s+(?:-[a-z], )?(--[a-z][a-z-]*)", usage, flags=re.M)) - {"--help", "--version"}):
+            if option not in line:
+                problems.append(f"reference.md's `cardfeed {command}` lacks {option}")
+    assert not problems, "\n".join(problems)
+
+
 def first_site_commands() -> list[str]:
     """The README's first-site block, one command a string (a here-document with its lines)."""
     text = (REPO / "README.md").read_text(encoding="utf-8")

@@ -89,6 +89,9 @@ def test_misspelled_command_gets_a_did_you_mean(run):
     assert 'unknown command "biuld" (did you mean "build"?)' in result.stderr
     assert "the commands are build, check, explain, serve, init, templates, eject" in result.stderr
     assert 'did you mean "check"' in run("chekc").stderr
+    # `help` with a misspelt command is the same mistake, and gets the same error.
+    helped = run("help", "biuld")
+    assert (helped.returncode, helped.stderr, helped.stdout) == (64, result.stderr, "")
 
 
 def test_locale_names_are_case_insensitive(run, tmp_path):
@@ -247,3 +250,31 @@ def test_messages_lead_to_the_fix(run, tmp_path):
     assert eject.returncode == 1 and 'did you mean "cards/short_news"?' in eject.stderr, eject.stderr
     built = run("build", site, "--now", "2")
     assert "Render pages: 1 card, " in built.stdout, built.stdout
+
+
+def test_a_warning_each_card_gets_is_one_line_on_a_terminal_and_one_entry_a_card_for_tools(run, tmp_path):
+    # 30 cards dated after --now and 4 banners without image_alt, in one file.
+    cards = [card(i, created=2000 + i) for i in range(30)] + [
+        {"id": f"banner{i}", "type": "banner_image", "created": 10 + i, "image": "https://x.test/b.png"} for i in range(4)]
+    site = write_cards(tmp_path / "f", cards)
+    text = run("check", site, "--now", "1000", "-q", env={"GITHUB_ACTIONS": None})
+    assert text.returncode == 0, text.stderr
+    lines = text.stderr.splitlines()
+    assert len(lines) == 2, lines
+    future, banners = sorted(lines, key=lambda line: "image_alt" in line)
+    assert re.match(r'^warning: .*cards\.json:\d+:\d+: 30 cards \(card 1 \(id "c0"\), card 2 \(id "c1"\), card 3 \(id "c2"\), …\): '
+                    r'field "created": dated after the build\'s time \(1970-01-01T00:16:40Z, --now\); shown at the top', future), future
+    assert re.match(r'^warning: .*cards\.json:\d+:\d+: 4 cards \(card 31 \(id "banner0"\), card 32 \(id "banner1"\), card 33 \(id "banner2"\), …\): '
+                    r'field "image_alt": missing: a banner\'s image is all it shows', banners), banners
+
+    as_json = run("check", site, "--now", "1000", "-q", "--diagnostics", "json", env={"GITHUB_ACTIONS": None})
+    entries = [json.loads(line) for line in as_json.stderr.splitlines()]
+    assert len(entries) == 34
+    assert all(entry["card"] is not None and entry["id"] is not None and entry["line"] is not None for entry in entries), entries
+    assert [entry["id"] for entry in entries if entry["field"] == "created"] == [f"c{i}" for i in range(30)]
+    assert entries[0]["message"].startswith("dated 1970-01-01T00:33:20Z, after the build's time")
+    assert [entry["id"] for entry in entries if entry["field"] == "image_alt"] == [f"banner{i}" for i in range(4)]
+
+    github = run("check", site, "--now", "1000", "-q", env={"GITHUB_ACTIONS": "true"})
+    commands = [line for line in github.stdout.splitlines() if line.startswith("::warning ")]
+    assert len(commands) == 34 and all("::card " in command for command in commands), commands

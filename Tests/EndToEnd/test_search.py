@@ -119,9 +119,11 @@ def test_pagefind_names_the_binary_and_a_wrong_one_is_said(run, example_site, tm
 
 
 def test_the_index_is_made_before_the_output_is_replaced(run, example_site, tmp_path):
-    result = run("build", example_site, "--search", "--now", NOW)
+    result = run("build", example_site, "--search", "--now", NOW, env={"CI": None})
     assert result.returncode == 0, result.stderr
     assert "Index for search: 26 card pages in " in result.stdout
+    # The search box works only over http(s): the summary says how to serve the site, not to open its files.
+    assert "in a browser" not in result.stdout and "Search works over http(s), not from files" in result.stdout.splitlines()[-1]
     output = example_site / "public"
     assert (output / "pagefind" / "pagefind.js").is_file() and (output / "pagefind" / "pagefind-entry.json").is_file()
     assert len(list((output / "pagefind" / "fragment").iterdir())) == 26, "one fragment a card"

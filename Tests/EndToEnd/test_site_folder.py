@@ -133,7 +133,11 @@ def test_templates_and_eject_take_the_site_as_an_argument_and_inside_a_site(run,
 
 
 def test_deprecated_site_option_still_works_but_not_with_the_argument(run, example_site):
-    assert run("templates", "--site", example_site).returncode == 0
+    old = run("templates", "--site", example_site)
+    assert old.returncode == 0
+    assert old.stderr.splitlines() == [f"warning: --site is deprecated and will go: give the site as the argument instead (`templates {example_site}`)"]
+    checked = run("check", "--site", example_site, "-q")
+    assert checked.returncode == 0 and checked.stderr.count("--site is deprecated") == 1, checked.stderr
     both = run("templates", example_site, "--site", example_site)
     assert both.returncode != 0 and "give the site once" in both.stderr
 
@@ -169,3 +173,16 @@ def test_serve_inside_a_site_serves_the_current_folder_and_says_so(running, tmp_
     serve = running("serve", "--port", "0", "-q", cwd=site)
     serve.wait_for(r"^Serving \. at http://127\.0\.0\.1:\d+/")
     assert serve.lines[0].strip() == "Site: the current folder (it has cards.json)."
+
+
+def test_an_init_site_has_a_real_sample_picture_and_says_whose_it_is(run, tmp_path):
+    made = run("init", "coffee")
+    assert made.returncode == 0, made.stderr
+    site = tmp_path / "coffee"
+    png = (site / "assets" / "images" / "sample.png").read_bytes()
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and width >= 600 and width > height, (width, height)
+    assert "MIT licence" in (site / "README.md").read_text()
+    settings = (site / "cardfeed.yml").read_text()
+    for shown in ("ar or he", "image-max-height", "image-position", "column-width", "columns: 1"):
+        assert shown in settings, shown

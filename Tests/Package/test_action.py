@@ -123,6 +123,7 @@ def test_the_action_passes_every_input_to_its_steps_and_the_steps_read_only_thos
 @pytest.mark.parametrize("inputs, message", [
     ({"CARDFEED_VERSION": "latest"}, 'version "latest" is not a release number'),
     ({"CARDFEED_VERSION": "0.0.1"}, "could not download"),
+    ({"CARDFEED_RELEASES_URL": "http://mirror.example/releases"}, "the releases URL http://mirror.example/releases is not https://"),
     ({"CARDFEED_STRICT": "yes"}, 'the strict input is "yes"'),
     ({"CARDFEED_VERSION": "1.0.0\n::warning::injected"}, "%0A::warning::injected"),
 ])

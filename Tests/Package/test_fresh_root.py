@@ -50,6 +50,12 @@ def test_the_package_installs_and_builds_a_new_site_on_a_fresh_debian_12(dist, d
                  "usr/share/fish/vendor_completions.d/cardfeed.fish",
                  "usr/share/doc/cardfeed/copyright", "usr/share/doc/cardfeed/changelog.gz"]:
         assert (root.path / path).is_file(), f"/{path} is not installed"
+    # The example Customising builds, where docs/customising.md says it is (the output elsewhere:
+    # /usr/share/doc is not the user's to write in), and the man page's header names CardFeed.
+    root.run("cardfeed build /usr/share/doc/cardfeed/examples/customised -o /tmp/customised -q")
+    assert (root.path / "tmp" / "customised" / "index.html").is_file()
+    manual = root.run("gunzip -c /usr/share/man/man1/cardfeed.1.gz").stdout
+    assert ".ds doc-volume-operating-system CardFeed" in manual.split(".Dt ")[0], manual[:300]
     # Every library the binary loads comes from a package the .deb declared.
     depends = root.run("dpkg-query -W -f='${Depends}' cardfeed").stdout
     for package in ["libc6", "libstdc++6", "libgcc-s1", "libmimalloc2.0", "zlib1g"]:
@@ -95,7 +101,8 @@ def test_the_archive_runs_with_only_the_c_and_cpp_runtimes(dist, debian_root, tm
     for name in ["cardfeed", "README.md", "LICENSE", "CHANGELOG.md", "COPYRIGHT", "man/cardfeed.1",
                  "docs/README.md", "docs/screenshots/phone.png",
                  "completions/cardfeed.bash", "completions/_cardfeed", "completions/cardfeed.fish",
-                 "lib/cardfeed/pagefind", "licenses/Pagefind-MIT.txt"]:
+                 "lib/cardfeed/pagefind", "licenses/Pagefind-MIT.txt",
+                 "examples/customised/cardfeed.yml", "examples/content-cards/cards.json"]:
         assert f"{folder}/{name}" in names, f"the archive has no {name}"
     assert needed_libraries(root.path / "opt" / folder / "cardfeed") <= RUNTIME_LIBRARIES
 

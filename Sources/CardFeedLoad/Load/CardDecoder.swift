@@ -135,6 +135,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             card.type = type
         }
         checkRequiredFields(&card, &reader)
+        checkBlankLink(card, &reader)
         if contentBytes > Self.contentLimit {
             reader.warn(nil, "content is \(contentBytes) bytes, over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway")
         }
@@ -332,6 +333,16 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         if [.shortNews, .textAnnouncement].contains(card.type) && card.title == nil && card.description == nil && card.url == nil && card.image == nil {
             reader.warn(nil, "has no title, description, link or image: shown as an empty card with its date, as Braze's Web SDK shows it")
         }
+    }
+
+    /// A link of spaces only is no link, and `domain` is the words of a link, so such a card
+    /// shows neither: said when the card gives a domain, which its writer meant to be seen.
+    /// (Braze's Web SDK takes the spaces for a link, to the page itself, and shows the domain;
+    /// an empty link, `""`, it leaves out as CardFeed does.)
+    private func checkBlankLink(_ card: Card.Fields, _ reader: inout FieldReader) {
+        guard card.url == nil, let domain = card.domain, let (key, value) = reader.lookup(.url),
+              case .string(let text) = value, !text.isEmpty, text.isBlank else { return }
+        reader.warn(key, "blank, so the card has no link, and its domain (\(Diagnostic.quoted(domain))), the link's words, is not shown either; give the card a url, or leave out domain")
     }
 
     /// UTF-8 bytes of every key and text value in `value`, at any depth.

@@ -18,6 +18,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var cardID: String?
     public var field: String?
     public var message: String
+    /// For a warning that many cards can get in words that differ by card (each card's date),
+    /// the words for all of them, which a terminal shows once for a file (`Diagnostics.summarisedLines`).
+    /// Cards whose messages are the same need none.
+    public var summary: String?
     /// Where the card begins in `file`, in bytes, until `Diagnostics.locateCards` makes it a
     /// line and column.
     package var cardOffset: Int?
@@ -38,18 +42,28 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// `site/cards/a.json:9:3: card 2 (id "x"): field "image": message` (the card's place, and
     /// its number in the file counted from 1), or `file:3:7: message`.
-    public var description: String {
+    public var description: String { described(cards: nil, message: message) }
+
+    /// The description, with `cards` (`3 cards (card 1 (id "a"), …)`) in place of this card and
+    /// `message` in place of its own.
+    func described(cards: String?, message: String) -> String {
         var text = Self.escapingControls(file)
         if let line {
             text += ":\(line)"
             if let column { text += ":\(column)" }
         }
-        if let cardIndex {
-            text += ": card \(cardIndex + 1)"
-            if let cardID { text += " (id \(Self.quoted(cardID)))" }
+        if let cards {
+            text += ": " + cards
+        } else if let cardIndex {
+            text += ": " + Self.card(cardIndex, cardID)
         }
         if let field { text += ": field \(Self.quoted(field))" }
         return text + ": " + Self.escapingControls(message)
+    }
+
+    /// `card 3 (id "x")`: a card by its number in its file, counted from 1, and its id.
+    static func card(_ index: Int, _ id: String?) -> String {
+        "card \(index + 1)" + (id.map { " (id \(quoted($0)))" } ?? "")
     }
 
     /// Whether a scalar is one a terminal or a log acts on rather than shows: C0 (ESC, BEL, CR,
@@ -187,6 +201,38 @@ public struct Diagnostics: Sendable {
         guard let dot else { return place.key }
         let child = String(field[field.index(after: dot)...])
         return JSONParser.keys(ofObjectAt: place.value, in: bytes)?[child]?.key ?? place.key
+    }
+
+    /// The lines a person reads for `diagnostics` (`severity: text`), in order: each one's
+    /// description, but those of several cards of one file that say the same thing (the same
+    /// field and message, or the same `summary`) as one line, at the first one's place, with
+    /// how many cards and the first three:
+    /// `site/cards.json:3:5: 120 cards (card 1 (id "a"), card 2 (id "b"), card 4 (id "c"), …): field "created": …`.
+    /// A tool reads each card's own instead (`--diagnostics json`, GitHub's annotations).
+    public static func summarisedLines(_ diagnostics: [Diagnostic]) -> [(severity: Diagnostic.Severity, text: String)] {
+        struct Repeated: Hashable {
+            var severity: Diagnostic.Severity, file: String, field: String?, words: String
+        }
+        func repeated(_ diagnostic: Diagnostic) -> Repeated? {
+            guard diagnostic.cardIndex != nil else { return nil }
+            return Repeated(severity: diagnostic.severity, file: diagnostic.file, field: diagnostic.field, words: diagnostic.summary ?? diagnostic.message)
+        }
+        var groups: [Repeated: [Int]] = [:]
+        for (index, diagnostic) in diagnostics.enumerated() {
+            if let key = repeated(diagnostic) { groups[key, default: []].append(index) }
+        }
+        var lines: [(severity: Diagnostic.Severity, text: String)] = []
+        for (index, diagnostic) in diagnostics.enumerated() {
+            guard let key = repeated(diagnostic), let group = groups[key], group.count > 1 else {
+                lines.append((diagnostic.severity, diagnostic.description))
+                continue
+            }
+            guard group[0] == index else { continue }  // said with the first of them
+            let named = group.prefix(3).map { Diagnostic.card(diagnostics[$0].cardIndex!, diagnostics[$0].cardID) }.joined(separator: ", ")
+            let cards = "\(group.count) cards (\(named)\(group.count > 3 ? ", …" : ""))"
+            lines.append((diagnostic.severity, diagnostic.described(cards: cards, message: key.words)))
+        }
+        return lines
     }
 
     /// With `--strict`, every warning counts as an error.

@@ -11,6 +11,18 @@ public enum URLCheck {
         return url.host
     }
 
+    /// The words a link without `domain` is shown with: the host it reaches, or for `mailto:`
+    /// and `tel:` the address or number alone (`mailto:hello@x.example?subject=Hi` ->
+    /// `hello@x.example`); nil when it has none.
+    package static func words(for url: String) -> String? {
+        guard case .success(let read) = read(url) else { return nil }
+        if let host = read.host { return host }
+        guard let scheme = read.scheme, scheme == "mailto" || scheme == "tel" else { return nil }
+        let target = String(read.text.dropFirst(scheme.count + 1).prefix { $0 != "?" && $0 != "#" })
+        let words = target.removingPercentEncoding ?? target
+        return words.isEmpty ? nil : words
+    }
+
     /// Schemes a card's link may use.
     public static let linkSchemes: Set<String> = ["http", "https", "mailto", "tel"]
     /// Schemes a card's image may use (other images are paths into SITE/assets/).

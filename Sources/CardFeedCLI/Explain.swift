@@ -40,6 +40,7 @@ struct Explain: ParsableCommand {
     func validate() throws { try options.validate() }
 
     func run() throws {
+        options.location.warnIfDeprecated(DiagnosticPrinter(format: options.diagnostics))
         let located = options.location.located
         if let missing = located.missing {
             if options.diagnostics == .text { throw Console.fail(missing) }

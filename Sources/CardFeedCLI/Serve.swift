@@ -36,6 +36,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let logger = FlushingHandler.logger(options.logger())
+        options.location.warnIfDeprecated()
         let located = options.location.located
         if let missing = located.missing { throw Console.fail(missing) }
         if let line = located.announcement { Console.line(line) }

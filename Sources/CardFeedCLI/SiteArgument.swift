@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import CardFeedModel
 
 /// The site a command works on, given the same way to every command: an optional positional
@@ -24,14 +23,17 @@ struct SiteArgument: ParsableArguments {
         if site != nil && deprecatedSite != nil {
             throw ValidationError("give the site once: as the argument, or with the deprecated --site, not both")
         }
-        if let deprecatedSite, Self.deprecationNoticeDue.withLock({ due in defer { due = false }; return due }) {
-            Console.printError("--site is deprecated and will go: give the site as the argument instead (`\(CommandLine.arguments.dropFirst().first ?? "templates") \(deprecatedSite)`)", prefix: "warning: ")
-        }
     }
 
-    /// Whether `--site`'s notice is still to print: ArgumentParser validates the arguments of
-    /// each option group that holds them, and `SiteOptions` once more, but it is said once.
-    private static let deprecationNoticeDue = Mutex(true)
+    /// Prints `--site`'s notice, when it was given, in the command's diagnostics form (a JSON
+    /// line with `--diagnostics json`, which leaves standard error all JSON). Commands call it
+    /// once, from `run`: ArgumentParser validates an option group more than once.
+    func warnIfDeprecated(_ printer: DiagnosticPrinter = DiagnosticPrinter(format: .text)) {
+        guard let deprecatedSite else { return }
+        let command = CommandLine.arguments.dropFirst().first ?? "templates"
+        printer.print(Diagnostic(
+            .warning, file: "--site", message: "deprecated, and will go: give the site as the argument instead (`cardfeed \(command) \(deprecatedSite)`)"))
+    }
 
     /// The folder used and why, for messages.
     var located: LocatedSite { LocatedSite.locate(site ?? deprecatedSite) }

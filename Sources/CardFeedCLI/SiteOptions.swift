@@ -77,6 +77,7 @@ struct SiteOptions: ParsableArguments {
     func run(output: String?, write: Bool) throws {
         let located = location.located
         let printer = DiagnosticPrinter(format: diagnostics)
+        location.warnIfDeprecated(printer)
         if let missing = located.missing {
             if diagnostics == .text && !printer.github { throw Console.fail(missing) }
             printer.print(located.missingDiagnostic!)

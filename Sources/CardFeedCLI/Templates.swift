@@ -16,6 +16,7 @@ struct Templates: ParsableCommand {
     @OptionGroup var location: SiteArgument
 
     func run() throws {
+        location.warnIfDeprecated()
         let located = location.located
         if let missing = located.missing { throw Console.fail(missing) }
         if let line = located.announcement { Console.line(line) }
@@ -60,6 +61,7 @@ struct Eject: ParsableCommand {
     var force = false
 
     func run() throws {
+        location.warnIfDeprecated()
         let located = location.located
         // Eject writes into the site: a folder that is not one (a typo, the wrong directory)
         // would get a stray templates/ that no build reads.

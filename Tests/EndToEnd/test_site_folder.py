@@ -1,6 +1,7 @@
 """How every command finds its site: an optional positional argument, else the current folder
 when it is a site (cardfeed.yml, cards.json or a cards/ folder of card files, and not a site's own
 folder), else ./site."""
+import json
 import re
 
 from conftest import write_cards
@@ -135,9 +136,13 @@ def test_templates_and_eject_take_the_site_as_an_argument_and_inside_a_site(run,
 def test_deprecated_site_option_still_works_but_not_with_the_argument(run, example_site):
     old = run("templates", "--site", example_site)
     assert old.returncode == 0
-    assert old.stderr.splitlines() == [f"warning: --site is deprecated and will go: give the site as the argument instead (`templates {example_site}`)"]
+    assert old.stderr.splitlines() == [f"warning: --site: deprecated, and will go: give the site as the argument instead (`cardfeed templates {example_site}`)"]
     checked = run("check", "--site", example_site, "-q")
-    assert checked.returncode == 0 and checked.stderr.count("--site is deprecated") == 1, checked.stderr
+    assert checked.returncode == 0 and checked.stderr.count("--site: deprecated") == 1, checked.stderr
+    # With --diagnostics json, standard error stays one JSON object a line, the notice too.
+    as_json = run("check", "--site", example_site, "-q", "--diagnostics", "json")
+    notices = [json.loads(line) for line in as_json.stderr.splitlines()]
+    assert as_json.returncode == 0 and [n for n in notices if n["file"] == "--site" and n["severity"] == "warning"], as_json.stderr
     both = run("templates", example_site, "--site", example_site)
     assert both.returncode != 0 and "give the site once" in both.stderr
 

@@ -488,6 +488,39 @@ def test_a_base_url_with_spaces_or_quotes_is_refused(run, tmp_path):
     assert build(run, site, "--base-url", "https://x.test/news/").returncode == 0
 
 
+BASE_URLS_THAT_PREFIX_NO_PATH = [
+    # (base URL, what the error says is wrong, what it says to write instead)
+    ("https://x.example/?q=1#frag", "must not have a query", 'write "https://x.example/"'),
+    ("https://x.example/news#top", "must not have a fragment", 'write "https://x.example/news/"'),
+    ("https://user:pw@x.example/", "must not hold a user name or password", 'write "https://x.example/"'),
+    ("https://token@x.example/a/", "must not hold a user name or password", 'write "https://x.example/a/"'),
+    ("x.example/news/", "not a path", 'write "https://x.example/news/"'),
+    ("/news/", "not a path", "such as https://example.com/news/"),
+    ("news", "not a path", "such as https://example.com/news/"),
+    ("//x.example/", "must say http or https before the host", 'write "https://x.example/"'),
+    ("ftp://x.example/", 'not "ftp:"', "such as https://example.com/news/"),
+    ("file:///srv/site/", 'not "file:"', "such as https://example.com/news/"),
+]
+
+
+def test_a_base_url_that_cannot_prefix_a_path_is_an_error_saying_what_to_write(run, tmp_path):
+    """A query, fragment or password would be in every canonical link, og:url, feed and sitemap
+    entry (`https://x.example/?q=1#frag/cards/…`); a path or another scheme cannot prefix one."""
+    site = write_cards(tmp_path / "site", [card()])
+    for url, problem, instead in BASE_URLS_THAT_PREFIX_NO_PATH:
+        result = build(run, site, "--base-url", url)
+        assert result.returncode == 1, (url, result.stdout)
+        assert f"error: --base-url: {json.dumps(url)} " in result.stderr and problem in result.stderr and instead in result.stderr, (url, result.stderr)
+        assert not (site / "public").exists()
+        (site / "cardfeed.yml").write_text(f"title: T\nbase_url: {json.dumps(url)}\n")
+        result = build(run, site)
+        assert result.returncode == 1, (url, result.stdout)
+        assert 'cardfeed.yml:2:11: field "base_url": ' in result.stderr and problem in result.stderr and instead in result.stderr, (url, result.stderr)
+        assert not (site / "public").exists()
+        (site / "cardfeed.yml").unlink()
+    assert build(run, site, "--base-url", "https://x.example:8080/news").returncode == 0
+
+
 def test_an_http_url_without_a_host_is_refused_and_protocol_relative_links_follow_new_tab(run, tmp_path):
     site = write_cards(tmp_path / "site", [
         card(id="img", type="captioned_image", title="t", image="https:javascript:alert(1)"),

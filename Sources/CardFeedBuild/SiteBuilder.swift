@@ -353,14 +353,15 @@ public struct SiteBuilder: Sendable {
         besides assets: [Asset], _ selection: Selection, _ setup: Setup, search: Bool, _ output: any OutputTarget, _ report: inout BuildReport
     ) throws(BuildFailure) -> [OutputFile] {
         let staticFiles = options.site.staticFiles()
+        var problems = unportableNames(assets: assets.filter(\.fromSite).map(\.path), static: staticFiles)
         if !staticFiles.isEmpty {
             let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
-            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
-            if !collisions.isEmpty {
-                output.abandon()
-                collisions.forEach { emit($0); report.diagnostics.append($0) }
-                throw BuildFailure(report: report)
-            }
+            problems += staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
+        }
+        if !problems.isEmpty {
+            output.abandon()
+            problems.forEach { emit($0); report.diagnostics.append($0) }
+            throw BuildFailure(report: report)
         }
         return staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
     }
@@ -455,6 +456,16 @@ public struct SiteBuilder: Sendable {
                     + "; add image_alt to say what the image shows")
             diagnostic.cardOffset = example.source.offset  // at the first of them
             diagnostics.append(diagnostic)
+        }
+    }
+
+    /// Errors for the files the build copies under their own names, of `SITE/assets/` and
+    /// `static/`, whose path holds a name Windows keeps for a device (`PortableName`).
+    private func unportableNames(assets: [String], static staticFiles: [String]) -> [Diagnostic] {
+        let copied = assets.map { (options.site.assetsFolder, $0, "assets/" + $0) } + staticFiles.map { (options.site.staticFolder, $0, $0) }
+        return copied.compactMap { folder, path, outputPath in
+            guard let (name, device) = PortableName.windowsDevice(alongPath: path) else { return nil }
+            return Diagnostic(.error, file: options.site.display(folder.appendingPathComponent(path)), message: "would be copied to \(outputPath), but \(Diagnostic.quoted(name)) is a name Windows keeps for a device (\(device)), which a site copied, checked out or unzipped there loses; rename it")
         }
     }
 

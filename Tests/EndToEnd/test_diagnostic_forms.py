@@ -111,7 +111,7 @@ UNPLACED = [
     ("strings-site", r"^no translation for ", "about strings the file does not have"),
     ("strings-missing", r'^no strings for the locale "xx"', "the file it needs does not exist"),
     ("output", r"holds files that cardfeed did not write", "about a folder"),
-    ("base-url", r'^"nope" is not an http or https address', "a command-line option, not a file"),
+    ("base-url", r'^"nope" must be an http or https address', "a command-line option, not a file"),
     ("missing-site", r"^no site folder missing-site", "the folder does not exist"),
 ]
 # Not made here: failures of the system rather than of the input, which a test cannot bring

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CArguments
 import Foundation
 import CardFeedModel
 
@@ -29,13 +30,20 @@ struct CardFeedCommand: AsyncParsableCommand {
     )
 
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard !ProcessArguments.all.isEmpty else {
+            Console.printError("cannot read the command's arguments (is /proc missing?); refusing to guess what to do")
+            Foundation.exit(ExitCode.failure.rawValue)
+        }
+        let arguments = Self.arguments
         if let first = arguments.first, let message = unknownCommand(first) {
             Console.printError(message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         await main(arguments)
     }
+
+    /// The arguments after the program's name, as `main` received them.
+    static var arguments: [String] { Array(ProcessArguments.all.dropFirst()) }
 
     /// A first argument that is neither an option nor a command: `cardfeed biuld`.
     static func unknownCommand(_ word: String) -> String? {
@@ -44,5 +52,20 @@ struct CardFeedCommand: AsyncParsableCommand {
         guard !names.contains(word) else { return nil }
         return "unknown command \("\"\(word)\"")\(Diagnostic.suggestion(for: word, among: Set(names))); "
             + "the commands are \(configuration.subcommands.map { $0._commandName }.joined(separator: ", ")) (see `cardfeed --help`)"
+    }
+}
+
+/// The program's arguments as `main` received them (`CArguments`), not through
+/// `CommandLine.arguments`, which Swift on Linux reads from /proc/self/cmdline: without /proc
+/// (a chroot, a container) it is empty, and `cardfeed build` would print the help and exit 0.
+enum ProcessArguments {
+    /// Whether the C library gave main's arguments (it gives at least the program's name).
+    static var known: Bool { cardfeed_argc() > 0 && cardfeed_argv() != nil }
+
+    /// Every argument, the program's name first; `CommandLine.arguments` where the C library
+    /// gave none.
+    static var all: [String] {
+        guard known, let argv = cardfeed_argv() else { return CommandLine.arguments }
+        return (0..<Int(cardfeed_argc())).map { argv[$0].map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? "" }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import CardFeedModel
 
 @main
-struct CardFeedCommand: AsyncParsableCommand {
+struct CardFeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardfeed",
         abstract: "Turn Braze card JSON (News Feed and Content Cards) into a static, browsable feed site.",
@@ -29,7 +29,10 @@ struct CardFeedCommand: AsyncParsableCommand {
         defaultSubcommand: nil
     )
 
-    static func main() async {
+    /// Every command but `serve` runs on the main thread, outside Swift's concurrency, whose
+    /// jobs run on libdispatch's thread pool: without `/proc` that pool's monitor stops the
+    /// process (see `Parallel`), and a build has no use for it. `serve` runs as an async command.
+    static func main() {
         guard !ProcessArguments.all.isEmpty else {
             Console.printError("cannot read the command's arguments (is /proc missing?); refusing to guess what to do")
             Foundation.exit(ExitCode.failure.rawValue)
@@ -39,7 +42,28 @@ struct CardFeedCommand: AsyncParsableCommand {
             Console.printError(message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        await main(arguments)
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(withError: error)
+        }
+        guard let asynchronous = command as? any AsyncParsableCommand else {
+            var command = command
+            do { try command.run() } catch { exit(withError: error) }
+            return
+        }
+        guard Parallel.procIsMounted else {
+            Console.printError("\(type(of: asynchronous)._commandName) needs /proc, which this system does not have (mount it with mount -t proc proc /proc)")
+            Foundation.exit(ExitCode.failure.rawValue)
+        }
+        // The task is the command's only user from here on.
+        nonisolated(unsafe) var serving = asynchronous
+        Task {
+            do { try await serving.run() } catch { exit(withError: error) }
+            exit()
+        }
+        dispatchMain()
     }
 
     /// The arguments after the program's name, as `main` received them.

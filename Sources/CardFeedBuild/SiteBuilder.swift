@@ -226,6 +226,15 @@ public struct SiteBuilder: Sendable {
             emit(warning)
             report.diagnostics.append(warning)
         }
+        for feed in selection.feeds where feed.pagedByCount {
+            let pageSize = setup.config.pageSize
+            let pageEnds = feed.cards.count { PageEnds.endsPage(selection.cards[$0].id, pageSize: pageSize) }
+            let warning = Diagnostic(
+                .warning, file: options.site.display(options.site.root),
+                message: "the \(feed.feed.slug) feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")
+            emit(warning)
+            report.diagnostics.append(warning)
+        }
         if let waiting = selection.hidden[.future] {
             let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
                 .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }

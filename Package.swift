@@ -59,6 +59,8 @@ let package = Package(
         .target(name: "CFileSwap"),
         // pipe2 and posix_spawn's chdir action, for ChildProcess (not in Swift's Glibc module).
         .target(name: "CSpawn"),
+        // main's argc and argv, which Swift on Linux reads from /proc (see arguments.c).
+        .target(name: "CArguments"),
         // libFuzzer's driver, declared for the fuzz target (libFuzzer itself defines it).
         .target(name: "CLibFuzzer"),
         // The Mustache template engine: templates parsed once, rendered by appending bytes, with
@@ -124,6 +126,7 @@ let package = Package(
         .executableTarget(
             name: "CardFeedCLI",
             dependencies: [
+                "CArguments",
                 "CardFeedBuild",
                 "CardFeedModel",
                 "CardFeedLoad",

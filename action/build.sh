@@ -6,7 +6,12 @@
 # Environment (from action.yml's inputs): CARDFEED_SITE, CARDFEED_OUTPUT, CARDFEED_BASE_URL,
 # CARDFEED_STRICT (true or false).
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=workflow-commands.sh
+source "$(dirname "$0")/workflow-commands.sh"
 
+single_line_input site "${CARDFEED_SITE:-}"
+single_line_input output "${CARDFEED_OUTPUT:-}"
+single_line_input base-url "${CARDFEED_BASE_URL:-}"
 site=${CARDFEED_SITE:-.}
 arguments=(build "$site")
 output=${CARDFEED_OUTPUT:-}
@@ -15,12 +20,10 @@ if [ -n "${CARDFEED_BASE_URL:-}" ]; then arguments+=(--base-url "$CARDFEED_BASE_
 case "${CARDFEED_STRICT:-false}" in
   true) arguments+=(--strict) ;;
   false) ;;
-  *)
-    echo "::error title=cardfeed::the strict input is \"$CARDFEED_STRICT\"; use true or false"
-    exit 1
-    ;;
+  *) fail "the strict input is \"$CARDFEED_STRICT\"; use true or false" ;;
 esac
 
-echo "cardfeed ${arguments[*]}"
+# The command as a shell would take it, each argument quoted: one line, whatever the inputs.
+echo "cardfeed$(printf ' %q' "${arguments[@]}")"
 cardfeed "${arguments[@]}"
-if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "output=$output" >> "$GITHUB_OUTPUT"; fi
+set_output output "$output"

@@ -12,14 +12,8 @@
 set -euo pipefail
 action_root=$(cd "$(dirname "$0")/.." && pwd)
 
-# Prints an error annotation: %, CR and LF escaped, so that no input can end the command early.
-fail() {
-  local message=${1//'%'/%25}
-  message=${message//$'\r'/%0D}
-  echo "::error title=cardfeed::${message//$'\n'/%0A}"
-  echo "cardfeed action: $1" >&2
-  exit 1
-}
+# shellcheck source-path=SCRIPTDIR source=workflow-commands.sh
+source "$action_root/action/workflow-commands.sh"
 
 version=${CARDFEED_VERSION:-$(tr -d '[:space:]' < "$action_root/VERSION")}
 version=${version#v}
@@ -60,4 +54,4 @@ installed=$("$install_root/$name/cardfeed" --version) || fail "the installed car
 [ "$installed" = "$version" ] || fail "the release archive holds cardfeed $installed, not $version"
 echo "Installed cardfeed $installed in $install_root/$name"
 if [ -n "${GITHUB_PATH:-}" ]; then echo "$install_root/$name" >> "$GITHUB_PATH"; fi
-if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "version=$installed" >> "$GITHUB_OUTPUT"; fi
+set_output version "$installed"

@@ -114,6 +114,8 @@ extension SiteBuilder {
                 explanation.notes.append(.init(kind: .removed, hides: true, message: "removed by the entry {\"id\": \(Diagnostic.quoted(id)), \"r\": true} at \(places[removal, field: "r"].description); it deletes \(what)", place: places[removal, field: "r"]))
             case .removalIgnored(let removal, let why):
                 explanation.notes.append(.init(kind: .removed, hides: false, message: "the removal entry at \(places[removal, field: "r"].description) removes nothing: \(why)", place: places[removal, field: "r"]))
+            case .shownAgain(let source, let why):
+                explanation.notes.append(.init(kind: .duplicate, hides: false, message: "the entry of \(places[source].description) \(why)", place: places[source]))
             }
         }
 
@@ -203,7 +205,7 @@ private struct Locator {
         }
         for event in history {
             switch event {
-            case .read(let source), .replacedBySync(_, let source), .clearedByFullSync(let source, _): want(source)
+            case .read(let source), .replacedBySync(_, let source), .clearedByFullSync(let source, _), .shownAgain(let source, _): want(source)
             case .duplicate(let kept, let dropped, _): want(kept); want(dropped)
             case .removed(let source, let removal): source.map { want($0) }; want(removal, field: "r")
             case .removalIgnored(let removal, _): want(removal, field: "r")

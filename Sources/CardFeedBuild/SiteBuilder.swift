@@ -224,6 +224,15 @@ public struct SiteBuilder: Sendable {
             emit([warning])
             report.diagnostics.append(warning)
         }
+        for feed in selection.feeds where feed.pagedByCount {
+            let pageSize = setup.config.pageSize
+            let pageEnds = feed.cards.count { PageEnds.endsPage(selection.cards[$0].id, pageSize: pageSize) }
+            let warning = Diagnostic(
+                .warning, file: options.site.display(options.site.root),
+                message: "the \(feed.feed.slug) feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")
+            emit([warning])
+            report.diagnostics.append(warning)
+        }
         if let waiting = selection.hidden[.future] {
             let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
                 .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
@@ -352,15 +361,16 @@ public struct SiteBuilder: Sendable {
         besides assets: [Asset], _ selection: Selection, _ setup: Setup, search: Bool, _ output: any OutputTarget, _ report: inout BuildReport
     ) throws(BuildFailure) -> [OutputFile] {
         let staticFiles = options.site.staticFiles()
+        var problems = unportableNames(assets: assets.filter(\.fromSite).map(\.path), static: staticFiles)
         if !staticFiles.isEmpty {
             let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
-            let collisions = staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
-            if !collisions.isEmpty {
-                output.abandon()
-                emit(collisions)
-                collisions.forEach { report.diagnostics.append($0) }
-                throw BuildFailure(report: report)
-            }
+            problems += staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
+        }
+        if !problems.isEmpty {
+            output.abandon()
+            emit(problems)
+            problems.forEach { report.diagnostics.append($0) }
+            throw BuildFailure(report: report)
         }
         return staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
     }
@@ -446,6 +456,16 @@ public struct SiteBuilder: Sendable {
             diagnostic.summary = "missing: " + why + "the card's title, domain or link host instead, if it has one" + advice
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
+        }
+    }
+
+    /// Errors for the files the build copies under their own names, of `SITE/assets/` and
+    /// `static/`, whose path holds a name Windows keeps for a device (`PortableName`).
+    private func unportableNames(assets: [String], static staticFiles: [String]) -> [Diagnostic] {
+        let copied = assets.map { (options.site.assetsFolder, $0, "assets/" + $0) } + staticFiles.map { (options.site.staticFolder, $0, $0) }
+        return copied.compactMap { folder, path, outputPath in
+            guard let (name, device) = PortableName.windowsDevice(alongPath: path) else { return nil }
+            return Diagnostic(.error, file: options.site.display(folder.appendingPathComponent(path)), message: "would be copied to \(outputPath), but \(Diagnostic.quoted(name)) is a name Windows keeps for a device (\(device)), which a site copied, checked out or unzipped there loses; rename it")
         }
     }
 

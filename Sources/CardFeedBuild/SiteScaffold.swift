@@ -20,6 +20,9 @@ public enum SiteScaffold {
     @discardableResult
     public static func create(at folder: URL) throws -> [String] {
         let manager = FileManager.default
+        if let (site, role) = SiteFolder(folder.path).siteAround {
+            throw Refusal(description: "\(SiteFolder.display(folder)) is inside \(role) of the site \(SiteFolder.display(site.root)), which would read the new site's files as its own; choose a folder outside that site")
+        }
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw Refusal(description: "\(SiteFolder.display(folder)) exists and is not a folder") }

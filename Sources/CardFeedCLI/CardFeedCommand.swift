@@ -1,9 +1,10 @@
 import ArgumentParser
+import CArguments
 import Foundation
 import CardFeedModel
 
 @main
-struct CardFeedCommand: AsyncParsableCommand {
+struct CardFeedCommand: ParsableCommand {
     // The examples' lines stay within 72 columns: --help wraps longer ones to column 0 where
     // there is no terminal and on an 80-column one, and the man page indents them by 5.
     static let configuration = CommandConfiguration(
@@ -30,16 +31,47 @@ struct CardFeedCommand: AsyncParsableCommand {
         defaultSubcommand: nil
     )
 
-    static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    /// Every command but `serve` runs on the main thread, outside Swift's concurrency, whose
+    /// jobs run on libdispatch's thread pool: without `/proc` that pool's monitor stops the
+    /// process (see `Parallel`), and a build has no use for it. `serve` runs as an async command.
+    static func main() {
+        guard !ProcessArguments.all.isEmpty else {
+            Console.printError("cannot read the command's arguments (is /proc missing?); refusing to guess what to do")
+            Foundation.exit(ExitCode.failure.rawValue)
+        }
+        let arguments = Self.arguments
         // `cardfeed help biuld` is the same mistake as `cardfeed biuld`, and gets the same error.
         let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
         if let named, let message = unknownCommand(named) {
             Console.printError(message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        await main(arguments)
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(withError: error)
+        }
+        guard let asynchronous = command as? any AsyncParsableCommand else {
+            var command = command
+            do { try command.run() } catch { exit(withError: error) }
+            return
+        }
+        guard Parallel.procIsMounted else {
+            Console.printError("\(type(of: asynchronous)._commandName) needs /proc, which this system does not have (mount it with mount -t proc proc /proc)")
+            Foundation.exit(ExitCode.failure.rawValue)
+        }
+        // The task is the command's only user from here on.
+        nonisolated(unsafe) var serving = asynchronous
+        Task {
+            do { try await serving.run() } catch { exit(withError: error) }
+            exit()
+        }
+        dispatchMain()
     }
+
+    /// The arguments after the program's name, as `main` received them.
+    static var arguments: [String] { Array(ProcessArguments.all.dropFirst()) }
 
     /// A first argument that is neither an option nor a command: `cardfeed biuld`.
     static func unknownCommand(_ word: String) -> String? {
@@ -48,5 +80,20 @@ struct CardFeedCommand: AsyncParsableCommand {
         guard !names.contains(word) else { return nil }
         return "unknown command \("\"\(word)\"")\(Diagnostic.suggestion(for: word, among: Set(names))); "
             + "the commands are \(configuration.subcommands.map { $0._commandName }.joined(separator: ", ")) (see `cardfeed --help`)"
+    }
+}
+
+/// The program's arguments as `main` received them (`CArguments`), not through
+/// `CommandLine.arguments`, which Swift on Linux reads from /proc/self/cmdline: without /proc
+/// (a chroot, a container) it is empty, and `cardfeed build` would print the help and exit 0.
+enum ProcessArguments {
+    /// Whether the C library gave main's arguments (it gives at least the program's name).
+    static var known: Bool { cardfeed_argc() > 0 && cardfeed_argv() != nil }
+
+    /// Every argument, the program's name first; `CommandLine.arguments` where the C library
+    /// gave none.
+    static var all: [String] {
+        guard known, let argv = cardfeed_argv() else { return CommandLine.arguments }
+        return (0..<Int(cardfeed_argc())).map { argv[$0].map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? "" }
     }
 }

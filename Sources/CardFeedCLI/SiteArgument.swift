@@ -30,9 +30,15 @@ struct SiteArgument: ParsableArguments {
     /// once, from `run`: ArgumentParser validates an option group more than once.
     func warnIfDeprecated(_ printer: DiagnosticPrinter = DiagnosticPrinter(format: .text)) {
         guard let deprecatedSite else { return }
-        let command = CommandLine.arguments.dropFirst().first ?? "templates"
-        printer.print(Diagnostic(
-            .warning, file: "--site", message: "deprecated, and will go: give the site as the argument instead (`cardfeed \(command) \(deprecatedSite)`)"))
+        // The same command with the site moved from --site to the end, where the argument goes
+        // (after a template name: `cardfeed eject cards/short_news SITE`).
+        var words: [String] = []
+        var arguments = ProcessArguments.all.dropFirst().makeIterator()
+        while let word = arguments.next() {
+            if word == "--site" { _ = arguments.next() } else if !word.hasPrefix("--site=") { words.append(word) }
+        }
+        let command = (["cardfeed"] + words + [deprecatedSite]).joined(separator: " ")
+        printer.print(Diagnostic(.warning, file: "--site", message: "deprecated, and will go: give the site as the argument instead (`\(command)`)"))
     }
 
     /// The folder used and why, for messages.

@@ -62,7 +62,7 @@ final class PageStreams: RenderedCards, Sendable {
             next = positions.upperBound
         }
         let failures = ConcurrentResults<Error?>(count: feeds.count)
-        DispatchQueue.concurrentPerform(iterations: feeds.count) { index in
+        Parallel.perform(iterations: feeds.count) { index in
             do {
                 try feeds[index].writer.withLock { try $0.write(html, at: positions) }
                 failures.set(index, nil)

@@ -82,7 +82,7 @@ extension SiteRenderer {
         let context = RenderContextKey(templates: templates.fingerprint, settings: settings.values).hashValue
         let keys = ConcurrentResults<Int>(count: cards.count)
         let chunk = 512
-        DispatchQueue.concurrentPerform(iterations: (cards.count + chunk - 1) / chunk) { index in
+        Parallel.perform(iterations: (cards.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
                 let anchor = cards.anchor(at: position)
                 keys.set(position, renderKey(cards[position], anchor: anchor, permalink: places.permalink(position: position, anchor: anchor), context: context))

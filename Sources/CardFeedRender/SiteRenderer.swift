@@ -75,7 +75,7 @@ package struct SiteRenderer {
             let kept = ConcurrentResults<String?>(count: batch.count)
             let chunks = (batch.count + 255) / 256
             let failures = ConcurrentResults<Error?>(count: chunks)
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            Parallel.perform(iterations: chunks) { chunk in
                 failures.set(chunk, nil)
                 var scratch = MustacheBytes(capacity: 16384)
                 var pageScratch = MustacheBytes(capacity: cardPages == nil ? 0 : 16384)

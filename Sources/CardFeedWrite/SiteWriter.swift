@@ -67,7 +67,7 @@ public struct SiteWriter: Sendable {
         try target.createFolders(PagePaths.folders(containing: files.map(\.path)))
         let failures = ConcurrentResults<String?>(count: files.count)
         let done = FileCount(progress)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+        Parallel.perform(iterations: files.count) { index in
             let file = files[index]
             do {
                 let sink = try target.open(file.path)

@@ -258,7 +258,7 @@ import Testing
             #expect(setting.defaultHelp.hasPrefix("(default: ") && setting.defaultHelp.hasSuffix("\(setting.fallback))"))
         }
         let bad = ConfigLoader(site: site.site).load(overriding: SettingOverrides(baseURL: "javascript:x"), into: &diagnostics)
-        #expect(bad.baseURL == nil && diagnostics.contains("--base-url", "is not an http or https address"))
+        #expect(bad.baseURL == nil && diagnostics.contains("--base-url", "must be an http or https address, not \"javascript:\""))
     }
 
     @Test func themeColumnsAreAWholeNumberFromOneToSix() throws {

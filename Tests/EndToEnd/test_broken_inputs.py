@@ -488,6 +488,39 @@ def test_a_base_url_with_spaces_or_quotes_is_refused(run, tmp_path):
     assert build(run, site, "--base-url", "https://x.test/news/").returncode == 0
 
 
+BASE_URLS_THAT_PREFIX_NO_PATH = [
+    # (base URL, what the error says is wrong, what it says to write instead)
+    ("https://x.example/?q=1#frag", "must not have a query", 'write "https://x.example/"'),
+    ("https://x.example/news#top", "must not have a fragment", 'write "https://x.example/news/"'),
+    ("https://user:pw@x.example/", "must not hold a user name or password", 'write "https://x.example/"'),
+    ("https://token@x.example/a/", "must not hold a user name or password", 'write "https://x.example/a/"'),
+    ("x.example/news/", "not a path", 'write "https://x.example/news/"'),
+    ("/news/", "not a path", "such as https://example.com/news/"),
+    ("news", "not a path", "such as https://example.com/news/"),
+    ("//x.example/", "must say http or https before the host", 'write "https://x.example/"'),
+    ("ftp://x.example/", 'not "ftp:"', "such as https://example.com/news/"),
+    ("file:///srv/site/", 'not "file:"', "such as https://example.com/news/"),
+]
+
+
+def test_a_base_url_that_cannot_prefix_a_path_is_an_error_saying_what_to_write(run, tmp_path):
+    """A query, fragment or password would be in every canonical link, og:url, feed and sitemap
+    entry (`https://x.example/?q=1#frag/cards/…`); a path or another scheme cannot prefix one."""
+    site = write_cards(tmp_path / "site", [card()])
+    for url, problem, instead in BASE_URLS_THAT_PREFIX_NO_PATH:
+        result = build(run, site, "--base-url", url)
+        assert result.returncode == 1, (url, result.stdout)
+        assert f"error: --base-url: {json.dumps(url)} " in result.stderr and problem in result.stderr and instead in result.stderr, (url, result.stderr)
+        assert not (site / "public").exists()
+        (site / "cardfeed.yml").write_text(f"title: T\nbase_url: {json.dumps(url)}\n")
+        result = build(run, site)
+        assert result.returncode == 1, (url, result.stdout)
+        assert 'cardfeed.yml:2:11: field "base_url": ' in result.stderr and problem in result.stderr and instead in result.stderr, (url, result.stderr)
+        assert not (site / "public").exists()
+        (site / "cardfeed.yml").unlink()
+    assert build(run, site, "--base-url", "https://x.example:8080/news").returncode == 0
+
+
 def test_an_http_url_without_a_host_is_refused_and_protocol_relative_links_follow_new_tab(run, tmp_path):
     site = write_cards(tmp_path / "site", [
         card(id="img", type="captioned_image", title="t", image="https:javascript:alert(1)"),
@@ -557,6 +590,56 @@ def test_file_names_that_are_not_utf8_are_errors_naming_the_file(run, tmp_path):
         for shown in ["site/cards/caf\\xE9.json", "site/assets/logo\\xFF.png", "site/static/r\\xE9sum\\xE9.txt"]:
             assert f"error: {shown}: has a name that is not UTF-8" in result.stderr, result.stderr
     assert not (site / "public").exists()
+
+
+@pytest.mark.parametrize("names", [
+    ("a-news.json", "b-sync.json", "c-sync.json"),  # the News Feed file first
+    ("b-news.json", "a-sync.json", "c-sync.json"),  # between the syncs
+    ("c-news.json", "a-sync.json", "b-sync.json"),  # after both
+], ids=["news-first", "news-between", "news-last"])
+@pytest.mark.parametrize("later", ["full sync without it", "sync removing it"])
+def test_a_news_feed_card_a_sync_replaced_shows_again_once_syncs_no_longer_send_it(run, tmp_path, names, later):
+    """A full sync sends a newer X (it takes the News Feed file's X's place), a later sync no
+    longer sends X: the News Feed file's X shows again, with a warning saying why, whatever the
+    order of the files."""
+    news_name, first_sync, second_sync = names
+    site = tmp_path / "site"
+    (site / "cards").mkdir(parents=True)
+    (site / "cards" / news_name).write_text(json.dumps({"feed": [
+        {"id": "x", "type": "text_announcement", "created": 1_700_000_000, "description": "news feed x", "categories": ["news"]}]}))
+    (site / "cards" / first_sync).write_text(json.dumps({"full_sync": True, "cards": [
+        {"id": "x", "tp": "text_announcement", "ca": 1_750_000_000, "ds": "synced x"},
+        {"id": "y", "tp": "text_announcement", "ca": 1_750_000_000, "ds": "synced y"}]}))
+    (site / "cards" / second_sync).write_text(json.dumps(
+        {"full_sync": True, "cards": [{"id": "y", "tp": "text_announcement", "ca": 1_750_000_000, "ds": "synced y"}]}
+        if later == "full sync without it" else {"full_sync": False, "cards": [{"id": "x", "r": True}]}))
+    result = run("build", site, "--now", "1790000000")
+    assert result.returncode == 0, result.stderr
+    page = (site / "public" / "index.html").read_text()
+    assert "news feed x" in page and "synced x" not in page and "synced y" in page, result.stdout
+    if news_name == "c-news.json":
+        assert "shows again" not in result.stderr, "read after the syncs, the card never left"
+    else:
+        assert (f'site/cards/{news_name}:1:12: card 1 (id "x"): field "id": shows again: the Content Cards sync site/cards/{first_sync} sent '
+                "a card of this id in its place, and later syncs no longer send it") in result.stderr, result.stderr
+    assert "(news feed x)" not in result.stdout
+    assert "duplicate" not in result.stdout, result.stdout
+    explained = run("explain", "x", site, "--now", "1790000000")
+    assert explained.returncode == 0 and news_name in explained.stdout, explained.stdout
+
+
+def test_a_news_feed_card_stays_behind_a_sync_that_still_sends_it(run, tmp_path):
+    site = tmp_path / "site"
+    (site / "cards").mkdir(parents=True)
+    (site / "cards" / "a-news.json").write_text(json.dumps({"feed": [
+        {"id": "x", "type": "text_announcement", "created": 1_700_000_000, "description": "news feed x"}]}))
+    for name in ("b-sync.json", "c-sync.json"):
+        (site / "cards" / name).write_text(json.dumps({"full_sync": True, "cards": [{"id": "x", "tp": "text_announcement", "ca": 1_750_000_000, "ds": f"synced x {name}"}]}))
+    result = run("build", site, "--now", "1790000000")
+    assert result.returncode == 0, result.stderr
+    page = (site / "public" / "index.html").read_text()
+    assert "synced x c-sync.json" in page and "news feed x" not in page and "synced x b-sync.json" not in page
+    assert "shows again" not in result.stderr
 
 
 def test_a_sync_removes_only_cards_of_syncs_and_every_envelope_key_is_read_or_warned_about(run, tmp_path):

@@ -3,7 +3,9 @@ import re
 import shutil
 import subprocess
 
-from conftest import write_cards
+import pytest
+
+from conftest import REPO, write_cards
 
 
 def test_builds_the_example_site_from_another_directory_and_says_where(run, example_site, tmp_path):
@@ -152,3 +154,31 @@ def test_bash_completes_the_built_in_template_names_after_eject(run):
     eject = script[script.index("_cardfeed_eject()"):]
     eject = eject[:eject.index("\n}\n")]
     assert "cards/short_news" in eject and "card_page" in eject, eject
+
+
+def test_without_proc_commands_read_their_arguments_and_never_succeed_silently(cardfeed_bin, tmp_path):
+    """Swift reads CommandLine.arguments from /proc/self/cmdline on Linux: in a chroot or container
+    without /proc every command saw no arguments, printed the help and exited 0. Run here in a
+    mount namespace whose /proc is unmounted (Tests/Package/test_fresh_root.py runs the packaged
+    binary in a root without /proc)."""
+    import shutil
+    if not shutil.which("unshare") or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        pytest.skip("unshare -m is not allowed here (needs root)")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cards.json").write_text('[{"id": "a", "type": "text_announcement", "created": 1, "description": "Hello"}]')
+
+    def without_proc(*args):
+        script = 'umount -l /proc && test ! -e /proc/self && exec "$@"'
+        return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(cardfeed_bin), *map(str, args)],
+                              capture_output=True, text=True, timeout=120)
+
+    for _ in range(3):
+        built = without_proc("build", site, "-o", tmp_path / "out", "--now", "2")
+        assert built.returncode == 0 and (tmp_path / "out" / "index.html").is_file(), built.stdout + built.stderr
+        assert "USAGE" not in built.stdout.upper(), built.stdout
+        checked = without_proc("check", tmp_path / "missing", "--strict")
+        assert checked.returncode != 0 and "USAGE" not in checked.stdout.upper(), checked.stdout + checked.stderr
+        assert "Illegal instruction" not in checked.stderr and checked.returncode > 0
+        version = without_proc("--version")
+        assert version.returncode == 0 and version.stdout.strip() == (REPO / "VERSION").read_text().strip(), version.stdout

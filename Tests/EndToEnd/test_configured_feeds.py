@@ -286,6 +286,38 @@ def test_a_static_file_where_a_configured_feed_writes_is_an_error(run, tmp_path)
     assert "would be copied to offers/index.html, where the build writes the front page of the offers feed" in result.stderr
 
 
+WINDOWS_DEVICE_NAMES = ["con", "nul", "com1", "aux", "lpt9", "prn", "LPT1", "Con", "nul.txt", "aux.html", "com3.x"]
+
+
+@pytest.mark.parametrize("slug", WINDOWS_DEVICE_NAMES)
+def test_a_slug_that_windows_keeps_for_a_device_is_an_error(run, tmp_path, slug):
+    """docs/deploy.md: names are chosen so that none is a Windows device name, in any case,
+    with or without an extension: such a folder cannot be created, checked out or unzipped there."""
+    site = content_cards_site(tmp_path / "site", FEEDS_YML.replace("  - slug: social\n", f"  - slug: {json.dumps(slug)}\n    title: T\n"))
+    for command in ("build", "check"):
+        result = run(command, site, "-o", tmp_path / "out", "--now", NOW, "-q") if command == "build" else run(command, site, "--now", NOW, "-q")
+        assert result.returncode == 1, (slug, result.stdout)
+        assert f'cardfeed.yml:11:11: field "feeds[4].slug": {json.dumps(slug)} is a name Windows keeps for a device ({slug.split(".")[0].upper()})' in result.stderr, result.stderr
+        assert "choose another slug" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_site_files_copied_under_a_windows_device_name_are_errors(run, tmp_path):
+    site = content_cards_site(tmp_path / "site")
+    for path in ["static/aux/notes.txt", "static/Nul.html", "static/docs/lpt9.json", "assets/images/com1.png", "static/con .txt"]:
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text("x")
+    (site / "static" / "console.html").write_text("kept: not a device name")
+    for command in ("build", "check"):
+        result = run(command, site, "-o", tmp_path / "out", "--now", NOW, "-q") if command == "build" else run(command, site, "--now", NOW, "-q")
+        assert result.returncode == 1, result.stdout
+        for path, name, device in [("static/aux/notes.txt", "aux", "AUX"), ("static/Nul.html", "Nul.html", "NUL"), ("static/docs/lpt9.json", "lpt9.json", "LPT9"),
+                                   ("assets/images/com1.png", "com1.png", "COM1"), ("static/con .txt", "con .txt", "CON")]:
+            assert f'site/{path}: would be copied to {path.removeprefix("static/")}, but "{name}" is a name Windows keeps for a device ({device})' in result.stderr, result.stderr
+        assert "console" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_serve_follows_edits_of_the_feed_definitions(running, tmp_path):
     site = content_cards_site(tmp_path / "site")
     serve = running("serve", site, "--port", "0")

@@ -111,7 +111,7 @@ UNPLACED = [
     ("strings-site", r"^no translation for ", "about strings the file does not have"),
     ("strings-missing", r'^no strings for the locale "xx"', "the file it needs does not exist"),
     ("output", r"holds files that cardfeed did not write", "about a folder"),
-    ("base-url", r'^"nope" is not an http or https address', "a command-line option, not a file"),
+    ("base-url", r'^"nope" must be an http or https address', "a command-line option, not a file"),
     ("missing-site", r"^no site folder: it does not exist", "the folder does not exist"),
     ("not-a-site", r"^not a site: it has no cardfeed.yml", "the folder is not a site; the file names it, the message does not again"),
 ]

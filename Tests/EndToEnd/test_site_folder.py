@@ -97,6 +97,30 @@ def test_init_dot_in_an_empty_folder_or_one_with_only_dotfiles_then_build(run, t
     assert sorted(p.name for p in busy.iterdir()) == ["notes.txt"]
 
 
+def test_init_refuses_a_folder_inside_a_sites_own_folders_naming_the_site(run, tmp_path):
+    """A site made in my-site/cards/sub would have its cards read as my-site's (duplicate ids),
+    one in my-site/public/ would be replaced by the next build: init refuses, naming the site,
+    at any depth and through a symbolic link, and writes nothing."""
+    site = write_cards(tmp_path / "my-site", [CARD])
+    for folder in ["cards", "templates", "assets", "static", "strings", "public"]:
+        (site / folder).mkdir(exist_ok=True)
+    (tmp_path / "link").symlink_to(site / "templates")
+    targets = [site / "cards" / "sub", site / "templates" / "x", site / "assets" / "images" / "new", site / "static" / "s",
+               site / "strings" / "s", site / "public" / "p", site / "cards", tmp_path / "link" / "deep" / "er", site / "unbuilt-output" / "x"]
+    (site / "unbuilt-output").mkdir()
+    (site / "unbuilt-output" / ".cardfeed-output").write_text("")
+    for target in targets:
+        result = run("init", target)
+        assert result.returncode == 1, (target, result.stdout)
+        assert "is inside the " in result.stderr and "of the site " in result.stderr and "my-site" in result.stderr, result.stderr
+        assert "Usage" not in result.stderr
+        assert not (target / "cardfeed.yml").exists()
+    assert not (site / "cards" / "sub").exists() and not (site / "templates" / "x").exists()
+    # Beside the site, or in a folder of its own that is none of those, is fine.
+    assert run("init", tmp_path / "other").returncode == 0
+    assert run("init", site / "docs" / "example").returncode == 0
+
+
 def test_init_without_a_folder_creates_site(run, tmp_path):
     made = run("init")
     assert made.returncode == 0, made.stderr
@@ -137,6 +161,8 @@ def test_deprecated_site_option_still_works_but_not_with_the_argument(run, examp
     old = run("templates", "--site", example_site)
     assert old.returncode == 0
     assert old.stderr.splitlines() == [f"warning: --site: deprecated, and will go: give the site as the argument instead (`cardfeed templates {example_site}`)"]
+    ejected = run("eject", "cards/short_news", "--site", example_site)
+    assert f"(`cardfeed eject cards/short_news {example_site}`)" in ejected.stderr, ejected.stderr
     checked = run("check", "--site", example_site, "-q")
     assert checked.returncode == 0 and checked.stderr.count("--site: deprecated") == 1, checked.stderr
     # With --diagnostics json, standard error stays one JSON object a line, the notice too.

@@ -1,6 +1,6 @@
 """Pages that stay put (docs/cards.md, "Pages"), on 10,000 generated cards of 20 a page:
 adding a card, expiring one and removing an old one each rewrite at most three pages of each
-feed the card is in, and no page of any other feed (a card's permalink is its own page); and
+feed the card is in (four when a page end goes and the merged page is cut again), and no page of any other feed (a card's permalink is its own page); and
 the build's summary says how many files changed."""
 import json
 import re
@@ -122,7 +122,11 @@ def test_a_card_coming_or_going_rewrites_at_most_three_pages_of_its_feeds(site, 
     for feed in {folder(path) for path in site.before if path.endswith("/index.html")} | {""}:
         changed = sorted(path for path in pages if folder(path) == feed)
         if feed in feeds_of(card):
-            assert len(changed) <= 3, f"{feed or 'all'}: {changed}"
+            # A page end that goes merges its page with the next newer one; where the two hold
+            # more than twice the page size, the merged page is cut again (docs/cards.md,
+            # "Pages"): a new page, a fourth file.
+            cut_again = ends and change != "new" and any(path not in site.before for path in changed)
+            assert len(changed) <= (4 if cut_again else 3), f"{feed or 'all'}: {changed}"
             assert changed, f"{feed or 'all'} shows the card"
             continue
         # Another feed does not change: a card's permalink is its own page, whose address stays.

@@ -142,7 +142,7 @@ def test_a_bad_base_url_is_refused(run, tmp_path):
     site = write_cards(tmp_path / "s", [{"id": "t1", "type": "text_announcement", "created": 1, "description": "d"}])
     result = run("build", site, "--base-url", "javascript:alert(1)")
     assert result.returncode == 1
-    assert "is not an http or https address" in result.stderr
+    assert 'error: --base-url: "javascript:alert(1)" must be an http or https address, not "javascript:"' in result.stderr
 
 
 def test_hostile_text_still_gives_well_formed_feeds(run, tmp_path):

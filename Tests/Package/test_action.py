@@ -48,7 +48,19 @@ class Runner:
                               capture_output=True, text=True, timeout=300)
 
     def outputs(self):
-        return dict(line.split("=", 1) for line in self.files["GITHUB_OUTPUT"].read_text().splitlines())
+        """GITHUB_OUTPUT as the runner reads it: NAME=VALUE lines and NAME<<DELIMITER blocks
+        (the form the steps write)."""
+        values, lines = {}, self.files["GITHUB_OUTPUT"].read_text().splitlines()
+        while lines:
+            line = lines.pop(0)
+            if "<<" in line:
+                name, delimiter = line.split("<<", 1)
+                end = lines.index(delimiter)
+                values[name], lines = "\n".join(lines[:end]), lines[end + 1:]
+            else:
+                name, value = line.split("=", 1)
+                values[name] = value
+        return values
 
 
 def test_the_action_installs_the_release_and_builds_a_site_with_annotations(dist, releases, tmp_path):

@@ -142,3 +142,29 @@ def test_get_pagefind_installs_the_pinned_pagefind_on_a_fresh_debian_12_without_
     refused = root.run("cd /tmp/cardfeed && bash scripts/get-pagefind.sh /opt/pf", check=False)
     assert refused.returncode == 1 and "refused" in refused.stderr, refused.stderr
     assert not (root.path / "opt" / "pf" / "pagefind").exists()
+
+
+def test_the_archive_reads_its_arguments_and_builds_in_a_root_without_proc(dist, debian_root):
+    """A chroot or container without /proc: Swift reads CommandLine.arguments from
+    /proc/self/cmdline, so every command once printed the help and exited 0 (build wrote
+    nothing, check --strict of a missing folder passed), and libdispatch's thread pool monitor,
+    which reads /proc/<thread>/stat, stopped a build with "Illegal instruction" (2 runs of 5)."""
+    root = debian_root
+    subprocess.run(["umount", "--lazy", str(root.path / "proc")], check=True)
+    with tarfile.open(dist["archive"]) as archive:
+        archive.extractall(root.path / "opt")
+    binary = f"/opt/cardfeed-{dist['version']}-linux-x86_64/cardfeed"
+    assert not (root.path / "proc" / "self").exists()
+    assert root.run(f"{binary} --version").stdout.strip() == dist["version"]
+    root.run(f"cd /root && {binary} init site")
+    # Cards enough that the build's threads are busy for more than the monitor's second.
+    cards = ",".join(f'{{"id": "c{n}", "type": "text_announcement", "created": {1_700_000_000 + n}, "description": "Card **{n}**"}}'
+                     for n in range(20_000))
+    (root.path / "root" / "site" / "cards.json").write_text(f"[{cards}]")
+    for run in range(5):
+        built = root.run(f"cd /root && {binary} build site --now 1800000000 2>&1", check=False)
+        assert built.returncode == 0, f"run {run + 1}: {built.returncode}\n{built.stdout[-2000:]}"
+        assert "USAGE" not in built.stdout.upper() and "Wrote " in built.stdout, built.stdout
+        assert (root.path / "root" / "site" / "public" / "index.html").is_file()
+        checked = root.run(f"cd /root && {binary} check /root/missing --strict", check=False)
+        assert checked.returncode == 1 and "no site folder missing" in checked.stderr, checked.stdout + checked.stderr

@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedModel
 import Synchronization
 
 /// A build's search index to make, with the Pagefind that makes it: the card pages it indexes,
@@ -72,7 +73,7 @@ public struct SearchIndex: Sendable, Equatable {
         let width = min(Self.partsAtOnce, max(1, ProcessInfo.processInfo.activeProcessorCount), parts.count)
         let next = Atomic(0)
         let results = Mutex([Result<Pagefind.Bundle, Pagefind.Failure>?](repeating: nil, count: parts.count))
-        DispatchQueue.concurrentPerform(iterations: width) { _ in
+        Parallel.perform(iterations: width) { _ in
             while true {
                 let number = next.add(1, ordering: .relaxed).oldValue
                 guard number < parts.count, !runs.stopped else { return }

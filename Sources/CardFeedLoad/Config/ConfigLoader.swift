@@ -132,11 +132,12 @@ struct YAMLReader {
 
     mutating func baseURL(_ node: Node) -> String? {
         guard let text = string(node, key: "base_url") else { return nil }
-        guard let url = URLCheck.baseURL(text) else {
-            error(node, "base_url", "must be an http or https address such as https://example.com/news/ (without spaces or quotes)")
+        switch URLCheck.baseURL(text) {
+        case .success(let url): return url
+        case .failure(let refusal):
+            error(node, "base_url", refusal.reason)
             return nil
         }
-        return url
     }
 
     /// `timezone`: an IANA time zone name such as Europe/Berlin.

@@ -104,9 +104,13 @@ extension YAMLReader {
             error(node, key, "\(Diagnostic.quoted(text)) is taken: \(text)/ is \(reason); choose another slug")
             return nil
         }
+        if let device = PortableName.windowsDevice(text) {
+            error(node, key, "\(Diagnostic.quoted(text)) is a name Windows keeps for a device (\(device)): a folder of that name cannot be created, checked out or unzipped there; choose another slug, such as \(Self.slugSuggestion(text).isEmpty ? "offers" : Self.slugSuggestion(text) + "-feed")")
+            return nil
+        }
         guard text.utf8.count <= Self.slugLimit, text.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*$"#, options: .regularExpression) != nil else {
             let suggested = Self.slugSuggestion(text)
-            let hint = suggested.isEmpty || suggested == text || Self.reservedSlugs[suggested] != nil ? "" : " (did you mean \(Diagnostic.quoted(suggested))?)"
+            let hint = suggested.isEmpty || suggested == text || Self.reservedSlugs[suggested] != nil || PortableName.windowsDevice(suggested) != nil ? "" : " (did you mean \(Diagnostic.quoted(suggested))?)"
             error(node, key, "\(Diagnostic.quoted(text)) is not a slug\(hint): a slug names the feed's folder, in lower-case letters a to z, digits and single hyphens between words, at most \(Self.slugLimit) characters, such as offers or summer-deals")
             return nil
         }

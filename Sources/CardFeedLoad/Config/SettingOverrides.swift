@@ -85,9 +85,11 @@ public struct SettingOverrides: Sendable {
             case .locale: if let locale { config.locale = locale }
             case .baseURL:
                 guard let baseURL else { continue }
-                config.baseURL = URLCheck.baseURL(baseURL)
-                if config.baseURL == nil {
-                    diagnostics.append(Diagnostic(.error, file: setting.option, message: "\(Diagnostic.quoted(baseURL)) is not an http or https address such as https://example.com/news/ (without spaces or quotes)"))
+                switch URLCheck.baseURL(baseURL) {
+                case .success(let url): config.baseURL = url
+                case .failure(let refusal):
+                    config.baseURL = nil
+                    diagnostics.append(Diagnostic(.error, file: setting.option, message: "\(Diagnostic.quoted(baseURL)) \(refusal.reason)"))
                 }
             case .contentSecurityPolicy:
                 if contentSecurityPolicy { config.contentSecurityPolicy = config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin }

@@ -17,4 +17,7 @@ public enum CardEvent: Sendable {
     case removed(CardSource?, by: CardSource)
     /// A removal entry that removed nothing, and why (the warning's words).
     case removalIgnored(by: CardSource, why: String)
+    /// The entry of a file that is not a sync, which a sync's card had taken the place of, is
+    /// shown again since syncs no longer send the id (the warning's words).
+    case shownAgain(CardSource, why: String)
 }

@@ -167,7 +167,7 @@ public struct CardLoader: Sendable {
         func decodeInParallel(_ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
             let order = firstOrder()
             let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: count)
-            DispatchQueue.concurrentPerform(iterations: (count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
+            Parallel.perform(iterations: (count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                 for offset in chunk * Self.chunkSize..<min(count, (chunk + 1) * Self.chunkSize) {
                     let source = CardSource(file: file, index: startIndex + offset, order: order + offset, offset: place(offset))
                     decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source) })
@@ -192,7 +192,7 @@ public struct CardLoader: Sendable {
                         // Its key: the file (its messages name it), the decoder and the bytes.
                         let order = firstOrder()
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
-                        DispatchQueue.concurrentPerform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
+                        Parallel.perform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                             for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {
                                 let source = CardSource(file: file, index: start + offset, order: order + offset, offset: batch[offset].lowerBound)
                                 var hasher = Hasher()
@@ -360,6 +360,11 @@ extension CardLoader {
 /// file may send it again). Every other file keeps the News Feed rules: a repeated id keeps the
 /// more recently updated card (on a tie, the one read last), and a removal entry deletes its card
 /// wherever it was read.
+///
+/// A sync removes only what syncs sent, in any order of files: a card of another file that a
+/// sync's card of the same id took the place of (or that lost to one) waits behind it, and shows
+/// again when syncs no longer send that id (a full sync that leaves it out, or a sync's removal
+/// entry), with a warning saying so.
 struct CardMerger {
     private var byID: [String: Int] = [:]
     /// Ids removed by entries of files that are not syncs, deleted from all files at the end.
@@ -368,6 +373,9 @@ struct CardMerger {
     private var deleted = Set<Int>()
     /// Positions of cards read from sync files (which a later full sync replaces).
     private var fromSyncs = Set<Int>()
+    /// By id: the newest card of a file that is not a sync, where a sync's card of that id is
+    /// shown instead, and the position it shows again at once no sync sends the id.
+    private var behindSyncs: [String: (card: Card, position: Int, sync: CardSource)] = [:]
     /// The kind of the file being merged: nil for a file that is not a sync.
     private var sync: ContentCardsSync?
     /// The id whose history is kept (see `CardEvent`), and its history.
@@ -468,6 +476,11 @@ struct CardMerger {
             diagnostic.cardOffset = card.source.offset
             result.diagnostics.append(diagnostic)
             if card.id == following { history.append(.duplicate(kept: newer ? card.source : kept.source, dropped: newer ? kept.source : card.source, why: message)) }
+            if sync != nil, !fromSyncs.contains(previous), newer {
+                keepBehindSyncs(kept, at: previous, behind: card.source)
+            } else if sync == nil, fromSyncs.contains(previous) {
+                if newer { behindSyncs[card.id] = nil } else { keepBehindSyncs(card, at: previous, behind: kept.source) }
+            }
             if newer {
                 result.cards[previous] = card
                 if sync != nil { fromSyncs.insert(previous) } else { fromSyncs.remove(previous) }
@@ -477,7 +490,35 @@ struct CardMerger {
         }
     }
 
+    /// Keeps `card`, of a file that is not a sync, behind the sync's card of its id at `position`
+    /// (the newer of two such cards, as between any two News Feed cards).
+    private mutating func keepBehindSyncs(_ card: Card, at position: Int, behind sync: CardSource) {
+        if let waiting = behindSyncs[card.id], waiting.card.sortTime > card.sortTime { return }
+        behindSyncs[card.id] = (card, position, sync)
+    }
+
+    /// Shows again each card that waited behind a sync's card once no sync's card of its id is
+    /// left, at the place it held, with a warning: it was hidden by the sync, not removed.
+    private mutating func showAgainWhatSyncsNoLongerSend(_ result: inout LoadedCards) {
+        for (id, waiting) in behindSyncs.sorted(by: { $0.value.position < $1.value.position }) where byID[id] == nil && deleted.contains(waiting.position) {
+            let card = waiting.card
+            result.cards[waiting.position] = card
+            deleted.remove(waiting.position)
+            byID[id] = waiting.position
+            // It was counted as a duplicate when the sync's card took its place.
+            result.skipped[.duplicate, default: 0] -= 1
+            if result.skipped[.duplicate] == 0 { result.skipped[.duplicate] = nil }
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: id, field: "id",
+                message: "shows again: the Content Cards sync \(waiting.sync.file) sent a card of this id in its place, and later syncs no longer send it (a full sync left it out, or a sync removed it); a sync removes only what syncs sent")
+            diagnostic.cardOffset = card.source.offset
+            result.diagnostics.append(diagnostic)
+            if id == following { history.append(.shownAgain(card.source, why: diagnostic.message)) }
+        }
+    }
+
     mutating func applyRemovals(to result: inout LoadedCards) {
+        showAgainWhatSyncsNoLongerSend(&result)
         if !deleted.isEmpty {
             result.cards = result.cards.enumerated().compactMap { deleted.contains($0.offset) ? nil : $0.element }
         }

@@ -10,15 +10,70 @@ public struct FeedPage: Sendable, Hashable {
 
 /// Which cards end a page. Pages are cut where the cards themselves say, rather than every
 /// `pageSize` cards from the newest, so that a new card does not move every card one place
-/// (changing every page file, and what every bookmarked page shows): walked from the oldest
-/// card to the newest, a page ends at, and includes, each card whose id's `hash` is a multiple
-/// of the page size. A page holds `pageSize` cards on average (from one to about five times as
-/// many), and adding, expiring or removing a card changes its own page only, but for a card
-/// that ends a page, whose page then splits or merges with the next newer one.
+/// (changing every page file, and what every bookmarked page shows). As content-defined
+/// chunking cuts a file (rsync, FastCDC), walked from the oldest card to the newest, a page
+/// ends at, and includes:
+/// - each card whose id's `hash` is a multiple of the page size (a page end), so pages hold
+///   `pageSize` cards on average, and adding, expiring or removing a card changes its own page
+///   only, but for a page end, whose page then splits or merges with the next newer one;
+/// - where a page would hold more than `2 × pageSize` cards (one run in e² between page ends
+///   for ordinary ids), its card of the smallest hash that leaves half a page on each side,
+///   and within each side likewise. The cuts depend on the run's cards alone, so a card coming
+///   or going elsewhere never moves them.
+/// Ids whose page ends are far more or far fewer than chance gives, or that leave a run of 40
+/// page sizes without one (ids chosen, or all alike), defeat the scheme: their feed is cut
+/// every `pageSize` cards from the oldest instead, and the build warns
+/// (`FeedSelection.pagedByCount`), since such pages move as cards come and go.
+/// No archive page holds more than `2 × pageSize` cards, and pages average close to `pageSize`
+/// (0.83 times it for `card-0` … `card-99999`: 16.5 cards at 20, none over 40, where the page ends alone made pages of up to 197).
 package enum PageEnds {
-    /// Whether the card with this id ends a page of pages of `pageSize` cards on average.
+    /// Whether the card with this id is a page end (see above) in pages of `pageSize` cards.
     package static func endsPage(_ id: String, pageSize: Int) -> Bool {
         pageSize > 0 && hash(id) % UInt64(pageSize) == 0
+    }
+
+    /// The longest run without a page end that ordinary ids give: at 40 page sizes, one run in
+    /// e^40.
+    static let longestRun = 40
+
+    /// The positions (oldest first) of the cards that end a page, of cards whose ids' hashes
+    /// are `hashes`, oldest first; and whether the ids defeat the scheme (pages then cut by count).
+    package static func ends(_ hashes: [UInt64], pageSize: Int) -> (ends: [Int], byCount: Bool) {
+        guard pageSize > 0 else { return ([], false) }
+        let pageEnds = hashes.indices.filter { hashes[$0] % UInt64(pageSize) == 0 }
+        // The cards from one page end to the next, that one included, and the newest ones after the last.
+        let runs = zip([-1] + pageEnds, pageEnds.map { $0 + 1 } + [hashes.count]).map { $0 + 1..<$1 }
+        if defeat(pageEnds: pageEnds.count, among: hashes.count, pageSize: pageSize) || runs.contains(where: { $0.count > longestRun * pageSize }) {
+            return (Array(stride(from: pageSize - 1, to: hashes.count, by: pageSize)), true)
+        }
+        return ((pageEnds + runs.flatMap { cuts($0, hashes, pageSize: pageSize) }).sorted(), false)
+    }
+
+    /// Where a run of cards (whose last card may end a page, none of the others does) is cut, in
+    /// order: nowhere when it fits on a page of `2 × pageSize`; else at its card of the
+    /// smallest hash (the older of two equal) that leaves half a page on each side, and within
+    /// each side likewise.
+    static func cuts(_ run: Range<Int>, _ hashes: [UInt64], pageSize: Int) -> [Int] {
+        let half = max(1, pageSize / 2)
+        var cuts: [Int] = []
+        var parts = [run]
+        while let part = parts.popLast() {
+            guard part.count > 2 * pageSize else { continue }
+            let cut = (part.lowerBound + half - 1...part.upperBound - half - 1).min { (hashes[$0], $0) < (hashes[$1], $1) }!
+            cuts.append(cut)
+            parts += [part.lowerBound..<cut + 1, cut + 1..<part.upperBound]
+        }
+        return cuts.sorted()
+    }
+
+    /// Whether `count` cards of which `pageEnds` are page ends (one in `pageSize` by chance) are
+    /// too far from chance to be ids that nobody chose: more than five standard deviations and
+    /// two cards off, which random ids are about once in three million feeds.
+    static func defeat(pageEnds: Int, among count: Int, pageSize: Int) -> Bool {
+        guard pageSize > 1 else { return false }
+        let expected = Double(count) / Double(pageSize)
+        let deviation = (expected * (1 - 1 / Double(pageSize))).squareRoot()
+        return abs(Double(pageEnds) - expected) > 5 * deviation + 2
     }
 
     /// A hash of the id that every build, on every machine, computes the same (Swift's `Hasher`
@@ -50,38 +105,41 @@ struct Paginator {
     let pageSize: Int
     /// The cards shown, in display order; a feed's `cards` are positions in it.
     let shown: ShownCards
-    /// By display position: whether the card ends a page (`PageEnds`).
-    let endsPage: [Bool]
+    /// By display position: the hash of the card's id (`PageEnds.hash`).
+    let idHashes: [UInt64]
     /// Whether the card at the first display position is newer than the one at the second,
     /// pins aside (`DisplayOrder.isNewer`).
     let isNewer: (Int, Int) -> Bool
 
-    /// `endsPage` by display position; see `endsPage(_:pageSize:)` to make it.
-    init(pageSize: Int, shown: ShownCards, endsPage: [Bool], isNewer: @escaping (Int, Int) -> Bool) {
+    /// `idHashes` by display position; see `idHashes(_:pageSize:)` to make it.
+    init(pageSize: Int, shown: ShownCards, idHashes: [UInt64], isNewer: @escaping (Int, Int) -> Bool) {
         self.pageSize = pageSize
         self.shown = shown
-        self.endsPage = endsPage
+        self.idHashes = idHashes
         self.isNewer = isNewer
     }
 
-    /// Whether each of `cards` (as loaded) ends a page. Read in the order the cards were
-    /// loaded, which is the order of their memory: in display order, reading each card's id
-    /// would miss the processor's cache.
-    static func endsPage(_ cards: [Card], pageSize: Int) -> [Bool] {
-        pageSize > 0 ? cards.map { PageEnds.endsPage($0.id, pageSize: pageSize) } : []
+    /// The hash of each of `cards`' ids (as loaded). Read in the order the cards were loaded,
+    /// which is the order of their memory: in display order, reading each card's id would miss
+    /// the processor's cache.
+    static func idHashes(_ cards: [Card], pageSize: Int) -> [UInt64] {
+        pageSize > 0 ? cards.map { PageEnds.hash($0.id) } : []
     }
 
-    /// The pages of `feed`, whose cards are the display positions `cards` (in display order).
-    func pages(of feed: Feed, cards: [Int]) -> (front: FeedPage, archive: [FeedPage], archiveOnFront: Int) {
+    /// The pages of `feed`, whose cards are the display positions `cards` (in display order),
+    /// and whether they are cut by count (`PageEnds`).
+    func pages(of feed: Feed, cards: [Int]) -> (front: FeedPage, archive: [FeedPage], archiveOnFront: Int, byCount: Bool) {
         let frontPath = PagePaths.front(feed)
-        guard pageSize > 0 else { return (FeedPage(cards: Array(cards.indices), path: frontPath), [], 0) }
+        guard pageSize > 0 else { return (FeedPage(cards: Array(cards.indices), path: frontPath), [], 0, false) }
         // Pinned cards come first in display order; in the archive they stand where their date
         // puts them, as if they were not pinned: pinning is the front page's matter.
         let pinnedCount = cards.firstIndex { !shown[$0].pinned } ?? cards.count
         let byDate = pinnedCount == 0 ? Array(cards.indices) : merged(cards, pinnedCount: pinnedCount)
+        let (ends, byCount) = PageEnds.ends(byDate.reversed().map { idHashes[cards[$0]] }, pageSize: pageSize)
         var archive: [FeedPage] = []
         var older = byDate.count
-        for index in byDate.indices.reversed() where endsPage[cards[byDate[index]]] {
+        for end in ends {
+            let index = byDate.count - 1 - end
             let path = PagePaths.archive(folder: feed.folder, endingWith: shown.anchor(at: cards[byDate[index]]))
             archive.append(FeedPage(cards: Array(byDate[index..<older]), path: path))
             older = index
@@ -89,15 +147,18 @@ struct Paginator {
         archive.reverse()
         // The front page: the pinned cards, the cards newer than the newest page end (`older`
         // of them), which no other page shows, and the newest archive pages until it shows at
-        // least a page's worth. Its unpinned cards are the newest, so they follow the pinned
-        // ones in display order.
+        // least a page's worth, as long as it holds at most two pages' worth (with the pinned
+        // cards aside). Its unpinned cards are the newest, so they follow the pinned ones in
+        // display order.
         var unpinned = byDate[..<older].count { $0 >= pinnedCount }
         var onFront = 0
         while pinnedCount + unpinned < pageSize, onFront < archive.count {
-            unpinned += archive[onFront].cards.count { $0 >= pinnedCount }
+            let more = archive[onFront].cards.count { $0 >= pinnedCount }
+            guard unpinned + more <= 2 * pageSize else { break }
+            unpinned += more
             onFront += 1
         }
-        return (FeedPage(cards: Array(0..<pinnedCount + unpinned), path: frontPath), archive, onFront)
+        return (FeedPage(cards: Array(0..<pinnedCount + unpinned), path: frontPath), archive, onFront, byCount)
     }
 
     /// The feed's cards, as indices into `cards`, newest first as if none were pinned: the

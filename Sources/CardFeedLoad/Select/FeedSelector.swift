@@ -10,7 +10,8 @@ public struct FeedSelection: Sendable, Hashable {
     public var cards: [Int]
     /// The front page (the feed's `index.html`): the pinned cards, then the cards newer than the
     /// newest page end, which no archive page shows yet, and the newest archive pages, as many
-    /// as it takes to show at least a page's worth of cards (every card with a page size of 0).
+    /// as it takes to show at least a page's worth of cards without passing two pages' worth
+    /// (every card with a page size of 0).
     /// A feed with no cards has it all the same, empty.
     public var front: FeedPage
     /// Every page that ended, newest first, also those the front page shows, so that no page
@@ -22,6 +23,9 @@ public struct FeedSelection: Sendable, Hashable {
     /// Whether the navigation lists it: false for a feed without cards under `hide_empty_feeds`
     /// (its pages are written all the same).
     public var listed = true
+    /// Whether its cards' ids defeat pages cut where the cards say (`PageEnds`): its pages are
+    /// then cut every page size cards from the oldest, and move as cards come and go.
+    public var pagedByCount = false
 
     /// Every page: the front page, then the archive, newest first.
     public var pages: [FeedPage] { [front] + archive }
@@ -209,13 +213,13 @@ public struct FeedSelector: Sendable {
             }
         }
         let shown = ShownCards(cards, order: shownIndices, anchorsIgnoringCase: cardPages)
-        let ends = Paginator.endsPage(cards, pageSize: pageSize)
-        let paginator = Paginator(pageSize: pageSize, shown: shown, endsPage: ends.isEmpty ? [] : shownIndices.map { ends[$0] }) { [shownIndices] a, b in
+        let hashes = Paginator.idHashes(cards, pageSize: pageSize)
+        let paginator = Paginator(pageSize: pageSize, shown: shown, idHashes: hashes.isEmpty ? [] : shownIndices.map { hashes[$0] }) { [shownIndices] a, b in
             order.isNewer(shownIndices[a], shownIndices[b])
         }
         let selections = zip(feeds, members).map { feed, cards in
-            let (front, archive, archiveOnFront) = paginator.pages(of: feed, cards: cards)
-            return FeedSelection(feed: feed, cards: cards, front: front, archive: archive, archiveOnFront: archiveOnFront, listed: !hideEmptyFeeds || !cards.isEmpty)
+            let (front, archive, archiveOnFront, byCount) = paginator.pages(of: feed, cards: cards)
+            return FeedSelection(feed: feed, cards: cards, front: front, archive: archive, archiveOnFront: archiveOnFront, listed: !hideEmptyFeeds || !cards.isEmpty, pagedByCount: byCount)
         }
         return Selection(cards: shown, feeds: selections, homes: homes(selections, everyCardFeed: everyCardFeed, count: shown.count), hidden: hidden, hiddenIDs: hiddenIDs)
     }

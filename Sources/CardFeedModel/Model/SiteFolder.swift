@@ -115,6 +115,30 @@ public struct SiteFolder: Sendable {
         return nil
     }
 
+    /// The site this folder is inside, at any depth, and which of its folders holds it: one
+    /// of its own (`cards/`, `templates/`, `assets/`, `static/`, `strings/`), its default output
+    /// `public/` or a cardfeed output beside them, through symbolic links. A new site there
+    /// would be read as part of that one, or replaced by its next build.
+    public var siteAround: (site: SiteFolder, role: String)? {
+        // The path as the file system resolves it: its deepest existing folder through links,
+        // then the names below it that do not exist yet.
+        var existing = root.standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        var folder = missing.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1, isDirectory: true) }
+        while folder.path != "/" {
+            let site = SiteFolder(folder.path)
+            if let around = site.enclosingSite { return around }
+            let parent = SiteFolder(folder.deletingLastPathComponent().path)
+            if folder.lastPathComponent == parent.defaultOutput.lastPathComponent, parent.hasSiteFiles { return (parent, "the output folder") }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+
     public var exists: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) && isDirectory.boolValue

@@ -70,7 +70,7 @@ public enum URLCheck {
     }
 
     package struct Refusal: Error, Equatable {
-        let reason: String
+        package let reason: String
     }
 
     /// What a browser makes of a link or image URL from a card, a description or the site's
@@ -179,20 +179,42 @@ public enum URLCheck {
         return String(kept)
     }
 
-    /// Whether `text` can be a site's `base_url`: an http(s) address with a host, and no
-    /// character a URL must not hold as it is (spaces, quotes, `<`, `>`, backslashes, control
-    /// characters), since it is written into every page's `<base href>` and the feeds, and
-    /// written as browsers read it (not `https:///x`).
-    package static func isBaseURL(_ text: String) -> Bool {
-        guard case .success(let url) = read(text), url.text == text, url.scheme == "http" || url.scheme == "https" else { return false }
-        return !text.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) || "\"'<>\\`{}|^".unicodeScalars.contains($0) || $0.properties.isWhitespace }
-    }
-
-    /// `text` as the site's base URL, ending in "/" so that pages' paths append to it; nil when
-    /// it is not one (`isBaseURL`).
-    package static func baseURL(_ text: String) -> String? {
-        guard isBaseURL(text) else { return nil }
-        return text.hasSuffix("/") ? text : text + "/"
+    /// `text` as the site's base URL, ending in "/" so that pages' paths append to it, or why it
+    /// cannot be one, with what to write instead. It prefixes every page's path in `<base href>`,
+    /// canonical links, `og:url`, the feeds and the sitemap, so it must be an http(s) address
+    /// with a host that a path can follow: no query or fragment (which a path would land in),
+    /// no user name or password (which every page would publish), no character a URL must not
+    /// hold as it is (spaces, quotes, `<`, `>`, backslashes, control characters), and written as
+    /// browsers read it (not `https:///x`).
+    package static func baseURL(_ text: String) -> Result<String, Refusal> {
+        let example = "https://example.com/news/"
+        func refused(_ reason: String) -> Result<String, Refusal> { .failure(Refusal(reason: reason)) }
+        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) || "\"'<>\\`{}|^".unicodeScalars.contains($0) || $0.properties.isWhitespace }) {
+            return refused("must be an http or https address without spaces, quotes or control characters, such as \(example)")
+        }
+        guard case .success(let url) = read(text), url.text == text else {
+            return refused("must be an http or https address with a host, written as browsers read it, such as \(example)")
+        }
+        guard let scheme = url.scheme else {
+            if url.host != nil { return refused("must say http or https before the host; write \(Diagnostic.quoted("https:" + text))") }
+            let guess = text.drop { $0 == "/" || $0 == "." }
+            let hint = guess.contains(".") && !guess.hasPrefix("/") ? "write \(Diagnostic.quoted("https://" + guess))" : "give the whole address of the site, such as \(example)"
+            return refused("must be an http or https address, not a path (a base URL is the site's whole address); \(hint)")
+        }
+        guard scheme == "http" || scheme == "https", let host = url.host else {
+            return refused("must be an http or https address, not \(Diagnostic.quoted(scheme + ":")) (a base URL is the address pages are served at), such as \(example)")
+        }
+        // What to write instead: the scheme, the host and the path, without the rest.
+        let authorityAndRest = text[text.range(of: "//")!.upperBound...]
+        let authority = authorityAndRest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let path = authorityAndRest[authority.endIndex...].prefix { $0 != "?" && $0 != "#" }
+        let instead = "write \(Diagnostic.quoted(scheme + "://" + host + (path.hasSuffix("/") ? String(path) : path + "/")))"
+        if authority.contains("@") {
+            return refused("must not hold a user name or password (\"…@\"), which every page would publish; \(instead)")
+        }
+        if text.contains("?") { return refused("must not have a query (\"?…\"), which every page's path would be appended to; \(instead)") }
+        if text.contains("#") { return refused("must not have a fragment (\"#…\"), which every page's path would be appended to; \(instead)") }
+        return .success(text.hasSuffix("/") ? text : text + "/")
     }
 
     /// The lower-cased scheme, when the URL starts with a valid one (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").

@@ -1,0 +1,101 @@
+"""The GitHub Action's inputs are data (docs/security.md): action/build.sh and install.sh, run
+as the runner runs them with a stand-in `cardfeed`, print no workflow command and write no step
+output that an input chose, whatever it holds (a line break and `::error …`, `::stop-commands::`,
+`output=/etc`). Tests/Package/test_action.py runs the same steps against the packaged binary."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import REPO
+
+PAYLOADS = [
+    "x\n::error file=README.md,line=1::injected",
+    "x\n::stop-commands::token",
+    "x\noutput=/etc",
+    "x\nversion<<EOF\n9.9.9\nEOF",
+    "x\r::warning::injected",
+    "::error::at the start",
+]
+OURS = re.compile(r"^::error title=cardfeed::[^\r\n]*$")
+
+
+def outputs(text):
+    """GITHUB_OUTPUT as the runner reads it: NAME=VALUE lines and NAME<<DELIMITER blocks."""
+    values, lines = {}, text.split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            end = lines.index(delimiter, index)
+            values[name] = "\n".join(lines[index:end])
+            index = end + 1
+        elif "=" in line:
+            name, value = line.split("=", 1)
+            values[name] = value
+    return values
+
+
+@pytest.fixture()
+def runner(tmp_path):
+    """Runs an action script with a stand-in cardfeed on PATH that records its arguments."""
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    stand_in = bin_folder / "cardfeed"
+    stand_in.write_text('#!/bin/sh\nprintf "%s\\0" "$@" > "$CARDFEED_ARGUMENTS"\necho "Wrote 3 files."\n')
+    stand_in.chmod(0o755)
+
+    def run(script, **inputs):
+        github_output = tmp_path / "GITHUB_OUTPUT"
+        github_output.write_text("")
+        env = {"PATH": f"{bin_folder}:/usr/bin:/bin", "HOME": str(tmp_path), "GITHUB_ACTIONS": "true",
+               "GITHUB_OUTPUT": str(github_output), "CARDFEED_ARGUMENTS": str(tmp_path / "arguments"), **inputs}
+        result = subprocess.run(["bash", str(REPO / "action" / script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+        return result, outputs(github_output.read_text())
+
+    return run
+
+
+def commands(result):
+    """The lines of the step's output the runner would read as workflow commands (both streams;
+    the runner splits lines at LF and takes a CR as the end of one too)."""
+    lines = re.split(r"\r\n|\r|\n", result.stdout + "\n" + result.stderr)
+    return [line for line in lines if line.strip().startswith(("::", "##["))]
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+@pytest.mark.parametrize("name", ["CARDFEED_SITE", "CARDFEED_OUTPUT", "CARDFEED_BASE_URL", "CARDFEED_STRICT"])
+def test_no_input_of_the_build_step_adds_a_workflow_command_or_an_output(runner, name, payload):
+    result, written = runner("build.sh", **{name: payload})
+    for line in commands(result):
+        assert OURS.match(line), f"{name}={payload!r} printed the command {line!r}:\n{result.stdout}{result.stderr}"
+    assert set(written) <= {"output"}, written
+    assert "version" not in written and written.get("output") != "/etc", written
+    if "\n" in payload or "\r" in payload or name == "CARDFEED_STRICT":
+        # Refused with one annotation of its own, naming the input.
+        assert result.returncode == 1 and written == {}, (result.stdout, result.stderr)
+        assert len(commands(result)) == 1 and "input" in commands(result)[0], result.stdout
+    else:
+        assert result.returncode == 0, result.stderr
+
+
+def test_the_build_step_passes_ordinary_inputs_as_they_are(runner, tmp_path):
+    site = "my site/100% cards"
+    result, written = runner("build.sh", CARDFEED_SITE=site, CARDFEED_OUTPUT="", CARDFEED_BASE_URL="https://x.example/a b", CARDFEED_STRICT="true")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "arguments").read_text().split("\0")[:-1] == ["build", site, "--base-url", "https://x.example/a b", "--strict"]
+    assert written == {"output": f"{site}/public"}
+    assert result.stdout.splitlines()[0] == "cardfeed build my\\ site/100%\\ cards --base-url https://x.example/a\\ b --strict"
+    result, written = runner("build.sh", CARDFEED_SITE="s", CARDFEED_OUTPUT="out/site")
+    assert written == {"output": "out/site"}
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_the_install_steps_version_input_adds_no_workflow_command_or_output(runner, payload):
+    result, written = runner("install.sh", CARDFEED_VERSION=payload)
+    assert result.returncode == 1
+    assert [OURS.match(line) is not None for line in commands(result)] == [True], commands(result)
+    assert written == {}

@@ -173,12 +173,21 @@ struct Summary {
     }
 
     /// What to do with the output, the summary's last line: open it in a browser; with search,
-    /// whose box works only over http(s), serve it instead. None in CI (`CI=true`, set by GitHub
-    /// Actions, GitLab and most others), where no one opens anything.
+    /// whose box works only over http(s), serve it instead. None in CI (`CI` set to anything but
+    /// empty, `false` or `0`: GitHub Actions and GitLab set `true`, others `1` or their name),
+    /// where no one opens anything.
     static func nextStep(output: URL, searchable: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        guard environment["CI"]?.lowercased() != "true" else { return nil }
+        if let ci = environment["CI"]?.lowercased(), !["", "false", "0"].contains(ci) { return nil }
         guard searchable else { return "Open \(output.appendingPathComponent("index.html").path) in a browser." }
-        return "Search works over http(s), not from files: preview with `cardfeed serve`, or serve \(output.path) with any web server (python3 -m http.server -d \(output.path))."
+        let folder = shellWord(output.path)
+        return "Search works over http(s), not from files: preview with `cardfeed serve`, or serve \(folder) with any web server (python3 -m http.server -d \(folder))."
+    }
+
+    /// `text` as one word a shell reads back as it is: as it is when every character is plain,
+    /// else in single quotes (a path with spaces, quotes or `$`).
+    static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "/._-+,:@%=".unicodeScalars.contains($0)) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     /// `--stats`: the time of each step and the peak memory of the process.

@@ -96,7 +96,11 @@ public final class PreviewBuilder: Sendable {
             let new = current.filter { !(previous ?? []).contains($0) }
             if !new.isEmpty { report(new) }
             if succeeded, let previous {
-                let resolved = previous.subtracting(current).sorted { $0.description < $1.description }
+                // In the files' order, as the build found them, so that a summary's place and first
+                // cards are the first in its file.
+                let resolved = previous.subtracting(current).sorted {
+                    ($0.file, $0.line ?? 0, $0.column ?? 0, $0.description) < ($1.file, $1.line ?? 0, $1.column ?? 0, $1.description)
+                }
                 for (_, text) in Diagnostics.summarisedLines(resolved) { self.logger.info("Resolved: \(text)") }
             }
         }

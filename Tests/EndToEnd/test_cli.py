@@ -135,10 +135,12 @@ def test_help_explains_every_command(run):
 
 def test_a_ci_log_is_not_told_to_open_the_site_in_a_browser(run, tmp_path):
     site = write_cards(tmp_path / "s", [{"id": "a", "type": "text_announcement", "created": 1, "description": "Hi"}])
-    result = run("build", site, "--now", "2", env={"CI": "true"})
-    assert result.returncode == 0, result.stderr
-    assert "in a browser" not in result.stdout
-    assert result.stdout.splitlines()[-1].startswith("Wrote ")
+    for ci in ("true", "1", "woodpecker"):
+        result = run("build", site, "--now", "2", env={"CI": ci})
+        assert result.returncode == 0, result.stderr
+        assert "in a browser" not in result.stdout, ci
+        assert result.stdout.splitlines()[-1].startswith("Wrote "), ci
+    assert "in a browser" in run("build", site, "--now", "2", env={"CI": "false"}).stdout
 
 
 def test_the_help_examples_keep_their_columns_at_80_columns(run):

@@ -278,3 +278,15 @@ def test_a_warning_each_card_gets_is_one_line_on_a_terminal_and_one_entry_a_card
     github = run("check", site, "--now", "1000", "-q", env={"GITHUB_ACTIONS": "true"})
     commands = [line for line in github.stdout.splitlines() if line.startswith("::warning ")]
     assert len(commands) == 34 and all("::card " in command for command in commands), commands
+
+
+def test_a_summary_counts_cards_not_warnings(run, tmp_path):
+    # Card a names the unknown category twice, card b once: two cards, not three warnings.
+    cards = [dict(card(0), id="a", categories=["bogus", "bogus"]), dict(card(1), id="b", categories=["bogus"])]
+    text = run("check", write_cards(tmp_path / "two", cards), "-q", env={"GITHUB_ACTIONS": None})
+    lines = [line for line in text.stderr.splitlines() if "bogus" in line]
+    assert len(lines) == 1 and '2 cards (card 1 (id "a"), card 2 (id "b"))' in lines[0], lines
+    # One card's two warnings alike are its own lines, not "2 cards" of one card.
+    alone = run("check", write_cards(tmp_path / "one", cards[:1]), "-q", env={"GITHUB_ACTIONS": None})
+    lines = [line for line in alone.stderr.splitlines() if "bogus" in line]
+    assert len(lines) == 2 and all('card 1 (id "a")' in line and " cards (" not in line for line in lines), lines

@@ -217,20 +217,34 @@ public struct Diagnostics: Sendable {
             guard diagnostic.cardIndex != nil else { return nil }
             return Repeated(severity: diagnostic.severity, file: diagnostic.file, field: diagnostic.field, words: diagnostic.summary ?? diagnostic.message)
         }
-        var groups: [Repeated: [Int]] = [:]
+        // Each group's diagnostics, and the first of each card among them: a card can get the
+        // same warning twice (two unknown categories of one name), and the line counts cards.
+        struct Group {
+            var members: [Int] = []
+            var cards: [Int] = []
+            var cardIndexes: Set<Int> = []
+
+            mutating func add(_ index: Int, card: Int) {
+                members.append(index)
+                if cardIndexes.insert(card).inserted { cards.append(index) }
+            }
+        }
+        var groups: [Repeated: Group] = [:]
         for (index, diagnostic) in diagnostics.enumerated() {
-            if let key = repeated(diagnostic) { groups[key, default: []].append(index) }
+            if let key = repeated(diagnostic) { groups[key, default: Group()].add(index, card: diagnostic.cardIndex!) }
         }
         var lines: [(severity: Diagnostic.Severity, text: String)] = []
         for (index, diagnostic) in diagnostics.enumerated() {
-            guard let key = repeated(diagnostic), let group = groups[key], group.count > 1 else {
+            guard let key = repeated(diagnostic), let group = groups[key], group.cards.count > 1 else {
                 lines.append((diagnostic.severity, diagnostic.description))
                 continue
             }
-            guard group[0] == index else { continue }  // said with the first of them
-            let named = group.prefix(3).map { Diagnostic.card(diagnostics[$0].cardIndex!, diagnostics[$0].cardID) }.joined(separator: ", ")
-            let cards = "\(group.count) cards (\(named)\(group.count > 3 ? ", …" : ""))"
-            lines.append((diagnostic.severity, diagnostic.described(cards: cards, message: key.words)))
+            guard group.members[0] == index else { continue }  // said with the first of them
+            let named = group.cards.prefix(3).map { Diagnostic.card(diagnostics[$0].cardIndex!, diagnostics[$0].cardID) }.joined(separator: ", ")
+            let cards = "\(group.cards.count) cards (\(named)\(group.cards.count > 3 ? ", …" : ""))"
+            // The summary's words where the cards' own differ; theirs, more exact, where they do not.
+            let alike = group.members.allSatisfy { diagnostics[$0].message == diagnostic.message }
+            lines.append((diagnostic.severity, diagnostic.described(cards: cards, message: alike ? diagnostic.message : key.words)))
         }
         return lines
     }

@@ -220,18 +220,14 @@ public struct SiteBuilder: Sendable {
                     + (butForCase ? " but for case, and so would its page's file on file systems that ignore case (macOS, Windows)" : "")
                     + "; this card's anchor is \(anchor)")
             warning.cardOffset = second.source.offset
-            warning = located(warning)
-            emit([warning])
-            report.diagnostics.append(warning)
+            record([located(warning)], in: &report)
         }
         for feed in selection.feeds where feed.pagedByCount {
             let pageSize = setup.config.pageSize
             let pageEnds = feed.cards.count { PageEnds.endsPage(selection.cards[$0].id, pageSize: pageSize) }
-            let warning = Diagnostic(
+            record([Diagnostic(
                 .warning, file: options.site.display(options.site.root),
-                message: "the \(feed.feed.slug) feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")
-            emit([warning])
-            report.diagnostics.append(warning)
+                message: "the \(feed.feed.slug) feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")], in: &report)
         }
         if let waiting = selection.hidden[.future] {
             let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
@@ -368,8 +364,7 @@ public struct SiteBuilder: Sendable {
         }
         if !problems.isEmpty {
             output.abandon()
-            emit(problems)
-            problems.forEach { report.diagnostics.append($0) }
+            record(problems, in: &report)
             throw BuildFailure(report: report)
         }
         return staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
@@ -540,18 +535,21 @@ public struct SiteBuilder: Sendable {
 
     /// Reports `diagnostic` and ends the build with it.
     func fail(_ report: inout BuildReport, _ diagnostic: Diagnostic) -> BuildFailure {
-        emit([diagnostic])
-        report.diagnostics.append(diagnostic)
+        record([diagnostic], in: &report)
         return BuildFailure(report: report)
+    }
+
+    /// Reports `diagnostics` found after the checkpoint and keeps them in the report.
+    private func record(_ diagnostics: [Diagnostic], in report: inout BuildReport) {
+        emit(diagnostics)
+        diagnostics.forEach { report.diagnostics.append($0) }
     }
 
     /// Warnings and errors, to the handler the options name, else to the logger.
     private func emit(_ diagnostics: [Diagnostic]) {
         guard !diagnostics.isEmpty else { return }
         if let handler = options.diagnosticHandler { return handler(diagnostics) }
-        for (severity, text) in Diagnostics.summarisedLines(diagnostics) {
-            if severity == .error { logger.error("\(text)") } else { logger.warning("\(text)") }
-        }
+        logger.report(diagnostics)
     }
 
     /// Reports a step's progress: things done, of how many if known, what they are, the share done.
@@ -584,5 +582,15 @@ public struct SiteBuilder: Sendable {
         report.stepSeconds.append((title, seconds))
         logger.info("[\(number)/\(total)] \(title): \(detail(result))")
         return result
+    }
+}
+
+extension Logger {
+    /// Warnings and errors as a terminal reads them: those that repeat card after card once a
+    /// file (`Diagnostics.summarisedLines`).
+    package func report(_ diagnostics: [Diagnostic]) {
+        for (severity, text) in Diagnostics.summarisedLines(diagnostics) {
+            if severity == .error { error("\(text)") } else { warning("\(text)") }
+        }
     }
 }

@@ -76,11 +76,7 @@ public final class PreviewBuilder: Sendable {
         var options = self.options
         // Errors are reported as they come; warnings once the build is over, compared with the
         // last good build's.
-        let report = self.options.diagnosticHandler ?? { diagnostics in
-            for (severity, text) in Diagnostics.summarisedLines(diagnostics) {
-                if severity == .error { logger.error("\(text)") } else { logger.warning("\(text)") }
-            }
-        }
+        let report = self.options.diagnosticHandler ?? logger.report
         let warnings = WarningList()
         options.diagnosticHandler = { diagnostics in
             let errors = diagnostics.filter { $0.severity == .error }

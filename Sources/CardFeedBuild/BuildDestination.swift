@@ -9,8 +9,9 @@ public enum BuildDestination: Sendable {
     /// `OutputTransaction`).
     case folder(URL)
     /// A folder updated file by file, writing only what changed since the last build into it
-    /// (`cardfeed serve`).
-    case inPlace(InPlaceOutput)
+    /// (`cardfeed serve`); with search, the card pages' search documents go into a folder of
+    /// their own, updated the same way (see `CardPages`), which the index reads.
+    case inPlace(InPlaceOutput, searchDocuments: InPlaceOutput? = nil)
     /// Every file kept in memory (the fuzz probe, tests).
     case memory(MemoryOutput)
     /// Every page and file made and none kept (`cardfeed check`, which so meets every error a
@@ -21,7 +22,7 @@ public enum BuildDestination: Sendable {
     public var folder: URL? {
         switch self {
         case .folder(let folder): folder
-        case .inPlace(let output): output.folder
+        case .inPlace(let output, _): output.folder
         case .memory, .discarded: nil
         }
     }

@@ -56,27 +56,52 @@ extension SiteBuilder {
         return ContentSecurityPolicy.builtinWithSearch
     }
 
-    /// The folder on disk that holds the pages as they are written, for Pagefind to read: the
-    /// staging folder of a build, the folder `serve` updates; nil for memory and `check`.
-    func pagesFolder(_ output: any OutputTarget) -> String? {
-        if let transaction = output as? OutputTransaction { return transaction.stagingFolder }
-        if let inPlace = output as? InPlaceOutput { return inPlace.folder.path }
+    /// Where the card pages' search documents go, which the index reads (see `CardPages`): a
+    /// build's go into its scratch folder beside the output, and serve's into its own folder,
+    /// updated in place; `check` and memory keep none, but render them all the same, to meet
+    /// the errors a build would.
+    func searchDocuments(_ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
+        switch destination {
+        case .folder:
+            guard let transaction = output as? OutputTransaction else { return DiscardedOutput() }
+            do {
+                return try ScratchFolderOutput(folder: transaction.scratchFolder + "/" + Self.searchDocumentsFolder)
+            } catch {
+                output.abandon()
+                throw fail(&report, Diagnostic(.error, file: Pagefind.folder + "/", message: "cannot create a folder for the search documents: \(error)"))
+            }
+        case .inPlace(_, let searchDocuments?):
+            // What a build that failed had put there is forgotten.
+            searchDocuments.abandon()
+            return searchDocuments
+        case .inPlace, .memory, .discarded:
+            return DiscardedOutput()
+        }
+    }
+
+    /// In a build's scratch folder, beside `index/`, where Pagefind writes.
+    static let searchDocumentsFolder = "documents"
+
+    /// The folder on disk that holds the search documents, for Pagefind to read; nil when
+    /// they are not kept.
+    static func folder(of searchDocuments: (any OutputTarget)?) -> String? {
+        if let scratch = searchDocuments as? ScratchFolderOutput { return scratch.folder }
+        if let inPlace = searchDocuments as? InPlaceOutput { return inPlace.folder.path }
         return nil
     }
 
-    /// Step 4 with search: Pagefind run over the card pages in the staging folder, before the
-    /// write step commits it; its files go into the output's `pagefind/` folder as files of
-    /// the write step, copied from the folder Pagefind wrote, which the caller removes once the
-    /// output is written (the returned folder). For `serve`, the index is left in the report to
+    /// Step 4 with search: Pagefind run over the search documents in the scratch folder, before
+    /// the write step commits the output; its files go into the output's `pagefind/` folder as
+    /// files of the write step, copied from `index/` in the scratch folder, which the build
+    /// removes once the output is written. For `serve`, the index is left in the report to
     /// make once the pages are served.
-    func index(_ search: SearchIndex?, into site: inout RenderedSite, _ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> URL? {
-        guard let search else { return nil }
+    func index(_ search: SearchIndex?, into site: inout RenderedSite, _ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
+        guard let search else { return }
         guard case .folder = destination, let transaction = output as? OutputTransaction else {
             report.searchIndex = search
-            return nil
+            return
         }
-        // Beside the output, where the next build removes what a killed one left.
-        let bundle = URL(fileURLWithPath: transaction.scratchFolder, isDirectory: true)
+        let bundle = URL(fileURLWithPath: transaction.scratchFolder + "/index", isDirectory: true)
         let runs = ChildProcesses()
         let signals = PagefindSignals.shared
         do {
@@ -89,10 +114,10 @@ extension SiteBuilder {
             if signals.signalled { throw Pagefind.Failure(description: "stopped by a signal", wasStopped: true) }
             site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .copy(bundle.appendingPathComponent($0))) }
             report.searchable = true
-            return bundle
         } catch {
-            try? FileManager.default.removeItem(at: bundle)
             output.abandon()
+            // A signal ends the process here, before `run` would remove the scratch folder.
+            try? FileManager.default.removeItem(atPath: transaction.scratchFolder)
             signals.endProcessIfSignalled()
             throw fail(&report, Diagnostic(.error, file: Pagefind.folder + "/", message: "\(error)"))
         }

@@ -33,9 +33,10 @@ public struct SiteBuilder: Sendable {
         let setup = try checkpoint(configuration, &report)
         let selection = select(ruled, setup, &report)
         let output = try openOutput(&report)
+        // The search documents and Pagefind's index, beside the output, are gone once it is written.
+        defer { if let scratch = (output as? OutputTransaction)?.scratchFolder { try? FileManager.default.removeItem(atPath: scratch) } }
         var site = try render(selection, setup, into: output, &report)
-        let bundle = try index(site.search, into: &site, output, &report)
-        defer { if let bundle { try? FileManager.default.removeItem(at: bundle) } }
+        try index(site.search, into: &site, output, &report)
         try write(site, into: output, &report)
         reuse?.endBuild()
         return report
@@ -277,7 +278,7 @@ public struct SiteBuilder: Sendable {
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }
-        case .inPlace(let output): return output
+        case .inPlace(let output, _): return output
         case .memory(let output): return output
         case .discarded: return DiscardedOutput()
         }
@@ -294,6 +295,7 @@ public struct SiteBuilder: Sendable {
         let assets = siteAssets(selection, setup, search: search)
         let copiedStatic = try staticFiles(besides: assets, selection, setup, search: search, output, &report)
         let settings = renderSettings(setup, assets, search: search)
+        let searchDocuments = search ? try self.searchDocuments(output, &report) : nil
         var renderer = SiteRenderer(templates: setup.templates, settings: settings)
         renderer.batchSize = options.renderBatchSize
         let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
@@ -303,7 +305,7 @@ public struct SiteBuilder: Sendable {
                 let total = selection.cards.count
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
                 let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
-                let descriptions = try renderer.renderPages(selection, into: output, keepDescriptions: feedCards, reusing: reuse?.cards)
+                let descriptions = try renderer.renderPages(selection, into: output, searchDocuments: searchDocuments, keepDescriptions: feedCards, reusing: reuse?.cards)
                 guard let baseURL = setup.config.baseURL else { return [] }
                 let files = try Syndication(baseURL: baseURL, settings: settings, templates: setup.templates).files(selection, descriptions: descriptions)
                 syndicationFiles = files.count
@@ -316,9 +318,9 @@ public struct SiteBuilder: Sendable {
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL
-            let searchIndex = search ? setup.pagefind.flatMap { pagefind in
-                pagesFolder(output).map { SearchIndex(pagefind: pagefind, site: $0, language: setup.strings.locale, count: selection.cards.count) }
-            } : nil
+            let searchIndex = setup.pagefind.flatMap { pagefind in
+                Self.folder(of: searchDocuments).map { SearchIndex(pagefind: pagefind, site: $0, language: setup.strings.locale, count: selection.cards.count) }
+            }
             return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount, search: searchIndex)
         } catch {
             output.abandon()
@@ -402,7 +404,9 @@ public struct SiteBuilder: Sendable {
                 if let progress { writer.progress = { done in progress(done, total, "files", Double(done) / Double(total)) } }
                 do {
                     try writer.write(site.files, to: output)
-                    return try output.commit()
+                    let counts = try output.commit()
+                    if case .inPlace(_, let searchDocuments?) = destination, site.search != nil { _ = try searchDocuments.commit() }
+                    return counts
                 } catch {
                     output.abandon()
                     throw error

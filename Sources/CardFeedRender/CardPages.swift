@@ -8,11 +8,17 @@ import CardFeedWrite
 /// and link preview of its own. Each page is made and written on the rendering thread as soon as
 /// its card is rendered (see `SiteRenderer.renderCards`): a page a card is as many files as
 /// cards, and both cores create them.
+///
+/// With search, each page also has a search document, the `search_document` template over the
+/// same view, written at the page's path into a target of its own that is not published: what
+/// Pagefind reads in the page's place. It holds only what Pagefind reads of the page, and
+/// Pagefind takes a fifth less time over it than over the whole page (docs/performance.md).
 struct CardPages: Sendable {
     private let templates: TemplateSet
     private let settings: RenderSettings
     private let places: CardPlaces
     private let target: any OutputTarget
+    private let searchDocuments: (any OutputTarget)?
     /// What every card page shows the same, made once: the navigation (no feed is current) and
     /// the front page's feed files.
     private let nav: MustacheValue
@@ -23,12 +29,14 @@ struct CardPages: Sendable {
     /// hash by display position (see `RenderKeys`).
     private let keys: (frame: Int, cards: [Int])?
 
-    /// Card pages for `selection`'s cards, written into `target`, which is given their folder.
-    init(_ renderer: SiteRenderer, _ selection: Selection, places: CardPlaces, keys: RenderKeys?, into target: any OutputTarget) throws {
+    /// Card pages for `selection`'s cards, written into `target`, and their search documents
+    /// into `searchDocuments`, which are given their folder.
+    init(_ renderer: SiteRenderer, _ selection: Selection, places: CardPlaces, keys: RenderKeys?, into target: any OutputTarget, searchDocuments: (any OutputTarget)?) throws {
         templates = renderer.templates
         settings = renderer.settings
         self.places = places
         self.target = target
+        self.searchDocuments = searchDocuments
         nav = .objects(renderer.navItems(selection, current: nil))
         alternates = renderer.alternates(selection.feeds.first?.feed)
         let strings = renderer.settings.strings
@@ -37,30 +45,40 @@ struct CardPages: Sendable {
             let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed))
             return (frame.hashValue, keys.cards)
         }
-        if !selection.cards.isEmpty { try target.createFolders([PagePaths.cardPagesFolder]) }
+        if !selection.cards.isEmpty {
+            try target.createFolders([PagePaths.cardPagesFolder])
+            try searchDocuments?.createFolders([PagePaths.cardPagesFolder])
+        }
     }
 
-    /// Makes and writes the page of the card at display position `position`, from what it
-    /// rendered as (`RenderedCard`); an output that holds the page as made from the same
-    /// (serve's) keeps it. `scratch` is memory to render in, reused from card to card.
+    /// Makes and writes the page of the card at display position `position`, and its search
+    /// document, from what it rendered as (`RenderedCard`); an output that holds a file as made
+    /// from the same (serve's) keeps it. `scratch` is memory to render in, reused from card to card.
     func write(_ card: Card, position: Int, anchor: String, rendered: RenderedCard, using scratch: inout MustacheBytes) throws {
         let path = PagePaths.cardPage(anchor: anchor)
         let feeds = placeViews(position: position, anchor: anchor)
+        var made: [(target: any OutputTarget, searchDocument: Bool)] = [(target, false)]
+        if let searchDocuments { made.append((searchDocuments, true)) }
         if let keys {
-            let key = CardPageKey(card: keys.cards[position], frame: keys.frame, places: feeds.map(\.href))
-            if target.holds(path, madeFrom: key.hashValue) { return }
+            let key = CardPageKey(card: keys.cards[position], frame: keys.frame, places: feeds.map(\.href)).hashValue
+            // Each target is asked, so that each remembers the key.
+            made = made.filter { !$0.target.holds(path, madeFrom: key) }
+            if made.isEmpty { return }
         }
-        scratch.removeAll()
-        try templates.render(view(card, path: path, rendered: rendered, feeds: feeds), card: card, onto: &scratch)
-        do {
-            let bytes = scratch.array
-            let sink = try target.open(path)
-            try sink.write(bytes)
-            try target.close(sink, path: path)
-        } catch let error as OutputError {
-            // Named by its path in the output, as the writer's errors are, rather than in the
-            // folder being built.
-            throw OutputError(path: path, code: error.code)
+        let view = view(card, path: path, rendered: rendered, feeds: feeds)
+        for (target, searchDocument) in made {
+            scratch.removeAll()
+            try templates.render(view, card: card, searchDocument: searchDocument, onto: &scratch)
+            do {
+                let bytes = scratch.array
+                let sink = try target.open(path)
+                try sink.write(bytes)
+                try target.close(sink, path: path)
+            } catch let error as OutputError {
+                // Named by its path in the output, as the writer's errors are, rather than in the
+                // folder being built.
+                throw OutputError(path: path, code: error.code)
+            }
         }
     }
 

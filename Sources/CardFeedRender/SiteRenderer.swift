@@ -35,13 +35,15 @@ package struct SiteRenderer {
     /// `keepDescriptions`, as `renderCards` does.
     /// With `cache` (`serve`'s), a card rendered by the previous build is taken from it when
     /// nothing it is made of changed (see `CardRenderKey`), and the pages get keys (`PageKey`).
+    /// With search, each card page's search document goes into `searchDocuments` (see `CardPages`).
     package func renderPages(
-        _ selection: Selection, into output: any OutputTarget, keepDescriptions: Set<Int>, reusing cache: ReuseCache<RenderedCard>? = nil
+        _ selection: Selection, into output: any OutputTarget, searchDocuments: (any OutputTarget)? = nil, keepDescriptions: Set<Int>,
+        reusing cache: ReuseCache<RenderedCard>? = nil
     ) throws -> [String?] {
         let places = CardPlaces(selection, cardPages: settings.cardPages)
         let keys = cache == nil ? nil : renderKeys(selection.cards, places: places)
         let pages = try PageStreams(pageStreams(selection, keys: keys), into: output)
-        let cardPages = settings.cardPages ? try CardPages(self, selection, places: places, keys: keys, into: output) : nil
+        let cardPages = settings.cardPages ? try CardPages(self, selection, places: places, keys: keys, into: output, searchDocuments: searchDocuments) : nil
         let descriptions = try renderCards(
             selection.cards, places: places, reusing: keys.map { (cache!, $0.cards) }, into: pages, cardPages: cardPages, keepDescriptions: keepDescriptions)
         try pages.finish()

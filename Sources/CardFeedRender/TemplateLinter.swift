@@ -19,6 +19,7 @@ struct TemplateLinter {
         var roots = [
             TemplateSet.pageTemplate: PageView.schema,
             TemplateSet.cardPageTemplate: CardPageView.schema,
+            TemplateSet.searchDocumentTemplate: CardPageView.schema,
             "card": CardView.schema,
             TemplateSet.feedEntryTemplate: FeedEntryView.schema,
         ]

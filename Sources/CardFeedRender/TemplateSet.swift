@@ -21,6 +21,8 @@ public struct TemplateSet: Sendable {
     public static func cardTemplate(_ type: CardType) -> String { "cards/\(type.rawValue)" }
     /// A card's own page (see `CardPages`).
     static let cardPageTemplate = "card_page"
+    /// What the search index reads in a card page's place (see `CardPages`).
+    static let searchDocumentTemplate = "search_document"
     /// The HTML of a card in the feeds (see `Syndication`).
     static let feedEntryTemplate = "feed_entry"
 
@@ -45,6 +47,7 @@ public struct TemplateSet: Sendable {
     private let cardTemplates: [String: MustacheName]
     private let page: MustacheName?
     private let cardPage: MustacheName?
+    private let searchDocument: MustacheName?
 
     init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int) {
         self.library = library
@@ -59,6 +62,7 @@ public struct TemplateSet: Sendable {
         self.cardTemplates = cardTemplates
         page = library.name(of: Self.pageTemplate)
         cardPage = library.name(of: Self.cardPageTemplate)
+        searchDocument = library.name(of: Self.searchDocumentTemplate)
     }
 
     /// A template's name, file (as shown to the user) and text.
@@ -133,6 +137,7 @@ public struct TemplateSet: Sendable {
             names[name] = entry.source.file
         }
         if failed { return nil }
+        if let cardPage = parsed[cardPageTemplate]?.source, !cardPage.builtin { warnOfSearchAttributes(in: cardPage, &diagnostics) }
 
         let problems = TemplateLinter(templates: files, names: names).check()
         problems.forEach { diagnostics.append($0) }
@@ -143,6 +148,19 @@ public struct TemplateSet: Sendable {
             hasher.combine(entry.source.text)
         }
         return TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
+    }
+
+    /// Pagefind reads each card's `search_document` in place of its page: the attributes of a
+    /// site's own `card_page` that once told it what to read (as CardFeed's own did, and its
+    /// docs told sites to add a sort key there) now reach no index, which the site is told.
+    private static func warnOfSearchAttributes(in cardPage: Source, _ diagnostics: inout Diagnostics) {
+        guard let found = cardPage.text.range(of: "data-pagefind") else { return }
+        let before = cardPage.text[..<found.lowerBound]
+        let line = before.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+        diagnostics.append(Diagnostic(
+            .warning, file: cardPage.file, line: line, column: column,
+            message: "search reads the template \(searchDocumentTemplate), not the card's page: Pagefind's attributes here reach no index; move them to templates/\(searchDocumentTemplate).mustache (`cardfeed eject \(searchDocumentTemplate)` copies the built-in one)"))
     }
 
     /// Whether the site has a card template of this name (`cards/<name>`).
@@ -185,12 +203,13 @@ public struct TemplateSet: Sendable {
         }
     }
 
-    /// `card`'s own page, rendered onto the end of `out` within the budget of a page; its
-    /// failure is the card's (its data chose the way through the template).
-    func render(_ view: CardPageView, card: Card, onto out: inout MustacheBytes) throws(TemplateFailure) {
-        guard let cardPage else { return }
+    /// `card`'s own page, or with `searchDocument` what the search index reads in its place,
+    /// rendered onto the end of `out` within the budget of a page; its failure is the card's
+    /// (its data chose the way through the template).
+    func render(_ view: CardPageView, card: Card, searchDocument: Bool = false, onto out: inout MustacheBytes) throws(TemplateFailure) {
+        guard let template = searchDocument ? self.searchDocument : cardPage else { return }
         do {
-            _ = try library.render(cardPage, .object(view), budget: Self.pageBudget, onto: &out)
+            _ = try library.render(template, .object(view), budget: Self.pageBudget, onto: &out)
         } catch {
             throw failure(error, card: card, onPage: true)
         }

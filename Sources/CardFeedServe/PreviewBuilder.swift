@@ -36,6 +36,8 @@ public final class PreviewBuilder: Sendable {
     private let reuse = ReuseCaches()
     /// The folder the builds go to, updated in place: only what changed is written.
     private let output: InPlaceOutput
+    /// With search, what the index reads of the card pages (see `CardPages`), updated the same way.
+    private let searchDocuments: InPlaceOutput
     /// Builds run one at a time, off Swift's cooperative threads (they are CPU-bound).
     private let queue = DispatchQueue(label: "cardfeed.serve.build")
     /// With search, the index, made after each good build is served.
@@ -51,6 +53,7 @@ public final class PreviewBuilder: Sendable {
         // Private: it holds the builds and the HTTP server's Unix socket.
         try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         output = InPlaceOutput(folder: workFolder.appendingPathComponent("site", isDirectory: true).standardizedFileURL)
+        searchDocuments = InPlaceOutput(folder: workFolder.appendingPathComponent("search-documents", isDirectory: true).standardizedFileURL)
         search = PreviewSearch(
             folder: workFolder.appendingPathComponent("search", isDirectory: true).standardizedFileURL,
             runFolder: workFolder.appendingPathComponent("pagefind-run", isDirectory: true).standardizedFileURL,
@@ -105,7 +108,7 @@ public final class PreviewBuilder: Sendable {
         let start = ContinuousClock.now
         let outcome: BuildOutcome
         do {
-            let report = try SiteBuilder(options: options, destination: .inPlace(output), reusing: reuse, logger: logger).run()
+            let report = try SiteBuilder(options: options, destination: .inPlace(output, searchDocuments: searchDocuments), reusing: reuse, logger: logger).run()
             let seconds = Self.seconds(since: start)
             let changed = output.lastChanged
             state.withLock { state in
@@ -114,7 +117,7 @@ public final class PreviewBuilder: Sendable {
                 state.errors = []
                 state.changed = changed
             }
-            if let index = report.searchIndex { search.handOver(index, changed: changed) }
+            if let index = report.searchIndex { search.handOver(index, changed: searchDocuments.lastChanged) }
             let kept = Set(warnings.all)
             lastWarnings.withLock { $0 = kept }
             succeeded = true

@@ -11,10 +11,11 @@ import CardFeedWrite
 /// is made again after that build: an index of 10,000 cards keeps both cores busy for seconds,
 /// and even at the lowest CPU priority it slowed an edit that came meanwhile.
 ///
-/// Pagefind reads the card pages in the folder the builds update; a build that commits while it
-/// reads replaces each file by a rename, so Pagefind reads a page whole, old or new. The index
-/// lives in a folder of its own (`folder/pagefind/`), which the handler serves at `/pagefind/`:
-/// the builds update the site's folder in place, and would remove files they did not make.
+/// Pagefind reads the card pages' search documents (see `CardPages`) in the folder the builds
+/// update; a build that commits while it reads replaces each file by a rename, so Pagefind reads
+/// a document whole, old or new. The index lives in a folder of its own (`folder/pagefind/`),
+/// which the handler serves at `/pagefind/`: the builds update the site's folder in place, and
+/// would remove files they did not make.
 /// Files are added and replaced, never removed, so that a page still searching the previous
 /// index finds its chunks until it loads the new one (`onIndexed` tells the pages).
 ///

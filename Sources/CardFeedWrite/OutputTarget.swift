@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a build's files go. The write step makes one and owns it: the render step streams the
 /// pages into it as the cards render (`PageStreams`), the write step adds the other files
 /// (`SiteWriter`) and then commits it, or abandons it when the build fails. Nothing a build
@@ -81,5 +87,38 @@ package final class DiscardedOutput: OutputTarget {
 
     package func commit() -> OutputCounts { OutputCounts(written: count.withLock { $0 }) }
 
+    package func abandon() {}
+}
+
+/// Files written straight into a folder of the build's own that is not the output: the
+/// documents the search index reads (see `CardPages`), in the scratch folder beside the output,
+/// which the build removes once the index is made. Nothing is compared or held back, since no
+/// earlier build's files are there, and nothing is published.
+package final class ScratchFolderOutput: OutputTarget {
+    /// An absolute path, without a trailing slash.
+    package let folder: String
+
+    /// Creates `folder`, which must not exist yet, and the folders it is in.
+    package init(folder: String) throws {
+        self.folder = folder
+        try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard mkdir(folder, 0o755) == 0 else { throw OutputError(path: folder, code: errno) }
+    }
+
+    package func createFolders(_ folders: Set<String>) throws {
+        for relative in folders.sorted() {
+            let path = folder + "/" + relative
+            guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw OutputError(path: path, code: errno) }
+        }
+    }
+
+    package func open(_ path: String) throws -> OutputSink { try OutputSink(path: folder + "/" + path, comparingWith: nil) }
+
+    package func close(_ sink: OutputSink, path: String) throws { _ = try sink.finish() }
+
+    /// Every file is in place once closed.
+    package func commit() -> OutputCounts { OutputCounts() }
+
+    /// The build removes the folder, written or not.
     package func abandon() {}
 }

@@ -176,17 +176,44 @@ def test_each_card_is_one_result_with_its_title_image_date_and_feeds(run, exampl
     assert jazz["content"].startswith("Jazz at Riverside, every other Friday. The Marlow Trio plays two sets")
     for elsewhere in ["In the feeds", "Advertising", "Unread", "Oct 2, 2026"]:
         assert elsewhere not in jazz["content"]
-    # No sort key: it would make the metadata every first query downloads a third bigger.
-    assert "data-pagefind-sort" not in (output / "cards" / "card-nf-jazz-riverside.html").read_text()
+    # Pagefind reads each card's search document in its page's place: the published pages
+    # carry none of its attributes, and the documents are not published, nor left beside the
+    # output.
+    assert not any("data-pagefind" in p.read_text() for p in (output / "cards").iterdir())
+    assert not [p for p in output.rglob("*") if "document" in p.name]
+    assert not [p.name for p in example_site.iterdir() if ".cardfeed-" in p.name]
 
     # The placeholder is not the card's image; a banner is found by its heading.
     assert records["/cards/card-promo-latte-art-throwdown.html"]["meta"]["image"] == ""
     assert records["/cards/card-promo-summer-sale.html"]["content"] == "Summer Sale."
 
-    # Without search the card pages carry none of Pagefind's attributes.
-    result = run("build", example_site, "--now", NOW, "-q")
+
+
+def sort_keys_in_metadata(output: Path) -> bool:
+    """Whether the index's metadata has a sort key "date" (the fragments hold none): its CBOR
+    names "date" once as a meta field, and again, as a pair with its file's hash, as a sort."""
+    [metadata] = (output / "pagefind").glob("pagefind.*.pf_meta")
+    return b"\x82ddate" in gzip.decompress(metadata.read_bytes())
+
+
+def test_a_sites_own_search_document_says_what_search_reads(run, example_site):
+    result = run("build", example_site, "--search", "--now", NOW, "-q")
     assert result.returncode == 0, result.stderr
-    assert not any("data-pagefind" in p.read_text() for p in (output / "cards").iterdir())
+    assert not sort_keys_in_metadata(example_site / "public")
+    # The built-in document with the heading in the card's place, so that a card is found by
+    # its heading only, and a sort key by date, as docs/search.md shows.
+    ejected = run("eject", "search_document", example_site)
+    assert ejected.returncode == 0, ejected.stderr
+    file = example_site / "templates" / "search_document.mustache"
+    builtin = file.read_text()
+    own = builtin.replace("{{{card}}}", "{{heading}}").replace("<main{{#created}}", '<main{{#created}} data-pagefind-sort="date:{{iso}}"')
+    assert own.count("data-pagefind-sort") == 1 and "{{{card}}}" not in own
+    file.write_text(own)
+    result = run("build", example_site, "--search", "--now", NOW, "-q")
+    assert result.returncode == 0, result.stderr
+    jazz = fragments(example_site / "public")["/cards/card-nf-jazz-riverside.html"]
+    assert jazz["content"] == "Jazz at Riverside, every other Friday"
+    assert sort_keys_in_metadata(example_site / "public")
 
 
 def test_the_index_is_the_same_from_one_build_to_the_next(run, example_site, tmp_path):
@@ -513,3 +540,18 @@ def test_another_pagefind_version_is_said_and_its_index_is_left_as_it_made_it(ru
     assert result.returncode == 1
     assert f"error: --search: {newer} is pagefind 1.6.0, not the Pagefind" in result.stderr
     assert tree(example_site / "public") == before
+
+
+def test_pagefinds_attributes_in_a_sites_own_card_page_are_said_to_reach_no_index(run, example_site):
+    # docs/search.md once told sites to add a sort key to their card_page.
+    ejected = run("eject", "card_page", example_site)
+    assert ejected.returncode == 0, ejected.stderr
+    file = example_site / "templates" / "card_page.mustache"
+    lines = file.read_text().split("\n")
+    main = next(n for n, line in enumerate(lines) if line.startswith('<main class="feed"'))
+    lines[main] = '<main class="feed" id="main"{{#created}} data-pagefind-sort="date:{{iso}}"{{/created}}>'
+    file.write_text("\n".join(lines))
+    result = run("build", example_site, "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    column = lines[main].index("data-pagefind") + 1
+    assert f"warning: {file.relative_to(example_site.parent)}:{main + 1}:{column}: search reads the template search_document" in result.stderr

@@ -92,6 +92,13 @@ def test_misspelled_command_gets_a_did_you_mean(run):
     # `help` with a misspelt command is the same mistake, and gets the same error.
     helped = run("help", "biuld")
     assert (helped.returncode, helped.stderr, helped.stdout) == (64, result.stderr, "")
+    # So is a misspelt word after a command's name: no command has commands of its own.
+    extra = run("help", "build", "biuld")
+    assert (extra.returncode, extra.stdout) == (64, ""), extra
+    assert extra.stderr == 'error: unexpected "biuld" after `cardfeed help build`: build has no commands of its own; did you mean `cardfeed help build`?\n'
+    other = run("help", "build", "chekc")
+    assert other.returncode == 64 and "did you mean `cardfeed help check`?" in other.stderr, other.stderr
+    assert "see `cardfeed help build`" in run("help", "build", "zzzzzz").stderr
 
 
 def test_locale_names_are_case_insensitive(run, tmp_path):

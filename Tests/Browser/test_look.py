@@ -236,6 +236,9 @@ return {heading: h1.textContent, headingHeight: box(h1).height, hidden: h1.match
 """
 
 
+MAIN_WIDTH = "return document.querySelector('main').getBoundingClientRect().width"
+
+
 @pytest.mark.parametrize("width", [320, 1280, 1920])
 def test_a_card_page_leads_with_its_title_then_the_card_then_where_it_sits(look_sites, width):
     driver = make_driver()
@@ -249,6 +252,14 @@ def test_a_card_page_leads_with_its_title_then_the_card_then_where_it_sits(look_
                 assert seen["heading"] and seen["headingHeight"] > 20 and not seen["hidden"], (name, page, seen)
                 assert seen["order"] and seen["chipsInMain"] == 0, (name, page, seen)
                 assert seen["links"] and seen["links"][0] == "All", (name, page, seen)
+            # A single column's width: 52rem by default (not the two columns' 78rem from 1,400 px),
+            # and the theme's page-width where it sets one (the grid site's 60rem).
+            assert driver.execute_script(MAIN_WIDTH) <= 52 * 16, (name, width)
+        if width >= 1280:
+            url, pages = look_sites["grid"]
+            load(driver, url + [p for p in pages if p.startswith("cards/")][0])
+            main = driver.execute_script(MAIN_WIDTH)
+            assert abs(main - 60 * 16) < 1, f"the grid site's card page at {width} px is {main} px wide"
     finally:
         driver.quit()
 

@@ -127,6 +127,25 @@ import Testing
         #expect(pages.map(\.ids).dropFirst() == [["c9"], ["c8"], ["c7", "c6", "c5", "c4"], ["c3"], ["c2", "c1"]])
     }
 
+    /// The front page adds archive pages only while it holds at most two pages' worth, its
+    /// pinned cards counted: more only where its pinned cards and the cards newer than the
+    /// newest page end, which no other page shows, are more than that together.
+    @Test func theFrontPageCountsItsPinnedCardsInItsBound() {
+        let pageSize = 4
+        var checked = 0
+        for newest in 8...80 {
+            for count in 1...3 {
+                let pinned = Set([1, 3, 5].prefix(count))
+                let feed = FeedSelector(now: 1000, pageSize: pageSize).select(Self.cards(1...newest, pinned: pinned)).feeds[0]
+                let shownElsewhere = Set(feed.archive.prefix(feed.archiveOnFront).flatMap(\.cards))
+                let newest = feed.front.cards.dropFirst(pinned.count).count { !shownElsewhere.contains($0) }
+                #expect(feed.front.cards.count <= max(2 * pageSize, pinned.count + newest), "c1…c\(newest), \(count) pinned: \(feed.front.cards.count) cards")
+                if feed.archiveOnFront > 0 { checked += 1 }
+            }
+        }
+        #expect(checked > 10, "fronts that show archive pages")
+    }
+
     /// An archive page is named after the anchor of its newest card, whatever case its id has.
     @Test func archivePagesAreNamedAfterTheCardThatEndsThem() {
         #expect(PagePaths.front(folder: "") == "index.html")

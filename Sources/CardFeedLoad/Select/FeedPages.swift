@@ -147,14 +147,14 @@ struct Paginator {
         archive.reverse()
         // The front page: the pinned cards, the cards newer than the newest page end (`older`
         // of them), which no other page shows, and the newest archive pages until it shows at
-        // least a page's worth, as long as it holds at most two pages' worth (with the pinned
-        // cards aside). Its unpinned cards are the newest, so they follow the pinned ones in
-        // display order.
+        // least a page's worth, as long as it holds at most two pages' worth, pinned cards
+        // counted: they are cards on the page like any other. Its unpinned cards are the newest,
+        // so they follow the pinned ones in display order.
         var unpinned = byDate[..<older].count { $0 >= pinnedCount }
         var onFront = 0
         while pinnedCount + unpinned < pageSize, onFront < archive.count {
             let more = archive[onFront].cards.count { $0 >= pinnedCount }
-            guard unpinned + more <= 2 * pageSize else { break }
+            guard pinnedCount + unpinned + more <= 2 * pageSize else { break }
             unpinned += more
             onFront += 1
         }

@@ -176,6 +176,7 @@ public struct SiteBuilder: Sendable {
         }
         if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
         checkBannerDescriptions(ruled.cards, &report.diagnostics)
+        checkBlankLinks(ruled.cards, &report.diagnostics)
         if let feeds = configuration.config.feeds, !ruled.cards.isEmpty, !loaded.diagnostics.hasErrors {
             FeedCheck(cards: ruled.cards).warnings(feeds).forEach { report.diagnostics.append($0) }
         }
@@ -449,6 +450,23 @@ public struct SiteBuilder: Sendable {
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "image_alt",
                 message: "missing: " + why + instead + advice)
             diagnostic.summary = "missing: " + why + "the card's title, domain or link host instead, if it has one" + advice
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
+        }
+    }
+
+    /// A card whose file gave its link as spaces only has no link (`CardSource.blankLinkKey`),
+    /// so its domain, the link's words, which its writer meant to be seen, shows nowhere: a
+    /// warning for each such card that still has a domain and no link after the rules (which
+    /// may set either), which a terminal shows once a file.
+    private func checkBlankLinks(_ cards: [Card], _ diagnostics: inout Diagnostics) {
+        for card in cards where card.url == nil {
+            guard let key = card.source.blankLinkKey, let domain = card.domain else { continue }
+            let advice = "give the card a url, or leave out domain"
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: key,
+                message: "blank, so the card has no link, and its domain (\(Diagnostic.quoted(domain))), the link's words, is not shown either; " + advice)
+            diagnostic.summary = "blank, so the card has no link, and its domain, the link's words, is not shown either; " + advice
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }

@@ -119,6 +119,23 @@ import Testing
         #expect(without[cut] == run[ends[0]], "a card removed before the cut leaves it at its card")
     }
 
+    /// A small feed's page ends are too few for the statistics to tell chosen ids from chance,
+    /// yet its archive pages still average at most one and a half page sizes: ids that end no
+    /// page, and ordinary ones, in feeds of 1 to 12 page sizes.
+    @Test func smallFeedsAverageAtMostOneAndAHalfPageSizes() {
+        let pageSize = 20
+        let never = (0..<2_000).map { "card-\($0)" }.filter { !PageEnds.endsPage($0, pageSize: pageSize) }
+        for count in stride(from: pageSize, through: 12 * pageSize, by: 3) {
+            for (name, ids) in [("never a page end", Array(never.dropFirst(40).prefix(count))), ("ordinary", (0..<count).map { "s\(count)-\($0)" })] {
+                let (ends, _) = PageEnds.ends(ids.map(PageEnds.hash), pageSize: pageSize)
+                guard let last = ends.last else { continue }
+                let pages = zip([-1] + ends, ends).map { $1 - $0 }
+                #expect(Double(last + 1) / Double(ends.count) <= 1.5 * Double(pageSize), "\(name), \(count) cards: \(pages)")
+                #expect(pages.max()! <= 2 * pageSize && pages.min()! >= 1, "\(name), \(count) cards: \(pages)")
+            }
+        }
+    }
+
     /// Pinned cards come first on the front page, and stand at their date in the archive.
     @Test func pinnedCardsStandAtTheirDateInTheArchive() {
         let selection = FeedSelector(now: 100, pageSize: 4).select(Self.cards(1...10, pinned: [1, 6]))

@@ -24,6 +24,10 @@ public struct FeedPage: Sendable, Hashable {
 /// page sizes without one (ids chosen, or all alike), defeat the scheme: their feed is cut
 /// every `pageSize` cards from the oldest instead, and the build warns
 /// (`FeedSelection.pagedByCount`), since such pages move as cards come and go.
+/// Where the page ends and those cuts make archive pages of more than `1.5 × pageSize` cards on
+/// average (a small feed, whose page ends are too few for the statistics to tell chance from
+/// choice), runs are cut wherever they pass `1.5 × pageSize` instead (a card coming or going
+/// that moves the average across that line then moves the cuts of such a feed, whose pages are few).
 /// No archive page holds more than `2 × pageSize` cards, and pages average close to `pageSize`
 /// (0.83 times it for `card-0` … `card-99999`: 16.5 cards at 20, none over 40, where the page ends alone made pages of up to 197).
 package enum PageEnds {
@@ -46,19 +50,25 @@ package enum PageEnds {
         if defeat(pageEnds: pageEnds.count, among: hashes.count, pageSize: pageSize) || runs.contains(where: { $0.count > longestRun * pageSize }) {
             return (Array(stride(from: pageSize - 1, to: hashes.count, by: pageSize)), true)
         }
-        return ((pageEnds + runs.flatMap { cuts($0, hashes, pageSize: pageSize) }).sorted(), false)
+        let ends = (pageEnds + runs.flatMap { cuts($0, hashes, pageSize: pageSize) }).sorted()
+        // Too few page ends for the statistics above to tell (a small feed, by chance or by
+        // choice) can still leave pages of one and a half page sizes on average: such a feed's
+        // runs are cut wherever they pass that instead, so that no page does.
+        guard let last = ends.last, 2 * (last + 1) > 3 * pageSize * ends.count else { return (ends, false) }
+        return ((pageEnds + runs.flatMap { cuts($0, hashes, pageSize: pageSize, longest: 3 * pageSize / 2) }).sorted(), false)
     }
 
     /// Where a run of cards (whose last card may end a page, none of the others does) is cut, in
-    /// order: nowhere when it fits on a page of `2 × pageSize`; else at its card of the
-    /// smallest hash (the older of two equal) that leaves half a page on each side, and within
-    /// each side likewise.
-    static func cuts(_ run: Range<Int>, _ hashes: [UInt64], pageSize: Int) -> [Int] {
+    /// order: nowhere when it fits on a page of `longest` cards (`2 × pageSize` unless said);
+    /// else at its card of the smallest hash (the older of two equal) that leaves half a page on
+    /// each side, and within each side likewise.
+    static func cuts(_ run: Range<Int>, _ hashes: [UInt64], pageSize: Int, longest: Int? = nil) -> [Int] {
         let half = max(1, pageSize / 2)
+        let longest = longest ?? 2 * pageSize
         var cuts: [Int] = []
         var parts = [run]
         while let part = parts.popLast() {
-            guard part.count > 2 * pageSize else { continue }
+            guard part.count > longest else { continue }
             let cut = (part.lowerBound + half - 1...part.upperBound - half - 1).min { (hashes[$0], $0) < (hashes[$1], $1) }!
             cuts.append(cut)
             parts += [part.lowerBound..<cut + 1, cut + 1..<part.upperBound]

@@ -13,6 +13,8 @@
  * - Dismissible cards (data-dismissible) get a dismiss button; dismissed ids are kept
  *   ("cardfeed:dismissed") and those cards stay hidden.
  * - A card image that fails to load is replaced by the placeholder image.
+ * - Where the feed shows cards side by side, each card is packed under the one above it in its
+ *   column (see `pack`), so that a short card beside a tall one leaves no gap below it.
  * - Under `cardfeed serve`, a page updated in place after a rebuild ("cardfeed:pagereplaced" on
  *   `document`) is shown as a new page: its cards are set up and the events above fire again.
  *
@@ -149,6 +151,34 @@
     return match ? match[1] : "all";
   }
 
+  // Cards side by side keep their own heights (stretched to the tallest of their row, a short
+  // card would show an empty box), so a grid of rows leaves a gap under each short one. The
+  // grid's rows become 1 px (`feed__cards--packed`) and each card spans its own height and the
+  // gap: the grid places each card, in order, in the column whose bottom is the highest, the
+  // way a reader's eye goes down the page, and their order in the page stays the reading order.
+  // A card's height changes with its column's width, its images and the fonts, so it is
+  // watched. Without this script the rows stay rows.
+  var packing = null;
+
+  function pack(list) {
+    if (!list || !("ResizeObserver" in window)) return;
+    if (packing) packing.disconnect();
+    function span(card) {
+      var columns = getComputedStyle(list).gridTemplateColumns.split(" ").length;
+      list.classList.toggle("feed__cards--packed", columns > 1);
+      if (columns < 2) {
+        card.style.gridRowEnd = "";
+        return;
+      }
+      var gap = parseFloat(getComputedStyle(list).columnGap) || 0;
+      card.style.gridRowEnd = "span " + Math.max(1, Math.ceil(card.getBoundingClientRect().height + gap));
+    }
+    packing = new ResizeObserver(function (entries) {
+      entries.forEach(function (entry) { span(entry.target); });
+    });
+    Array.prototype.forEach.call(list.children, function (card) { packing.observe(card); });
+  }
+
   var observer = null;
 
   // What each display of a page does: set up its cards, report the feed and the impressions.
@@ -172,6 +202,7 @@
       if (image.complete && image.naturalWidth === 0 && image.getAttribute("src")) replaceBrokenImage(image);
     });
 
+    pack(document.querySelector(".feed__cards"));
     emit(document, "feeddisplayed", { feed: feedName() });
 
     var impressed = {};

@@ -444,12 +444,12 @@ public struct SiteBuilder: Sendable {
             let why = card.type == .bannerImage
                 ? "a banner's image is all it shows, so screen readers read "
                 : "with neither title nor description, the image is all the card shows, so screen readers read "
-            let instead = card.wordsForItsImage.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
+            let instead = card.wordsForItsImage.map { "the card's title, domain or link's host or address instead (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
             let advice = "; add image_alt to say what the image shows"
             var diagnostic = Diagnostic(
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "image_alt",
                 message: "missing: " + why + instead + advice)
-            diagnostic.summary = "missing: " + why + "the card's title, domain or link host instead, if it has one" + advice
+            diagnostic.summary = "missing: " + why + "the card's title, domain or link's host or address instead, if it has one" + advice
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }

@@ -202,7 +202,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             guard let value = card.extras.first(where: { $0.key == extra })?.value else { continue }
             guard CSSValue.isColor(value) else {
                 reader.warn("\(key).\(extra)", "\(Diagnostic.quoted(value)) is not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored",
-                            summary: "not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored")
+                            summary: "the value is not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored")
                 continue
             }
             colors[extra] = value.trimmingCharacters(in: .whitespaces)
@@ -233,7 +233,8 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
                 categories.insert(category)
             } else if !["no_category", "abkcardcategorynocategory", "nocategory", ""].contains(name.lowercased()) {
                 let known = FeedCategory.allCases.map(\.rawValue).joined(separator: ", ")
-                reader.warn("categories", "unknown category \(Diagnostic.quoted(name)) (known: \(known)); ignored", summary: "unknown category (known: \(known)); ignored")
+                // No summary: each name is a fix of its own (cards that share one are one line).
+                reader.warn("categories", "unknown category \(Diagnostic.quoted(name)) (known: \(known)); ignored")
             }
         }
         return categories.sorted()
@@ -263,8 +264,8 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         guard let tag = card.language?.trimmingCharacters(in: .whitespaces) else { return }
         if StringTable.isLanguageTag(tag) { card.language = StringTable.canonical(tag) } else {
             card.language = nil
-            reader.warn(reader.lookup(.language)?.key, "\(Diagnostic.quoted(tag)) is not a language tag (BCP 47) such as en, ar or pt-BR\(StringTable.suggestedLanguageTag(for: tag)); ignored",
-                        summary: "not a language tag (BCP 47) such as en, ar or pt-BR; ignored")
+            // No summary: each tag has its own did-you-mean (cards that share one are one line).
+            reader.warn(reader.lookup(.language)?.key, "\(Diagnostic.quoted(tag)) is not a language tag (BCP 47) such as en, ar or pt-BR\(StringTable.suggestedLanguageTag(for: tag)); ignored")
         }
     }
 
@@ -273,7 +274,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         let rating = reader.number(.rating)
         if let rating, rating != 0 {
             if (0...5).contains(rating) { card.rating = rating } else {
-                reader.warn("rating", "\(FieldReader.format(rating)) is outside 0 to 5; ignored", summary: "outside 0 to 5; ignored")
+                reader.warn("rating", "\(FieldReader.format(rating)) is outside 0 to 5; ignored", summary: "the value is outside 0 to 5; ignored")
             }
         }
         // Braze sends a rating of 0 for anything but an app: such an item has neither stars nor

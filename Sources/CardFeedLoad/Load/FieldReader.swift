@@ -198,14 +198,14 @@ struct FieldReader {
             if let written = WrittenTime(iso8601: text) {
                 seconds = written.moment(in: timeZone)
                 guard seconds >= 0 else {
-                    warn(key, "\(Diagnostic.quoted(text)) is before 1970, the earliest time a card can hold; \(consequence)", summary: "before 1970, the earliest time a card can hold; \(consequence)")
+                    warn(key, "\(Diagnostic.quoted(text)) is before 1970, the earliest time a card can hold; \(consequence)", summary: "the value is before 1970, the earliest time a card can hold; \(consequence)")
                     return nil
                 }
             } else if Double(text.trimmingCharacters(in: .whitespaces)) != nil, let number = number(field) {
                 guard let whole = wholeSeconds(number, key) else { return nil }
                 seconds = whole
             } else {
-                warn(key, "\(Diagnostic.quoted(text)) is not a time: expected \(WrittenTime.acceptedForms); \(consequence)", summary: "not a time: expected \(WrittenTime.acceptedForms); \(consequence)")
+                warn(key, "\(Diagnostic.quoted(text)) is not a time: expected \(WrittenTime.acceptedForms); \(consequence)", summary: "the value is not a time: expected \(WrittenTime.acceptedForms); \(consequence)")
                 return nil
             }
         case .number:
@@ -219,7 +219,7 @@ struct FieldReader {
         guard seconds >= 0 else { return nil }
         // RFC 3339 (the feeds' dates, `datetime`) has four-digit years.
         if seconds > Self.latestTime {
-            warn(key, "\(seconds) is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time", summary: "after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time")
+            warn(key, "\(seconds) is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time", summary: "the value is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time")
             seconds = Self.latestTime
         }
         return seconds
@@ -229,7 +229,7 @@ struct FieldReader {
     /// beyond any calendar.
     private mutating func wholeSeconds(_ number: Double, _ key: String) -> Int64? {
         guard abs(number) < Self.largestTime else {
-            warn(key, "\(Self.format(number)) is too large for a time; ignored", summary: "too large for a time; ignored")
+            warn(key, "\(Self.format(number)) is too large for a time; ignored", summary: "the value is too large for a time; ignored")
             return nil
         }
         return Int64(number.rounded(.down))

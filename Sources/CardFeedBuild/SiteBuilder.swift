@@ -223,9 +223,9 @@ public struct SiteBuilder: Sendable {
             warning.cardOffset = second.source.offset
             record([located(warning)], in: &report)
         }
-        for feed in selection.feeds where feed.pagedByCount {
+        for feed in selection.feeds {
+            guard let pageEnds = feed.pageEndsWhenPagedByCount else { continue }
             let pageSize = setup.config.pageSize
-            let pageEnds = feed.cards.count { PageEnds.endsPage(selection.cards[$0].id, pageSize: pageSize) }
             record([Diagnostic(
                 .warning, file: options.site.display(options.site.root),
                 message: "the \(feed.feed.slug) feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")], in: &report)

@@ -95,7 +95,7 @@ import Testing
     @Test func pagesAreBoundedWhateverTheIds() {
         let pageSize = 20
         func sizes(_ ids: [String]) -> (pages: [Int], byCount: Bool) {
-            let (ends, byCount) = PageEnds.ends(ids.map(PageEnds.hash), pageSize: pageSize)
+            let (ends, byCount, _) = PageEnds.ends(ids.map(PageEnds.hash), pageSize: pageSize)
             return (zip([-1] + ends, ends).map { $1 - $0 }, byCount)
         }
         let ordinary = (0..<100_000).map { "card-\($0)" }
@@ -111,7 +111,7 @@ import Testing
         // Ids that end no page for a while: the run is cut at its smallest hash, not at its
         // end, so that the cut stays put as cards come and go around it.
         let run = Array(never.prefix(100))
-        let (ends, _) = PageEnds.ends(run.map(PageEnds.hash), pageSize: pageSize)
+        let (ends, _, _) = PageEnds.ends(run.map(PageEnds.hash), pageSize: pageSize)
         #expect(ends.count >= 2 && zip([-1] + ends, ends + [run.count - 1]).allSatisfy { (pageSize / 2...2 * pageSize).contains($1 - $0) })
         var without = run
         without.remove(at: 5)
@@ -127,7 +127,7 @@ import Testing
         let never = (0..<2_000).map { "card-\($0)" }.filter { !PageEnds.endsPage($0, pageSize: pageSize) }
         for count in stride(from: pageSize, through: 12 * pageSize, by: 3) {
             for (name, ids) in [("never a page end", Array(never.dropFirst(40).prefix(count))), ("ordinary", (0..<count).map { "s\(count)-\($0)" })] {
-                let (ends, _) = PageEnds.ends(ids.map(PageEnds.hash), pageSize: pageSize)
+                let (ends, _, _) = PageEnds.ends(ids.map(PageEnds.hash), pageSize: pageSize)
                 guard let last = ends.last else { continue }
                 let pages = zip([-1] + ends, ends).map { $1 - $0 }
                 #expect(Double(last + 1) / Double(ends.count) <= 1.5 * Double(pageSize), "\(name), \(count) cards: \(pages)")

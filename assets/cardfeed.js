@@ -153,30 +153,35 @@
 
   // Cards side by side keep their own heights (stretched to the tallest of their row, a short
   // card would show an empty box), so a grid of rows leaves a gap under each short one. The
-  // grid's rows become 1 px (`feed__cards--packed`) and each card spans its own height and the
-  // gap: the grid places each card, in order, in the column whose bottom is the highest, the
-  // way a reader's eye goes down the page, and their order in the page stays the reading order.
-  // A card's height changes with its column's width, its images and the fonts, so it is
-  // watched. Without this script the rows stay rows.
+  // grid's rows become a few pixels high (`feed__cards--packed`) and each card spans its own
+  // height and the gap: the grid places each card, in order, in the column whose bottom is the
+  // highest, the way a reader's eye goes down the page, and their order in the page stays the
+  // reading order. A card's height changes with its column's width, its images and the fonts,
+  // so the cards are watched. Without this script the rows stay rows.
   var packing = null;
+  // Browsers keep a grid to so many lines (Firefox to 10,000, placing the rest on the last):
+  // the rows are made tall enough that a feed of any length needs fewer than this many.
+  var MOST_ROWS = 9000;
 
   function pack(list) {
     if (!list || !("ResizeObserver" in window)) return;
     if (packing) packing.disconnect();
-    function span(card) {
-      var columns = getComputedStyle(list).gridTemplateColumns.split(" ").length;
-      list.classList.toggle("feed__cards--packed", columns > 1);
-      if (columns < 2) {
-        card.style.gridRowEnd = "";
-        return;
-      }
-      var gap = parseFloat(getComputedStyle(list).columnGap) || 0;
-      card.style.gridRowEnd = "span " + Math.max(1, Math.ceil(card.getBoundingClientRect().height + gap));
+    var cards = Array.prototype.slice.call(list.children);
+    function layout() {
+      var style = getComputedStyle(list);
+      var columns = style.gridTemplateColumns.split(" ").length;
+      var packed = columns > 1;
+      list.classList.toggle("feed__cards--packed", packed);
+      var gap = parseFloat(style.columnGap) || 0;
+      var heights = cards.map(function (card) { return card.getBoundingClientRect().height + gap; });
+      var row = Math.max(1, Math.ceil(heights.reduce(function (sum, height) { return sum + height; }, 0) / columns / MOST_ROWS));
+      list.style.gridAutoRows = packed ? row + "px" : "";
+      cards.forEach(function (card, index) {
+        card.style.gridRowEnd = packed ? "span " + Math.max(1, Math.ceil(heights[index] / row)) : "";
+      });
     }
-    packing = new ResizeObserver(function (entries) {
-      entries.forEach(function (entry) { span(entry.target); });
-    });
-    Array.prototype.forEach.call(list.children, function (card) { packing.observe(card); });
+    packing = new ResizeObserver(layout);
+    cards.forEach(function (card) { packing.observe(card); });
   }
 
   var observer = null;

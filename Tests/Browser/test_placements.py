@@ -215,3 +215,34 @@ def test_screenshots_of_the_frame_page(host, dark):
             driver.save_screenshot(str(SCREENSHOTS / "placements" / f"frame-{width}-{'dark' if dark else 'light'}.png"))
     finally:
         driver.quit()
+
+
+PREVIEW_TITLES = """
+return {
+  fragment: [...document.querySelectorAll('main > section > .cardfeed-placement .cardfeed-card__title')].map(t => t.textContent),
+  component: [...document.querySelector('cardfeed-placement').shadowRoot.querySelectorAll('.cardfeed-card__title')].map(t => t.textContent),
+  frame: (() => { const d = document.querySelector('iframe').contentDocument; return d ? [...d.querySelectorAll('.cardfeed-card__title')].map(t => t.textContent) : []; })(),
+  frameHeight: document.querySelector('iframe').getBoundingClientRect().height,
+};
+"""
+
+
+def test_serve_previews_every_placement_in_its_three_forms_and_updates_them(serve, driver, tmp_path):
+    import json
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    site = copy_example_site(tmp_path / "site")
+    (site / "cardfeed.yml").write_text((site / "cardfeed.yml").read_text() + "placements:\n  home-hero: {feed: all, limit: 1}\n")
+    server, _ = serve(site, "--now", NOW)
+    driver.get(server.url + "_cardfeed/placements/")
+    first = "Try Brewline Plus free for a month"
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script(PREVIEW_TITLES)["component"] == [first])
+    shown = driver.execute_script(PREVIEW_TITLES)
+    assert shown["fragment"] == [first] and shown["frame"] == [first]
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script(PREVIEW_TITLES)["frameHeight"] > 100)
+
+    cards_file = site / "cards" / "promotions.json"
+    cards_file.write_text(cards_file.read_text().replace(first, "Brewline Plus, now two months free"))
+    changed = ["Brewline Plus, now two months free"]
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script(PREVIEW_TITLES) | {"frameHeight": 0} == {
+        "fragment": changed, "component": changed, "frame": changed, "frameHeight": 0})

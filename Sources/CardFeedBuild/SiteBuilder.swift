@@ -358,10 +358,11 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The text of the stylesheets the cards' look comes from, in their order (the built-in or
-    /// the site's cardfeed.css, the theme's, the cards' own): what placements rewrite into
-    /// `embed/cardfeed-embed.css`.
+    /// the site's cardfeed.css, the theme's): what placements rewrite into
+    /// `embed/cardfeed-embed.css` (the cards' own colours are written for the placements'
+    /// cards alone, by their ids there).
     private func cardStylesheets(_ assets: [Asset]) -> [String] {
-        ["cardfeed.css", "theme.css", "card-styles.css"].compactMap { name in
+        ["cardfeed.css", "theme.css"].compactMap { name in
             switch assets.first(where: { $0.path == name })?.file.content {
             case .text(let text)?: return text
             case .data(let data)?: return String(decoding: data, as: UTF8.self)

@@ -45,12 +45,19 @@ package enum EmbedHTML {
     /// Attributes that name ids of the same document.
     private static let idReferences = ["aria-labelledby", "aria-describedby", "aria-controls", "for"]
 
-    /// `html` with every class and id (and reference to one) prefixed.
-    static func prefixed(_ html: String) -> String {
-        HTMLAttributes.rewrite(html, ["class", "id"] + idReferences) { _, value in
-            value.split(separator: " ", omittingEmptySubsequences: true).map { prefix + $0 }.joined(separator: " ")
+    /// `html` with every class prefixed, and every id (and reference to one) prefixed with the
+    /// placement's name too (`idPrefix(of:)`), so that two placements on one page that show the
+    /// same card do not give two elements one id.
+    static func prefixed(_ html: String, placement: String) -> String {
+        let ids = idPrefix(of: placement)
+        return HTMLAttributes.rewrite(html, ["class", "id"] + idReferences) { name, value in
+            let start = name == "class" ? prefix : ids
+            return value.split(separator: " ", omittingEmptySubsequences: true).map { start + $0 }.joined(separator: " ")
         }
     }
+
+    /// "cardfeed-home-hero--": a placement's name never holds "--", so no two placements' ids meet.
+    static func idPrefix(of placement: String) -> String { prefix + placement + "--" }
 
     /// `html` with its links and images (`href`, `src`, `srcset`) resolved against `baseURL`.
     static func absolute(_ html: String, baseURL: String) -> String {

@@ -29,7 +29,8 @@ package struct PlacementFiles {
     }
 
     /// Every placement's files, then the script and the stylesheet, made of `stylesheets` (the
-    /// site's cardfeed.css, theme.css and card-styles.css, those it has, in their order).
+    /// site's cardfeed.css and theme.css, those it has, in their order) and the colours of the
+    /// placements' cards.
     package func files(_ selection: Selection, stylesheets: [String]) throws(TemplateFailure) -> [OutputFile] {
         let settings = renderer.settings
         let places = settings.cardPages ? nil : CardPlaces(selection, cardPages: false)
@@ -49,7 +50,7 @@ package struct PlacementFiles {
             var out = MustacheBytes(capacity: 16384)
             try renderer.templates.render(Self.template, view, onto: &out)
             // Addresses relative to the site's root, as on its pages.
-            let html = EmbedHTML.prefixed(out.string)
+            let html = EmbedHTML.prefixed(out.string, placement: placed.placement.name)
             let paths = Self.paths(of: placed.placement.name)
             let fragment = settings.baseURL.map { EmbedHTML.absolute(html, baseURL: $0) } ?? html
             files.append(OutputFile(path: paths[0], content: .text(fragment)))
@@ -57,11 +58,12 @@ package struct PlacementFiles {
             var page = MustacheBytes(capacity: 16384)
             try renderer.templates.render(Self.frameTemplate, PlacementFrameView(view, html: out.string, root: PagePaths.root(of: paths[2])), onto: &page)
             // The page prefixed as a whole, the placement in it with it.
-            files.append(OutputFile(path: paths[2], content: .text(EmbedHTML.prefixed(page.string))))
+            files.append(OutputFile(path: paths[2], content: .text(EmbedHTML.prefixed(page.string, placement: placed.placement.name))))
         }
         let builtinCSS = BuiltinFiles.embedFile("cardfeed-embed.css").map { String(decoding: $0, as: UTF8.self) } ?? ""
         files.append(OutputFile(path: Self.script, content: .data(BuiltinFiles.embedFile("cardfeed-embed.js") ?? Data())))
-        files.append(OutputFile(path: Self.stylesheet, content: .text(EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets))))
+        let cardStyles = GeneratedStyles.placementCards(selection)
+        files.append(OutputFile(path: Self.stylesheet, content: .text(EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets) + (cardStyles ?? ""))))
         return files
     }
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct EmbedTests {
     @Test func everyClassIdAndReferenceIsPrefixed() {
         let html = #"<div class="placement"><article class="card card--x" id="card-a" data-card-id="a"><h2 id="t" class="card__title">class="not an attribute"</h2><p aria-labelledby="t"></p></article></div>"#
-        #expect(EmbedHTML.prefixed(html) == #"<div class="cardfeed-placement"><article class="cardfeed-card cardfeed-card--x" id="cardfeed-card-a" data-card-id="a"><h2 id="cardfeed-t" class="cardfeed-card__title">class="not an attribute"</h2><p aria-labelledby="cardfeed-t"></p></article></div>"#)
+        #expect(EmbedHTML.prefixed(html, placement: "home-hero") == #"<div class="cardfeed-placement"><article class="cardfeed-card cardfeed-card--x" id="cardfeed-home-hero--card-a" data-card-id="a"><h2 id="cardfeed-home-hero--t" class="cardfeed-card__title">class="not an attribute"</h2><p aria-labelledby="cardfeed-home-hero--t"></p></article></div>"#)
     }
 
     @Test func addressesAreMadeAbsoluteSrcsetsToo() {

@@ -246,3 +246,22 @@ def test_a_hugo_site_includes_a_placements_fragment(built, tmp_path):
     page = (hugo / "public" / "offers" / "index.html").read_text()
     assert card_ids(page) == card_ids((built["out"] / "embed" / "home-hero.html").read_text())
     assert 'class="cardfeed-placement' in page
+
+
+def test_two_placements_show_one_card_with_ids_of_their_own_and_its_colours(tmp_path, run):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cards.json").write_text(json.dumps([
+        {"id": "coloured", "type": "text_announcement", "created": 2, "description": "Mine", "extras": {"background_color": "#fef3c7"}},
+        {"id": "plain", "type": "text_announcement", "created": 1, "description": "Other"},
+    ]))
+    (site / "cardfeed.yml").write_text("placements:\n  top: {feed: all}\n  side: {feed: all, limit: 2}\n")
+    out = tmp_path / "out"
+    assert run("build", site, "-o", out, "--now", "10").returncode == 0
+    ids = {name: [attrs["id"] for tag, attrs in tags((out / "embed" / f"{name}.html").read_text()) if tag == "article"] for name in ("top", "side")}
+    assert ids == {"top": ["cardfeed-top--card-coloured"], "side": ["cardfeed-side--card-coloured", "cardfeed-side--card-plain"]}
+    css = (out / "embed" / "cardfeed-embed.css").read_text()
+    assert "#cardfeed-top--card-coloured {\n  --cardfeed-bg: #fef3c7;\n}" in css or "#cardfeed-top--card-coloured {\n  --cardfeed-" in css
+    assert "#cardfeed-side--card-coloured {" in css and "card-plain {" not in css
+    # The site's own pages keep their own stylesheet of card colours, as before.
+    assert "#card-coloured {" in (out / "assets" / "card-styles.css").read_text()

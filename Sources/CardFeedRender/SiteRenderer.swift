@@ -258,14 +258,15 @@ package enum GeneratedStyles {
         for placed in selection.placements {
             for position in placed.cards where !selection.cards[position].styles.isEmpty {
                 let id = EmbedHTML.idPrefix(of: placed.placement.name) + selection.cards.anchor(at: position)
-                css += block("#" + id, selection.cards[position].styles, property: "--" + EmbedHTML.prefix)
+                css += block("#" + id, selection.cards[position].styles)
             }
         }
-        return css.isEmpty ? nil : "/* The placements' cards' background_color, text_color and accent_color extras. */\n" + css
+        // Names and the values that read others (`var(--cf-text)`) alike.
+        return css.isEmpty ? nil : "/* The placements' cards' background_color, text_color and accent_color extras. */\n" + EmbedStylesheet.properties(css)
     }
 
-    private static func block(_ selector: String, _ properties: [CSSProperty], property: String = "--cf-") -> String {
-        "\(selector) {\n" + properties.map { "  \(property)\($0.name): \($0.value);\n" }.joined() + "}\n"
+    private static func block(_ selector: String, _ properties: [CSSProperty]) -> String {
+        "\(selector) {\n" + properties.map { "  --cf-\($0.name): \($0.value);\n" }.joined() + "}\n"
     }
 }
 

@@ -20,6 +20,7 @@ PLACEMENTS = """
 placements:
   home-hero: {feed: all, limit: 2}
   news-side: {feed: news, limit: 3}
+  many: {feed: all, limit: 10}
 """
 
 
@@ -90,6 +91,11 @@ addEventListener("message", (event) => {
   if (frame) frame.style.height = event.data.height + "px";
 });
 """
+STATE_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>State</title>
+<script src="{cards}/embed/cardfeed-embed.js" defer></script></head>
+<body><main><h1>Ten cards</h1><cardfeed-placement id="many" src="{cards}/embed/many.json"></cardfeed-placement></main></body></html>
+"""
 CSP_RECORDER = """
 window.__violations = [];
 document.addEventListener("securitypolicyviolation", (e) => window.__violations.push(e.violatedDirective + " " + e.blockedURI));
@@ -112,6 +118,7 @@ def host(cardfeed_bin, tmp_path_factory):
     (pages / "index.html").write_text(HOST_PAGE.replace("{cards}", cards))
     (pages / "host.css").write_text(HOST_CSS)
     (pages / "host.js").write_text(HOST_JS % cards)
+    (pages / "state.html").write_text(STATE_PAGE.replace("{cards}", cards))
     # No inline script or style, no eval: only the host's files and CardFeed's.
     HostHandler.policy = (f"default-src 'none'; script-src 'self' {cards}; style-src 'self' {cards}; connect-src {cards}; "
                           f"img-src {cards} https: data:; frame-src {cards}; base-uri 'none'; form-action 'none'")
@@ -246,3 +253,37 @@ def test_serve_previews_every_placement_in_its_three_forms_and_updates_them(serv
     changed = ["Brewline Plus, now two months free"]
     WebDriverWait(driver, 20).until(lambda d: d.execute_script(PREVIEW_TITLES) | {"frameHeight": 0} == {
         "fragment": changed, "component": changed, "frame": changed, "frameHeight": 0})
+
+
+STATE = """
+const root = document.getElementById('many').shadowRoot;
+return [...root.querySelectorAll('[data-card-id]')].map(c => ({id: c.dataset.cardId, hidden: c.hidden,
+  dismissible: c.hasAttribute('data-dismissible'), unread: !!c.querySelector('.cardfeed-card__unread')}));
+"""
+
+
+def test_the_component_keeps_read_and_dismissed_cards_across_visits(host):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = make_driver()
+    try:
+        driver.get(host["url"] + "state.html")
+        WebDriverWait(driver, 15).until(lambda d: not d.execute_script("return document.getElementById('many').hidden"))
+        first = driver.execute_script(STATE)
+        assert len(first) == 10 and any(c["unread"] for c in first)
+        # Each card half on screen once: an impression, and read on the next visit.
+        for index in range(10):
+            driver.execute_script("document.getElementById('many').shadowRoot.querySelectorAll('[data-card-id]')[arguments[0]].scrollIntoView()", index)
+            time.sleep(0.2)
+        WebDriverWait(driver, 15).until(lambda d: len([e for e in d.execute_script("return window.__cardfeedEvents") if e["name"] == "impression"]) == 10)
+        target = next(c["id"] for c in first if c["dismissible"])
+        driver.execute_script("document.getElementById('many').shadowRoot.querySelector(`[data-card-id='${arguments[0]}'] .cardfeed-card__dismiss`).click()", target)
+        assert {"name": "dismiss", "id": target, "placement": "many"} in [
+            {"name": e["name"], "id": e["detail"]["id"], "placement": e["detail"]["placement"]} for e in driver.execute_script("return window.__cardfeedEvents")]
+        driver.refresh()
+        WebDriverWait(driver, 15).until(lambda d: not d.execute_script("return document.getElementById('many').hidden"))
+        again = {c["id"]: c for c in driver.execute_script(STATE)}
+        assert again[target]["hidden"], "dismissed on the last visit, hidden on this one"
+        assert not any(c["unread"] for c in again.values() if not c["hidden"]), "seen on the last visit: read"
+    finally:
+        driver.quit()

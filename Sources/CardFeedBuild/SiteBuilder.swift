@@ -204,10 +204,15 @@ public struct SiteBuilder: Sendable {
     private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> Selection {
         let selector = selector(setup.config)
         let selection = step(.select, &report) { _ in
-            selector.select(ruled.cards)
+            var selection = selector.select(ruled.cards)
+            if let placements = setup.config.placements {
+                selection.placements = PlacementSelector.select(placements, in: selection, keptOut: ruled.keptOutOfPlacements)
+            }
+            return selection
         } detail: {
             let hidden = $0.hidden.values.reduce(0, +) + ruled.hidden
-            return "\($0.cards.count) shown in \($0.feeds.count) feeds" + (hidden > 0 ? ", \(hidden) hidden" : "")
+            return "\($0.cards.count) shown in \($0.feeds.count) feeds" + ($0.placements.isEmpty ? "" : " and \($0.placements.count) placement\($0.placements.count == 1 ? "" : "s")")
+                + (hidden > 0 ? ", \(hidden) hidden" : "")
         }
         for rule in report.rules where !rule.ids.isEmpty {
             logger.info("      \(rule.name) (\(rule.location)): \(rule.ids.count) card\(rule.ids.count == 1 ? "" : "s"): \(rule.ids.prefix(5).joined(separator: ", "))\(rule.ids.count > 5 ? ", …" : "")")
@@ -307,10 +312,11 @@ public struct SiteBuilder: Sendable {
                 if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
                 let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
                 let descriptions = try renderer.renderPages(selection, into: output, searchDocuments: searchDocuments, keepDescriptions: feedCards, reusing: reuse?.cards)
-                guard let baseURL = setup.config.baseURL else { return [] }
+                let embeds = setup.config.placements == nil ? [] : try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets))
+                guard let baseURL = setup.config.baseURL else { return embeds }
                 let files = try Syndication(baseURL: baseURL, settings: settings, templates: setup.templates).files(selection, descriptions: descriptions)
                 syndicationFiles = files.count
-                return files
+                return files + embeds
             } detail: { (_: [OutputFile]) in
                 let (cards, pages) = (selection.cards.count, pageCount)
                 return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")"
@@ -352,6 +358,21 @@ public struct SiteBuilder: Sendable {
             assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
         }
         return assets
+    }
+
+    /// The text of the stylesheets the cards' look comes from, in their order (the built-in or
+    /// the site's cardfeed.css, the theme's): what placements rewrite into
+    /// `embed/cardfeed-embed.css` (the cards' own colours are written for the placements'
+    /// cards alone, by their ids there).
+    private func cardStylesheets(_ assets: [Asset]) -> [String] {
+        ["cardfeed.css", "theme.css"].compactMap { name in
+            switch assets.first(where: { $0.path == name })?.file.content {
+            case .text(let text)?: return text
+            case .data(let data)?: return String(decoding: data, as: UTF8.self)
+            case .copy(let url)?, .scratchFile(let url)?: return (try? InputFile.read(url)).map { String(decoding: $0, as: UTF8.self) }
+            case .stream?, nil: return nil
+            }
+        }
     }
 
     /// SITE/static/, copied as it is to the output's root, where no generated file may be: a
@@ -499,6 +520,13 @@ public struct SiteBuilder: Sendable {
             }
         }
         for (format, _) in OutputFormat.perSite where syndication { generated[format.path(for: nil)] = "the \(format.name)" }
+        for placement in selection.placements {
+            for path in PlacementFiles.paths(of: placement.placement.name) { generated[path] = "a file of the placement \(placement.placement.name)" }
+        }
+        if !selection.placements.isEmpty {
+            generated[PlacementFiles.script] = "the placements' script"
+            generated[PlacementFiles.stylesheet] = "the placements' stylesheet"
+        }
         for path in assets { generated[path] = path.hasPrefix("assets/") ? "an asset (from SITE/assets/ or built in)" : "a generated file" }
         let folders = Set(generated.keys.flatMap { path in
             var prefixes: [String] = []

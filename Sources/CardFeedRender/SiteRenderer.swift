@@ -253,6 +253,20 @@ package enum GeneratedStyles {
             + styled.map { block("#" + cards.anchor(at: $0), cards[$0].styles) }.joined()
     }
 
+    /// The rules of `cards`' for the placements' cards, by the id each has in each placement
+    /// (`EmbedHTML.idPrefix`), with the placements' custom properties.
+    package static func placementCards(_ selection: Selection) -> String? {
+        var css = ""
+        for placed in selection.placements {
+            for position in placed.cards where !selection.cards[position].styles.isEmpty {
+                let id = EmbedHTML.idPrefix(of: placed.placement.name) + selection.cards.anchor(at: position)
+                css += block("#" + id, selection.cards[position].styles)
+            }
+        }
+        // Names and the values that read others (`var(--cf-text)`) alike.
+        return css.isEmpty ? nil : "/* The placements' cards' background_color, text_color and accent_color extras. */\n" + EmbedStylesheet.properties(css)
+    }
+
     private static func block(_ selector: String, _ properties: [CSSProperty]) -> String {
         "\(selector) {\n" + properties.map { "  --cf-\($0.name): \($0.value);\n" }.joined() + "}\n"
     }

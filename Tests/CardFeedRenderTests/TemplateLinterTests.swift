@@ -74,9 +74,13 @@ import Testing
         let document = FeedDocumentView(feed: Feed.builtin[0], entries: [FeedEntryView(entry, content: "<p>d</p>\n")], updated: 1_767_225_600, syndication: syndication)
         // The page's `cards` are holes the renderer fills: the card view stands for them.
         let cardPage = CardPageView(shell: page.shell, card: "<article></article>\n", heading: "d", feeds: [CardPlaceView(slug: "all", title: "All", href: "page-2.html#card-c")], shown: pictured)
+        let placement = PlacementView(
+            placement: Placement(name: "hero", feed: "all", extras: [], limit: 1, file: "cardfeed.yml"), feedTitle: "All",
+            cards: [PlacementCardView(card: "<article></article>\n", id: "c")], settings: settings)
         let views: [(ViewSchema, MustacheObject)] = [
             (CardView.schema, card), (PageView.schema, page), (CardPageView.schema, cardPage), (FeedEntryView.schema, FeedEntryView(entry, content: "<p>d</p>\n")),
             (FeedDocumentView.schema, document), (SitemapView.schema, SitemapView(shown, syndication: syndication)),
+            (PlacementView.schema, placement), (PlacementFrameView.schema, PlacementFrameView(placement, html: "<div></div>", root: "../../")),
         ]
         for (schema, view) in views {
             try Self.expectAnswers(schema, view, path: schema.name, cards: card)

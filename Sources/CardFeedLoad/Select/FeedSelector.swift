@@ -41,6 +41,8 @@ public struct Selection: Sendable {
     public var homes = CardHomes.firstFeed
     public var hidden: [SkipReason: Int]
     public var hiddenIDs = SkippedExamples()
+    /// What each placement of cardfeed.yml shows (`PlacementSelector`), set after the feeds'.
+    public var placements: [PlacementSelection] = []
 }
 
 /// Where each shown card has its permalink: its place in the first feed that shows every

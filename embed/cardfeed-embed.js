@@ -5,7 +5,7 @@
  *   theirs the host. While it loads it takes no room; if the JSON cannot be had it stays hidden.
  * - In the page embed/NAME/ that an <iframe> shows: it sets up the cards there and tells the
  *   parent its height, {type: "cardfeed:height", placement, height}, by postMessage to any
- *   parent (a height is no secret).
+ *   parent (a height is no secret), and again when the parent asks ({type: "cardfeed:measure"}).
  * Either way, as the site's own pages (assets/cardfeed.js, whose keys it shares): cards seen are
  * remembered as viewed ("cardfeed:viewed"), dismissible cards get a button and stay dismissed
  * ("cardfeed:dismissed"), a broken image shows the placeholder, and "cardfeed:impression",
@@ -125,6 +125,13 @@
     };
     if ("ResizeObserver" in window) new ResizeObserver(changed).observe(document.documentElement);
     window.addEventListener("load", changed);
+    // A parent whose listener came after the frame had told its height (a deferred script, a
+    // framework that mounts late) asks for it again.
+    window.addEventListener("message", function (event) {
+      if (event.source !== window.parent || !event.data || event.data.type !== "cardfeed:measure") return;
+      last = -1;
+      changed();
+    });
     changed();
     return;
   }

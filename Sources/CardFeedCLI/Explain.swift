@@ -21,7 +21,8 @@ struct Explain: ParsableCommand {
 
             With --diagnostics json, standard output holds one JSON object: id, found, shown, \
             card (file, line, column, card), pages (feed, front, file, anchor, position, cards, \
-            url, pinned), own_page (file, url; null without card pages), notes (kind, hides, message, file, line, column), diagnostics (as \
+            url, pinned), own_page (file, url; null without card pages), language (which \
+            language's pages it went to and why, with languages: in cardfeed.yml; else null), notes (kind, hides, message, file, line, column), diagnostics (as \
             `check --diagnostics json` prints them), site_errors and suggestion.
 
             Exits with status 0 when the site has an entry of the id (shown or not), 1 when it \
@@ -92,6 +93,7 @@ struct ExplanationText {
                         + (shown.url.map { " (\($0))" } ?? ""))
                 }
                 if let own = e.ownPage { lines.append("  its own page: \(own.file)" + (own.url.map { " (\($0))" } ?? "")) }
+                if let language = e.language { lines.append("  \(language)") }
             }
         } else {
             lines.append("\(card) is not shown: no entry of it is left once the card files are read:")
@@ -134,7 +136,7 @@ struct ExplanationText {
                 + "\"file\":\(string($0.place?.file)),\"line\":\(number($0.place?.line)),\"column\":\(number($0.place?.column))}"
         }
         return "{\"id\":\(string(e.id)),\"found\":\(e.found),\"shown\":\(!e.shown.isEmpty),\"card\":\(place(e.place)),"
-            + "\"pages\":[\(pages.joined(separator: ","))],\"own_page\":\(e.ownPage.map { "{\"file\":\(string($0.file)),\"url\":\(string($0.url))}" } ?? "null"),\"notes\":[\(notes.joined(separator: ","))],"
+            + "\"pages\":[\(pages.joined(separator: ","))],\"own_page\":\(e.ownPage.map { "{\"file\":\(string($0.file)),\"url\":\(string($0.url))}" } ?? "null"),\"language\":\(string(e.language)),\"notes\":[\(notes.joined(separator: ","))],"
             + "\"diagnostics\":[\(e.diagnostics.map(DiagnosticPrinter.json).joined(separator: ","))],"
             + "\"site_errors\":\(e.siteErrors.count),\"suggestion\":\(string(e.suggestion))}"
     }

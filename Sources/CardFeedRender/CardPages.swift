@@ -28,6 +28,8 @@ struct CardPages: Sendable {
     /// With serve: the hash of the build's `CardPageFrameKey`, and each card's `CardRenderKey`
     /// hash by display position (see `RenderKeys`).
     private let keys: (frame: Int, cards: [Int])?
+    /// The language tree's folder, whose `cards/` holds the pages.
+    private let tree: String
 
     /// Card pages for `selection`'s cards, written into `target`, and their search documents
     /// into `searchDocuments`, which are given their folder.
@@ -45,9 +47,12 @@ struct CardPages: Sendable {
             let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed))
             return (frame.hashValue, keys.cards)
         }
+        tree = selection.tree
         if !selection.cards.isEmpty {
-            try target.createFolders([PagePaths.cardPagesFolder])
-            try searchDocuments?.createFolders([PagePaths.cardPagesFolder])
+            // The tree's folder and its cards/ (a tree's feeds have made the first already).
+            let folders = PagePaths.folders(containing: [PagePaths.cardPage(anchor: "card", tree: tree)])
+            try target.createFolders(folders)
+            try searchDocuments?.createFolders(folders)
         }
     }
 
@@ -55,7 +60,7 @@ struct CardPages: Sendable {
     /// document, from what it rendered as (`RenderedCard`); an output that holds a file as made
     /// from the same (serve's) keeps it. `scratch` is memory to render in, reused from card to card.
     func write(_ card: Card, position: Int, anchor: String, rendered: RenderedCard, using scratch: inout MustacheBytes) throws {
-        let path = PagePaths.cardPage(anchor: anchor)
+        let path = PagePaths.cardPage(anchor: anchor, tree: tree)
         let feeds = placeViews(position: position, anchor: anchor)
         var made: [(target: any OutputTarget, searchDocument: Bool)] = [(target, false)]
         if let searchDocuments { made.append((searchDocuments, true)) }

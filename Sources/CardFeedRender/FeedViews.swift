@@ -165,7 +165,14 @@ final class SitemapView: MustacheObject {
 
     let urls: [PageURL]
 
-    init(_ selection: Selection, syndication: Syndication) {
+    init(_ selections: [Selection], syndication: Syndication) {
+        var urls: [PageURL] = []
+        for selection in selections { urls += Self.urls(selection, syndication: syndication) }
+        self.urls = urls
+    }
+
+    /// The pages of one language's tree.
+    private static func urls(_ selection: Selection, syndication: Syndication) -> [PageURL] {
         var urls: [PageURL] = []
         for feed in selection.feeds where feed.listed {
             for page in feed.pages {
@@ -175,11 +182,11 @@ final class SitemapView: MustacheObject {
         }
         if syndication.settings.cardPages {
             for position in selection.cards.indices {
-                let page = PagePaths.cardPage(anchor: selection.cards.anchor(at: position))
+                let page = PagePaths.cardPage(anchor: selection.cards.anchor(at: position), tree: selection.tree)
                 urls.append(PageURL(loc: syndication.pageURL(page), lastmod: Formatting.iso(selection.cards[position].sortTime)))
             }
         }
-        self.urls = urls
+        return urls
     }
 
     func value(for name: MustacheName) -> MustacheValue? {

@@ -10,11 +10,11 @@ import CardFeedModel
 struct PageShell {
     enum Key: String, ViewKey {
         case lang, rtl, siteTitle, title, description, root, path, stylesheet, stylesheets, generator
-        case nav, strings, madeWith, alternates, csp, favicon, canonical, social, search
+        case nav, strings, madeWith, alternates, csp, favicon, canonical, social, search, home
 
         var kind: FieldKind {
             switch self {
-            case .lang, .siteTitle, .title, .description, .root, .path, .stylesheet, .generator, .madeWith, .csp, .canonical: .text
+            case .lang, .siteTitle, .title, .description, .root, .path, .stylesheet, .generator, .madeWith, .csp, .canonical, .home: .text
             case .stylesheets: .texts
             case .rtl, .search: .flag
             case .nav: .list(NavItem.schema)
@@ -76,6 +76,7 @@ struct PageShell {
                     siteName: settings.siteTitle, type: preview.type))
             }
         case .search: .bool(settings.search)
+        case .home: .text(PagePaths.front(folder: settings.tree))
         }
     }
 }

@@ -76,7 +76,7 @@ import Testing
         let cardPage = CardPageView(shell: page.shell, card: "<article></article>\n", heading: "d", feeds: [CardPlaceView(slug: "all", title: "All", href: "page-2.html#card-c")], shown: pictured)
         let views: [(ViewSchema, MustacheObject)] = [
             (CardView.schema, card), (PageView.schema, page), (CardPageView.schema, cardPage), (FeedEntryView.schema, FeedEntryView(entry, content: "<p>d</p>\n")),
-            (FeedDocumentView.schema, document), (SitemapView.schema, SitemapView(shown, syndication: syndication)),
+            (FeedDocumentView.schema, document), (SitemapView.schema, SitemapView([shown], syndication: syndication)),
         ]
         for (schema, view) in views {
             try Self.expectAnswers(schema, view, path: schema.name, cards: card)

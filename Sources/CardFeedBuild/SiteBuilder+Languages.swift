@@ -50,6 +50,16 @@ extension SiteBuilder {
         }
     }
 
+    /// On a site in several languages, which of its pages are the same page in another
+    /// (`LanguageLinks`); nil for a site in one language.
+    func languageLinks(_ selections: [Selection], _ setup: Setup) -> LanguageLinks? {
+        guard setup.config.languages != nil else { return nil }
+        let languages = setup.trees.map { tree, strings in
+            LanguageLinks.Language(tag: tree.tag ?? strings.locale, name: strings["languageName"], front: PagePaths.front(folder: tree.folder))
+        }
+        return LanguageLinks(languages: languages, selections: selections, cardPages: setup.config.cardPages, baseURL: setup.config.baseURL)
+    }
+
     /// The cards each language shows, for the select step's line: "en 120, de 80, ar 40".
     static func languageCounts(_ selections: [Selection], _ config: SiteConfig) -> String {
         guard let languages = config.languages else { return "" }

@@ -321,9 +321,11 @@ public struct SiteBuilder: Sendable {
         let copiedStatic = try staticFiles(besides: assets, selections, setup, search: search, output, &report)
         // Each language's tree renders as a site in one language does, with its strings and folder.
         let settings = setup.trees.map { tree, strings in renderSettings(setup, assets, search: search, tree: tree, strings: strings) }
-        let renderers = settings.map { settings in
-            var renderer = SiteRenderer(templates: setup.templates, settings: settings)
+        let languages = languageLinks(selections, setup)
+        let renderers = settings.indices.map { index in
+            var renderer = SiteRenderer(templates: setup.templates, settings: settings[index])
             renderer.batchSize = options.renderBatchSize
+            renderer.languages = languages.map { ($0, index) }
             return renderer
         }
         let searchDocuments = search ? try self.searchDocuments(output, &report) : nil
@@ -343,7 +345,7 @@ public struct SiteBuilder: Sendable {
                     files += try Syndication(baseURL: baseURL, settings: settings[index], templates: setup.templates).files(selection, descriptions: descriptions)
                 }
                 guard let baseURL = setup.config.baseURL else { return [] }
-                files += try Syndication(baseURL: baseURL, settings: settings[0], templates: setup.templates).siteFiles(selections)
+                files += try Syndication(baseURL: baseURL, settings: settings[0], templates: setup.templates).siteFiles(selections, languages: languages)
                 syndicationFiles = files.count
                 return files
             } detail: { (_: [OutputFile]) in
@@ -381,6 +383,7 @@ public struct SiteBuilder: Sendable {
     private func siteAssets(_ selections: [Selection], _ setup: Setup, search: Bool) -> [Asset] {
         var assets = assetFiles()
         if !search { assets.removeAll { [SearchBox.script, SearchBox.stylesheet].contains($0.path) && !$0.fromSite } }
+        if setup.config.languages == nil { assets.removeAll { $0.path == LanguageSwitch.stylesheet && !$0.fromSite } }
         for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selections.map(\.cards)))] {
             guard let css else { continue }
             assets.removeAll { "assets/" + $0.path == path }
@@ -408,9 +411,9 @@ public struct SiteBuilder: Sendable {
         return staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
     }
 
-    /// The stylesheets every page links, in the order they cascade: the built-in, search's,
-    /// the theme's, the cards' own, the site's `custom.css`; those the site has.
-    static let stylesheetOrder = ["cardfeed.css", SearchBox.stylesheet, "theme.css", "card-styles.css", "custom.css"]
+    /// The stylesheets every page links, in the order they cascade: the built-in, search's, the
+    /// language switcher's (a site in several languages), the theme's, the cards' own, the site's `custom.css`; those the site has.
+    static let stylesheetOrder = ["cardfeed.css", SearchBox.stylesheet, LanguageSwitch.stylesheet, "theme.css", "card-styles.css", "custom.css"]
 
     /// What every page and card is rendered with.
     private func renderSettings(_ setup: Setup, _ assets: [Asset], search: Bool, tree: LanguageTree, strings: StringTable) -> RenderSettings {

@@ -30,6 +30,8 @@ struct CardPages: Sendable {
     private let keys: (frame: Int, cards: [Int])?
     /// The language tree's folder, whose `cards/` holds the pages.
     private let tree: String
+    /// On a site in several languages, the pages of the card's translations (`LanguageLinks`).
+    private let languages: (links: LanguageLinks, tree: Int)?
 
     /// Card pages for `selection`'s cards, written into `target`, and their search documents
     /// into `searchDocuments`, which are given their folder.
@@ -44,10 +46,11 @@ struct CardPages: Sendable {
         let strings = renderer.settings.strings
         feeds = selection.feeds.map { ($0.feed.slug, strings.feedTitle($0.feed)) }
         self.keys = keys.map { keys in
-            let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed))
+            let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed), languages: renderer.languages?.links)
             return (frame.hashValue, keys.cards)
         }
         tree = selection.tree
+        languages = renderer.languages
         if !selection.cards.isEmpty {
             // The tree's folder and its cards/ (a tree's feeds have made the first already).
             let folders = PagePaths.folders(containing: [PagePaths.cardPage(anchor: "card", tree: tree)])
@@ -97,7 +100,8 @@ struct CardPages: Sendable {
         let image = settings.baseURL.flatMap { settings.images.ownImage(card, baseURL: $0)?.src } ?? settings.head.image
         let shell = PageShell(
             settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
-            preview: PageShell.Preview(title: heading, description: description, image: image, type: "article"))
+            preview: PageShell.Preview(title: heading, description: description, image: image, type: "article"),
+            languages: languages.map { $0.links.cardPage(tree: $0.tree, id: card.id) })
         return CardPageView(shell: shell, card: String(decoding: rendered.html, as: UTF8.self), heading: heading, feeds: feeds, shown: card)
     }
 

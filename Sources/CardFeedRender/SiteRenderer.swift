@@ -23,6 +23,8 @@ package struct SiteRenderer {
     package var batchSize = Self.defaultBatchSize
     /// Told, after each batch, how many cards have been rendered.
     package var progress: (@Sendable (_ cards: Int) -> Void)?
+    /// On a site in several languages, its pages in the others, and which tree this renders.
+    package var languages: (links: LanguageLinks, tree: Int)?
 
     package init(templates: TemplateSet, settings: RenderSettings) {
         self.templates = templates
@@ -190,6 +192,7 @@ package struct SiteRenderer {
         let alternates = alternates(feed.feed)
         let pages = feed.pages
         let shown = selection.cards
+        let languages = languages
         return { [settings] index in
             let page = pages[index]
             // The days of the cards that have one (a card without a date sorts as the oldest), of
@@ -198,7 +201,8 @@ package struct SiteRenderer {
             let dates = DatesView(times: dated.map { $0.sortTime }, settings: settings)
             return PageView(
                 settings: settings, feed: feedView, nav: nav, cardCount: page.cards.count,
-                pagination: PaginationView(feed, page: index), dates: dates, alternates: alternates, path: page.path)
+                pagination: PaginationView(feed, page: index), dates: dates, alternates: alternates, path: page.path,
+                languages: languages.map { $0.links.feedPage(tree: $0.tree, slug: feed.feed.slug, front: index == 0) })
         }
     }
 }

@@ -74,8 +74,8 @@ package struct Syndication {
 
     /// The files of the whole site (the sitemap), over the pages of every language's tree
     /// (`selections`, the default language's first), or of the one tree of a site in one language.
-    package func siteFiles(_ selections: [Selection]) throws(TemplateFailure) -> [OutputFile] {
-        let sitemap = SitemapView(selections, syndication: self)
+    package func siteFiles(_ selections: [Selection], languages: LanguageLinks? = nil) throws(TemplateFailure) -> [OutputFile] {
+        let sitemap = SitemapView(selections, syndication: self, languages: languages)
         var files: [OutputFile] = []
         for (format, template) in OutputFormat.perSite {
             var bytes = MustacheBytes(capacity: 4096)

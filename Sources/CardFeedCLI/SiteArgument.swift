@@ -88,14 +88,20 @@ struct LocatedSite {
         return found.map { $0 == "cards" ? "cards/" : $0 }.joined(separator: ", ")
     }
 
-    /// Why there is no site to work on, with what to do instead, as a line of its own
-    /// (`. is not a site: …`); nil when there is one.
-    var missing: String? { problem?.line }
+    /// Why there is no site to work on, with what to do instead, in the two forms a command
+    /// prints it in.
+    struct Missing {
+        /// As a line of its own: `. is not a site: …`.
+        let line: String
+        /// As a diagnostic about the folder (`--diagnostics json`, GitHub's annotations), which
+        /// names the folder as its file and so not again in its message: `.: not a site: …`.
+        let diagnostic: Diagnostic
+    }
 
-    /// `missing` as a diagnostic about the folder (`--diagnostics json`, GitHub's annotations),
-    /// which names the folder as its file and so not again in its message: `.: not a site: …`.
-    var missingDiagnostic: Diagnostic? {
-        problem.map { Diagnostic(.error, file: display, message: $0.message) }
+    /// Why there is no site to work on; nil when there is one. (It looks at the folder each
+    /// time it is read.)
+    var missing: Missing? {
+        problem.map { Missing(line: $0.line, diagnostic: Diagnostic(.error, file: display, message: $0.message)) }
     }
 
     /// What is wrong, as a line of its own and as the message of a diagnostic whose file is the

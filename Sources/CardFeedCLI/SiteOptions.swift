@@ -79,8 +79,8 @@ struct SiteOptions: ParsableArguments {
         let printer = DiagnosticPrinter(format: diagnostics)
         location.warnIfDeprecated(printer)
         if let missing = located.missing {
-            if diagnostics == .text && !printer.github { throw Console.fail(missing) }
-            printer.print(located.missingDiagnostic!)
+            if diagnostics == .text && !printer.github { throw Console.fail(missing.line) }
+            printer.print(missing.diagnostic)
             throw ExitCode.failure
         }
         if !quiet, let line = located.announcement { Console.line(line) }

@@ -18,7 +18,7 @@ struct Templates: ParsableCommand {
     func run() throws {
         location.warnIfDeprecated()
         let located = location.located
-        if let missing = located.missing { throw Console.fail(missing) }
+        if let missing = located.missing { throw Console.fail(missing.line) }
         if let line = located.announcement { Console.line(line) }
         let catalog = TemplateCatalog(site: located.folder)
         for entry in catalog.entries {
@@ -65,7 +65,7 @@ struct Eject: ParsableCommand {
         let located = location.located
         // Eject writes into the site: a folder that is not one (a typo, the wrong directory)
         // would get a stray templates/ that no build reads.
-        if let refusal = located.missing { throw Console.fail(refusal) }
+        if let refusal = located.missing { throw Console.fail(refusal.line) }
         let catalog = TemplateCatalog(site: located.folder)
         do {
             let file = try catalog.eject(name, force: force)

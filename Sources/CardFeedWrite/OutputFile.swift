@@ -7,6 +7,9 @@ public struct OutputFile: Sendable {
         case text(String)
         case data(Data)
         case copy(URL)
+        /// A file the build made in its scratch folder, which it removes after: an output on the
+        /// same file system takes the file itself (`OutputTarget.adopt`), the others its bytes.
+        case scratchFile(URL)
         case stream(@Sendable (OutputSink) throws -> Void)
     }
 
@@ -24,7 +27,7 @@ public struct OutputFile: Sendable {
         switch content {
         case .text(let text): try sink.write(text)
         case .data(let data): try sink.write(data)
-        case .copy(let source): try sink.write(Data(contentsOf: source))
+        case .copy(let source), .scratchFile(let source): try sink.write(Data(contentsOf: source))
         case .stream(let write): try write(sink)
         }
     }

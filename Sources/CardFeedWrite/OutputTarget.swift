@@ -22,6 +22,10 @@ package protocol OutputTarget: AnyObject, Sendable {
     /// Whether the target holds the file at `path` as made from `key` (a hash of everything it is
     /// made of) by the last build; then the file stays as it is and need not be made again.
     func holds(_ path: String, madeFrom key: Int) -> Bool
+    /// Takes the file at `source`, which the build made and will remove, as the output's file at
+    /// `path` without copying its bytes, where it can; false where it cannot (the bytes are
+    /// then written as any file's).
+    func adopt(_ source: URL, at path: String) -> Bool
     /// Puts every file in place at once.
     func commit() throws -> OutputCounts
     /// Forgets every file: the output stays as it was.
@@ -31,6 +35,8 @@ package protocol OutputTarget: AnyObject, Sendable {
 extension OutputTarget {
     /// Only an output updated in place (`InPlaceOutput`) remembers what its files were made from.
     package func holds(_ path: String, madeFrom key: Int) -> Bool { false }
+
+    package func adopt(_ source: URL, at path: String) -> Bool { false }
 }
 
 /// What a build did to the output folder.

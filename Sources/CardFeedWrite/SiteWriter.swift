@@ -69,6 +69,11 @@ public struct SiteWriter: Sendable {
         let done = FileCount(progress)
         Parallel.perform(iterations: files.count) { index in
             let file = files[index]
+            if case .scratchFile(let source) = file.content, target.adopt(source, at: file.path) {
+                failures.set(index, nil)
+                done.add()
+                return
+            }
             do {
                 let sink = try target.open(file.path)
                 try file.write(to: sink)

@@ -147,7 +147,8 @@ def make_sites(binary, root: Path):
     # The awkward cards again, up to three side by side (the theme's `columns`).
     grid = root / "grid"
     shutil.copytree(stress, grid)
-    (grid / "cardfeed.yml").write_text("title: Awkward cards in a grid\ntheme:\n  columns: 3\n")
+    # Its page-width is the width of a card's own page (the columns widen the feeds' pages).
+    (grid / "cardfeed.yml").write_text("title: Awkward cards in a grid\ntheme:\n  columns: 3\n  page-width: 60rem\n")
     sites["grid"] = grid
 
     rtl = root / "rtl"

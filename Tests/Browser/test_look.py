@@ -226,6 +226,36 @@ def test_the_grid_puts_cards_side_by_side_on_wide_screens_only(look_sites):
         driver.quit()
 
 
+# Cards side by side: under each card, the next card of its column starts one gap lower (no
+# hole under a short card beside a tall one), and cards start in their order in the page, each
+# no higher than the one before (the reading order). Returns the problems.
+PACKED = """
+const list = document.querySelector('.feed__cards'), gap = parseFloat(getComputedStyle(list).columnGap);
+const cards = [...list.children].filter(c => c.offsetParent), boxes = cards.map(c => c.getBoundingClientRect());
+const problems = [], columns = {};
+boxes.forEach((box, i) => {
+  if (i > 0 && box.top < boxes[i - 1].top - 0.5) problems.push(cards[i].id + ' starts above the card before it');
+  const above = columns[Math.round(box.left)];
+  if (above !== undefined && Math.abs(box.top - above - gap) > 1.5) problems.push(cards[i].id + ' starts ' + Math.round(box.top - above) + ' px under the card above it');
+  columns[Math.round(box.left)] = box.bottom;
+});
+return [Object.keys(columns).length, problems];
+"""
+
+
+@pytest.mark.parametrize("width", [1400, 1920])
+def test_cards_side_by_side_leave_no_gap_and_keep_their_order(look_sites, width):
+    driver = make_driver()
+    try:
+        set_viewport(driver, width, height(width))
+        for name in ("example", "init", "grid", "stress"):
+            load(driver, look_sites[name][0] + "index.html")
+            columns, problems = driver.execute_script(PACKED)
+            assert columns >= 2 and problems == [], (name, width, columns, problems)
+    finally:
+        driver.quit()
+
+
 CARD_PAGE = """
 const main = document.querySelector('main'), h1 = main.querySelector('h1'), card = main.querySelector('#card article'),
       places = main.querySelector('nav.card-places'), box = e => e.getBoundingClientRect();
@@ -234,6 +264,9 @@ return {heading: h1.textContent, headingHeight: box(h1).height, hidden: h1.match
         chipsInMain: main.querySelectorAll('.feed-nav__link').length,
         links: [...places.querySelectorAll('a')].map(a => a.textContent)};
 """
+
+
+MAIN_WIDTH = "return document.querySelector('main').getBoundingClientRect().width"
 
 
 @pytest.mark.parametrize("width", [320, 1280, 1920])
@@ -249,6 +282,14 @@ def test_a_card_page_leads_with_its_title_then_the_card_then_where_it_sits(look_
                 assert seen["heading"] and seen["headingHeight"] > 20 and not seen["hidden"], (name, page, seen)
                 assert seen["order"] and seen["chipsInMain"] == 0, (name, page, seen)
                 assert seen["links"] and seen["links"][0] == "All", (name, page, seen)
+            # A single column's width: 52rem by default (not the two columns' 78rem from 1,400 px),
+            # and the theme's page-width where it sets one (the grid site's 60rem).
+            assert driver.execute_script(MAIN_WIDTH) <= 52 * 16, (name, width)
+        if width >= 1280:
+            url, pages = look_sites["grid"]
+            load(driver, url + [p for p in pages if p.startswith("cards/")][0])
+            main = driver.execute_script(MAIN_WIDTH)
+            assert abs(main - 60 * 16) < 1, f"the grid site's card page at {width} px is {main} px wide"
     finally:
         driver.quit()
 

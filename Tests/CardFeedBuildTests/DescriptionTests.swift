@@ -151,18 +151,21 @@ import Testing
             cardJSON(["id": "b2", "type": "banner_image", "created": 2, "image": "https://x.test/b.png", "title": "Autumn menu"]),
             cardJSON(["id": "b3", "type": "banner_image", "created": 1, "image": "https://x.test/c.png", "image_alt": "A latte"]),
             cardJSON(["id": "c", "type": "captioned_image", "created": 0, "title": "T", "description": "d", "image": "https://x.test/d.png"]),
+            cardJSON(["id": "b4", "type": "banner_image", "created": 0, "image": "https://x.test/e.png", "url": "mailto:hello@x.example?subject=Hi"]),
         ].joined(separator: ",") + "]"])
         defer { site.remove() }
         let report = site.build()
         let each = report.diagnostics.lines.filter { $0.contains("image_alt") }
-        #expect(each.count == 2 && each[0].hasSuffix("cards.json:1:2: card 1 (id \"b1\"): field \"image_alt\": missing: a banner's image is all it shows, so screen readers read the card's title, domain or link host instead (\"shop.example\"); add image_alt to say what the image shows"), "\(each)")
+        #expect(each.count == 3 && each[0].hasSuffix("cards.json:1:2: card 1 (id \"b1\"): field \"image_alt\": missing: a banner's image is all it shows, so screen readers read the card's title, domain or link's host or address instead (\"shop.example\"); add image_alt to say what the image shows"), "\(each)")
         let warnings = Diagnostics.summarisedLines(report.diagnostics.all).map(\.text).filter { $0.contains("image_alt") }
         #expect(warnings.count == 1, "\(warnings)")
         // At the first of them (its "{": a banner without image_alt has no key to point at).
-        #expect(warnings.first?.hasSuffix("cards.json:1:2: 2 cards (card 1 (id \"b1\"), card 2 (id \"b2\")): field \"image_alt\": missing: a banner's image is all it shows, so screen readers read the card's title, domain or link host instead, if it has one; add image_alt to say what the image shows") == true, "\(warnings)")
+        #expect(warnings.first?.hasSuffix("cards.json:1:2: 3 cards (card 1 (id \"b1\"), card 2 (id \"b2\"), card 5 (id \"b4\")): field \"image_alt\": missing: a banner's image is all it shows, so screen readers read the card's title, domain or link's host or address instead, if it has one; add image_alt to say what the image shows") == true, "\(warnings)")
         let page = try site.read("index.html")
         #expect(page.contains("src=\"https://x.test/a.png\" alt=\"shop.example\""))
         #expect(page.contains("src=\"https://x.test/b.png\" alt=\"Autumn menu\""))
+        // A mail link's words are its address, as its link shows them, not a host it has none of.
+        #expect(page.contains("src=\"https://x.test/e.png\" alt=\"hello@x.example\""))
         #expect(page.contains("src=\"https://x.test/c.png\" alt=\"A latte\""))
         #expect(page.contains("src=\"https://x.test/d.png\" alt=\"\""))
     }

@@ -95,7 +95,7 @@ import Testing
     @Test func pagesAreBoundedWhateverTheIds() {
         let pageSize = 20
         func sizes(_ ids: [String]) -> (pages: [Int], byCount: Bool) {
-            let (ends, byCount) = PageEnds.ends(ids.map(PageEnds.hash), pageSize: pageSize)
+            let (ends, byCount, _) = PageEnds.ends(ids.map(PageEnds.hash), pageSize: pageSize)
             return (zip([-1] + ends, ends).map { $1 - $0 }, byCount)
         }
         let ordinary = (0..<100_000).map { "card-\($0)" }
@@ -111,12 +111,29 @@ import Testing
         // Ids that end no page for a while: the run is cut at its smallest hash, not at its
         // end, so that the cut stays put as cards come and go around it.
         let run = Array(never.prefix(100))
-        let (ends, _) = PageEnds.ends(run.map(PageEnds.hash), pageSize: pageSize)
+        let (ends, _, _) = PageEnds.ends(run.map(PageEnds.hash), pageSize: pageSize)
         #expect(ends.count >= 2 && zip([-1] + ends, ends + [run.count - 1]).allSatisfy { (pageSize / 2...2 * pageSize).contains($1 - $0) })
         var without = run
         without.remove(at: 5)
         let cut = PageEnds.ends(without.map(PageEnds.hash), pageSize: pageSize).ends[0]
         #expect(without[cut] == run[ends[0]], "a card removed before the cut leaves it at its card")
+    }
+
+    /// A small feed's page ends are too few for the statistics to tell chosen ids from chance,
+    /// yet its archive pages still average at most one and a half page sizes: ids that end no
+    /// page, and ordinary ones, in feeds of 1 to 12 page sizes.
+    @Test func smallFeedsAverageAtMostOneAndAHalfPageSizes() {
+        let pageSize = 20
+        let never = (0..<2_000).map { "card-\($0)" }.filter { !PageEnds.endsPage($0, pageSize: pageSize) }
+        for count in stride(from: pageSize, through: 12 * pageSize, by: 3) {
+            for (name, ids) in [("never a page end", Array(never.dropFirst(40).prefix(count))), ("ordinary", (0..<count).map { "s\(count)-\($0)" })] {
+                let (ends, _, _) = PageEnds.ends(ids.map(PageEnds.hash), pageSize: pageSize)
+                guard let last = ends.last else { continue }
+                let pages = zip([-1] + ends, ends).map { $1 - $0 }
+                #expect(Double(last + 1) / Double(ends.count) <= 1.5 * Double(pageSize), "\(name), \(count) cards: \(pages)")
+                #expect(pages.max()! <= 2 * pageSize && pages.min()! >= 1, "\(name), \(count) cards: \(pages)")
+            }
+        }
     }
 
     /// Pinned cards come first on the front page, and stand at their date in the archive.
@@ -125,6 +142,25 @@ import Testing
         let pages = Self.pages(selection)
         #expect(pages[0].ids == ["c6", "c1", "c10", "c9"], "pinned cards count towards the page's worth")
         #expect(pages.map(\.ids).dropFirst() == [["c9"], ["c8"], ["c7", "c6", "c5", "c4"], ["c3"], ["c2", "c1"]])
+    }
+
+    /// The front page adds archive pages only while it holds at most two pages' worth, its
+    /// pinned cards counted: more only where its pinned cards and the cards newer than the
+    /// newest page end, which no other page shows, are more than that together.
+    @Test func theFrontPageCountsItsPinnedCardsInItsBound() {
+        let pageSize = 4
+        var checked = 0
+        for newest in 8...80 {
+            for count in 1...3 {
+                let pinned = Set([1, 3, 5].prefix(count))
+                let feed = FeedSelector(now: 1000, pageSize: pageSize).select(Self.cards(1...newest, pinned: pinned)).feeds[0]
+                let shownElsewhere = Set(feed.archive.prefix(feed.archiveOnFront).flatMap(\.cards))
+                let newest = feed.front.cards.dropFirst(pinned.count).count { !shownElsewhere.contains($0) }
+                #expect(feed.front.cards.count <= max(2 * pageSize, pinned.count + newest), "c1…c\(newest), \(count) pinned: \(feed.front.cards.count) cards")
+                if feed.archiveOnFront > 0 { checked += 1 }
+            }
+        }
+        #expect(checked > 10, "fronts that show archive pages")
     }
 
     /// An archive page is named after the anchor of its newest card, whatever case its id has.

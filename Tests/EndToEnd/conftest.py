@@ -79,8 +79,19 @@ class Running:
         self.lines, self.errors = [], []
         self.process = subprocess.Popen([str(binary), *map(str, args)], cwd=cwd, env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for stream, into in [(self.process.stdout, self.lines), (self.process.stderr, self.errors)]:
-            threading.Thread(target=lambda s=stream, i=into: [i.append(line) for line in s], daemon=True).start()
+        self.readers = [threading.Thread(target=lambda s=stream, i=into: [i.append(line) for line in s], daemon=True)
+                        for stream, into in [(self.process.stdout, self.lines), (self.process.stderr, self.errors)]]
+        for reader in self.readers:
+            reader.start()
+
+    def exited(self, timeout=10):
+        """Whether the process has ended; if so, once its output is read to the end: `poll()`
+        can say it ended before the threads have read its last lines (under load, often)."""
+        if self.process.poll() is None:
+            return False
+        for reader in self.readers:
+            reader.join(timeout)
+        return True
 
     def wait_for(self, pattern, timeout=30, stream="stdout"):
         import re

@@ -92,6 +92,13 @@ def test_misspelled_command_gets_a_did_you_mean(run):
     # `help` with a misspelt command is the same mistake, and gets the same error.
     helped = run("help", "biuld")
     assert (helped.returncode, helped.stderr, helped.stdout) == (64, result.stderr, "")
+    # So is a misspelt word after a command's name: no command has commands of its own.
+    extra = run("help", "build", "biuld")
+    assert (extra.returncode, extra.stdout) == (64, ""), extra
+    assert extra.stderr == 'error: unexpected "biuld" after `cardfeed help build`: build has no commands of its own; did you mean `cardfeed help build`?\n'
+    other = run("help", "build", "chekc")
+    assert other.returncode == 64 and "did you mean `cardfeed help check`?" in other.stderr, other.stderr
+    assert "see `cardfeed help build`" in run("help", "build", "zzzzzz").stderr
 
 
 def test_locale_names_are_case_insensitive(run, tmp_path):
@@ -278,6 +285,46 @@ def test_a_warning_each_card_gets_is_one_line_on_a_terminal_and_one_entry_a_card
     github = run("check", site, "--now", "1000", "-q", env={"GITHUB_ACTIONS": "true"})
     commands = [line for line in github.stdout.splitlines() if line.startswith("::warning ")]
     assert len(commands) == 34 and all("::card " in command for command in commands), commands
+
+
+def test_warnings_whose_words_differ_by_card_are_one_line_each_on_a_terminal(run, tmp_path):
+    # Each kind three times, its words different for each card (the card's value): over 2 KB,
+    # HTML changed, a blank link with a domain, a number written as text, a table.
+    kinds = {
+        "2 KB": lambda i: {"description": "x" * (2100 + i)},
+        "HTML changed": lambda i: {"description": f"<{['script', 'iframe', 'object'][i]}>x</{['script', 'iframe', 'object'][i]}> d"},
+        "blank": lambda i: {"url": " " * (i + 1), "domain": f"d{i}.example"},
+        "number written as text": lambda i: {"aspect_ratio": f"1.{i}"},
+        "Markdown table": lambda i: {"description": "\n" * i + "a | b\n--|--\n1 | 2"},
+    }
+    cards = [dict(card(len(kinds) * i + n), **make(i)) for i in range(3) for n, make in enumerate(kinds.values())]
+    site = write_cards(tmp_path / "k", cards)
+    text = run("check", site, "-q", env={"GITHUB_ACTIONS": None})
+    assert text.returncode == 0, text.stderr
+    lines = text.stderr.splitlines()
+    for kind in kinds:
+        said = [line for line in lines if kind in line]
+        assert len(said) == 1 and ": 3 cards (" in said[0], (kind, lines)
+    assert len(lines) == len(kinds), lines
+    entries = [json.loads(line) for line in run("check", site, "-q", "--diagnostics", "json", env={"GITHUB_ACTIONS": None}).stderr.splitlines()]
+    assert len(entries) == 3 * len(kinds) and all(entry["card"] and entry["id"] for entry in entries), entries
+    assert len({entry["message"] for entry in entries}) == 3 * len(kinds), "each card's own words"
+
+
+def test_a_blank_link_is_warned_about_as_the_rules_leave_the_card(run, tmp_path):
+    # A rule gives card "fixed" its link: no warning; another gives card "named" a domain, which
+    # its blank link then hides: a warning.
+    cards = [dict(card(0), id="fixed", url="  ", domain="a.example"), dict(card(1), id="named", url="  "),
+             dict(card(2), id="left", url="  ", domain="c.example")]
+    site = write_cards(tmp_path / "r", cards)
+    (site / "cardfeed.yml").write_text(
+        "rules:\n  - name: Link\n    match: {id: fixed}\n    set: {url: 'https://a.example/'}\n"
+        "  - name: Name\n    match: {id: named}\n    set: {domain: b.example}\n")
+    entries = [json.loads(line) for line in run("check", site, "-q", "--diagnostics", "json").stderr.splitlines()]
+    blank = [entry for entry in entries if "blank, so the card has no link" in entry["message"]]
+    assert [(entry["id"], entry["card"], entry["field"], entry["line"] is not None) for entry in blank] == [
+        ("named", 2, "url", True), ("left", 3, "url", True)], entries
+    assert '("b.example")' in blank[0]["message"], blank
 
 
 def test_a_summary_counts_cards_not_warnings(run, tmp_path):

@@ -66,3 +66,14 @@ def test_ordinary_ids_give_pages_of_at_most_twice_the_page_size_without_a_warnin
     assert max(sizes.values()) <= 2 * PAGE_SIZE, sorted(sizes.values())[-5:]
     assert 0.5 * PAGE_SIZE <= sum(archive) / len(archive) <= 1.5 * PAGE_SIZE
     assert "defeat" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("count", [45, 48, 60])
+def test_a_small_feed_of_ids_that_end_no_page_still_averages_at_most_one_and_a_half_page_sizes(run, tmp_path, count):
+    # Too few cards for the statistics to tell chosen ids from chance (no warning), yet such a
+    # feed made one archive page of 32 to 36 cards at 20 a page.
+    card_ids = ids(40 + count, lambda ends: not ends)[40:]
+    result, sizes = build(run, tmp_path, card_ids)
+    archive = archive_sizes(sizes)
+    assert max(sizes.values()) <= 2 * PAGE_SIZE, sizes
+    assert archive and sum(archive) / len(archive) <= 1.5 * PAGE_SIZE, archive

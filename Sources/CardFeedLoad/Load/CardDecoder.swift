@@ -97,7 +97,8 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         }
         reader.cardID = id.utf8.count > 256 ? String(id.prefix(64)) + "…" : id
         guard textBytes <= Self.sizeLimit else {
-            reader.warn(nil, "holds \(textBytes) bytes of text, over the \(Self.sizeLimit / 1024) KB a card may hold (Braze's own limit is 2 KB); skipped")
+            reader.warn(nil, "holds \(textBytes) bytes of text, over the \(Self.sizeLimit / 1024) KB a card may hold (Braze's own limit is 2 KB); skipped",
+                        summary: "holds over the \(Self.sizeLimit / 1024) KB of text a card may hold (Braze's own limit is 2 KB); skipped")
             return .skipped(.invalid, id: id)
         }
         reader.cardID = id
@@ -135,9 +136,10 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             card.type = type
         }
         checkRequiredFields(&card, &reader)
-        checkBlankLink(card, &reader)
+        card.source.blankLinkKey = blankLinkKey(card, reader)
         if contentBytes > Self.contentLimit {
-            reader.warn(nil, "content is \(contentBytes) bytes, over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway")
+            reader.warn(nil, "content is \(contentBytes) bytes, over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway",
+                        summary: "content over Braze's 2 KB limit (\(Self.contentLimit) bytes); shown anyway")
         }
         return .card(Card(card))
     }
@@ -199,7 +201,8 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         for extra in Self.styleExtras {
             guard let value = card.extras.first(where: { $0.key == extra })?.value else { continue }
             guard CSSValue.isColor(value) else {
-                reader.warn("\(key).\(extra)", "\(Diagnostic.quoted(value)) is not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored")
+                reader.warn("\(key).\(extra)", "\(Diagnostic.quoted(value)) is not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored",
+                            summary: "the value is not a CSS colour (such as #1e40af, rgb(30 64 175) or navy); ignored")
                 continue
             }
             colors[extra] = value.trimmingCharacters(in: .whitespaces)
@@ -230,6 +233,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
                 categories.insert(category)
             } else if !["no_category", "abkcardcategorynocategory", "nocategory", ""].contains(name.lowercased()) {
                 let known = FeedCategory.allCases.map(\.rawValue).joined(separator: ", ")
+                // No summary: each name is a fix of its own (cards that share one are one line).
                 reader.warn("categories", "unknown category \(Diagnostic.quoted(name)) (known: \(known)); ignored")
             }
         }
@@ -243,13 +247,15 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         let key = reader.lookup(.description)?.key
         let changes = Markdown.markupChanges(description, linkSchemes: linkSchemes)
         if !changes.isEmpty {
-            reader.warn(key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))")
+            reader.warn(key, "HTML changed: \(changes.joined(separator: "; ")) (kept: \(AllowedHTML.summary))",
+                        summary: "HTML changed: what descriptions may not hold is removed or shown as text (kept: \(AllowedHTML.summary)); each card's changes are in --diagnostics json")
         }
         for problem in Markdown.linkProblems(description, linkSchemes: linkSchemes, assets: assets) {
             reader.warn(key, problem)
         }
         if let line = Markdown.tableLine(description) {
-            reader.warn(key, "line \(line) makes a Markdown table, which descriptions do not have (CommonMark): it is shown as text, pipes and all; write it as a list")
+            let consequence = "a Markdown table, which descriptions do not have (CommonMark): it is shown as text, pipes and all; write it as a list"
+            reader.warn(key, "line \(line) makes " + consequence, summary: "makes " + consequence)
         }
     }
 
@@ -258,6 +264,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         guard let tag = card.language?.trimmingCharacters(in: .whitespaces) else { return }
         if StringTable.isLanguageTag(tag) { card.language = StringTable.canonical(tag) } else {
             card.language = nil
+            // No summary: each tag has its own did-you-mean (cards that share one are one line).
             reader.warn(reader.lookup(.language)?.key, "\(Diagnostic.quoted(tag)) is not a language tag (BCP 47) such as en, ar or pt-BR\(StringTable.suggestedLanguageTag(for: tag)); ignored")
         }
     }
@@ -267,7 +274,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         let rating = reader.number(.rating)
         if let rating, rating != 0 {
             if (0...5).contains(rating) { card.rating = rating } else {
-                reader.warn("rating", "\(FieldReader.format(rating)) is outside 0 to 5; ignored")
+                reader.warn("rating", "\(FieldReader.format(rating)) is outside 0 to 5; ignored", summary: "the value is outside 0 to 5; ignored")
             }
         }
         // Braze sends a rating of 0 for anything but an app: such an item has neither stars nor
@@ -335,14 +342,13 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
         }
     }
 
-    /// A link of spaces only is no link, and `domain` is the words of a link, so such a card
-    /// shows neither: said when the card gives a domain, which its writer meant to be seen.
-    /// (Braze's Web SDK takes the spaces for a link, to the page itself, and shows the domain;
-    /// an empty link, `""`, it leaves out as CardFeed does.)
-    private func checkBlankLink(_ card: Card.Fields, _ reader: inout FieldReader) {
-        guard card.url == nil, let domain = card.domain, let (key, value) = reader.lookup(.url),
-              case .string(let text) = value, !text.isEmpty, text.isBlank else { return }
-        reader.warn(key, "blank, so the card has no link, and its domain (\(Diagnostic.quoted(domain))), the link's words, is not shown either; give the card a url, or leave out domain")
+    /// The key of a link of spaces only, which is no link (`CardSource.blankLinkKey`): the card
+    /// then shows its domain, the link's words, nowhere either, which the build says after the
+    /// rules. (Braze's Web SDK takes the spaces for a link, to the page itself, and shows the
+    /// domain; an empty link, `""`, it leaves out as CardFeed does.)
+    private func blankLinkKey(_ card: Card.Fields, _ reader: FieldReader) -> String? {
+        guard card.url == nil, let (key, value) = reader.lookup(.url), case .string(let text) = value, !text.isEmpty, text.isBlank else { return nil }
+        return key
     }
 
     /// UTF-8 bytes of every key and text value in `value`, at any depth.

@@ -104,8 +104,13 @@ struct FieldReader {
         return usesShortKeys ? short : declaration.key
     }
 
-    mutating func warn(_ key: String?, _ message: String) {
-        diagnostics.append(Diagnostic(.warning, file: file, cardIndex: index, cardID: cardID, field: key, message: message))
+    /// A warning about this card; `summary`, for one whose words differ by card (its value), the
+    /// words for all the cards of a file that get it, which a terminal shows once
+    /// (`Diagnostic.summary`).
+    mutating func warn(_ key: String?, _ message: String, summary: String? = nil) {
+        var diagnostic = Diagnostic(.warning, file: file, cardIndex: index, cardID: cardID, field: key, message: message)
+        diagnostic.summary = summary
+        diagnostics.append(diagnostic)
     }
 
     /// Text; blank text counts as absent (the SDKs hide a blank title or description).
@@ -123,6 +128,9 @@ struct FieldReader {
         }
     }
 
+    /// The words for every card of a file whose booleans are written as text, true or false.
+    static let booleanAsText = "boolean written as text; read as what it says"
+
     mutating func bool(_ field: CardField) -> Bool? {
         guard let (key, value) = lookup(field) else { return nil }
         switch value {
@@ -132,10 +140,10 @@ struct FieldReader {
         case .string(let text):
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
             case "true", "1", "yes":
-                warn(key, "boolean written as text \(Diagnostic.quoted(text)); read as true")
+                warn(key, "boolean written as text \(Diagnostic.quoted(text)); read as true", summary: Self.booleanAsText)
                 return true
             case "false", "0", "no", "":
-                warn(key, "boolean written as text \(Diagnostic.quoted(text)); read as false")
+                warn(key, "boolean written as text \(Diagnostic.quoted(text)); read as false", summary: Self.booleanAsText)
                 return false
             default: break
             }
@@ -152,7 +160,7 @@ struct FieldReader {
             if double.isFinite { return double }
         case .string(let text):
             if let double = Double(text.trimmingCharacters(in: .whitespaces)), double.isFinite {
-                warn(key, "number written as text \(Diagnostic.quoted(text)); read as \(Self.format(double))")
+                warn(key, "number written as text \(Diagnostic.quoted(text)); read as \(Self.format(double))", summary: "number written as text; read as the number")
                 return double
             }
         default: break
@@ -165,7 +173,7 @@ struct FieldReader {
         if case .number(_, let integer?)? = lookup(field)?.value { return integer }
         guard let double = number(field) else { return nil }
         guard double.rounded() == double, abs(double) < 9.0e15 else {
-            warn(lookup(field)?.key, "expected a whole number, found \(Self.format(double)); ignored")
+            warn(lookup(field)?.key, "expected a whole number, found \(Self.format(double)); ignored", summary: "expected a whole number, found a fraction or one too large; ignored")
             return nil
         }
         return Int64(double)
@@ -190,14 +198,14 @@ struct FieldReader {
             if let written = WrittenTime(iso8601: text) {
                 seconds = written.moment(in: timeZone)
                 guard seconds >= 0 else {
-                    warn(key, "\(Diagnostic.quoted(text)) is before 1970, the earliest time a card can hold; \(consequence)")
+                    warn(key, "\(Diagnostic.quoted(text)) is before 1970, the earliest time a card can hold; \(consequence)", summary: "the value is before 1970, the earliest time a card can hold; \(consequence)")
                     return nil
                 }
             } else if Double(text.trimmingCharacters(in: .whitespaces)) != nil, let number = number(field) {
                 guard let whole = wholeSeconds(number, key) else { return nil }
                 seconds = whole
             } else {
-                warn(key, "\(Diagnostic.quoted(text)) is not a time: expected \(WrittenTime.acceptedForms); \(consequence)")
+                warn(key, "\(Diagnostic.quoted(text)) is not a time: expected \(WrittenTime.acceptedForms); \(consequence)", summary: "the value is not a time: expected \(WrittenTime.acceptedForms); \(consequence)")
                 return nil
             }
         case .number:
@@ -211,7 +219,7 @@ struct FieldReader {
         guard seconds >= 0 else { return nil }
         // RFC 3339 (the feeds' dates, `datetime`) has four-digit years.
         if seconds > Self.latestTime {
-            warn(key, "\(seconds) is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time")
+            warn(key, "\(seconds) is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time", summary: "the value is after 9999-12-31T23:59:59Z, the last time a feed can give; read as that time")
             seconds = Self.latestTime
         }
         return seconds
@@ -221,7 +229,7 @@ struct FieldReader {
     /// beyond any calendar.
     private mutating func wholeSeconds(_ number: Double, _ key: String) -> Int64? {
         guard abs(number) < Self.largestTime else {
-            warn(key, "\(Self.format(number)) is too large for a time; ignored")
+            warn(key, "\(Self.format(number)) is too large for a time; ignored", summary: "the value is too large for a time; ignored")
             return nil
         }
         return Int64(number.rounded(.down))

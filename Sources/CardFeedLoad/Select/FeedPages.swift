@@ -23,7 +23,11 @@ public struct FeedPage: Sendable, Hashable {
 /// Ids whose page ends are far more or far fewer than chance gives, or that leave a run of 40
 /// page sizes without one (ids chosen, or all alike), defeat the scheme: their feed is cut
 /// every `pageSize` cards from the oldest instead, and the build warns
-/// (`FeedSelection.pagedByCount`), since such pages move as cards come and go.
+/// (`FeedSelection.pageEndsWhenPagedByCount`), since such pages move as cards come and go.
+/// Where the page ends and those cuts make archive pages of more than `1.5 × pageSize` cards on
+/// average (a small feed, whose page ends are too few for the statistics to tell chance from
+/// choice), runs are cut wherever they pass `1.5 × pageSize` instead (a card coming or going
+/// that moves the average across that line then moves the cuts of such a feed, whose pages are few).
 /// No archive page holds more than `2 × pageSize` cards, and pages average close to `pageSize`
 /// (0.83 times it for `card-0` … `card-99999`: 16.5 cards at 20, none over 40, where the page ends alone made pages of up to 197).
 package enum PageEnds {
@@ -37,28 +41,35 @@ package enum PageEnds {
     static let longestRun = 40
 
     /// The positions (oldest first) of the cards that end a page, of cards whose ids' hashes
-    /// are `hashes`, oldest first; and whether the ids defeat the scheme (pages then cut by count).
-    package static func ends(_ hashes: [UInt64], pageSize: Int) -> (ends: [Int], byCount: Bool) {
-        guard pageSize > 0 else { return ([], false) }
+    /// are `hashes`, oldest first; whether the ids defeat the scheme (pages then cut by count);
+    /// and how many of the cards are page ends, for the warning that says so.
+    package static func ends(_ hashes: [UInt64], pageSize: Int) -> (ends: [Int], byCount: Bool, pageEnds: Int) {
+        guard pageSize > 0 else { return ([], false, 0) }
         let pageEnds = hashes.indices.filter { hashes[$0] % UInt64(pageSize) == 0 }
         // The cards from one page end to the next, that one included, and the newest ones after the last.
         let runs = zip([-1] + pageEnds, pageEnds.map { $0 + 1 } + [hashes.count]).map { $0 + 1..<$1 }
         if defeat(pageEnds: pageEnds.count, among: hashes.count, pageSize: pageSize) || runs.contains(where: { $0.count > longestRun * pageSize }) {
-            return (Array(stride(from: pageSize - 1, to: hashes.count, by: pageSize)), true)
+            return (Array(stride(from: pageSize - 1, to: hashes.count, by: pageSize)), true, pageEnds.count)
         }
-        return ((pageEnds + runs.flatMap { cuts($0, hashes, pageSize: pageSize) }).sorted(), false)
+        let ends = (pageEnds + runs.flatMap { cuts($0, hashes, pageSize: pageSize) }).sorted()
+        // Too few page ends for the statistics above to tell (a small feed, by chance or by
+        // choice) can still leave pages of one and a half page sizes on average: such a feed's
+        // runs are cut wherever they pass that instead, so that no page does.
+        guard let last = ends.last, 2 * (last + 1) > 3 * pageSize * ends.count else { return (ends, false, pageEnds.count) }
+        return ((pageEnds + runs.flatMap { cuts($0, hashes, pageSize: pageSize, longest: 3 * pageSize / 2) }).sorted(), false, pageEnds.count)
     }
 
     /// Where a run of cards (whose last card may end a page, none of the others does) is cut, in
-    /// order: nowhere when it fits on a page of `2 × pageSize`; else at its card of the
-    /// smallest hash (the older of two equal) that leaves half a page on each side, and within
-    /// each side likewise.
-    static func cuts(_ run: Range<Int>, _ hashes: [UInt64], pageSize: Int) -> [Int] {
+    /// order: nowhere when it fits on a page of `longest` cards (`2 × pageSize` unless said);
+    /// else at its card of the smallest hash (the older of two equal) that leaves half a page on
+    /// each side, and within each side likewise.
+    static func cuts(_ run: Range<Int>, _ hashes: [UInt64], pageSize: Int, longest: Int? = nil) -> [Int] {
         let half = max(1, pageSize / 2)
+        let longest = longest ?? 2 * pageSize
         var cuts: [Int] = []
         var parts = [run]
         while let part = parts.popLast() {
-            guard part.count > 2 * pageSize else { continue }
+            guard part.count > longest else { continue }
             let cut = (part.lowerBound + half - 1...part.upperBound - half - 1).min { (hashes[$0], $0) < (hashes[$1], $1) }!
             cuts.append(cut)
             parts += [part.lowerBound..<cut + 1, cut + 1..<part.upperBound]
@@ -127,15 +138,15 @@ struct Paginator {
     }
 
     /// The pages of `feed`, whose cards are the display positions `cards` (in display order),
-    /// and whether they are cut by count (`PageEnds`).
-    func pages(of feed: Feed, cards: [Int]) -> (front: FeedPage, archive: [FeedPage], archiveOnFront: Int, byCount: Bool) {
+    /// and, when they are cut by count (`PageEnds`), how many of the cards are page ends.
+    func pages(of feed: Feed, cards: [Int]) -> (front: FeedPage, archive: [FeedPage], archiveOnFront: Int, byCount: Int?) {
         let frontPath = PagePaths.front(feed)
-        guard pageSize > 0 else { return (FeedPage(cards: Array(cards.indices), path: frontPath), [], 0, false) }
+        guard pageSize > 0 else { return (FeedPage(cards: Array(cards.indices), path: frontPath), [], 0, nil) }
         // Pinned cards come first in display order; in the archive they stand where their date
         // puts them, as if they were not pinned: pinning is the front page's matter.
         let pinnedCount = cards.firstIndex { !shown[$0].pinned } ?? cards.count
         let byDate = pinnedCount == 0 ? Array(cards.indices) : merged(cards, pinnedCount: pinnedCount)
-        let (ends, byCount) = PageEnds.ends(byDate.reversed().map { idHashes[cards[$0]] }, pageSize: pageSize)
+        let (ends, byCount, pageEnds) = PageEnds.ends(byDate.reversed().map { idHashes[cards[$0]] }, pageSize: pageSize)
         var archive: [FeedPage] = []
         var older = byDate.count
         for end in ends {
@@ -147,18 +158,18 @@ struct Paginator {
         archive.reverse()
         // The front page: the pinned cards, the cards newer than the newest page end (`older`
         // of them), which no other page shows, and the newest archive pages until it shows at
-        // least a page's worth, as long as it holds at most two pages' worth (with the pinned
-        // cards aside). Its unpinned cards are the newest, so they follow the pinned ones in
-        // display order.
+        // least a page's worth, as long as it holds at most two pages' worth, pinned cards
+        // counted: they are cards on the page like any other. Its unpinned cards are the newest,
+        // so they follow the pinned ones in display order.
         var unpinned = byDate[..<older].count { $0 >= pinnedCount }
         var onFront = 0
         while pinnedCount + unpinned < pageSize, onFront < archive.count {
             let more = archive[onFront].cards.count { $0 >= pinnedCount }
-            guard unpinned + more <= 2 * pageSize else { break }
+            guard pinnedCount + unpinned + more <= 2 * pageSize else { break }
             unpinned += more
             onFront += 1
         }
-        return (FeedPage(cards: Array(0..<pinnedCount + unpinned), path: frontPath), archive, onFront, byCount)
+        return (FeedPage(cards: Array(0..<pinnedCount + unpinned), path: frontPath), archive, onFront, byCount ? pageEnds : nil)
     }
 
     /// The feed's cards, as indices into `cards`, newest first as if none were pinned: the

@@ -23,9 +23,10 @@ public struct FeedSelection: Sendable, Hashable {
     /// Whether the navigation lists it: false for a feed without cards under `hide_empty_feeds`
     /// (its pages are written all the same).
     public var listed = true
-    /// Whether its cards' ids defeat pages cut where the cards say (`PageEnds`): its pages are
-    /// then cut every page size cards from the oldest, and move as cards come and go.
-    public var pagedByCount = false
+    /// When its cards' ids defeat pages cut where the cards say (`PageEnds`), how many of its
+    /// cards are page ends (for the warning): its pages are then cut every page size cards from
+    /// the oldest, and move as cards come and go. Nil when they do not.
+    public var pageEndsWhenPagedByCount: Int?
 
     /// Every page: the front page, then the archive, newest first.
     public var pages: [FeedPage] { [front] + archive }
@@ -223,7 +224,7 @@ public struct FeedSelector: Sendable {
         }
         let selections = zip(feeds, members).map { feed, cards in
             let (front, archive, archiveOnFront, byCount) = paginator.pages(of: feed, cards: cards)
-            return FeedSelection(feed: feed, cards: cards, front: front, archive: archive, archiveOnFront: archiveOnFront, listed: !hideEmptyFeeds || !cards.isEmpty, pagedByCount: byCount)
+            return FeedSelection(feed: feed, cards: cards, front: front, archive: archive, archiveOnFront: archiveOnFront, listed: !hideEmptyFeeds || !cards.isEmpty, pageEndsWhenPagedByCount: byCount)
         }
         return Selection(cards: shown, feeds: selections, homes: homes(selections, everyCardFeed: everyCardFeed, count: shown.count), hidden: hidden, hiddenIDs: hiddenIDs, tree: tree)
     }

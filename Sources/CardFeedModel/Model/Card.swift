@@ -247,6 +247,10 @@ public struct CardSource: Sendable, Hashable, Decodable, CustomStringConvertible
     /// The byte offset in the file where the card's JSON begins, when known: turned into a line
     /// and column only for the cards a message is about (see `Diagnostics.locateCards`).
     public var offset: Int?
+    /// The key (`url` or `u`) of a link the file gave as spaces only, which leaves the card
+    /// without a link: the build warns once the rules, which may give it one, have run, when the
+    /// card has a domain, the link's words, which then shows nowhere either.
+    public var blankLinkKey: String?
 
     public init(file: String, index: Int, order: Int, offset: Int? = nil) {
         self.file = file

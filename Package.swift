@@ -118,6 +118,7 @@ let package = Package(
             dependencies: [
                 "CardFeedBuild",
                 "CardFeedModel",
+                "CardFeedRender",
                 "CardFeedWrite",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),

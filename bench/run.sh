@@ -15,6 +15,9 @@
 #                feed, and print the ratio (issue 46 asks for at most 1.15)
 #   SEARCH=1     also time the one-page build with --search (Pagefind must be installed:
 #                bash scripts/get-pagefind.sh), and print what search adds
+#   PLACEMENTS=1 also time the one-page build of the same cards with ten placements
+#                (cardfeed.yml's placements:, two of them with an extras filter that few cards
+#                match, so that they read their whole feed), and print what placements add
 #   OTHER_BIN=/usr/bin/cardfeed   also time this cardfeed binary (for example the packaged one,
 #                scripts/package.sh) on one page a feed, in turn with the one built here, and
 #                print its wall time and peak memory as a ratio of this build's
@@ -74,6 +77,9 @@ other_one() { [ -z "${OTHER_BIN:-}" ] || { sync; timed "$1" "$OTHER_BIN" build "
 search_one() { [ "${SEARCH:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-search" --page-size 0 --now "$now" --quiet --search; }; }
 lang_one() { [ "${LANGUAGES:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$one_language_site" -o "$2-one-language" --page-size 0 --now "$now" --quiet; }; }
 lang_three() { [ "${LANGUAGES:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$three_language_site" -o "$2-three-languages" --page-size 0 --now "$now" --quiet; }; }
+placements_one() {
+  [ "${PLACEMENTS:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$placements_site" -o "$2-placements" --page-size 0 --now "$now" --quiet; }
+}
 custom_one() { [ "${CUSTOM:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$custom_site" -o "$2-custom" --page-size 0 --now "$now" --quiet; }; }
 custom_paged() {
   [ "${CUSTOM:-1}" = 0 ] || [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$custom_site" -o "$2-custom-paged" --now "$now" --quiet; }
@@ -109,28 +115,45 @@ open(sys.argv[2], "w").write("[\n" + ",\n".join(json.dumps(card, separators=(","
     ln -sf "$languages_data" "$one_language_site/cards.json"; ln -sf "$languages_data" "$three_language_site/cards.json"
     echo "languages: [en, de, ar]" > "$three_language_site/cardfeed.yml"
   fi
+  # The same cards with ten placements: every built-in feed's first cards, and two extras filters.
+  placements_site="$work/placements-site-$n"
+  rm -rf "$placements_site"; mkdir -p "$placements_site"
+  ln -sf "$data" "$placements_site/cards.json"
+  cat > "$placements_site/cardfeed.yml" <<'YML'
+placements:
+  hero: {feed: all, limit: 1}
+  latest: {feed: all, limit: 5}
+  news: {feed: news, limit: 3}
+  offers: {feed: advertising, limit: 3}
+  announcements: {feed: announcements, limit: 2}
+  social: {feed: social, limit: 4}
+  other: {feed: uncategorized, limit: 5}
+  side: {feed: news, limit: 1}
+  summer: {feed: all, extras: {theme: summer-offer}, limit: 5}
+  rare: {feed: all, extras: {campaign: no-card-has-this}, limit: 5}
+YML
   hugo_site="$work/hugo-site-$n"
   rm -rf "$hugo_site"; mkdir -p "$hugo_site/data"
   cp -r "$here/hugo-site/hugo.toml" "$here/hugo-site/layouts" "$here/hugo-site/content-single" "$hugo_site/"
   cp "$data" "$hugo_site/data/cards.json"
-  rm -f "$work"/search-$n.txt "$work"/other-$n.txt "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt "$work"/custom-$n.txt "$work"/custompaged-$n.txt "$work"/onelang-$n.txt "$work"/threelang-$n.txt
+  rm -f "$work"/placements-$n.txt "$work"/search-$n.txt "$work"/other-$n.txt "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt "$work"/custom-$n.txt "$work"/custompaged-$n.txt "$work"/onelang-$n.txt "$work"/threelang-$n.txt
 
   # One-page and paginated builds take turns at going first, so that neither always runs right
   # after the other (or after Hugo); warm-up runs are not counted.
   for run in $(seq 1 "$warmup"); do
     out="$outputs/$n-warmup-$run"
-    cardfeed_one warmup "$out"; search_one warmup "$out"; other_one warmup "$out"; cardfeed_paged warmup "$out"; custom_one warmup "$out"; custom_paged warmup "$out"
+    cardfeed_one warmup "$out"; placements_one warmup "$out"; search_one warmup "$out"; other_one warmup "$out"; cardfeed_paged warmup "$out"; custom_one warmup "$out"; custom_paged warmup "$out"
     lang_one warmup "$out"; lang_three warmup "$out"
     hugo_build warmup "$out"
   done
   for run in $(seq 1 "$runs"); do
     out="$outputs/$n-$run"
     if ((run % 2)); then
-      cardfeed_one "cardfeed-$n" "$out"; search_one "search-$n" "$out"; other_one "other-$n" "$out"; custom_one "custom-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_paged "custompaged-$n" "$out"
+      cardfeed_one "cardfeed-$n" "$out"; placements_one "placements-$n" "$out"; search_one "search-$n" "$out"; other_one "other-$n" "$out"; custom_one "custom-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_paged "custompaged-$n" "$out"
       lang_one "onelang-$n" "$out"; lang_three "threelang-$n" "$out"
     else
       lang_three "threelang-$n" "$out"; lang_one "onelang-$n" "$out"
-      custom_paged "custompaged-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_one "custom-$n" "$out"; other_one "other-$n" "$out"; search_one "search-$n" "$out"; cardfeed_one "cardfeed-$n" "$out"
+      custom_paged "custompaged-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_one "custom-$n" "$out"; other_one "other-$n" "$out"; search_one "search-$n" "$out"; placements_one "placements-$n" "$out"; cardfeed_one "cardfeed-$n" "$out"
     fi
     hugo_build "hugo-$n" "$out"
   done
@@ -145,6 +168,11 @@ open(sys.argv[2], "w").write("[\n" + ",\n".join(json.dumps(card, separators=(","
   if [ "${SEARCH:-0}" != 0 ]; then
     report "search-$n" "cardfeed --search"
     printf '%-9s %-16s with search / without: wall %.2f (+%.2f s), cpu %.2f (+%.2f s), peak memory %.2f\n' "$n" "" \
+      "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$wall - $cf_wall" | bc -l)" "$(echo "$cpu / $cf_cpu" | bc -l)" "$(echo "$cpu - $cf_cpu" | bc -l)" "$(echo "$peak / $cf_peak" | bc -l)"
+  fi
+  if [ "${PLACEMENTS:-0}" != 0 ]; then
+    report "placements-$n" "10 placements"
+    printf '%-9s %-16s with ten placements / without: wall %.3f (%+.2f s), cpu %.3f (%+.2f s), peak memory %.3f\n' "$n" "" \
       "$(echo "$wall / $cf_wall" | bc -l)" "$(echo "$wall - $cf_wall" | bc -l)" "$(echo "$cpu / $cf_cpu" | bc -l)" "$(echo "$cpu - $cf_cpu" | bc -l)" "$(echo "$peak / $cf_peak" | bc -l)"
   fi
   if [ -n "${OTHER_BIN:-}" ]; then

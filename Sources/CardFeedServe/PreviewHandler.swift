@@ -4,8 +4,8 @@ import CardFeedBuild
 import CardFeedModel
 
 /// Answers every request of `serve`: the files of the last good build (HTML with the live-reload
-/// script added), and under the reserved `/_cardfeed/` the script, its stylesheet and the event
-/// stream. Nothing outside the build folder is ever served.
+/// script added), and under the reserved `/_cardfeed/` the script, its stylesheet, the event
+/// stream and the placements' preview (`PlacementsPreview`). Nothing outside the build folder is ever served.
 struct PreviewHandler: HTTPHandler {
     static let reservedPrefix = "/_cardfeed/"
     static let eventsPath = "/_cardfeed/events"
@@ -31,6 +31,13 @@ struct PreviewHandler: HTTPHandler {
         case Self.eventsPath: return await events()
         case Self.scriptPath: return Self.response(LiveScript.javascript, type: ContentType.of(path: raw), head: head)
         case Self.stylePath: return Self.response(LiveScript.stylesheet, type: ContentType.of(path: raw), head: head)
+        case PlacementsPreview.scriptPath: return Self.response(PlacementsPreview.script, type: ContentType.of(path: raw), head: head)
+        case PlacementsPreview.stylePath: return Self.response(PlacementsPreview.stylesheet, type: ContentType.of(path: raw), head: head)
+        case String(PlacementsPreview.path.dropLast()): return Self.text(.movedPermanently, "Moved to \(PlacementsPreview.path)\n", extra: [.location: PlacementsPreview.path])
+        case PlacementsPreview.path:
+            let state = builder.current
+            guard let root = state.root else { break }
+            return Self.response(Data(PlacementsPreview.page(root: root, scriptTag: scriptTag(state)).utf8), type: ContentType.html, head: head)
         default: break
         }
         guard !raw.hasPrefix(Self.reservedPrefix), let segments = RequestPath.segments(ofRawPath: raw) else {

@@ -78,11 +78,15 @@ import Testing
         let languages = LanguageLinks(
             languages: [.init(tag: "en", name: "English", front: "index.html"), .init(tag: "de", name: "Deutsch", front: "de/index.html")],
             selections: [shown, shown], cardPages: true, baseURL: "https://x.test/")
+        let placement = PlacementView(
+            placement: Placement(name: "hero", feed: "all", extras: [], limit: 1, file: "cardfeed.yml"), feedTitle: "All",
+            cards: [PlacementCardView(card: "<article></article>\n", id: "c")], settings: settings)
         let views: [(ViewSchema, MustacheObject)] = [
             (LanguagesView.schema, languages.feedPage(tree: 1, slug: "all", front: true)),
             (SitemapView.schema, SitemapView([shown, shown], syndication: syndication, languages: languages)),
             (CardView.schema, card), (PageView.schema, page), (CardPageView.schema, cardPage), (FeedEntryView.schema, FeedEntryView(entry, content: "<p>d</p>\n")),
             (FeedDocumentView.schema, document),
+            (PlacementView.schema, placement), (PlacementFrameView.schema, PlacementFrameView(placement, html: "<div></div>", root: "../../")),
         ]
         for (schema, view) in views {
             try Self.expectAnswers(schema, view, path: schema.name, cards: card)

@@ -157,7 +157,7 @@ def test_every_option_the_docs_name_is_one_cardfeed_has(cardfeed_bin):
     for path in DOCUMENTS:
         for line, snippet in code(path.read_text(encoding="utf-8")):
             for option in [] if snippet.lstrip().startswith(OTHER_PROGRAMS) else OPTION.findall(snippet):
-                if option not in known and option not in NOT_CARDFEEDS and not option.startswith("--cf-"):
+                if option not in known and option not in NOT_CARDFEEDS and not option.startswith(("--cf-", "--cardfeed-")):
                     problems.append(f"{name(path)}:{line}: {option} is no option of cardfeed ({snippet.strip()})")
             # A command written out: each of its options must be one of that command's.
             for command in re.finditer(r"(?:^|[\s`(;&|])cardfeed ([a-z]+)\b([^#;&|)]*)", snippet):

@@ -25,6 +25,8 @@ public struct CardRule: Sendable {
     public var pin: Bool?
     /// Replaces the card's categories; an empty list moves it to uncategorized.
     public var moveTo: [FeedCategory]?
+    /// The placements the cards it matches are left out of (`keep_out_of`); the feeds still show them.
+    public var keepOutOf: [String] = []
 
     public init(name: String, file: String, line: Int? = nil, column: Int? = nil) {
         self.name = name
@@ -67,6 +69,7 @@ public struct CardRule: Sendable {
         if let pin { parts.append(pin ? "pins it" : "unpins it") }
         if let moveTo { parts.append(moveTo.isEmpty ? "moves it to uncategorized" : "moves it to " + moveTo.map(\.rawValue).joined(separator: ", ")) }
         if !set.isEmpty { parts.append("sets " + set.map(\.field.declaration.key).joined(separator: ", ")) }
+        if !keepOutOf.isEmpty { parts.append("keeps it out of the placement\(keepOutOf.count == 1 ? "" : "s") " + keepOutOf.joined(separator: ", ")) }
         return parts.isEmpty ? "changes nothing" : parts.joined(separator: "; ")
     }
 

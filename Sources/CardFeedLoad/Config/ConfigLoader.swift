@@ -76,8 +76,12 @@ public struct ConfigLoader: Sendable {
 struct YAMLReader {
     let file: String
     var diagnostics: [Diagnostic] = []
+    /// Each placement's feed and each rule's `keep_out_of` name, with their nodes: checked
+    /// against the site's feeds and placements once the whole file is read (`checkPlacements`).
+    var placementFeeds: [(placement: String, feed: String, node: Node)] = []
+    var ruleKeepOutOf: [(rule: String, placement: String, node: Node)] = []
 
-    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp", "feeds", "hide_empty_feeds", "card_pages", "search", "languages", "untagged_cards", "default_language_folder"]
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp", "feeds", "hide_empty_feeds", "card_pages", "search", "placements", "languages", "untagged_cards", "default_language_folder"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
@@ -118,9 +122,11 @@ struct YAMLReader {
             case "card_pages": if let flag = bool(value, key: key) { config.cardPages = flag }
             case "search":
                 if let flag = bool(value, key: key), flag { config.search = SearchSetting(line: value.mark?.line, column: value.mark?.column) }
+            case "placements": config.placements = placements(value)
             default: unknownKey(keyNode, key, among: Self.topLevelKeys)
             }
         }
+        checkPlacements(&config)
         languages(languageKeys, into: &config)
         return config
     }
@@ -339,10 +345,19 @@ struct YAMLReader {
                 }
                 rule.moveTo = categories
                 acts = true
-            default: unknownKey(keyNode, "\(path).\(key)", among: ["name", "match", "set", "hide", "pin", "category"])
+            case "keep_out_of":
+                if case .sequence(let items) = value, items.isEmpty { error(value, "\(path).keep_out_of", "lists no placement: give the placements the cards stay out of, such as keep_out_of: [home-hero]") }
+                let items: [Node] = if case .sequence(let sequence) = value { Array(sequence) } else { [value] }
+                for item in items {
+                    guard let name = string(item, key: "\(path).keep_out_of") else { continue }
+                    rule.keepOutOf.append(name)
+                    ruleKeepOutOf.append((path, name, item))
+                    acts = true
+                }
+            default: unknownKey(keyNode, "\(path).\(key)", among: ["name", "match", "set", "hide", "pin", "category", "keep_out_of"])
             }
         }
-        if !acts && diagnostics.count == problemsBefore { error(node, path, "does nothing: give it set, hide, pin or category") }
+        if !acts && diagnostics.count == problemsBefore { error(node, path, "does nothing: give it set, hide, pin, category or keep_out_of") }
         return rule
     }
 

@@ -43,6 +43,9 @@ public struct SiteConfig: Sendable {
     /// `search: true`: the pages get a search box over an index of every shown card's own page,
     /// made by Pagefind; nil without it.
     public var search: SearchSetting?
+    /// `placements:`: the slots of other sites' pages that show the site's cards, in the file's
+    /// order (`embed/`); nil without the key, and then no `embed/` folder is written.
+    public var placements: [Placement]?
 
     public init() {}
 

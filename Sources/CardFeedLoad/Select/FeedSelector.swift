@@ -41,6 +41,8 @@ public struct Selection: Sendable {
     public var homes = CardHomes.firstFeed
     public var hidden: [SkipReason: Int]
     public var hiddenIDs = SkippedExamples()
+    /// What each placement of cardfeed.yml shows (`PlacementSelector`), set after the feeds'.
+    public var placements: [PlacementSelection] = []
     /// The folder of the language tree the pages are in ("" for the root's; see `LanguageTrees`).
     public var tree = ""
 }

@@ -16,6 +16,8 @@ package struct RuleEngine {
         /// For each rule, the ids of the cards it changed.
         package var matches: [(rule: CardRule, ids: [String])] = []
         package var diagnostics: [Diagnostic] = []
+        /// By placement name, the ids of the cards a rule's `keep_out_of` leaves out of it.
+        package var keptOutOfPlacements: [String: Set<String>] = [:]
     }
 
     /// Card ids a grouped warning names before "…".
@@ -38,6 +40,7 @@ package struct RuleEngine {
                     visible[index] = false
                     continue
                 }
+                for placement in rule.keepOutOf { outcome.keptOutOfPlacements[placement, default: []].insert(cards[index].id) }
                 for (field, message) in apply(rule, to: &cards[index]) {
                     if let known = problems.firstIndex(where: { $0.field == field && $0.message == message }) {
                         problems[known].ids.append(cards[index].id)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The files that ship inside the binary, embedded at build time (the EmbedFiles plugin) from the
-/// package's `templates/`, `assets/`, `strings/`, `scaffold/` and `serve/` folders.
+/// package's `templates/`, `assets/`, `strings/`, `scaffold/`, `serve/` and `embed/` folders.
 public enum BuiltinFiles {
     /// Template name ("cards/short_news") -> source text.
     public static let templates: [String: String] = {
@@ -38,6 +38,12 @@ public enum BuiltinFiles {
         EmbeddedFiles.base64.keys.filter { $0.hasPrefix("scaffold/") }.sorted().map { key in
             (String(key.dropFirst("scaffold/".count)), Data(base64Encoded: EmbeddedFiles.base64[key]!) ?? Data())
         }
+    }
+
+    /// A file of `embed/`: the script and stylesheet of the site's placements (`embed/` of the
+    /// output), written only by a site that has `placements:`.
+    package static func embedFile(_ name: String) -> Data? {
+        EmbeddedFiles.base64["embed/" + name].flatMap { Data(base64Encoded: $0) }
     }
 
     /// A file of `serve/`: what `cardfeed serve` adds to the pages it serves (its live-reload

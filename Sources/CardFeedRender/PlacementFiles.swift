@@ -1,0 +1,96 @@
+import CardFeedMustache
+import Foundation
+import CardFeedLoad
+import CardFeedModel
+import CardFeedWrite
+
+/// The files of cardfeed.yml's `placements:`, under `OUTPUT/embed/`: for each placement an HTML
+/// fragment (`NAME.html`), the same cards as JSON for the web component (`NAME.json`) and a page
+/// for an `<iframe>` (`NAME/index.html`); and once, the component's script and the stylesheet all
+/// three use. Each form is the `placement` template's output over the placement's cards, which
+/// their card templates render as everywhere else, with every class and id prefixed
+/// (`EmbedHTML`). A site without placements has none of these files, nor the folder.
+package struct PlacementFiles {
+    package static let folder = "embed"
+    package static let stylesheet = "embed/cardfeed-embed.css"
+    package static let script = "embed/cardfeed-embed.js"
+    static let template = "placement"
+    static let frameTemplate = "placement_frame"
+
+    /// The files of `name`: the fragment, the JSON and the frame page.
+    package static func paths(of name: String) -> [String] {
+        ["\(folder)/\(name).html", "\(folder)/\(name).json", "\(folder)/\(name)/index.html"]
+    }
+
+    let renderer: SiteRenderer
+
+    package init(renderer: SiteRenderer) {
+        self.renderer = renderer
+    }
+
+    /// Every placement's files, then the script and the stylesheet, made of `stylesheets` (the
+    /// site's cardfeed.css and theme.css, those it has, in their order) and the colours of the
+    /// placements' cards.
+    package func files(_ selection: Selection, stylesheets: [String]) throws(TemplateFailure) -> [OutputFile] {
+        let settings = renderer.settings
+        let places = settings.cardPages ? nil : CardPlaces(selection, cardPages: false)
+        var scratch = MustacheBytes(capacity: 16384)
+        var files: [OutputFile] = []
+        for placed in selection.placements {
+            var cards: [PlacementCardView] = []
+            for position in placed.cards {
+                let card = selection.cards[position]
+                let anchor = selection.cards.anchor(at: position)
+                let permalink = places?.permalink(position: position, anchor: anchor) ?? PagePaths.cardPage(anchor: anchor)
+                let html = try renderer.renderCard(card, description: descriptionHTML(card), anchor: anchor, permalink: permalink, using: &scratch)
+                cards.append(PlacementCardView(card: String(decoding: html, as: UTF8.self), id: card.id))
+            }
+            let feed = settings.feeds.first { $0.slug == placed.placement.feed } ?? Feed(slug: placed.placement.feed, folder: placed.placement.feed)
+            let view = PlacementView(placement: placed.placement, feedTitle: settings.strings.feedTitle(feed), cards: cards, settings: settings)
+            var out = MustacheBytes(capacity: 16384)
+            try renderer.templates.render(Self.template, view, onto: &out)
+            // Addresses relative to the site's root, as on its pages.
+            let html = EmbedHTML.prefixed(out.string, placement: placed.placement.name)
+            let paths = Self.paths(of: placed.placement.name)
+            let fragment = settings.baseURL.map { EmbedHTML.absolute(html, baseURL: $0) } ?? html
+            files.append(OutputFile(path: paths[0], content: .text(fragment)))
+            files.append(OutputFile(path: paths[1], content: .data(json(placed.placement, ids: cards.map(\.id), html: html, settings: settings))))
+            var page = MustacheBytes(capacity: 16384)
+            try renderer.templates.render(Self.frameTemplate, PlacementFrameView(view, html: out.string, root: PagePaths.root(of: paths[2])), onto: &page)
+            // The page prefixed as a whole, the placement in it with it.
+            files.append(OutputFile(path: paths[2], content: .text(EmbedHTML.prefixed(page.string, placement: placed.placement.name))))
+        }
+        let builtinCSS = BuiltinFiles.embedFile("cardfeed-embed.css").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        files.append(OutputFile(path: Self.script, content: .data(BuiltinFiles.embedFile("cardfeed-embed.js") ?? Data())))
+        let cardStyles = GeneratedStyles.placementCards(selection)
+        files.append(OutputFile(path: Self.stylesheet, content: .text(EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets) + (cardStyles ?? ""))))
+        return files
+    }
+
+    /// The description as the card's pages show it.
+    private func descriptionHTML(_ card: Card) -> String? {
+        let links = renderer.settings.links
+        return card.description.map { description in
+            card.descriptionFormat == .text
+                ? PlainText.html(description)
+                : Markdown.html(description, linkSchemes: links.linkSchemes, opensInNewTab: links.newTab.isEmpty ? nil : { links.opensInNewTab($0) })
+        }
+    }
+
+    /// `NAME.json`: what the web component shows. `html` is the placement's HTML with its
+    /// addresses relative to the site's root (the folder above `embed/`), which the component
+    /// resolves against the JSON's own address, so the same file works wherever the site is.
+    private func json(_ placement: Placement, ids: [String], html: String, settings: RenderSettings) -> Data {
+        let object: [String: Any] = [
+            "name": placement.name,
+            "feed": placement.feed,
+            "limit": placement.limit,
+            "lang": settings.strings.locale,
+            "dismiss": settings.strings["dismiss"],
+            "cards": ids.map { ["id": $0] },
+            "html": html,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return data + Data("\n".utf8)
+    }
+}

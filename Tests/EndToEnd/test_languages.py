@@ -143,6 +143,8 @@ def test_explain_says_which_language_a_card_went_to_and_why(run, tmp_path):
     ("untagged_cards: every\n", r"cardfeed\.yml:1:1: field \"untagged_cards\": applies only to a site with languages:"),
     ("languages: [en, de]\nuntagged_cards: evrey\n", r"cardfeed\.yml:2:17: field \"untagged_cards\": must be default .* or every .*found \"evrey\" \(did you mean \"every\"\?\)"),
     ("languages: [en, news]\n", None),
+    ("languages: [en, de]\nplacements:\n  hero: {feed: all, limit: 1}\n",
+     r"cardfeed\.yml:1:1: field \"languages\": placements: are not made per language yet, and this file has both; remove one of them"),
     ("languages: [en, de]\nfeeds:\n  - slug: all\n  - slug: de\n    title: Deals\n    extras: {feed: de}\n",
      r"cardfeed\.yml:1:17: field \"languages\": \"de\"'s pages go in the folder de/, which is the folder of the feed \"de\""),
 ])
@@ -268,3 +270,26 @@ def test_a_site_in_one_language_has_no_switcher_stylesheet_or_alternates(run, ex
     text = (public / "index.html").read_text()
     assert "hreflang" not in text and "language-switch" not in text
     assert "xhtml" not in (public / "sitemap.xml").read_text()
+
+
+def test_serve_updates_every_language_live(running, tmp_path):
+    import time
+    import urllib.request
+    site = make_site(tmp_path / "site")
+    serve = running("serve", site, "--port", "0", "--now", NOW)
+    port = int(serve.wait_for(r"^Serving .* at http://127\.0\.0\.1:(\d+)/").group(1))
+
+    def page(path):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}", timeout=10) as answer:
+            return answer.read().decode()
+
+    assert '<html lang="de">' in page("de/index.html") and "Title de-1" in page("de/index.html")
+    assert '<html lang="ar" dir="rtl">' in page("ar/cards/card-ar-1.html")
+    cards = [dict(card, title="Neuer Titel") if card["id"] == "de-1" else card for card in CARDS]
+    (site / "cards.json").write_text(json.dumps(cards, ensure_ascii=False))
+    serve.wait_for(r"^Changed cards\.json: rebuilt")
+    deadline = time.monotonic() + 10
+    while "Neuer Titel" not in page("de/index.html") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "Neuer Titel" in page("de/index.html") and "Neuer Titel" in page("de/cards/card-de-1.html")
+    assert "Neuer Titel" not in page("index.html")

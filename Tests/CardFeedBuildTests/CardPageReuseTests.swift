@@ -20,10 +20,10 @@ import Testing
         /// The card pages opened since the last call.
         func takeCardPages() -> [String] { paths.withLock { paths in defer { paths = [] }; return paths.filter { $0.hasPrefix("cards/") }.sorted() } }
 
-        func createFolders(_ folders: Set<String>) throws { try output.createFolders(folders) }
+        func createFolders(_ folders: Set<String>) throws { output.createFolders(folders) }
         func open(_ path: String) throws -> OutputSink {
             paths.withLock { $0.append(path) }
-            return try output.open(path)
+            return output.open(path)
         }
         func close(_ sink: OutputSink, path: String) throws { try output.close(sink, path: path) }
         func holds(_ path: String, madeFrom key: Int) -> Bool { output.holds(path, madeFrom: key) }

@@ -28,7 +28,7 @@ package struct LanguageLinks: Sendable, Hashable {
     }
 
     /// The extras key that links a card to the card it translates.
-    package static let translationKey = "translation_of"
+    package static let translationKey = LanguageTrees.translationKey
 
     let languages: [Language]
     /// With a base URL, alternates are absolute (search engines ask for that); else as pages link.

@@ -293,3 +293,13 @@ def test_serve_updates_every_language_live(running, tmp_path):
         time.sleep(0.1)
     assert "Neuer Titel" in page("de/index.html") and "Neuer Titel" in page("de/cards/card-de-1.html")
     assert "Neuer Titel" not in page("index.html")
+
+
+def test_a_translation_of_no_card_is_a_warning_with_the_id_meant(run, tmp_path):
+    cards = CARDS + [card("ar-2", "ar", extras={"translation_of": "en-l"})]
+    site = make_site(tmp_path / "site", cards=cards)
+    result = run("build", site, "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r'card 8 \(id "ar-2"\): field "extras\.translation_of": names no card of the site, "en-l" \(did you mean "en-1"\?\); '
+                     r"the card's page links no translation", result.stderr), result.stderr
+    assert hreflang_links(site / "public" / "ar" / "cards" / "card-ar-2.html") == {}

@@ -60,8 +60,28 @@ public struct LanguageTrees: Sendable {
         }
     }
 
-    /// A warning for each shown card whose language the site does not list.
+    /// The extras key that links a card to the card it translates (`LanguageLinks`).
+    public static let translationKey = "translation_of"
+
+    /// A warning for each shown card whose language the site does not list, and for each whose
+    /// `translation_of` names no card of the site (its page then links no translation).
     public func warnings(_ cards: [Card], hidden: (Card) -> Bool) -> [Diagnostic] {
+        languageWarnings(cards, hidden: hidden) + translationWarnings(cards, hidden: hidden)
+    }
+
+    private func translationWarnings(_ cards: [Card], hidden: (Card) -> Bool) -> [Diagnostic] {
+        let ids = Set(cards.map(\.id))
+        return cards.compactMap { card in
+            guard !hidden(card), let original = card.extras.first(where: { $0.key == Self.translationKey })?.value, !ids.contains(original) else { return nil }
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "extras." + Self.translationKey,
+                message: "names no card of the site, \(Diagnostic.quoted(original))\(Diagnostic.suggestion(for: original, among: ids)); the card's page links no translation")
+            diagnostic.cardOffset = card.source.offset
+            return diagnostic
+        }
+    }
+
+    private func languageWarnings(_ cards: [Card], hidden: (Card) -> Bool) -> [Diagnostic] {
         let listed = languages.tags.joined(separator: ", ")
         return cards.compactMap { card in
             guard !hidden(card), case .unlisted(let tag) = assignment(card).reason else { return nil }

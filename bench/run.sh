@@ -10,6 +10,9 @@
 #   CUSTOM=1     also time a site with its own card frame and page template (the built-ins
 #                copied into SITE/templates/ with an attribute added), one page and paginated
 #   HUGO=0       skip Hugo (CardFeed only)
+#   LANGUAGES=1  also time the same cards, each given a language (en, de, ar in turn), as a site
+#                in one language and as a site in three (languages: [en, de, ar]), one page a
+#                feed, and print the ratio (issue 46 asks for at most 1.15)
 #   SEARCH=1     also time the one-page build with --search (Pagefind must be installed:
 #                bash scripts/get-pagefind.sh), and print what search adds
 #   PLACEMENTS=1 also time the one-page build of the same cards with ten placements
@@ -72,6 +75,8 @@ cardfeed_one() { sync; timed "$1" "$cardfeed" build "$site" -o "$2-cardfeed" --p
 cardfeed_paged() { [ "${PAGED:-1}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-paged" --now "$now" --quiet; }; }
 other_one() { [ -z "${OTHER_BIN:-}" ] || { sync; timed "$1" "$OTHER_BIN" build "$site" -o "$2-other" --page-size 0 --now "$now" --quiet; }; }
 search_one() { [ "${SEARCH:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$site" -o "$2-search" --page-size 0 --now "$now" --quiet --search; }; }
+lang_one() { [ "${LANGUAGES:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$one_language_site" -o "$2-one-language" --page-size 0 --now "$now" --quiet; }; }
+lang_three() { [ "${LANGUAGES:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$three_language_site" -o "$2-three-languages" --page-size 0 --now "$now" --quiet; }; }
 placements_one() {
   [ "${PLACEMENTS:-0}" = 0 ] || { sync; timed "$1" "$cardfeed" build "$placements_site" -o "$2-placements" --page-size 0 --now "$now" --quiet; }
 }
@@ -98,6 +103,18 @@ for n in "${sizes[@]}"; do
   ln -sf "$data" "$custom_site/cards.json"
   sed 's/<article class="card /<article data-site="custom" class="card /' "$repo/templates/card.mustache" > "$custom_site/templates/card.mustache"
   sed 's/<main class="feed"/<main data-site="custom" class="feed"/' "$repo/templates/page.mustache" > "$custom_site/templates/page.mustache"
+  # The same cards, each with a language, in a site of one language and in a site of three.
+  one_language_site="$work/one-language-site-$n"; three_language_site="$work/three-language-site-$n"
+  if [ "${LANGUAGES:-0}" != 0 ]; then
+    languages_data="$work/cards-$n-$seed-languages.json"
+    [ -s "$languages_data" ] || python3 -c 'import json, sys
+cards = json.load(open(sys.argv[1]))
+for index, card in enumerate(cards): card["language"] = ["en", "de", "ar"][index % 3]
+open(sys.argv[2], "w").write("[\n" + ",\n".join(json.dumps(card, separators=(",", ":")) for card in cards) + "\n]\n")' "$data" "$languages_data"
+    rm -rf "$one_language_site" "$three_language_site"; mkdir -p "$one_language_site" "$three_language_site"
+    ln -sf "$languages_data" "$one_language_site/cards.json"; ln -sf "$languages_data" "$three_language_site/cards.json"
+    echo "languages: [en, de, ar]" > "$three_language_site/cardfeed.yml"
+  fi
   # The same cards with ten placements: every built-in feed's first cards, and two extras filters.
   placements_site="$work/placements-site-$n"
   rm -rf "$placements_site"; mkdir -p "$placements_site"
@@ -119,20 +136,23 @@ YML
   rm -rf "$hugo_site"; mkdir -p "$hugo_site/data"
   cp -r "$here/hugo-site/hugo.toml" "$here/hugo-site/layouts" "$here/hugo-site/content-single" "$hugo_site/"
   cp "$data" "$hugo_site/data/cards.json"
-  rm -f "$work"/placements-$n.txt "$work"/search-$n.txt "$work"/other-$n.txt "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt "$work"/custom-$n.txt "$work"/custompaged-$n.txt
+  rm -f "$work"/placements-$n.txt "$work"/search-$n.txt "$work"/other-$n.txt "$work"/cardfeed-$n.txt "$work"/hugo-$n.txt "$work"/paged-$n.txt "$work"/custom-$n.txt "$work"/custompaged-$n.txt "$work"/onelang-$n.txt "$work"/threelang-$n.txt
 
   # One-page and paginated builds take turns at going first, so that neither always runs right
   # after the other (or after Hugo); warm-up runs are not counted.
   for run in $(seq 1 "$warmup"); do
     out="$outputs/$n-warmup-$run"
     cardfeed_one warmup "$out"; placements_one warmup "$out"; search_one warmup "$out"; other_one warmup "$out"; cardfeed_paged warmup "$out"; custom_one warmup "$out"; custom_paged warmup "$out"
+    lang_one warmup "$out"; lang_three warmup "$out"
     hugo_build warmup "$out"
   done
   for run in $(seq 1 "$runs"); do
     out="$outputs/$n-$run"
     if ((run % 2)); then
       cardfeed_one "cardfeed-$n" "$out"; placements_one "placements-$n" "$out"; search_one "search-$n" "$out"; other_one "other-$n" "$out"; custom_one "custom-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_paged "custompaged-$n" "$out"
+      lang_one "onelang-$n" "$out"; lang_three "threelang-$n" "$out"
     else
+      lang_three "threelang-$n" "$out"; lang_one "onelang-$n" "$out"
       custom_paged "custompaged-$n" "$out"; cardfeed_paged "paged-$n" "$out"; custom_one "custom-$n" "$out"; other_one "other-$n" "$out"; search_one "search-$n" "$out"; placements_one "placements-$n" "$out"; cardfeed_one "cardfeed-$n" "$out"
     fi
     hugo_build "hugo-$n" "$out"
@@ -171,6 +191,11 @@ YML
       report "custompaged-$n" "own, paged"
       printf '%-9s %-16s own templates / built-in, paginated: wall %.2f, cpu %.2f\n' "$n" "" "$(echo "$wall / $paged_wall" | bc -l)" "$(echo "$cpu / $paged_cpu" | bc -l)"
     fi
+  fi
+  if [ "${LANGUAGES:-0}" != 0 ]; then
+    report "onelang-$n" "one language"; one_wall=$wall; one_cpu=$cpu
+    report "threelang-$n" "three languages"
+    printf '%-9s %-16s three languages / one: wall %.3f, cpu %.3f\n' "$n" "" "$(echo "$wall / $one_wall" | bc -l)" "$(echo "$cpu / $one_cpu" | bc -l)"
   fi
   if [ "${HUGO:-1}" != 0 ]; then
     report "hugo-$n" "hugo $(hugo version | awk '{print $2}' | cut -d+ -f1)"

@@ -13,7 +13,9 @@ public struct CardExplanation: Sendable {
     public var card: Card?
     /// Where that card was read: its file, line and column.
     public var place: Place?
-    /// Each page that shows the card, in the order of the feeds.
+    /// With `languages:`, which language's pages the card went to, and why (`LanguageTrees`).
+    public var language: String?
+    /// Each page that shows the card, in the order of the feeds (of each language's tree in turn).
     public var shown: [Shown] = []
     /// The card's own page (`cards/card-x.html`) when it is shown and the site has card pages,
     /// and its address with a base URL.
@@ -102,7 +104,7 @@ extension SiteBuilder {
         let loaded = load(configuration, &report, following: id)
         let ruled = applyRules(loaded, configuration, &report)
         let selector = selector(configuration.config)
-        let selection = selector.select(ruled.cards)
+        let selections = selections(ruled.cards, configuration.config)
 
         var explanation = CardExplanation(id: id)
         explanation.history = loaded.history
@@ -179,28 +181,41 @@ extension SiteBuilder {
             break
         }
         guard selector.hiddenReason(card) == nil else { return explanation }
-        guard let position = selection.cards.firstIndex(where: { $0.id == id }) else {
+        explanation.language = configuration.config.languages.map { LanguageTrees($0).explanation(card) }
+        // Each tree that shows it: one, or with `untagged_cards: every`, each language's.
+        let showing = selections.compactMap { selection in selection.cards.firstIndex(where: { $0.id == id }).map { (selection, $0) } }
+        guard !showing.isEmpty else {
             // The site's own feeds (`feeds:`) and none shows every card: this one matched none.
             explanation.notes.append(.init(kind: .inNoFeed, hides: true, message: "in no feed: none of the feeds cardfeed.yml defines (feeds:) shows it, by its categories or its extras"))
             return explanation
         }
-        let anchor = selection.cards.anchor(at: position)
-        if configuration.config.cardPages {
-            let file = PagePaths.cardPage(anchor: anchor)
-            explanation.ownPage = (file, configuration.config.baseURL.map { $0 + PagePaths.served(file) })
+        for (selection, position) in showing { explanation.addPages(selection, position: position, card: card, config: configuration.config) }
+        // Placements are of a site in one language (cardfeed.yml's check says so): its one tree.
+        if let (selection, position) = showing.first, showing.count == 1 {
+            explanation.placements = placements(of: card, at: position, configuration.config.placements ?? [], selection, ruled)
         }
-        explanation.placements = placements(of: card, at: position, configuration.config.placements ?? [], selection, ruled)
+        return explanation
+    }
+}
+
+extension CardExplanation {
+    /// The pages of one language's tree that show the card at display position `position`.
+    mutating func addPages(_ selection: Selection, position: Int, card: Card, config: SiteConfig) {
+        let anchor = selection.cards.anchor(at: position)
+        if config.cardPages, ownPage == nil {
+            let file = PagePaths.cardPage(anchor: anchor, tree: selection.tree)
+            ownPage = (file, config.baseURL.map { $0 + PagePaths.served(file) })
+        }
         for feed in selection.feeds {
             guard let index = feed.cards.firstIndex(of: position) else { continue }
             for (number, page) in feed.pages.enumerated() {
                 guard let place = page.cards.firstIndex(of: index) else { continue }
-                let url = configuration.config.baseURL.map { $0 + PagePaths.served(page.path) + "#" + anchor }
-                explanation.shown.append(.init(
+                let url = config.baseURL.map { $0 + PagePaths.served(page.path) + "#" + anchor }
+                shown.append(.init(
                     feed: feed.feed.slug, front: number == 0, file: page.path, anchor: anchor, position: place + 1,
                     cards: page.cards.count, url: url, pinned: card.pinned))
             }
         }
-        return explanation
     }
 }
 

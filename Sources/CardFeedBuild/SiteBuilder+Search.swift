@@ -30,6 +30,11 @@ extension SiteBuilder {
             error("search needs the card pages, which it indexes, but cardfeed.yml has card_pages: false; remove one of them")
             return nil
         }
+        if let languages = config.languages {
+            // One index over every tree would find a card in every language's search box.
+            error("search is not made per language yet, and this site lists languages: (\(languages.location)); remove one of them")
+            return nil
+        }
         if let found = reuse?.pagefind.withLock({ $0 }) { return found }
         // A build's signals end a probe that hangs (the time limit ends it too), and then the
         // build, by the same signal; serve has its own.

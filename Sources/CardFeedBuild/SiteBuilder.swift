@@ -31,11 +31,11 @@ public struct SiteBuilder: Sendable {
         let ruled = applyRules(loaded, configuration, &report)
         defer { options.whenDoneWithCards?(loaded.cards, ruled.cards) }
         let setup = try checkpoint(configuration, &report)
-        let selection = select(ruled, setup, &report)
+        let selections = select(ruled, setup, &report)
         let output = try openOutput(&report)
         // The search documents and Pagefind's index, beside the output, are gone once it is written.
         defer { if let scratch = (output as? OutputTransaction)?.scratchFolder { try? FileManager.default.removeItem(atPath: scratch) } }
-        var site = try render(selection, setup, into: output, &report)
+        var site = try render(selections, setup, into: output, &report)
         try index(site.search, into: &site, output, &report)
         try write(site, into: output, &report)
         reuse?.endBuild()
@@ -49,7 +49,10 @@ public struct SiteBuilder: Sendable {
         var config: SiteConfig
         /// cardfeed.yml has errors: `config` holds only what could be read of it, perhaps nothing.
         var configFailed = false
+        /// The default language's strings (the only language's, without `languages:`).
         var strings: StringTable?
+        /// With `languages:`, the other languages' strings, in their order; nil after an error.
+        var otherStrings: [StringTable]?
         var templates: TemplateSet?
         /// With search, the Pagefind found; nil without search, or when it was not found (an error).
         var pagefind: Pagefind?
@@ -59,6 +62,8 @@ public struct SiteBuilder: Sendable {
     struct Setup {
         var config: SiteConfig
         var strings: StringTable
+        /// Each language's tree with its strings, the default language's first (`languageTrees`).
+        var trees: [(tree: LanguageTree, strings: StringTable)]
         var templates: TemplateSet
         /// The Pagefind that indexes the cards, with search; nil without.
         var pagefind: Pagefind?
@@ -122,6 +127,7 @@ public struct SiteBuilder: Sendable {
         let config = ConfigLoader(site: site).load(overriding: options.overrides, into: &report.diagnostics)
         let configFailed = report.diagnostics.errors.count > errorsBefore
         let strings = StringTable.load(locale: config.locale, site: site, feeds: config.siteFeeds, diagnostics: &report.diagnostics)
+        let otherStrings = otherLanguagesStrings(config, &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
         let search = config.search != nil
         let pagefind = search ? locatePagefind(config, &report.diagnostics) : nil
@@ -129,7 +135,7 @@ public struct SiteBuilder: Sendable {
         for (path, reason, isError) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }
-        return Configuration(config: config, configFailed: configFailed, strings: strings, templates: templates, pagefind: pagefind)
+        return Configuration(config: config, configFailed: configFailed, strings: strings, otherStrings: otherStrings, templates: templates, pagefind: pagefind)
     }
 
     /// Step 1: every card file read and decoded; with `following`, what became of that id's
@@ -181,6 +187,10 @@ public struct SiteBuilder: Sendable {
         if let feeds = configuration.config.feeds, !ruled.cards.isEmpty, !loaded.diagnostics.hasErrors {
             FeedCheck(cards: ruled.cards).warnings(feeds).forEach { report.diagnostics.append($0) }
         }
+        if let languages = configuration.config.languages {
+            let selector = selector(configuration.config)
+            LanguageTrees(languages).warnings(ruled.cards) { selector.hiddenReason($0) != nil }.forEach { report.diagnostics.append($0) }
+        }
 
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: configuration.config.strict)
@@ -196,27 +206,53 @@ public struct SiteBuilder: Sendable {
             }
         }
         emit(report.diagnostics.all)
-        guard let templates = configuration.templates, let strings = configuration.strings, !report.diagnostics.hasErrors else { throw BuildFailure(report: report) }
-        return Setup(config: configuration.config, strings: strings, templates: templates, pagefind: configuration.pagefind)
+        guard let templates = configuration.templates, let strings = configuration.strings, let otherStrings = configuration.otherStrings, !report.diagnostics.hasErrors else {
+            throw BuildFailure(report: report)
+        }
+        let trees = Array(zip(languageTrees(configuration.config), [strings] + otherStrings))
+        return Setup(config: configuration.config, strings: strings, trees: trees, templates: templates, pagefind: configuration.pagefind)
     }
 
-    /// Step 2: which cards each feed shows, in which order, on which page.
-    private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> Selection {
+    /// Step 2: which cards each feed shows, in which order, on which page; in each language's
+    /// tree, the default language's first.
+    private func select(_ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) -> [Selection] {
         let selector = selector(setup.config)
-        let selection = step(.select, &report) { _ in
-            var selection = selector.select(ruled.cards)
-            if let placements = setup.config.placements {
-                selection.placements = PlacementSelector.select(placements, in: selection, keptOut: ruled.keptOutOfPlacements)
+        let selections = step(.select, &report) { _ in
+            var selections = self.selections(ruled.cards, setup.config)
+            // Placements are of a site in one language (cardfeed.yml's check says so).
+            if let placements = setup.config.placements, selections.count == 1 {
+                selections[0].placements = PlacementSelector.select(placements, in: selections[0], keptOut: ruled.keptOutOfPlacements)
             }
-            return selection
-        } detail: {
-            let hidden = $0.hidden.values.reduce(0, +) + ruled.hidden
-            return "\($0.cards.count) shown in \($0.feeds.count) feeds" + ($0.placements.isEmpty ? "" : " and \($0.placements.count) placement\($0.placements.count == 1 ? "" : "s")")
+            return selections
+        } detail: { (selections: [Selection]) -> String in
+            let hidden = selections.reduce(0) { $0 + $1.hidden.values.reduce(0, +) } + ruled.hidden
+            let shown = selections.reduce(0) { $0 + $1.cards.count }
+            let feeds = selections.reduce(0) { $0 + $1.feeds.count }
+            let placements = selections.reduce(0) { $0 + $1.placements.count }
+            let languages = setup.config.languages == nil ? "" : " (\(Self.languageCounts(selections, setup.config)))"
+            return "\(shown) shown in \(feeds) feeds" + languages + (placements == 0 ? "" : " and \(placements) placement\(placements == 1 ? "" : "s")")
                 + (hidden > 0 ? ", \(hidden) hidden" : "")
         }
         for rule in report.rules where !rule.ids.isEmpty {
             logger.info("      \(rule.name) (\(rule.location)): \(rule.ids.count) card\(rule.ids.count == 1 ? "" : "s"): \(rule.ids.prefix(5).joined(separator: ", "))\(rule.ids.count > 5 ? ", …" : "")")
         }
+        for selection in selections { warnAboutPages(selection, ruled, setup, &report) }
+        if let waiting = selections.reduce(nil, { (sum: Int?, selection) in selection.hidden[.future].map { (sum ?? 0) + $0 } ?? sum }) {
+            let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
+                .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
+            logger.info("      future: hide (cardfeed.yml): \(waiting == 1 ? "1 card waits for its date" : "\(waiting) cards wait for their date"): \(ids.joined(separator: ", "))\(waiting > 5 ? ", …" : "")")
+        }
+        report.cardsShown = selections.reduce(0) { $0 + $1.cards.count }
+        for selection in selections {
+            report.skipped.merge(selection.hidden, uniquingKeysWith: +)
+            report.skippedIDs.merge(selection.hiddenIDs)
+        }
+        report.feeds = selections.flatMap { $0.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) } }
+        return selections
+    }
+
+    /// The warnings about one tree's pages: anchors alike, pages that cannot be cut where the cards say.
+    private func warnAboutPages(_ selection: Selection, _ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) {
         for (earlier, later, anchor) in selection.cards.anchorCollisions {
             let (first, second) = (selection.cards[earlier], selection.cards[later])
             // With card pages, anchors that differ only in case collide too: they name files.
@@ -234,18 +270,8 @@ public struct SiteBuilder: Sendable {
             let pageSize = setup.config.pageSize
             record([Diagnostic(
                 .warning, file: options.site.display(options.site.root),
-                message: "the \(feed.feed.slug) feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")], in: &report)
+                message: "the \(feed.feed.slug)\(feed.feed.tree.isEmpty ? "" : " (\(feed.feed.tree)/)") feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")], in: &report)
         }
-        if let waiting = selection.hidden[.future] {
-            let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
-                .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
-            logger.info("      future: hide (cardfeed.yml): \(waiting == 1 ? "1 card waits for its date" : "\(waiting) cards wait for their date"): \(ids.joined(separator: ", "))\(waiting > 5 ? ", …" : "")")
-        }
-        report.cardsShown = selection.cards.count
-        report.skipped.merge(selection.hidden, uniquingKeysWith: +)
-        report.skippedIDs.merge(selection.hiddenIDs)
-        report.feeds = selection.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) }
-        return selection
     }
 
     private func cardLoader(_ config: SiteConfig) -> CardLoader {
@@ -295,30 +321,45 @@ public struct SiteBuilder: Sendable {
 
     /// Step 3: every card rendered once, into every page that shows it as the pages stream into
     /// `output`; the feed files, assets and `static/` as files for the write step.
-    private func render(_ selection: Selection, _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
+    private func render(_ selections: [Selection], _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
+        let cardCount = selections.reduce(0) { $0 + $1.cards.count }
         // A site with no card to show has nothing to search: no index, and no search box.
-        let search = setup.pagefind != nil && !selection.cards.isEmpty
-        let assets = siteAssets(selection, setup, search: search)
-        let copiedStatic = try staticFiles(besides: assets, selection, setup, search: search, output, &report)
-        let settings = renderSettings(setup, assets, search: search)
+        let search = setup.pagefind != nil && cardCount > 0
+        let assets = siteAssets(selections, setup, search: search)
+        let copiedStatic = try staticFiles(besides: assets, selections, setup, search: search, output, &report)
+        // Each language's tree renders as a site in one language does, with its strings and folder.
+        let settings = setup.trees.map { tree, strings in renderSettings(setup, assets, search: search, tree: tree, strings: strings) }
+        let languages = languageLinks(selections, setup)
+        let renderers = settings.indices.map { index in
+            var renderer = SiteRenderer(templates: setup.templates, settings: settings[index])
+            renderer.batchSize = options.renderBatchSize
+            renderer.languages = languages.map { ($0, index) }
+            return renderer
+        }
         let searchDocuments = search ? try self.searchDocuments(output, &report) : nil
-        var renderer = SiteRenderer(templates: setup.templates, settings: settings)
-        renderer.batchSize = options.renderBatchSize
-        let pageCount = selection.feeds.reduce(0) { $0 + $1.pages.count }
+        let pageCount = selections.reduce(0) { $0 + $1.feeds.reduce(0) { $0 + $1.pages.count } }
         var syndicationFiles = 0
         do {
             let syndication = try step(.render, &report) { (progress: ProgressReport?) -> [OutputFile] in
-                let total = selection.cards.count
-                if let progress { renderer.progress = { cards in progress(cards, total, "cards", Double(cards) / Double(max(total, 1))) } }
-                let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
-                let descriptions = try renderer.renderPages(selection, into: output, searchDocuments: searchDocuments, keepDescriptions: feedCards, reusing: reuse?.cards)
-                let embeds = setup.config.placements == nil ? [] : try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets))
+                var files: [OutputFile] = []
+                var embeds: [OutputFile] = []
+                var rendered = 0
+                for (index, var renderer) in renderers.enumerated() {
+                    let selection = selections[index]
+                    if let progress { renderer.progress = { [rendered] cards in progress(rendered + cards, cardCount, "cards", Double(rendered + cards) / Double(max(cardCount, 1))) } }
+                    let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
+                    let descriptions = try renderer.renderPages(selection, into: output, searchDocuments: searchDocuments, keepDescriptions: feedCards, reusing: reuse?.cards)
+                    rendered += selection.cards.count
+                    if setup.config.placements != nil { embeds += try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets)) }
+                    guard let baseURL = setup.config.baseURL else { continue }
+                    files += try Syndication(baseURL: baseURL, settings: settings[index], templates: setup.templates).files(selection, descriptions: descriptions)
+                }
                 guard let baseURL = setup.config.baseURL else { return embeds }
-                let files = try Syndication(baseURL: baseURL, settings: settings, templates: setup.templates).files(selection, descriptions: descriptions)
+                files += try Syndication(baseURL: baseURL, settings: settings[0], templates: setup.templates).siteFiles(selections, languages: languages)
                 syndicationFiles = files.count
                 return files + embeds
             } detail: { (_: [OutputFile]) in
-                let (cards, pages) = (selection.cards.count, pageCount)
+                let (cards, pages) = (cardCount, pageCount)
                 return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")"
                     + (setup.config.cardPages ? " and \(cards) card page\(cards == 1 ? "" : "s")" : "")
                     + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
@@ -326,7 +367,7 @@ public struct SiteBuilder: Sendable {
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL
             let searchIndex = setup.pagefind.flatMap { pagefind in
-                Self.folder(of: searchDocuments).map { SearchIndex(pagefind: pagefind, site: $0, language: setup.strings.locale, count: selection.cards.count) }
+                Self.folder(of: searchDocuments).map { SearchIndex(pagefind: pagefind, site: $0, language: setup.strings.locale, count: cardCount) }
             }
             return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount, search: searchIndex)
         } catch {
@@ -349,10 +390,11 @@ public struct SiteBuilder: Sendable {
     /// The site's assets, the built-in ones it does not replace, and the stylesheets generated
     /// from cardfeed.yml's theme and the cards' style extras; without search, not its script
     /// and stylesheet.
-    private func siteAssets(_ selection: Selection, _ setup: Setup, search: Bool) -> [Asset] {
+    private func siteAssets(_ selections: [Selection], _ setup: Setup, search: Bool) -> [Asset] {
         var assets = assetFiles()
         if !search { assets.removeAll { [SearchBox.script, SearchBox.stylesheet].contains($0.path) && !$0.fromSite } }
-        for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selection.cards))] {
+        if setup.config.languages == nil { assets.removeAll { $0.path == LanguageSwitch.stylesheet && !$0.fromSite } }
+        for (path, css) in [(GeneratedStyles.themeFile, GeneratedStyles.theme(setup.config.theme)), (GeneratedStyles.cardStylesFile, GeneratedStyles.cards(selections.map(\.cards)))] {
             guard let css else { continue }
             assets.removeAll { "assets/" + $0.path == path }
             assets.append((String(path.dropFirst("assets/".count)), false, OutputFile(path: path, content: .text(css))))
@@ -378,13 +420,13 @@ public struct SiteBuilder: Sendable {
     /// SITE/static/, copied as it is to the output's root, where no generated file may be: a
     /// file that would land on one ends the build, naming both.
     private func staticFiles(
-        besides assets: [Asset], _ selection: Selection, _ setup: Setup, search: Bool, _ output: any OutputTarget, _ report: inout BuildReport
+        besides assets: [Asset], _ selections: [Selection], _ setup: Setup, search: Bool, _ output: any OutputTarget, _ report: inout BuildReport
     ) throws(BuildFailure) -> [OutputFile] {
         let staticFiles = options.site.staticFiles()
         var problems = unportableNames(assets: assets.filter(\.fromSite).map(\.path), static: staticFiles)
         if !staticFiles.isEmpty {
             let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
-            problems += staticCollisions(staticFiles, selection: selection, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
+            problems += staticCollisions(staticFiles, selections: selections, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
         }
         if !problems.isEmpty {
             output.abandon()
@@ -394,23 +436,23 @@ public struct SiteBuilder: Sendable {
         return staticFiles.map { OutputFile(path: $0, content: .copy(options.site.staticFolder.appendingPathComponent($0).resolvingSymlinksInPath())) }
     }
 
-    /// The stylesheets every page links, in the order they cascade: the built-in, search's,
-    /// the theme's, the cards' own, the site's `custom.css`; those the site has.
-    static let stylesheetOrder = ["cardfeed.css", SearchBox.stylesheet, "theme.css", "card-styles.css", "custom.css"]
+    /// The stylesheets every page links, in the order they cascade: the built-in, search's, the
+    /// language switcher's (a site in several languages), the theme's, the cards' own, the site's `custom.css`; those the site has.
+    static let stylesheetOrder = ["cardfeed.css", SearchBox.stylesheet, LanguageSwitch.stylesheet, "theme.css", "card-styles.css", "custom.css"]
 
     /// What every page and card is rendered with.
-    private func renderSettings(_ setup: Setup, _ assets: [Asset], search: Bool) -> RenderSettings {
+    private func renderSettings(_ setup: Setup, _ assets: [Asset], search: Bool, tree: LanguageTree, strings: StringTable) -> RenderSettings {
         let assetPaths = Set(assets.map(\.path))
         let siteAssets = Set(assets.filter(\.fromSite).map(\.path))
         return RenderSettings(
             RenderSettings.Values(
                 builtinImages: BuiltinImages(assets: assetPaths, siteOverrides: siteAssets),
-                strings: setup.strings, links: setup.config.links, siteTitle: setup.config.title,
+                strings: strings, links: setup.config.links, siteTitle: setup.config.title,
                 stylesheets: Self.stylesheetOrder.filter(assetPaths.contains).map { "assets/" + $0 },
                 pageSize: setup.config.pageSize, baseURL: setup.config.baseURL,
                 contentSecurityPolicy: contentSecurityPolicy(setup),
                 head: PageHead(config: setup.config, baseURL: setup.config.baseURL, assets: assetPaths, siteAssets: siteAssets),
-                timeZone: setup.config.timeZone, feeds: setup.config.siteFeeds, cardPages: setup.config.cardPages, search: search),
+                timeZone: setup.config.timeZone, feeds: tree.feeds, cardPages: setup.config.cardPages, search: search, tree: tree.folder),
             imageSizes: ImageSizes(folder: options.site.assetsFolder))
     }
 
@@ -510,9 +552,9 @@ public struct SiteBuilder: Sendable {
     /// Errors for files of `static/` that would land where the build writes a file (or a folder
     /// of files), in a `.git`, or on or inside a hidden path of the output that the build keeps,
     /// each naming both.
-    private func staticCollisions(_ files: [String], selection: Selection, assets: [String], syndication: Bool, search: Bool, hidden: OutputHiddenFiles) -> [Diagnostic] {
+    private func staticCollisions(_ files: [String], selections: [Selection], assets: [String], syndication: Bool, search: Bool, hidden: OutputHiddenFiles) -> [Diagnostic] {
         var generated: [String: String] = [SiteWriter.markerName: "the marker of cardfeed's output folder"]
-        for feed in selection.feeds {
+        for feed in selections.flatMap(\.feeds) {
             generated[feed.front.path] = "the front page of the \(feed.feed.slug) feed"
             for page in feed.archive { generated[page.path] = "a page of the \(feed.feed.slug) feed" }
             for (format, _) in OutputFormat.perFeed where syndication {
@@ -520,10 +562,11 @@ public struct SiteBuilder: Sendable {
             }
         }
         for (format, _) in OutputFormat.perSite where syndication { generated[format.path(for: nil)] = "the \(format.name)" }
-        for placement in selection.placements {
+        let placements = selections.flatMap(\.placements)
+        for placement in placements {
             for path in PlacementFiles.paths(of: placement.placement.name) { generated[path] = "a file of the placement \(placement.placement.name)" }
         }
-        if !selection.placements.isEmpty {
+        if !placements.isEmpty {
             generated[PlacementFiles.script] = "the placements' script"
             generated[PlacementFiles.stylesheet] = "the placements' stylesheet"
         }
@@ -535,10 +578,10 @@ public struct SiteBuilder: Sendable {
             return prefixes
         })
         var problems: [Diagnostic] = []
-        let cardPages = PagePaths.cardPagesFolder
         for path in files {
             let file = options.site.display(options.site.staticFolder.appendingPathComponent(path))
-            if path == cardPages || path.hasPrefix(cardPages + "/") {
+            let cardPagesFolders = selections.map { PagePaths.cardPagesFolder(tree: $0.tree) }
+            if let cardPages = cardPagesFolders.first(where: { path == $0 || path.hasPrefix($0 + "/") }) {
                 problems.append(Diagnostic(.error, file: file, message: "would be copied \(path == cardPages ? "to" : "into") \(cardPages)\(path == cardPages ? "" : "/"), the folder of the cards' own pages, which is the build's alone (even with card_pages: false); move it"))
             } else if OutputHiddenFiles.isInsideGit(path) {
                 problems.append(Diagnostic(.error, file: file, message: "would be copied to \(path), inside the output's .git, which is git's own (a deployment branch's repository and its config), never a file of the site; remove it from static/"))

@@ -135,7 +135,12 @@ struct Summary {
             read += ", \(notShown) not shown (\(reasons.joined(separator: "; ")))"
         }
         lines.append(read + ".")
-        let feeds = report.feeds.map { "\($0.feed.slug) \($0.cards)" }.joined(separator: ", ")
+        // With languages, each tree's feeds after its folder: "all 3, news 3; de/: all 1, news 1".
+        let trees = Dictionary(grouping: report.feeds, by: \.feed.tree)
+        let order = report.feeds.map(\.feed.tree).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let feeds = order.map { tree in
+            (tree.isEmpty ? "" : tree + "/: ") + trees[tree, default: []].map { "\($0.feed.slug) \($0.cards)" }.joined(separator: ", ")
+        }.joined(separator: "; ")
         lines.append("Feeds: \(feeds); \(Console.plural(report.pagesRendered, "page")).")
         if let base = report.syndicatedFor {
             lines.append("\(OutputFormat.summary), for \(base).")

@@ -22,7 +22,8 @@ struct Explain: ParsableCommand {
 
             With --diagnostics json, standard output holds one JSON object: id, found, shown, \
             card (file, line, column, card), pages (feed, front, file, anchor, position, cards, \
-            url, pinned), own_page (file, url; null without card pages), placements (name, file, \
+            url, pinned), own_page (file, url; null without card pages), language (which \
+            language's pages it went to and why, with languages: in cardfeed.yml; else null), placements (name, file, \
             position, cards, why: each placement of cardfeed.yml whose feed shows the card, and \
             why it does not show it, if it does not), notes (kind, hides, message, file, line, column), diagnostics (as \
             `check --diagnostics json` prints them), site_errors and suggestion.
@@ -95,6 +96,7 @@ struct ExplanationText {
                         + (shown.url.map { " (\($0))" } ?? ""))
                 }
                 if let own = e.ownPage { lines.append("  its own page: \(own.file)" + (own.url.map { " (\($0))" } ?? "")) }
+                if let language = e.language { lines.append("  \(language)") }
                 for placed in e.placements {
                     if let position = placed.position {
                         lines.append("  placement \(placed.name): \(placed.file), card \(position) of \(placed.cards)")
@@ -147,7 +149,7 @@ struct ExplanationText {
                 + "\"file\":\(string($0.place?.file)),\"line\":\(number($0.place?.line)),\"column\":\(number($0.place?.column))}"
         }
         return "{\"id\":\(string(e.id)),\"found\":\(e.found),\"shown\":\(!e.shown.isEmpty),\"card\":\(place(e.place)),"
-            + "\"pages\":[\(pages.joined(separator: ","))],\"own_page\":\(e.ownPage.map { "{\"file\":\(string($0.file)),\"url\":\(string($0.url))}" } ?? "null"),\"placements\":[\(placements.joined(separator: ","))],\"notes\":[\(notes.joined(separator: ","))],"
+            + "\"pages\":[\(pages.joined(separator: ","))],\"own_page\":\(e.ownPage.map { "{\"file\":\(string($0.file)),\"url\":\(string($0.url))}" } ?? "null"),\"language\":\(string(e.language)),\"placements\":[\(placements.joined(separator: ","))],\"notes\":[\(notes.joined(separator: ","))],"
             + "\"diagnostics\":[\(e.diagnostics.map(DiagnosticPrinter.json).joined(separator: ","))],"
             + "\"site_errors\":\(e.siteErrors.count),\"suggestion\":\(string(e.suggestion))}"
     }

@@ -21,7 +21,7 @@ struct SiteOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Cards a page, on average; 0 puts each feed on one page \(OverridableSetting.pageSize.defaultHelp).", valueName: "n"))
     var pageSize: Int?
 
-    @Option(help: ArgumentHelp("The language of the pages: en, de, fr, ar, he, or one the site adds in strings/ \(OverridableSetting.locale.defaultHelp).", valueName: "locale"))
+    @Option(help: ArgumentHelp("The language of the pages of a site in one language: en, de, fr, ar, he, or one the site adds in strings/ \(OverridableSetting.locale.defaultHelp); a site in several lists them in cardfeed.yml (languages:).", valueName: "locale"))
     var locale: String?
 
     @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, the site also has \(OutputFormat.summary) \(OverridableSetting.baseURL.defaultHelp).", valueName: "url"))

@@ -28,6 +28,10 @@ struct CardPages: Sendable {
     /// With serve: the hash of the build's `CardPageFrameKey`, and each card's `CardRenderKey`
     /// hash by display position (see `RenderKeys`).
     private let keys: (frame: Int, cards: [Int])?
+    /// The language tree's folder, whose `cards/` holds the pages.
+    private let tree: String
+    /// On a site in several languages, the pages of the card's translations (`LanguageLinks`).
+    private let languages: (links: LanguageLinks, tree: Int)?
 
     /// Card pages for `selection`'s cards, written into `target`, and their search documents
     /// into `searchDocuments`, which are given their folder.
@@ -42,12 +46,16 @@ struct CardPages: Sendable {
         let strings = renderer.settings.strings
         feeds = selection.feeds.map { ($0.feed.slug, strings.feedTitle($0.feed)) }
         self.keys = keys.map { keys in
-            let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed))
+            let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed), languages: renderer.languages?.links)
             return (frame.hashValue, keys.cards)
         }
+        tree = selection.tree
+        languages = renderer.languages
         if !selection.cards.isEmpty {
-            try target.createFolders([PagePaths.cardPagesFolder])
-            try searchDocuments?.createFolders([PagePaths.cardPagesFolder])
+            // The tree's folder and its cards/ (a tree's feeds have made the first already).
+            let folders = PagePaths.folders(containing: [PagePaths.cardPage(anchor: "card", tree: tree)])
+            try target.createFolders(folders)
+            try searchDocuments?.createFolders(folders)
         }
     }
 
@@ -55,7 +63,7 @@ struct CardPages: Sendable {
     /// document, from what it rendered as (`RenderedCard`); an output that holds a file as made
     /// from the same (serve's) keeps it. `scratch` is memory to render in, reused from card to card.
     func write(_ card: Card, position: Int, anchor: String, rendered: RenderedCard, using scratch: inout MustacheBytes) throws {
-        let path = PagePaths.cardPage(anchor: anchor)
+        let path = PagePaths.cardPage(anchor: anchor, tree: tree)
         let feeds = placeViews(position: position, anchor: anchor)
         var made: [(target: any OutputTarget, searchDocument: Bool)] = [(target, false)]
         if let searchDocuments { made.append((searchDocuments, true)) }
@@ -92,7 +100,8 @@ struct CardPages: Sendable {
         let image = settings.baseURL.flatMap { settings.images.ownImage(card, baseURL: $0)?.src } ?? settings.head.image
         let shell = PageShell(
             settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
-            preview: PageShell.Preview(title: heading, description: description, image: image, type: "article"))
+            preview: PageShell.Preview(title: heading, description: description, image: image, type: "article"),
+            languages: languages.map { $0.links.cardPage(tree: $0.tree, id: card.id) })
         return CardPageView(shell: shell, card: String(decoding: rendered.html, as: UTF8.self), heading: heading, feeds: feeds, shown: card)
     }
 

@@ -13,6 +13,8 @@ struct CardPlaces: Sendable {
     private let files: [[String]]
     private let homes: CardHomes
     private let cardPages: Bool
+    /// The language tree's folder, which holds its card pages.
+    private let tree: String
     /// By display position, where the card's places begin in `feeds` and `pages`; the next
     /// position's, where they end. 32 bits: a million cards in four feeds each is 4 million places.
     private let starts: [Int32]
@@ -26,6 +28,7 @@ struct CardPlaces: Sendable {
         files = selection.feeds.map { $0.pages.map(\.path) }
         homes = selection.homes
         self.cardPages = cardPages
+        tree = selection.tree
         var starts = [Int32](repeating: 0, count: selection.cards.count + 1)
         for feed in selection.feeds {
             for position in feed.cards { starts[position + 1] += 1 }
@@ -75,6 +78,6 @@ struct CardPlaces: Sendable {
     /// Where the card's `#` link, its feed entries and the sitemap send a reader: its own page,
     /// or without card pages its place in its home feed.
     func permalink(position: Int, anchor: String) -> String {
-        cardPages ? PagePaths.cardPage(anchor: anchor) : home(position: position, anchor: anchor)
+        cardPages ? PagePaths.cardPage(anchor: anchor, tree: tree) : home(position: position, anchor: anchor)
     }
 }

@@ -415,11 +415,14 @@ package final class RenderSettings: Sendable {
         var cardPages = false
         /// Pages carry a search box over the site's search index (`search: true`).
         var search = false
+        /// The folder of the language tree the pages are in ("" for the root's): `{{home}}` is
+        /// its front page.
+        var tree = ""
 
         package init(
             builtinImages: BuiltinImages, strings: StringTable, links: LinkPolicy, siteTitle: String, stylesheets: [String],
             pageSize: Int, baseURL: String?, contentSecurityPolicy: String? = nil, head: PageHead = PageHead(), timeZone: SiteTimeZone = .utc,
-            feeds: [Feed] = Feed.builtin, cardPages: Bool = false, search: Bool = false
+            feeds: [Feed] = Feed.builtin, cardPages: Bool = false, search: Bool = false, tree: String = ""
         ) {
             self.builtinImages = builtinImages
             self.strings = strings
@@ -434,6 +437,7 @@ package final class RenderSettings: Sendable {
             self.feeds = feeds
             self.cardPages = cardPages
             self.search = search
+            self.tree = tree
         }
     }
 

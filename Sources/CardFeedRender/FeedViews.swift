@@ -125,9 +125,9 @@ final class FeedEntryView: MustacheObject {
 final class SitemapView: MustacheObject {
     final class PageURL: MustacheObject {
         enum Key: String, ViewKey {
-            case loc, lastmod
+            case loc, lastmod, alternates
 
-            var kind: FieldKind { .text }
+            var kind: FieldKind { self == .alternates ? .list(LanguagesView.Alternate.schema) : .text }
         }
         static let schema = ViewSchema("sitemap URL", Key.self)
         static let fields = MustacheFields(Key.self)
@@ -136,27 +136,32 @@ final class SitemapView: MustacheObject {
         let loc: String
         /// Its newest card's time; nil for a page without cards.
         let lastmod: String?
+        /// On a site in several languages, the page in each language that has it (`LanguageLinks`).
+        let alternates: [LanguagesView.Alternate]
 
-        init(loc: String, lastmod: String?) {
+        init(loc: String, lastmod: String?, alternates: [LanguagesView.Alternate] = []) {
             self.loc = loc
             self.lastmod = lastmod
+            self.alternates = alternates
         }
 
         func value(for name: MustacheName) -> MustacheValue? {
             switch Self.fields[name] {
             case .loc: .text(loc)
             case .lastmod: lastmod.mustache
+            case .alternates: .objects(alternates)
             case nil: nil
             }
         }
     }
 
     enum Key: String, ViewKey {
-        case urls
+        case urls, languages
 
         var kind: FieldKind {
             switch self {
             case .urls: .list(PageURL.schema)
+            case .languages: .flag
             }
         }
     }
@@ -164,27 +169,41 @@ final class SitemapView: MustacheObject {
     static let fields = MustacheFields(Key.self)
 
     let urls: [PageURL]
+    /// A site in several languages: its URLs have `xhtml:link` alternates.
+    let languages: Bool
 
-    init(_ selection: Selection, syndication: Syndication) {
+    /// `selections`: each language's tree, in the order of `languages` (one without it).
+    init(_ selections: [Selection], syndication: Syndication, languages: LanguageLinks? = nil) {
+        var urls: [PageURL] = []
+        for (tree, selection) in selections.enumerated() { urls += Self.urls(selection, syndication: syndication, languages: languages.map { ($0, tree) }) }
+        self.urls = urls
+        self.languages = languages != nil
+    }
+
+    /// The pages of one language's tree.
+    private static func urls(_ selection: Selection, syndication: Syndication, languages: (links: LanguageLinks, tree: Int)?) -> [PageURL] {
         var urls: [PageURL] = []
         for feed in selection.feeds where feed.listed {
-            for page in feed.pages {
+            for (index, page) in feed.pages.enumerated() {
                 let newest = page.cards.map { selection.cards[feed.cards[$0]].sortTime }.max()
-                urls.append(PageURL(loc: syndication.pageURL(page.path), lastmod: newest.map(Formatting.iso)))
+                let alternates = index == 0 ? languages.map { $0.links.alternates(tree: $0.tree, feed: feed.feed.slug) } ?? [] : []
+                urls.append(PageURL(loc: syndication.pageURL(page.path), lastmod: newest.map(Formatting.iso), alternates: alternates))
             }
         }
         if syndication.settings.cardPages {
             for position in selection.cards.indices {
-                let page = PagePaths.cardPage(anchor: selection.cards.anchor(at: position))
-                urls.append(PageURL(loc: syndication.pageURL(page), lastmod: Formatting.iso(selection.cards[position].sortTime)))
+                let page = PagePaths.cardPage(anchor: selection.cards.anchor(at: position), tree: selection.tree)
+                let alternates = languages.map { $0.links.alternates(tree: $0.tree, card: selection.cards[position].id) } ?? []
+                urls.append(PageURL(loc: syndication.pageURL(page), lastmod: Formatting.iso(selection.cards[position].sortTime), alternates: alternates))
             }
         }
-        self.urls = urls
+        return urls
     }
 
     func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .urls: .objects(urls)
+        case .languages: .bool(languages)
         case nil: nil
         }
     }

@@ -10,11 +10,11 @@ import CardFeedModel
 struct PageShell {
     enum Key: String, ViewKey {
         case lang, rtl, siteTitle, title, description, root, path, stylesheet, stylesheets, generator
-        case nav, strings, madeWith, alternates, csp, favicon, canonical, social, search
+        case nav, strings, madeWith, alternates, csp, favicon, canonical, social, search, home, languages
 
         var kind: FieldKind {
             switch self {
-            case .lang, .siteTitle, .title, .description, .root, .path, .stylesheet, .generator, .madeWith, .csp, .canonical: .text
+            case .lang, .siteTitle, .title, .description, .root, .path, .stylesheet, .generator, .madeWith, .csp, .canonical, .home: .text
             case .stylesheets: .texts
             case .rtl, .search: .flag
             case .nav: .list(NavItem.schema)
@@ -22,6 +22,7 @@ struct PageShell {
             case .alternates: .list(AlternateView.schema)
             case .favicon: .view(FaviconView.schema)
             case .social: .view(SocialView.schema)
+            case .languages: .view(LanguagesView.schema)
             }
         }
     }
@@ -49,6 +50,8 @@ struct PageShell {
     /// `.objects` of `AlternateView`s: the feed files the page links (none without a base URL).
     let alternates: MustacheValue
     let preview: Preview
+    /// On a site in several languages, the page in the others (`LanguageLinks`); nil otherwise.
+    var languages: LanguagesView? = nil
 
     func value(for key: Key) -> MustacheValue? {
         switch key {
@@ -76,6 +79,8 @@ struct PageShell {
                     siteName: settings.siteTitle, type: preview.type))
             }
         case .search: .bool(settings.search)
+        case .home: .text(PagePaths.front(folder: settings.tree))
+        case .languages: languages.map { .object($0) }
         }
     }
 }

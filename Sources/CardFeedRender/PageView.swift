@@ -34,7 +34,7 @@ final class PageView: MustacheObject {
     /// relative to the root.
     init(
         settings: RenderSettings, feed: FeedView, nav: MustacheValue, cardCount: Int, pagination: PaginationView?, dates: DatesView?,
-        alternates: MustacheValue, path: String
+        alternates: MustacheValue, path: String, languages: LanguagesView? = nil
     ) {
         self.feed = feed
         self.cardCount = cardCount
@@ -52,7 +52,7 @@ final class PageView: MustacheObject {
         let description = settings.head.description ?? ([settings.siteTitle, feed.title] + [dates?.text].compactMap { $0 }).joined(separator: " · ")
         shell = PageShell(
             settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
-            preview: PageShell.Preview(title: title, description: description, image: settings.head.image, type: "website"))
+            preview: PageShell.Preview(title: title, description: description, image: settings.head.image, type: "website"), languages: languages)
     }
 
     static let fields = MustacheFields(Key.self)

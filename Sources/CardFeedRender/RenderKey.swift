@@ -35,6 +35,8 @@ struct PageFrameKey: Hashable {
     /// The hash of the build's `RenderContextKey`.
     var context: Int
     var feeds: [FeedSelection]
+    /// On a site in several languages, every tree's pages that link each other.
+    var languages: LanguageLinks?
 }
 
 /// What a page is made of: its frame, its place and its cards.
@@ -53,6 +55,8 @@ struct CardPageFrameKey: Hashable {
     var context: Int
     /// By feed: whether the navigation lists it.
     var listed: [Bool]
+    /// On a site in several languages, the cards' translations' pages.
+    var languages: LanguageLinks?
 }
 
 /// What a card's page is made of: its card, the frame every card page shares, and where the
@@ -103,7 +107,7 @@ extension SiteRenderer {
 
     /// Each page's key (the hash of its `PageKey`), by feed and page (as `FeedSelection.pages`).
     func pageKeys(_ selection: Selection, _ keys: RenderKeys) -> [[Int]] {
-        let frame = PageFrameKey(context: keys.context, feeds: selection.feeds).hashValue
+        let frame = PageFrameKey(context: keys.context, feeds: selection.feeds, languages: languages?.links).hashValue
         return selection.feeds.map { feed in
             feed.pages.map { page in
                 PageKey(frame: frame, path: page.path, cards: page.cards.map { keys.cards[feed.cards[$0]] }).hashValue

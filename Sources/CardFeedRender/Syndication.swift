@@ -22,6 +22,7 @@ package struct Syndication {
         self.templates = templates
     }
 
+    /// Each feed's files (`OutputFormat.perFeed`) of one language's tree; the site's are `siteFiles`.
     package func files(_ selection: Selection, descriptions: [String?]) throws(TemplateFailure) -> [OutputFile] {
         let newestOverall = selection.cards.map(\.sortTime).max() ?? 0
         let linkSchemes = settings.links.linkSchemes
@@ -68,7 +69,14 @@ package struct Syndication {
                 files.append(OutputFile(path: format.path(for: feed.feed), content: .data(content)))
             }
         }
-        let sitemap = SitemapView(selection, syndication: self)
+        return files
+    }
+
+    /// The files of the whole site (the sitemap), over the pages of every language's tree
+    /// (`selections`, the default language's first), or of the one tree of a site in one language.
+    package func siteFiles(_ selections: [Selection], languages: LanguageLinks? = nil) throws(TemplateFailure) -> [OutputFile] {
+        let sitemap = SitemapView(selections, syndication: self, languages: languages)
+        var files: [OutputFile] = []
         for (format, template) in OutputFormat.perSite {
             var bytes = MustacheBytes(capacity: 4096)
             try templates.render(template, sitemap, onto: &bytes)

@@ -1,6 +1,6 @@
 """The sites the layout, accessibility and screenshot tests look at: the example site, an empty
 feed, a site from `cardfeed init`, examples/customised (docs/customising.md), examples/content-cards
-(feeds of the site's own), a site of awkward cards (long words and URLs, code blocks, portrait,
+(feeds of the site's own), examples/multilingual (a tree of pages per language), a site of awkward cards (long words and URLs, code blocks, portrait,
 tiny and wide images, partly styled cards), the awkward cards in a grid of up to three columns,
 and a right-to-left (Arabic) site."""
 import json
@@ -158,6 +158,11 @@ def make_sites(binary, root: Path):
     (rtl / "cards.json").write_text(json.dumps({"cards": RTL_CARDS, "full_sync": True}, ensure_ascii=False, indent=1))
     (rtl / "cardfeed.yml").write_text("title: برولاين\nlocale: ar\npage_size: 2\n")
     sites["rtl"] = rtl
+
+    # A site in English, German and Arabic (languages:), with translations linked.
+    multilingual = root / "multilingual"
+    shutil.copytree(REPO / "examples" / "multilingual", multilingual, ignore=shutil.ignore_patterns("public"))
+    sites["multilingual"] = multilingual
 
     return {name: build(binary, site, site / "public") for name, site in sites.items()}
 

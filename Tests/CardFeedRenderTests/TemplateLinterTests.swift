@@ -74,12 +74,18 @@ import Testing
         let document = FeedDocumentView(feed: Feed.builtin[0], entries: [FeedEntryView(entry, content: "<p>d</p>\n")], updated: 1_767_225_600, syndication: syndication)
         // The page's `cards` are holes the renderer fills: the card view stands for them.
         let cardPage = CardPageView(shell: page.shell, card: "<article></article>\n", heading: "d", feeds: [CardPlaceView(slug: "all", title: "All", href: "page-2.html#card-c")], shown: pictured)
+        // A site in two languages, the same cards in each: a feed's front page and its counterpart.
+        let languages = LanguageLinks(
+            languages: [.init(tag: "en", name: "English", front: "index.html"), .init(tag: "de", name: "Deutsch", front: "de/index.html")],
+            selections: [shown, shown], cardPages: true, baseURL: "https://x.test/")
         let placement = PlacementView(
             placement: Placement(name: "hero", feed: "all", extras: [], limit: 1, file: "cardfeed.yml"), feedTitle: "All",
             cards: [PlacementCardView(card: "<article></article>\n", id: "c")], settings: settings)
         let views: [(ViewSchema, MustacheObject)] = [
+            (LanguagesView.schema, languages.feedPage(tree: 1, slug: "all", front: true)),
+            (SitemapView.schema, SitemapView([shown, shown], syndication: syndication, languages: languages)),
             (CardView.schema, card), (PageView.schema, page), (CardPageView.schema, cardPage), (FeedEntryView.schema, FeedEntryView(entry, content: "<p>d</p>\n")),
-            (FeedDocumentView.schema, document), (SitemapView.schema, SitemapView(shown, syndication: syndication)),
+            (FeedDocumentView.schema, document),
             (PlacementView.schema, placement), (PlacementFrameView.schema, PlacementFrameView(placement, html: "<div></div>", root: "../../")),
         ]
         for (schema, view) in views {

@@ -43,6 +43,9 @@ def test_the_examples_and_every_language_are_valid_html(run, tmp_path):
     result = run("build", REPO / "examples" / "content-cards", "-o", tmp_path / "content-cards", "-q")
     assert result.returncode == 0, result.stderr
     pages += sorted((tmp_path / "content-cards").rglob("*.html"))
+    result = run("build", REPO / "examples" / "multilingual", "-o", tmp_path / "multilingual", "-q")
+    assert result.returncode == 0, result.stderr
+    pages += sorted((tmp_path / "multilingual").rglob("*.html"))
     for locale in ["en", "de", "fr", "ar", "he"]:
         result = run("build", REPO / "site", "-o", tmp_path / locale, "--locale", locale, "--page-size", "8", "-q")
         assert result.returncode == 0, result.stderr

@@ -81,12 +81,13 @@ struct YAMLReader {
     var placementFeeds: [(placement: String, feed: String, node: Node)] = []
     var ruleKeepOutOf: [(rule: String, placement: String, node: Node)] = []
 
-    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp", "feeds", "hide_empty_feeds", "card_pages", "search", "placements"]
+    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp", "feeds", "hide_empty_feeds", "card_pages", "search", "placements", "languages", "untagged_cards", "default_language_folder"]
 
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
         guard let root else { return config }  // an empty file is an empty configuration
         guard let mapping = keyValues(root, key: "the file") else { return config }
+        var languageKeys = LanguageKeys()
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
             switch key {
@@ -98,7 +99,11 @@ struct YAMLReader {
                 if let number = integer(value, key: key) {
                     if number >= 0 { config.pageSize = number } else { error(value, key, "must be 0 (one page) or more") }
                 }
+            case "languages": languageKeys.languages = (keyNode, value)
+            case "untagged_cards": languageKeys.untagged = (keyNode, value)
+            case "default_language_folder": languageKeys.defaultFolder = (keyNode, value)
             case "locale":
+                languageKeys.locale = (keyNode, value)
                 guard let locale = string(value, key: key) else { continue }
                 if StringTable.isLanguageTag(locale) { config.locale = locale } else { error(value, key, StringTable.notALanguageTag(locale)) }
             case "timezone": if let zone = timeZone(value) { config.timeZone = zone }
@@ -122,6 +127,7 @@ struct YAMLReader {
             }
         }
         checkPlacements(&config)
+        languages(languageKeys, into: &config)
         return config
     }
 

@@ -82,7 +82,14 @@ public struct SettingOverrides: Sendable {
             switch setting {
             case .now: config.now = (now ?? .current).moment(in: config.timeZone)
             case .pageSize: if let pageSize { config.pageSize = pageSize }
-            case .locale: if let locale { config.locale = locale }
+            case .locale:
+                guard let locale else { continue }
+                if let languages = config.languages {
+                    // A site in several languages has each in its list; one option cannot say which it replaces.
+                    diagnostics.append(Diagnostic(.error, file: setting.option, message: "the site lists its languages in \(languages.location) (languages: \(languages.tags.joined(separator: ", "))); --locale sets the language of a site in one language, so change the list there instead"))
+                } else {
+                    config.locale = locale
+                }
             case .baseURL:
                 guard let baseURL else { continue }
                 switch URLCheck.baseURL(baseURL) {

@@ -12,7 +12,10 @@ public struct SiteConfig: Sendable {
     public var baseURL: String?
     /// Cards a page, on average (see `PageEnds`); 0 puts each feed on one page.
     public var pageSize = SiteConfig.defaultPageSize
+    /// The language of the pages: the only one, or with `languages:` the default's.
     public var locale = StringTable.defaultLocale
+    /// `languages:`: a tree of pages per language; nil for a site in one language (`locale`).
+    public var languages: SiteLanguages?
     /// The build's time in Unix seconds (`--now`, else the time the file was read): cards that
     /// expire at or before it are hidden, cards created after it are future cards.
     public var now: Int64 = 0

@@ -43,6 +43,8 @@ public struct Selection: Sendable {
     public var hiddenIDs = SkippedExamples()
     /// What each placement of cardfeed.yml shows (`PlacementSelector`), set after the feeds'.
     public var placements: [PlacementSelection] = []
+    /// The folder of the language tree the pages are in ("" for the root's; see `LanguageTrees`).
+    public var tree = ""
 }
 
 /// Where each shown card has its permalink: its place in the first feed that shows every
@@ -166,6 +168,8 @@ public struct FeedSelector: Sendable {
     public var hideEmptyFeeds: Bool
     /// Each card has a page of its own, named by its anchor: anchors are then unique ignoring case.
     public var cardPages: Bool
+    /// The folder of the language tree selected for ("" for the root's), whose feeds `feeds` are.
+    public var tree = ""
 
     public init(now: Int64, pageSize: Int, future: FutureCards = .show, feeds: [Feed] = Feed.builtin, hideEmptyFeeds: Bool = false, cardPages: Bool = false) {
         self.now = now
@@ -224,7 +228,7 @@ public struct FeedSelector: Sendable {
             let (front, archive, archiveOnFront, byCount) = paginator.pages(of: feed, cards: cards)
             return FeedSelection(feed: feed, cards: cards, front: front, archive: archive, archiveOnFront: archiveOnFront, listed: !hideEmptyFeeds || !cards.isEmpty, pageEndsWhenPagedByCount: byCount)
         }
-        return Selection(cards: shown, feeds: selections, homes: homes(selections, everyCardFeed: everyCardFeed, count: shown.count), hidden: hidden, hiddenIDs: hiddenIDs)
+        return Selection(cards: shown, feeds: selections, homes: homes(selections, everyCardFeed: everyCardFeed, count: shown.count), hidden: hidden, hiddenIDs: hiddenIDs, tree: tree)
     }
 
     /// The display positions of the cards `feed` shows, of the cards at `shownIndices` of

@@ -7,8 +7,11 @@ public struct Feed: Sendable, Hashable, Decodable {
     /// The name used in templates and CSS classes, and the key of its title in the strings
     /// tables (see `titleKey`): "all", "news", "offers".
     public var slug: String
-    /// The feed's folder in the output: its slug, or "" for the site's front page (the first feed).
+    /// The feed's folder in the output: its slug, or "" for the site's front page (the first feed);
+    /// in a language's tree, under the tree's folder ("de/news", "de").
     public var folder: String
+    /// The folder of the language tree the feed is in ("" for the root's, `in(tree:)`).
+    public var tree = ""
     /// The title cardfeed.yml gives; the site's strings file's `titleKey` wins over it, and
     /// without it the built-in tables' is used (see `StringTable.feedTitle`).
     public var title: String?
@@ -21,6 +24,17 @@ public struct Feed: Sendable, Hashable, Decodable {
         self.match = match
     }
 
+    private enum CodingKeys: String, CodingKey { case slug, folder, title, match }
+
+    /// The same feed in the language tree whose folder is `tree` ("de"): its pages under it.
+    public func `in`(tree: String) -> Feed {
+        guard !tree.isEmpty else { return self }
+        var feed = self
+        feed.tree = tree
+        feed.folder = folder.isEmpty ? tree : tree + "/" + folder
+        return feed
+    }
+
     /// The feeds of a site that defines none: every card on the front page, then one feed for
     /// each News Feed category, then the cards without one.
     public static let builtin: [Feed] =
@@ -31,8 +45,9 @@ public struct Feed: Sendable, Hashable, Decodable {
     /// Slugs whose title the built-in strings tables hold.
     public static var builtinSlugs: [String] { builtin.map(\.slug) }
 
-    /// The front page is the first feed's first page: the site's title is its title.
-    public var isFrontPage: Bool { folder.isEmpty }
+    /// The front page is the first feed's first page (of its language's tree): the site's title
+    /// is its title.
+    public var isFrontPage: Bool { folder == tree }
 
     /// The key of the feed's title in the strings tables: "feed" and the slug's words
     /// capitalised, so that the built-in feeds' keys follow too ("feedNews", "feedSummerDeals").

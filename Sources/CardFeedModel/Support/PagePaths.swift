@@ -89,4 +89,12 @@ package enum PagePaths {
     /// Unlike an archive page's (`fileName`), the name keeps the anchor's capitals as they are:
     /// it is the address people share, and the ids Braze makes are mostly capitals.
     package static func cardPage(anchor: String) -> String { cardPagesFolder + "/" + anchor + ".html" }
+
+    /// A card's own page in the language tree whose folder is `tree` ("de/cards/card-x.html").
+    package static func cardPage(anchor: String, tree: String) -> String {
+        tree.isEmpty ? cardPage(anchor: anchor) : tree + "/" + cardPage(anchor: anchor)
+    }
+
+    /// The folder of the card pages of the language tree whose folder is `tree`.
+    package static func cardPagesFolder(tree: String) -> String { tree.isEmpty ? cardPagesFolder : tree + "/" + cardPagesFolder }
 }

@@ -179,12 +179,40 @@
           self.style.removeProperty("display");
           self.removeAttribute("aria-busy");
         });
+        self.box = template.content.querySelector("." + P + "placement");
+        followScheme(self);
         shadow.replaceChildren(sheet, template.content);
         setUp(shadow, data.name || "", new URL("assets/images/appboy_cc_noimage_lrg.png", root).href,
           data.dismiss || "Dismiss", limit > 0 ? limit : Infinity);
       })
       .catch(function () { /* stays hidden: a placement that cannot load takes no room */ });
   };
+
+  // The host page's scheme, which its stylesheet's color-scheme (or its <meta
+  // name="color-scheme">) declares: a page that declares only dark or only light has the
+  // placement so; one that declares both, or none, leaves it to the reader's setting, as the
+  // site's own pages do. Followed as the host changes it (a theme switch on <html> or <body>).
+  var placements = [];
+  function followScheme(placement) {
+    if (placements.indexOf(placement) < 0) placements.push(placement);
+    if (placements.length === 1 && window.MutationObserver) {
+      var observer = new MutationObserver(function () { placements.forEach(applyScheme); });
+      [document.documentElement, document.body].forEach(function (node) {
+        if (node) observer.observe(node, { attributes: true });
+      });
+    }
+    applyScheme(placement);
+  }
+  function applyScheme(placement) {
+    if (!placement.box) return;
+    var declared = getComputedStyle(placement).colorScheme || "normal";
+    var meta = document.querySelector('meta[name="color-scheme"]');
+    if (declared === "normal" && meta) declared = meta.content;
+    var dark = /\bdark\b/.test(declared), light = /\blight\b/.test(declared);
+    var scheme = dark && !light ? "dark" : light && !dark ? "light" : "";
+    if (scheme) placement.box.setAttribute("data-" + P + "scheme", scheme);
+    else placement.box.removeAttribute("data-" + P + "scheme");
+  }
 
   function absolute(node, root) {
     ["href", "src"].forEach(function (name) {

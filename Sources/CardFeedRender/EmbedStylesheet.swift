@@ -25,8 +25,27 @@ package enum EmbedStylesheet {
         return out
     }
 
-    /// Rules up to the end of `css` or the `}` that closes the block it is in.
-    private static func rewriteBlock(_ css: inout Substring, into out: inout String, depth: Int) {
+    /// The attribute that says which scheme a placement shows, whatever the reader's setting:
+    /// the component sets it from the host page's `color-scheme` (`embed/cardfeed-embed.js`),
+    /// and a host that includes the fragment may set it on any element around it.
+    static let schemeAttribute = "data-" + EmbedHTML.prefix + "scheme"
+
+    /// `@media (prefers-color-scheme: dark)`'s rules apply but where the placement is told light,
+    /// and apply, without the media query, where it is told dark: on the element, or around it.
+    private static func notLight(_ selector: String) -> String {
+        selector + ":not([\(schemeAttribute)=\"light\"], [\(schemeAttribute)=\"light\"] *)"
+    }
+    private static func toldDark(_ selector: String) -> String {
+        selector + ":is([\(schemeAttribute)=\"dark\"], [\(schemeAttribute)=\"dark\"] *)"
+    }
+
+    private static func isDarkScheme(_ prelude: String) -> Bool {
+        prelude.hasPrefix("@media") && prelude.filter { !$0.isWhitespace }.contains("(prefers-color-scheme:dark)")
+    }
+
+    /// Rules up to the end of `css` or the `}` that closes the block it is in, each selector as
+    /// `guard` has it.
+    private static func rewriteBlock(_ css: inout Substring, into out: inout String, depth: Int, guard guarded: (String) -> String = { $0 }) {
         while true {
             css = css.drop { $0.isWhitespace }
             guard let first = css.first, first != "}" else {
@@ -36,15 +55,23 @@ package enum EmbedStylesheet {
             guard let open = css.firstIndex(of: "{") else { return }
             let prelude = css[..<open].trimmingCharacters(in: .whitespacesAndNewlines)
             css = css[css.index(after: open)...]
+            if isDarkScheme(prelude) {
+                var again = css
+                var inner = ""
+                rewriteBlock(&css, into: &inner, depth: depth + 1, guard: { notLight(guarded($0)) })
+                if !inner.isEmpty { out += "\(prelude) {\n\(inner)}\n" }
+                rewriteBlock(&again, into: &out, depth: depth + 1, guard: { toldDark(guarded($0)) })
+                continue
+            }
             if prelude.hasPrefix("@media") || prelude.hasPrefix("@supports") {
                 var inner = ""
-                rewriteBlock(&css, into: &inner, depth: depth + 1)
+                rewriteBlock(&css, into: &inner, depth: depth + 1, guard: guarded)
                 if !inner.isEmpty { out += "\(prelude) {\n\(inner)}\n" }
                 continue
             }
             let body = takeBody(&css)
             if prelude.hasPrefix("@") { continue }  // @font-face, @keyframes: the host's page is not ours to change
-            let selectors = splitSelectors(prelude).compactMap(selector)
+            let selectors = splitSelectors(prelude).compactMap(selector).map(guarded)
             guard !selectors.isEmpty else { continue }
             out += selectors.joined(separator: ", ") + " {" + properties(body) + "}\n"
         }

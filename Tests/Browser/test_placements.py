@@ -179,6 +179,52 @@ def test_the_component_shows_the_cards_in_cardfeeds_colours_and_the_host_keeps_i
         driver.quit()
 
 
+@pytest.mark.parametrize("reader", ["light", "dark"])
+def test_the_component_follows_the_scheme_the_host_declares_over_the_readers(host, reader):
+    """A host page that declares one scheme (color-scheme on its root, as a theme switch sets it)
+    has its placements so, whatever the reader's setting; one that declares both, or none, leaves
+    them to the reader's setting, as before."""
+    surfaces = {"light": "rgb(255, 255, 255)", "dark": "rgb(21, 30, 47)"}
+    driver = open_host(host, dark=reader == "dark")
+    try:
+        def surface_once(declared):
+            driver.execute_script("document.documentElement.style.colorScheme = arguments[0]", declared)
+            deadline = time.monotonic() + 5
+            while True:
+                cards = driver.execute_script(SHADOW, "component")
+                if all(c["background"] == cards[0]["background"] for c in cards) and (
+                        cards[0]["background"] == surfaces[declared] if declared in surfaces else True) or time.monotonic() > deadline:
+                    return cards[0]["background"]
+                time.sleep(0.1)
+        other = "light" if reader == "dark" else "dark"
+        assert surface_once(other) == surfaces[other]
+        assert surface_once("light dark") == surfaces[reader]
+        assert surface_once(reader) == surfaces[reader]
+        assert surface_once("") == surfaces[reader]
+        assert driver.execute_script("return window.__violations") == []
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize("told", ["light", "dark"])
+def test_the_included_fragment_takes_the_scheme_a_host_gives_it(host, told):
+    """The fragment has no script to read the page's color-scheme: a host with one scheme says
+    which on an element around it, here <html>, and the reader's setting is the other."""
+    surfaces = {"light": "rgb(255, 255, 255)", "dark": "rgb(21, 30, 47)"}
+    fragment = (host["out"] / "embed" / "home-hero.html").read_text()
+    page = host["out"] / f"fragment-{told}.html"
+    page.write_text(f'<!DOCTYPE html><html lang="en" data-cardfeed-scheme="{told}"><head><meta charset="utf-8"><title>Fragment</title>'
+                    f'<link rel="stylesheet" href="embed/cardfeed-embed.css"></head><body><main>{fragment}</main></body></html>')
+    driver = make_driver(dark=told == "light")
+    try:
+        driver.get(host["cards"] + "/" + page.name)
+        backgrounds = driver.execute_script("return [...document.querySelectorAll('[data-card-id]')].map(c => getComputedStyle(c).backgroundColor)")
+        assert backgrounds and set(backgrounds) == {surfaces[told]}
+    finally:
+        driver.quit()
+        page.unlink()
+
+
 def test_the_frame_tells_its_parent_its_height(host):
     driver = open_host(host)
     try:

@@ -44,8 +44,9 @@ import Testing
         #expect(EmbedStylesheet.rewrite(css) == """
             .cardfeed-placement { --cardfeed-bg: #fff; }
             @media (prefers-color-scheme: dark) {
-            .cardfeed-placement { --cardfeed-bg: #000; }
+            .cardfeed-placement:not([data-cardfeed-scheme="light"], [data-cardfeed-scheme="light"] *) { --cardfeed-bg: #000; }
             }
+            .cardfeed-placement:is([data-cardfeed-scheme="dark"], [data-cardfeed-scheme="dark"] *) { --cardfeed-bg: #000; }
             .cardfeed-card { background: var(--cardfeed-bg); }
 
             """)

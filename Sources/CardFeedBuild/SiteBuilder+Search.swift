@@ -97,8 +97,8 @@ extension SiteBuilder {
 
     /// Step 4 with search: Pagefind run over the search documents in the scratch folder, before
     /// the write step commits the output; its files go into the output's `pagefind/` folder as
-    /// files of the write step, copied from `index/` in the scratch folder, which the build
-    /// removes once the output is written. For `serve`, the index is left in the report to
+    /// files of the write step, taken (linked where they can be) from `index/` in the scratch
+    /// folder, which the build removes once the output is written. For `serve`, the index is left in the report to
     /// make once the pages are served.
     func index(_ search: SearchIndex?, into site: inout RenderedSite, _ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
         guard let search else { return }

@@ -73,7 +73,7 @@ public final class PreviewBuilder: Sendable {
     /// The warnings of the last good build, to print after the next one only those that are new
     /// and those that went away (a save must not reprint every warning of the site). Touched
     /// only by the builds, which `queue` runs one at a time.
-    private let lastWarnings = Mutex<Set<Diagnostic>?>(nil)
+    private let lastWarnings = Mutex<[WarningIdentity: Diagnostic]?>(nil)
 
     private func buildNow(logger: Logger) -> BuildOutcome {
         var options = self.options
@@ -92,12 +92,13 @@ public final class PreviewBuilder: Sendable {
             // A failed build may have stopped before some checks: only its new warnings are
             // printed, and none counts as resolved.
             let current = warnings.all
-            let new = current.filter { !(previous ?? []).contains($0) }
+            let new = current.filter { previous?[WarningIdentity($0)] == nil }
             if !new.isEmpty { report(new) }
             if succeeded, let previous {
+                let kept = Set(current.map(WarningIdentity.init))
                 // In the files' order, as the build found them, so that a summary's place and first
                 // cards are the first in its file.
-                let resolved = previous.subtracting(current).sorted {
+                let resolved = previous.filter { !kept.contains($0.key) }.values.sorted {
                     ($0.file, $0.line ?? 0, $0.column ?? 0, $0.description) < ($1.file, $1.line ?? 0, $1.column ?? 0, $1.description)
                 }
                 for (_, text) in Diagnostics.summarisedLines(resolved) { self.logger.info("Resolved: \(text)") }
@@ -118,7 +119,7 @@ public final class PreviewBuilder: Sendable {
                 state.changed = changed
             }
             if let index = report.searchIndex { search.handOver(index, changed: searchDocuments.lastChanged) }
-            let kept = Set(warnings.all)
+            let kept = Dictionary(warnings.all.map { (WarningIdentity($0), $0) }) { first, _ in first }
             lastWarnings.withLock { $0 = kept }
             succeeded = true
             outcome = .built(report, seconds: seconds)
@@ -145,6 +146,21 @@ public final class PreviewBuilder: Sendable {
 }
 
 /// Warnings collected during one build, from whichever thread reports them.
+/// A warning as serve tells it from the last build's: a card's warning by the card's id rather
+/// than its place in the file, so that a save that moves a card (one above it grew) prints its
+/// warnings neither as new nor as resolved. Any other warning by all it says.
+struct WarningIdentity: Hashable {
+    private let diagnostic: Diagnostic
+
+    init(_ diagnostic: Diagnostic) {
+        var diagnostic = diagnostic
+        if diagnostic.cardID != nil {
+            (diagnostic.line, diagnostic.column, diagnostic.cardIndex, diagnostic.cardOffset) = (nil, nil, nil, nil)
+        }
+        self.diagnostic = diagnostic
+    }
+}
+
 private final class WarningList: Sendable {
     private let list = Mutex<[Diagnostic]>([])
 

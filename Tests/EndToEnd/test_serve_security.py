@@ -155,3 +155,20 @@ def test_a_save_prints_only_new_and_resolved_warnings(running, example_site):
     resolved = [line for line in serve.lines if line.startswith("Resolved: ")]
     assert resolved == ["Resolved: " + warning[len("warning: "):] + "\n"], resolved
     assert not [line for line in serve.errors[before:] if line.startswith("warning:")]
+
+
+def test_a_card_that_moves_in_its_file_keeps_its_warning_quiet(running, example_site):
+    """A save that moves a warned card (a card above it grew) changes the warning's line, not
+    the warning: serve prints it neither as new nor as resolved."""
+    cards = example_site / "cards" / "moved.json"
+    warned = {"id": "warned", "type": "text_announcement", "description": "x", "created": 1794999000, "url": "javascript:alert(1)"}
+    above = {"id": "above", "type": "text_announcement", "description": "y", "created": 1794999000}
+    cards.write_text(json.dumps([above, warned]))
+    serve, port = start(running, example_site)
+    serve.wait_for(r"^warning: .*moved\.json:1:\d+: card 2 \(id \"warned\"\)", stream="stderr")
+    before = len(serve.errors)
+    cards.write_text(json.dumps([{**above, "description": "a longer description\n\nin two paragraphs"}, warned], indent=2))
+    serve.wait_for(r"^Changed cards/moved\.json: rebuilt")
+    time.sleep(0.3)
+    assert serve.errors[before:] == [], serve.errors[before:]
+    assert not [line for line in serve.lines if line.startswith("Resolved: ")], serve.lines

@@ -42,10 +42,11 @@ extension SiteBuilder {
         let base = selector(config)
         guard let languages = config.languages else { return [base.select(cards)] }
         let split = LanguageTrees(languages).partition(cards) { base.hiddenReason($0) != nil }
-        return zip(trees, split).map { tree, cards in
+        return zip(trees.indices, split).map { index, cards in
             var selector = base
-            selector.feeds = tree.feeds
-            selector.tree = tree.folder
+            selector.feeds = trees[index].feeds
+            selector.tree = trees[index].folder
+            selector.countsUntaggedCardsInNoFeed = index == 0
             return selector.select(cards)
         }
     }

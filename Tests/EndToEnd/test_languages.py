@@ -113,6 +113,17 @@ def test_untagged_cards_every_puts_cards_without_a_language_in_every_tree(run, t
     assert "card-de-1" not in anchors(public / "index.html")
 
 
+def test_an_untagged_card_in_no_feed_is_counted_once_with_untagged_cards_every(run, tmp_path):
+    """Every tree has the same feeds: a card without a language that none of them shows is one
+    card not shown, not one a language."""
+    config = CONFIG + "untagged_cards: every\nfeeds:\n  - slug: news\n    title: News\n    category: news\n"
+    site = make_site(tmp_path / "site", config, [card("de-1", "de"), card("nowhere", category="social")])
+    result = run("build", site, "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    assert "Read 2 card entries from 1 file: 1 shown, 1 not shown (1 in no feed: \"nowhere\")." in result.stdout, result.stdout
+    assert re.search(r"Select cards: 1 shown in 3 feeds \(en 0, de 1, ar 0\), 1 hidden$", result.stdout, re.M), result.stdout
+
+
 def test_the_default_language_can_have_a_folder_of_its_own(run, tmp_path):
     site = make_site(tmp_path / "site", CONFIG + "default_language_folder: true\n")
     result = run("build", site, "--now", NOW)

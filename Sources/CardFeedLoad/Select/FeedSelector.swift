@@ -170,6 +170,10 @@ public struct FeedSelector: Sendable {
     public var cardPages: Bool
     /// The folder of the language tree selected for ("" for the root's), whose feeds `feeds` are.
     public var tree = ""
+    /// Whether a card without a language that no feed shows is counted as hidden here. Where such
+    /// cards go to every language's tree (`untagged_cards: every`), the default language's tree
+    /// counts them, and the others, whose feeds are the same, do not count them again.
+    public var countsUntaggedCardsInNoFeed = true
 
     public init(now: Int64, pageSize: Int, future: FutureCards = .show, feeds: [Feed] = Feed.builtin, hideEmptyFeeds: Bool = false, cardPages: Bool = false) {
         self.now = now
@@ -210,7 +214,7 @@ public struct FeedSelector: Sendable {
                     if inSomeFeed[position] {
                         newPosition[position] = kept.count
                         kept.append(index)
-                    } else {
+                    } else if countsUntaggedCardsInNoFeed || cards[index].language != nil {
                         hidden[.inNoFeed, default: 0] += 1
                         hiddenIDs.add(cards[index].id, .inNoFeed)
                     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates every PNG image from its hand-written SVG source in art/:
 #   art/*.svg          -> assets/images/NAME.png, NAME@2x.png, NAME@3x.png (built into the binary)
-#   art/site/*.svg     -> site/assets/images/NAME.png (the Brewline example site)
+#   art/site/*.svg     -> site/assets/images/NAME.png (the Brewline example site), and the same
+#                         picture wherever an example in examples/ has one of that name
 #   art/scaffold/*.svg -> scaffold/assets/images/NAME.png (what `cardfeed init` writes), and the
 #                         same picture in examples/customised/assets/images/ (Customising's site)
 # The 1x pixel size of each PNG is the width/height on the SVG's root element. Each SVG is
@@ -54,6 +55,9 @@ for svg in art/*.svg; do
 done
 for svg in art/site/*.svg; do
   render "$svg" "site/assets/images/$(basename "$svg" .svg).png" 1
+  for copy in examples/*/assets/images/"$(basename "$svg" .svg).png"; do
+    cp "site/assets/images/$(basename "$svg" .svg).png" "$copy"
+  done
 done
 for svg in art/scaffold/*.svg; do
   render "$svg" "scaffold/assets/images/$(basename "$svg" .svg).png" 1

@@ -85,6 +85,16 @@ import Testing
         #expect(SearchIndex.split([], size: 10).map(\.count) == [0])
     }
 
+    /// Pagefind 1.5.2 lists an index's languages in a random order; CardFeed sorts them by name,
+    /// and leaves the entry of an index in one language as it is.
+    @Test func theEntrysLanguagesAreSortedByName() throws {
+        let language = { (tag: String) in #""\#(tag)":{"hash":"\#(tag)_0123456789","wasm":"\#(tag)","page_count":2}"# }
+        let entry = { (tags: [String]) in #"{"version":"1.5.2","languages":{"# + tags.map(language).joined(separator: ",") + #"},"include_characters":["_"]}"# }
+        #expect(try PagefindIndexOrder.orderLanguages(entry(["en", "de", "ar"])) == entry(["ar", "de", "en"]))
+        #expect(try PagefindIndexOrder.orderLanguages(entry(["en"])) == entry(["en"]))
+        #expect(throws: PagefindIndexOrder.Problem.self) { try PagefindIndexOrder.orderLanguages("{}") }
+    }
+
     /// A site larger than a part: an index in `pagefind/` and one in each `part-N/`, listed in
     /// cardfeed-parts.json, every page in one of them, the same bytes from run to run.
     @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))

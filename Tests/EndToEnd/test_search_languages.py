@@ -109,6 +109,16 @@ def test_the_index_is_the_same_from_one_build_to_the_next(built, run, tmp_path):
         assert files(output) == first
 
 
+def test_with_the_default_language_in_its_folder_each_index_holds_its_trees_cards(run, tmp_path):
+    site = make_site(tmp_path / "site", config=CONFIG + "default_language_folder: true\n")
+    result = run("build", site, "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    indexed = fragments_by_language(site / "public")
+    assert set(indexed["en"]) == {"/en/cards/card-en-1.html", "/en/cards/card-en-2.html"}
+    assert set(indexed["de"]) == {"/de/cards/card-de-1.html", "/de/cards/card-de-2.html"}
+    assert 'class="site-search"' in (site / "public" / "en" / "index.html").read_text()
+
+
 def test_a_language_without_cards_has_no_search_box(run, tmp_path):
     """Pagefind answers a language it has no index for with its largest language's: the Arabic
     box would find the English cards. A tree without cards has no box, as a site without any has none."""

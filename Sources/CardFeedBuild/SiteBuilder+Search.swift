@@ -30,11 +30,6 @@ extension SiteBuilder {
             error("search needs the card pages, which it indexes, but cardfeed.yml has card_pages: false; remove one of them")
             return nil
         }
-        if let languages = config.languages {
-            // One index over every tree would find a card in every language's search box.
-            error("search is not made per language yet, and this site lists languages: (\(languages.location)); remove one of them")
-            return nil
-        }
         if let found = reuse?.pagefind.withLock({ $0 }) { return found }
         // A build's signals end a probe that hangs (the time limit ends it too), and then the
         // build, by the same signal; serve has its own.
@@ -82,6 +77,15 @@ extension SiteBuilder {
         case .inPlace, .memory, .discarded:
             return DiscardedOutput()
         }
+    }
+
+    /// The index of the cards' search documents in `documents`, over each tree that has cards,
+    /// in its language (see `SearchIndex.trees`).
+    func searchIndex(_ pagefind: Pagefind, documents: String, _ selections: [Selection], _ setup: Setup) -> SearchIndex {
+        let trees = zip(setup.trees, selections).filter { !$1.cards.isEmpty }.map { tree, _ in
+            SearchIndex.Tree(folder: tree.tree.folder, language: tree.strings.locale)
+        }
+        return SearchIndex(pagefind: pagefind, site: documents, trees: trees, count: selections.reduce(0) { $0 + $1.cards.count })
     }
 
     /// In a build's scratch folder, beside `index/`, where Pagefind writes.

@@ -323,12 +323,15 @@ public struct SiteBuilder: Sendable {
     /// `output`; the feed files, assets and `static/` as files for the write step.
     private func render(_ selections: [Selection], _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
         let cardCount = selections.reduce(0) { $0 + $1.cards.count }
-        // A site with no card to show has nothing to search: no index, and no search box.
+        // A site with no card to show has nothing to search: no index, and no search box; nor
+        // has a language's tree without cards (see `SearchIndex.trees`).
         let search = setup.pagefind != nil && cardCount > 0
         let assets = siteAssets(selections, setup, search: search)
         let copiedStatic = try staticFiles(besides: assets, selections, setup, search: search, output, &report)
         // Each language's tree renders as a site in one language does, with its strings and folder.
-        let settings = setup.trees.map { tree, strings in renderSettings(setup, assets, search: search, tree: tree, strings: strings) }
+        let settings = zip(setup.trees, selections).map { tree, selection in
+            renderSettings(setup, assets, search: search && !selection.cards.isEmpty, tree: tree.tree, strings: tree.strings)
+        }
         let languages = languageLinks(selections, setup)
         let renderers = settings.indices.map { index in
             var renderer = SiteRenderer(templates: setup.templates, settings: settings[index])
@@ -366,10 +369,10 @@ public struct SiteBuilder: Sendable {
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL
-            let searchIndex = setup.pagefind.flatMap { pagefind in
-                Self.folder(of: searchDocuments).map { SearchIndex(pagefind: pagefind, site: $0, language: setup.strings.locale, count: cardCount) }
+            let toIndex = setup.pagefind.flatMap { pagefind in
+                Self.folder(of: searchDocuments).map { searchIndex(pagefind, documents: $0, selections, setup) }
             }
-            return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount, search: searchIndex)
+            return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount, search: toIndex)
         } catch {
             output.abandon()
             let diagnostic = (error as? TemplateFailure).map { failure in

@@ -70,7 +70,7 @@ final class PreviewSearch: Sendable {
     /// A good build's index, to make once no later build comes for a moment. `changed` is the
     /// build's changed and removed files.
     func handOver(_ index: SearchIndex, changed: [String]) {
-        let touched = changed.contains(where: SearchIndex.reads)
+        let touched = changed.contains(where: index.reads)
         let number = pending.withLock { pending in
             pending.index = index
             pending.changed = pending.changed || touched

@@ -78,11 +78,44 @@ import Testing
     }
 
     @Test func pagesAreSplitIntoEvenPartsInTheOrderOfTheirNames() {
-        let pages = (0..<25).map { "card-\($0).html" }.sorted()
-        #expect(SearchIndex.split(pages, size: 30).map(\.count) == [25])
-        #expect(SearchIndex.split(pages, size: 10).map(\.count) == [8, 8, 9])
-        #expect(SearchIndex.split(pages, size: 10).flatMap { $0 } == pages)
-        #expect(SearchIndex.split([], size: 10).map(\.count) == [0])
+        let pages = (0..<25).map { "cards/card-\($0).html" }.sorted()
+        #expect(SearchIndex.split([pages], size: 30).map(\.count) == [25])
+        #expect(SearchIndex.split([pages], size: 10).map(\.count) == [8, 8, 9])
+        #expect(SearchIndex.split([pages], size: 10).flatMap { $0 } == pages)
+        #expect(SearchIndex.split([[]], size: 10).map(\.count) == [0])
+    }
+
+    /// On a site in several languages every part holds some of every tree's cards: a part
+    /// without a language would answer that language's searches with another's cards.
+    @Test func eachPartOfASiteInSeveralLanguagesHoldsEveryLanguage() {
+        let english = (0..<30).map { "cards/card-\($0).html" }.sorted()
+        let german = (0..<5).map { "de/cards/card-\($0).html" }.sorted()
+        let parts = SearchIndex.split([english, german], size: 10)
+        #expect(parts.map(\.count) == [8, 9, 8, 10])
+        #expect(parts.allSatisfy { part in part.contains { $0.hasPrefix("de/") } && part.contains { $0.hasPrefix("cards/") } })
+        #expect(Set(parts.flatMap { $0 }) == Set(english + german))
+        // No more parts than the smallest language has cards.
+        #expect(SearchIndex.split([english, Array(german.prefix(2))], size: 10).map(\.count) == [16, 16])
+    }
+
+    @Test func theIndexReadsTheCardPagesOfItsTrees() throws {
+        let pagefind = Pagefind(command: ["pagefind"], version: "pagefind \(Pagefind.pinned)")
+        let one = SearchIndex(pagefind: pagefind, site: "/tmp", trees: [.init(folder: "", language: "en")], count: 1)
+        #expect(one.glob == "cards/card-*.html" && one.forcedLanguage == "en")
+        #expect(one.reads("cards/card-x.html") && !one.reads("de/cards/card-x.html") && !one.reads("cards/x.html") && !one.reads("card-x.html"))
+        let several = SearchIndex(pagefind: pagefind, site: "/tmp", trees: [.init(folder: "", language: "en"), .init(folder: "de", language: "de")], count: 2)
+        #expect(several.glob == "{cards,de/cards}/card-*.html" && several.forcedLanguage == nil)
+        #expect(several.reads("cards/card-x.html") && several.reads("de/cards/card-x.html") && !several.reads("ar/cards/card-x.html"))
+    }
+
+    /// Pagefind 1.5.2 lists an index's languages in a random order; CardFeed sorts them by name,
+    /// and leaves the entry of an index in one language as it is.
+    @Test func theEntrysLanguagesAreSortedByName() throws {
+        let language = { (tag: String) in #""\#(tag)":{"hash":"\#(tag)_0123456789","wasm":"\#(tag)","page_count":2}"# }
+        let entry = { (tags: [String]) in #"{"version":"1.5.2","languages":{"# + tags.map(language).joined(separator: ",") + #"},"include_characters":["_"]}"# }
+        #expect(try PagefindIndexOrder.orderLanguages(entry(["en", "de", "ar"])) == entry(["ar", "de", "en"]))
+        #expect(try PagefindIndexOrder.orderLanguages(entry(["en"])) == entry(["en"]))
+        #expect(throws: PagefindIndexOrder.Problem.self) { try PagefindIndexOrder.orderLanguages("{}") }
     }
 
     /// A site larger than a part: an index in `pagefind/` and one in each `part-N/`, listed in
@@ -92,7 +125,7 @@ import Testing
         let pagefind = try Pagefind.locate().get()
         let site = try Self.cardPages(25)
         defer { try? FileManager.default.removeItem(at: site) }
-        var index = SearchIndex(pagefind: pagefind, site: site.path, language: "en", count: 25)
+        var index = SearchIndex(pagefind: pagefind, site: site.path, trees: [.init(folder: "", language: "en")], count: 25)
         index.partSize = 10
         var runs: [[String: Data]] = []
         for _ in 0..<2 {
@@ -113,6 +146,52 @@ import Testing
         #expect(runs[1] == files)
     }
 
+    /// A site in several languages, in parts: each part has an index for each language, and
+    /// each language's holds the cards of its tree only (Pagefind names a fragment by its
+    /// language), the same bytes from run to run, the languages listed in order.
+    @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))
+    func aSiteInSeveralLanguagesHasAnIndexALanguageInEachPart() throws {
+        let pagefind = try Pagefind.locate().get()
+        let site = try Self.cardPages(20)
+        defer { try? FileManager.default.removeItem(at: site) }
+        for (tree, count) in [("de", 6), ("ar", 4)] {
+            try FileManager.default.createDirectory(at: site.appendingPathComponent(tree + "/cards"), withIntermediateDirectories: true)
+            for n in 0..<count {
+                let page = #"<!DOCTYPE html><html lang="\#(tree)"><body><main><div data-pagefind-body><p>Karte \#(tree)\#(n) Kaffee</p></div></main></body></html>"#
+                try Data(page.utf8).write(to: site.appendingPathComponent("\(tree)/cards/card-\(tree)\(n).html"))
+            }
+        }
+        var index = SearchIndex(pagefind: pagefind, site: site.path, trees: ["", "de", "ar"].map { .init(folder: $0, language: $0.isEmpty ? "en" : $0) }, count: 30)
+        index.partSize = 10
+        var runs: [[String: Data]] = []
+        for _ in 0..<2 {
+            let bundle = Self.newBundleFolder()
+            defer { try? FileManager.default.removeItem(at: bundle) }
+            let made = try index.make(into: bundle)
+            #expect(made.pages == 30)
+            runs.append(try Self.contents(made))
+        }
+        let files = runs[0]
+        #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self) == "{\"parts\":[\"part-2/\",\"part-3/\"]}\n")
+        for root in ["", "part-2/", "part-3/"] {
+            let entry = String(decoding: try #require(files[root + "pagefind-entry.json"]), as: UTF8.self)
+            #expect(entry.contains(#""languages":{"ar":{"#) && entry.contains(#"},"de":{"#) && entry.contains(#"},"en":{"#), "\(root): \(entry)")
+        }
+        let fragments = files.keys.filter { $0.contains("fragment/") }
+        #expect(fragments.filter { $0.contains("fragment/de_") }.count == 6)
+        #expect(fragments.filter { $0.contains("fragment/ar_") }.count == 4)
+        #expect(fragments.filter { $0.contains("fragment/en_") }.count == 20)
+        #expect(runs[1] == files)
+
+        // A document that does not say its tree's language (a site's own search_document) is an error.
+        try Data(#"<!DOCTYPE html><html lang="fr"><body><main><div data-pagefind-body><p>Carte</p></div></main></body></html>"#.utf8)
+            .write(to: site.appendingPathComponent("de/cards/card-de0.html"))
+        let bundle = Self.newBundleFolder()
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        let failure = #expect(throws: Pagefind.Failure.self) { try index.make(into: bundle) }
+        #expect(failure?.description.hasPrefix("the search documents are in ar, de, en, fr, where the site's languages with cards are ar, de, en; a site's own templates/search_document.mustache must keep") == true)
+    }
+
     @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))
     func theSamePagesGiveTheSameIndexWithItsFilters() throws {
         let pagefind = try Pagefind.locate().get()
@@ -122,7 +201,7 @@ import Testing
         for _ in 0..<5 {
             let bundle = Self.newBundleFolder()
             defer { try? FileManager.default.removeItem(at: bundle) }
-            let made = try pagefind.index(site: site.path, glob: SearchIndex.glob, language: "en", into: bundle)
+            let made = try pagefind.index(site: site.path, glob: SearchIndex.glob(trees: [""]), language: "en", into: bundle)
             #expect(made.pages == 300)
             runs.append(try Self.contents(made))
         }
@@ -206,7 +285,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: site) }
         let bundle = Self.newBundleFolder()
         defer { try? FileManager.default.removeItem(at: bundle) }
-        let made = try pagefind.index(site: site.path, glob: SearchIndex.glob, language: "en", into: bundle)
+        let made = try pagefind.index(site: site.path, glob: SearchIndex.glob(trees: [""]), language: "en", into: bundle)
         #expect(try PagefindIndexOrder.apply(bundle: bundle) == 0)
         let meta = try #require(made.files.first { $0.hasSuffix(".pf_meta") })
         let body = try #require(Gzip.decompress([UInt8](try Data(contentsOf: bundle.appendingPathComponent(meta)))))

@@ -8,7 +8,8 @@ import CZlib
 /// keys in hash maps seeded at random, and writes them in the maps' order. The filter file,
 /// named by the hash of its content, then differs from one run to the next, and so do the
 /// metadata file, which lists the filters and sort keys and names the filter file, and
-/// `pagefind-entry.json`, which names the metadata file. Nothing else does. Pagefind's own fix
+/// `pagefind-entry.json`, which names the metadata file and, for a site in several languages,
+/// lists the languages in a hash map's order too. Nothing else does. Pagefind's own fix
 /// (#1124, after 1.5.2) sorts each by name before writing it; this does the same to the files it
 /// wrote, and names them as Pagefind would have: the language and the first digits of the SHA-1
 /// of the content.
@@ -35,7 +36,8 @@ enum PagefindIndexOrder {
     static func apply(bundle: URL) throws(Problem) -> Int {
         let renamed = try orderFilterFiles(in: bundle.appendingPathComponent("filter", isDirectory: true))
         let entryFile = bundle.appendingPathComponent("pagefind-entry.json")
-        guard var entry = try? String(contentsOf: entryFile, encoding: .utf8) else { throw Problem("pagefind-entry.json is missing") }
+        guard let written = try? String(contentsOf: entryFile, encoding: .utf8) else { throw Problem("pagefind-entry.json is missing") }
+        var entry = written
         var metadataRenamed = 0
         for name in files(in: bundle, prefix: "pagefind.", suffix: ".pf_meta") {
             guard let (old, new) = try orderMetadata(bundle.appendingPathComponent(name), renamed: renamed) else { continue }
@@ -43,10 +45,22 @@ enum PagefindIndexOrder {
             entry = entry.replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
             metadataRenamed += 1
         }
-        if metadataRenamed > 0 {
+        entry = try orderLanguages(entry)
+        if entry != written {
             do { try Data(entry.utf8).write(to: entryFile) } catch { throw Problem("cannot write pagefind-entry.json: \(error.localizedDescription)") }
         }
         return renamed.count + metadataRenamed
+    }
+
+    /// The languages of `pagefind-entry.json` sorted by name; the text as it was for an index of
+    /// one language. They are `"languages":{"en":{…},"de":{…}}`, each language's an object of
+    /// plain values (no braces inside), so the list is cut where one object ends.
+    static func orderLanguages(_ entry: String) throws(Problem) -> String {
+        guard let start = entry.range(of: "\"languages\":{")?.upperBound, let end = entry[start...].range(of: "}}")?.lowerBound else {
+            throw Problem("pagefind-entry.json does not list its languages as Pagefind 1.5 does")
+        }
+        let languages = entry[start...end].components(separatedBy: "},").map { $0.hasSuffix("}") ? $0 : $0 + "}" }
+        return entry[..<start] + languages.sorted().joined(separator: ",") + entry[entry.index(after: end)...]
     }
 
     /// Sorts each filter file's values by name, and renames the files that changed. Returns the

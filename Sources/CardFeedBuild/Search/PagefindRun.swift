@@ -27,9 +27,11 @@ extension Pagefind {
     }
 
     /// Indexes the pages of `site` (an absolute folder) that `glob` matches (relative to it),
-    /// as pages of `language` (`<html lang>`; Pagefind keeps an index a language and searches
-    /// the page's, so every page goes in the one the pages search), into `bundle`, a folder
-    /// that does not exist yet.
+    /// as pages of `language`, into `bundle`, a folder that does not exist yet. Pagefind keeps
+    /// an index a language and the search box searches the one of its page's `<html lang>`: with
+    /// `language`, every page goes in that language's index (the one the pages search, whatever
+    /// a page's own `lang`); with nil (the cards of several languages' trees), each page goes in
+    /// the index of its own `<html lang>`, its tree's (see `SearchIndex+Languages`).
     ///
     /// `process` runs it, and can end it (and all it started) from another thread: it then
     /// throws a `Failure` that `wasStopped`.
@@ -42,14 +44,14 @@ extension Pagefind {
     /// `serve` indexes while the reader edits, and a build of the next edit must not wait for
     /// Pagefind's threads on these few cores.
     /// `published` is where the output will have the index, for messages.
-    package func index(site: String, glob: String, language: String, into bundle: URL, published: String = Pagefind.folder,
+    package func index(site: String, glob: String, language: String?, into bundle: URL, published: String = Pagefind.folder,
                        background: Bool = false, process: ChildProcess = ChildProcess()) throws(Failure) -> Bundle {
         do { try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true) } catch {
             throw Failure(description: "cannot create \(bundle.path): \(error.localizedDescription)")
         }
         // The language as Pagefind names its indexes: "pt-BR" is "pt-br".
-        let arguments = command + [
-            "--site", site, "--glob", glob, "--output-path", bundle.path, "--force-language", language.lowercased(),
+        let forced = language.map { ["--force-language", $0.lowercased()] } ?? []
+        let arguments = command + ["--site", site, "--glob", glob, "--output-path", bundle.path] + forced + [
             "--exclude-selectors", Self.notWordsOfTheCard.joined(separator: ", "),
         ]
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGEFIND_") }

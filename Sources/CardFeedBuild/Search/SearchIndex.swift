@@ -12,17 +12,37 @@ import Synchronization
 /// (docs/performance.md, "Search"). The first part is the index in `pagefind/`; each other is a
 /// Pagefind index in `pagefind/part-N/`, which the search box merges into the first
 /// (`cardfeed-parts.json` lists them).
+///
+/// A site in several languages has one index with an index a language in it (Pagefind's
+/// multilingual mode): each search document carries its tree's language as its `<html lang>`,
+/// as the tree's pages do, and the search box, which loads `pagefind/` at the site's root from
+/// every page, searches the index of its page's `<html lang>`. So each tree's box finds that
+/// tree's cards only, with the same box, script and index folder as a site in one language
+/// (see `SearchIndex+Languages.swift`).
 public struct SearchIndex: Sendable, Equatable {
     let pagefind: Pagefind
-    /// The folder that holds the pages: the staged output, or the folder `serve` serves.
+    /// The folder that holds the search documents: the build's scratch folder, or serve's own.
     let site: String
-    /// The pages' language (see `Pagefind.index`).
-    let language: String
+    /// The language trees whose cards are indexed: the root's alone for a site in one language.
+    /// A tree without cards is left out, and its pages have no search box: Pagefind would
+    /// answer a language it has no index for with its largest language's cards.
+    let trees: [Tree]
     /// How many cards the index holds, a page each.
     package let count: Int
 
-    /// The pages Pagefind reads: each card's own page (only they carry `data-pagefind-body`).
-    package static let glob = "cards/card-*.html"
+    /// The language trees' search documents are in their `cards/` folders, as their pages are.
+    struct Tree: Sendable, Equatable {
+        /// "" for the tree at the root, else "de".
+        var folder: String
+        /// Its pages' `<html lang>`, which its documents carry too.
+        var language: String
+    }
+
+    /// The pages Pagefind reads: each card's search document, in its tree's `cards/` folder.
+    package static func glob(trees: [String]) -> String {
+        let folders = trees.map(PagePaths.cardPagesFolder(tree:))
+        return (folders.count == 1 ? folders[0] : "{" + folders.joined(separator: ",") + "}") + "/card-*.html"
+    }
 
     /// Cards a part at most.
     package static let defaultPartSize = 12_500
@@ -39,22 +59,29 @@ public struct SearchIndex: Sendable, Equatable {
 
     /// Whether the file at `path` (relative to the output) is one the index reads, so that a
     /// build that changed none of them need not be indexed again.
-    package static func reads(_ path: String) -> Bool {
-        path.hasPrefix("cards/card-") && path.hasSuffix(".html") && !path.dropFirst("cards/".count).contains("/")
+    package func reads(_ path: String) -> Bool {
+        guard let slash = path.lastIndex(of: "/") else { return false }
+        return Self.isCardPage(path[path.index(after: slash)...]) && trees.contains { PagePaths.cardPagesFolder(tree: $0.folder) == path[..<slash] }
+    }
+
+    /// Whether a file of a `cards/` folder is a card's page (or search document), by its name.
+    private static func isCardPage(_ name: Substring) -> Bool {
+        name.hasPrefix("card-") && name.hasSuffix(".html")
     }
 
     /// Runs Pagefind into `bundle`, a folder that does not exist yet, once a part; in the
     /// `background`, at the lowest CPU priority; each run one of `runs`, which can end them all
     /// early (see `Pagefind.index`).
     package func make(into bundle: URL, background: Bool = false, runs: ChildProcesses = ChildProcesses()) throws(Pagefind.Failure) -> Pagefind.Bundle {
-        let pages = try Self.cardPages(in: site)
+        let pages = try Self.cardPages(in: site, trees: trees.map(\.folder))
         let parts = Self.split(pages, size: partSize)
         let made: [Pagefind.Bundle]
         if parts.count <= 1 {
-            made = [try pagefind.index(site: site, glob: Self.glob, language: language, into: bundle, background: background, process: runs.make())]
+            made = [try pagefind.index(site: site, glob: glob, language: forcedLanguage, into: bundle, background: background, process: runs.make())]
         } else {
             made = try makeParts(parts, into: bundle, background: background, runs: runs)
         }
+        try checkLanguages(in: bundle, parts: parts.count)
         let names = (1..<max(parts.count, 1)).map { "part-\($0 + 1)/" }
         let list = "{\"parts\":[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]}\n"
         do { try Data(list.utf8).write(to: bundle.appendingPathComponent(Self.partsFile)) } catch {
@@ -69,7 +96,7 @@ public struct SearchIndex: Sendable, Equatable {
     /// Each part's pages put in a folder of their own (hard links to the pages, in `bundle`'s
     /// `.pages-N/`, removed after), and indexed, a few parts at a time, part N into
     /// `bundle/part-N/`, then part 1 moved up into `bundle`. A run that fails stops the others.
-    private func makeParts(_ parts: [ArraySlice<String>], into bundle: URL, background: Bool, runs: ChildProcesses) throws(Pagefind.Failure) -> [Pagefind.Bundle] {
+    private func makeParts(_ parts: [[String]], into bundle: URL, background: Bool, runs: ChildProcesses) throws(Pagefind.Failure) -> [Pagefind.Bundle] {
         let width = min(Self.partsAtOnce, max(1, ProcessInfo.processInfo.activeProcessorCount), parts.count)
         let next = Atomic(0)
         let results = Mutex([Result<Pagefind.Bundle, Pagefind.Failure>?](repeating: nil, count: parts.count))
@@ -82,7 +109,7 @@ public struct SearchIndex: Sendable, Equatable {
                     defer { try? FileManager.default.removeItem(at: pagesFolder) }
                     try Self.link(parts[number], from: site, into: pagesFolder)
                     let output = bundle.appendingPathComponent("part-\(number + 1)", isDirectory: true)
-                    return try pagefind.index(site: pagesFolder.path, glob: Self.glob, language: language, into: output,
+                    return try pagefind.index(site: pagesFolder.path, glob: glob, language: forcedLanguage, into: output,
                                               published: Pagefind.folder + (number == 0 ? "" : "/part-\(number + 1)"), background: background, process: runs.make())
                 }
                 if case .failure(let failure) = result, !failure.wasStopped { runs.stop() }
@@ -115,31 +142,47 @@ public struct SearchIndex: Sendable, Equatable {
         return made
     }
 
-    /// The card pages in `site`, sorted by name: the same pages give the same parts.
-    static func cardPages(in site: String) throws(Pagefind.Failure) -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: site + "/cards").filter { reads("cards/" + $0) }.sorted()
-        } catch {
-            throw Pagefind.Failure(description: "cannot list the card pages in \(site)/cards: \(error.localizedDescription)")
+    /// Each tree's card pages in `site`, relative to it ("de/cards/card-x.html"), sorted by
+    /// name: the same pages give the same parts.
+    static func cardPages(in site: String, trees: [String]) throws(Pagefind.Failure) -> [[String]] {
+        var pages: [[String]] = []
+        for folder in trees.map(PagePaths.cardPagesFolder(tree:)) {
+            do {
+                let names = try FileManager.default.contentsOfDirectory(atPath: site + "/" + folder)
+                pages.append(names.filter { isCardPage($0[...]) }.map { folder + "/" + $0 }.sorted())
+            } catch {
+                throw Pagefind.Failure(description: "cannot list the card pages in \(site)/\(folder): \(error.localizedDescription)")
+            }
+        }
+        return pages
+    }
+
+    /// The pages, each tree's in its order, in parts of at most `size`, as even as can be. On a
+    /// site in several languages each part holds some of every tree's pages, so that no part
+    /// lacks a language: the search box merges every part into its search, and Pagefind answers a
+    /// language a part has no index for with the part's largest language. So there are no more
+    /// parts than the smallest tree has cards.
+    static func split(_ trees: [[String]], size: Int) -> [[String]] {
+        let total = trees.reduce(0) { $0 + $1.count }
+        var count = (total + size - 1) / size
+        if trees.count > 1 { count = min(count, trees.map(\.count).min() ?? 1) }
+        guard count > 1 else { return [trees.flatMap { $0 }] }
+        return (0..<count).map { part in
+            trees.flatMap { pages in pages[(pages.count * part / count)..<(pages.count * (part + 1) / count)] }
         }
     }
 
-    /// The pages in parts of at most `size`, as even as can be.
-    static func split(_ pages: [String], size: Int) -> [ArraySlice<String>] {
-        let count = (pages.count + size - 1) / size
-        guard count > 1 else { return [pages[...]] }
-        return (0..<count).map { part in pages[(pages.count * part / count)..<(pages.count * (part + 1) / count)] }
-    }
-
-    /// Hard links in `folder/cards/` to the named pages of `site/cards/` (a copy where the two
-    /// are on different file systems).
-    static func link(_ names: ArraySlice<String>, from site: String, into folder: URL) throws(Pagefind.Failure) {
-        let cards = folder.appendingPathComponent("cards", isDirectory: true)
-        do { try FileManager.default.createDirectory(at: cards, withIntermediateDirectories: true) } catch {
-            throw Pagefind.Failure(description: "cannot create \(cards.path): \(error.localizedDescription)")
+    /// Hard links in `folder` to the pages of `site` at the same relative paths (a copy where
+    /// the two are on different file systems).
+    static func link(_ pages: [String], from site: String, into folder: URL) throws(Pagefind.Failure) {
+        for subfolder in Set(pages.map { PagePaths.folder($0) }).sorted() {
+            let created = folder.appendingPathComponent(subfolder, isDirectory: true)
+            do { try FileManager.default.createDirectory(at: created, withIntermediateDirectories: true) } catch {
+                throw Pagefind.Failure(description: "cannot create \(created.path): \(error.localizedDescription)")
+            }
         }
-        for name in names {
-            let (from, to) = (site + "/cards/" + name, cards.path + "/" + name)
+        for page in pages {
+            let (from, to) = (site + "/" + page, folder.path + "/" + page)
             if Foundation.link(from, to) == 0 { continue }
             do { try FileManager.default.copyItem(atPath: from, toPath: to) } catch {
                 throw Pagefind.Failure(description: "cannot put \(from) in a part of the index: \(error.localizedDescription)")

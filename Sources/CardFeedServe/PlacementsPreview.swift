@@ -16,7 +16,7 @@ enum PlacementsPreview {
 
     /// The page for the build in `root`; `scriptTag` is the live-reload script's.
     static func page(root: URL, scriptTag: String) -> String {
-        let folder = root.appendingPathComponent(PlacementFiles.folder)
+        let folder = root.appendingPathComponent(PlacementFiles.folder())
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) }.sorted()
         let sections = names.compactMap { name -> String? in
@@ -49,7 +49,7 @@ enum PlacementsPreview {
             <title>Placements · cardfeed serve</title>
             <base href="/">
             <link rel="stylesheet" href="\(stylePath)">
-            \(sections.isEmpty ? "" : "<link rel=\"stylesheet\" href=\"\(PlacementFiles.stylesheet)\">\n<script src=\"\(PlacementFiles.script)\" defer></script>")
+            \(sections.isEmpty ? "" : "<link rel=\"stylesheet\" href=\"\(PlacementFiles.stylesheet())\">\n<script src=\"\(PlacementFiles.script())\" defer></script>")
             <script src="\(scriptPath)" defer></script>
             </head>
             <body>

@@ -252,6 +252,9 @@ public struct SiteBuilder: Sendable {
             report.skippedIDs.merge(selection.hiddenIDs)
         }
         report.feeds = selections.flatMap { $0.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) } }
+        if setup.config.placements != nil {
+            report.placementTrees = setup.trees.map { PlacementTree(language: $0.tree.tag, languageName: $0.strings["languageName"], folder: $0.tree.folder) }
+        }
         return selections
     }
 

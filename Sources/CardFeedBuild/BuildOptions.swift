@@ -74,8 +74,27 @@ public struct BuildReport: Sendable {
     public var searchIndex: SearchIndex?
     /// The output has a search index (and so pages with a search box, which works only over http(s)).
     public var searchable = false
+    /// With `placements:`, each language's tree that has them (one for a site in one language),
+    /// the default language's first: what `serve` previews.
+    public var placementTrees: [PlacementTree] = []
 
     public var succeeded: Bool { !diagnostics.hasErrors }
+}
+
+/// A language's tree that has the site's placements, under `folder/embed/` (`PlacementFiles`).
+public struct PlacementTree: Sendable, Equatable {
+    /// Its language tag ("de"); nil for a site in one language.
+    public var language: String?
+    /// The language's name in its own words ("Deutsch"), its strings' `languageName`.
+    public var languageName: String
+    /// The tree's folder: "" for the root's, else "de".
+    public var folder: String
+
+    package init(language: String?, languageName: String, folder: String) {
+        self.language = language
+        self.languageName = languageName
+        self.folder = folder
+    }
 }
 
 /// The build failed; nothing was written. The report holds the errors.

@@ -21,7 +21,7 @@ public struct CardExplanation: Sendable {
     /// and its address with a base URL.
     public var ownPage: (file: String, url: String?)?
     /// Each placement of cardfeed.yml whose feed shows the card: whether the placement shows it
-    /// too, and if not, why.
+    /// too, and if not, why; with `languages:`, in each language's tree that shows the card.
     public var placements: [Placed] = []
     /// Why it is not shown, or what changed it, in the order the build decided.
     public var notes: [Note] = []
@@ -70,7 +70,10 @@ public struct CardExplanation: Sendable {
     /// A placement whose feed shows the card.
     public struct Placed: Sendable {
         public var name: String
-        /// The placement's HTML fragment (`embed/NAME.html`).
+        /// With `languages:`, the language whose tree it is of (its files under `de/embed/`); nil
+        /// for a site in one language.
+        public var language: String?
+        /// The placement's HTML fragment (`embed/NAME.html`, `de/embed/NAME.html`).
         public var file: String
         /// The card's place among the placement's cards, from 1, of `cards`; nil when it does not show it.
         public var position: Int?
@@ -183,16 +186,20 @@ extension SiteBuilder {
         guard selector.hiddenReason(card) == nil else { return explanation }
         explanation.language = configuration.config.languages.map { LanguageTrees($0).explanation(card) }
         // Each tree that shows it: one, or with `untagged_cards: every`, each language's.
-        let showing = selections.compactMap { selection in selection.cards.firstIndex(where: { $0.id == id }).map { (selection, $0) } }
+        // Each with its language, with `languages:` (the trees are in their order).
+        let tags = configuration.config.languages?.tags
+        let showing = selections.indices.compactMap { index in
+            selections[index].cards.firstIndex { $0.id == id }.map { (selection: selections[index], position: $0, language: tags?[index]) }
+        }
         guard !showing.isEmpty else {
             // The site's own feeds (`feeds:`) and none shows every card: this one matched none.
             explanation.notes.append(.init(kind: .inNoFeed, hides: true, message: "in no feed: none of the feeds cardfeed.yml defines (feeds:) shows it, by its categories or its extras"))
             return explanation
         }
-        for (selection, position) in showing { explanation.addPages(selection, position: position, card: card, config: configuration.config) }
-        // Placements are of a site in one language (cardfeed.yml's check says so): its one tree.
-        if let (selection, position) = showing.first, showing.count == 1 {
-            explanation.placements = placements(of: card, at: position, configuration.config.placements ?? [], selection, ruled)
+        for (selection, position, _) in showing { explanation.addPages(selection, position: position, card: card, config: configuration.config) }
+        // Each tree has the site's placements, over its own cards.
+        for (selection, position, language) in showing {
+            explanation.placements += placements(of: card, at: position, configuration.config.placements ?? [], selection, ruled, language: language)
         }
         return explanation
     }
@@ -223,12 +230,15 @@ extension SiteBuilder {
     /// The placements whose feed shows the card at `position`, with the card's place in each, or
     /// why it has none: a rule keeps it out, the placement's extras filter leaves it out, or
     /// newer (or pinned) cards of the feed fill the placement's limit.
-    func placements(of card: Card, at position: Int, _ placements: [Placement], _ selection: Selection, _ ruled: RuleEngine.RuledCards) -> [CardExplanation.Placed] {
+    func placements(
+        of card: Card, at position: Int, _ placements: [Placement], _ selection: Selection, _ ruled: RuleEngine.RuledCards, language: String?
+    ) -> [CardExplanation.Placed] {
         let placed = PlacementSelector.select(placements, in: selection, keptOut: ruled.keptOutOfPlacements)
         return placed.compactMap { placed in
             let placement = placed.placement
             guard let feed = selection.feeds.first(where: { $0.feed.slug == placement.feed }), feed.cards.contains(position) else { return nil }
-            var entry = CardExplanation.Placed(name: placement.name, file: PlacementFiles.paths(of: placement.name)[0], cards: placed.cards.count)
+            let file = PlacementFiles.paths(of: placement.name, tree: selection.tree)[0]
+            var entry = CardExplanation.Placed(name: placement.name, language: language, file: file, cards: placed.cards.count)
             if let index = placed.cards.firstIndex(of: position) {
                 entry.position = index + 1
             } else if let rule = ruled.matches.first(where: { $0.rule.keepOutOf.contains(placement.name) && $0.ids.contains(card.id) })?.rule {

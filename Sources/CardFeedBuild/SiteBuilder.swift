@@ -219,18 +219,22 @@ public struct SiteBuilder: Sendable {
         let selector = selector(setup.config)
         let selections = step(.select, &report) { _ in
             var selections = self.selections(ruled.cards, setup.config)
-            // Placements are of a site in one language (cardfeed.yml's check says so).
-            if let placements = setup.config.placements, selections.count == 1 {
-                selections[0].placements = PlacementSelector.select(placements, in: selections[0], keptOut: ruled.keptOutOfPlacements)
+            // Every language's tree has the site's placements, over its own cards.
+            if let placements = setup.config.placements {
+                for index in selections.indices {
+                    selections[index].placements = PlacementSelector.select(placements, in: selections[index], keptOut: ruled.keptOutOfPlacements)
+                }
             }
             return selections
         } detail: { (selections: [Selection]) -> String in
             let hidden = selections.reduce(0) { $0 + $1.hidden.values.reduce(0, +) } + ruled.hidden
             let shown = selections.reduce(0) { $0 + $1.cards.count }
             let feeds = selections.reduce(0) { $0 + $1.feeds.count }
-            let placements = selections.reduce(0) { $0 + $1.placements.count }
+            // The site's placements, which each language's tree has.
+            let placements = selections.first?.placements.count ?? 0
             let languages = setup.config.languages == nil ? "" : " (\(Self.languageCounts(selections, setup.config)))"
-            return "\(shown) shown in \(feeds) feeds" + languages + (placements == 0 ? "" : " and \(placements) placement\(placements == 1 ? "" : "s")")
+            let eachLanguage = selections.count > 1 ? " in each language" : ""
+            return "\(shown) shown in \(feeds) feeds" + languages + (placements == 0 ? "" : " and \(placements) placement\(placements == 1 ? "" : "s")\(eachLanguage)")
                 + (hidden > 0 ? ", \(hidden) hidden" : "")
         }
         for rule in report.rules where !rule.ids.isEmpty {
@@ -248,6 +252,9 @@ public struct SiteBuilder: Sendable {
             report.skippedIDs.merge(selection.hiddenIDs)
         }
         report.feeds = selections.flatMap { $0.feeds.map { ($0.feed, $0.cards.count, $0.pages.count) } }
+        if setup.config.placements != nil {
+            report.placementTrees = setup.trees.map { PlacementTree(language: $0.tree.tag, languageName: $0.strings["languageName"], folder: $0.tree.folder) }
+        }
         return selections
     }
 
@@ -565,13 +572,12 @@ public struct SiteBuilder: Sendable {
             }
         }
         for (format, _) in OutputFormat.perSite where syndication { generated[format.path(for: nil)] = "the \(format.name)" }
-        let placements = selections.flatMap(\.placements)
-        for placement in placements {
-            for path in PlacementFiles.paths(of: placement.placement.name) { generated[path] = "a file of the placement \(placement.placement.name)" }
-        }
-        if !placements.isEmpty {
-            generated[PlacementFiles.script] = "the placements' script"
-            generated[PlacementFiles.stylesheet] = "the placements' stylesheet"
+        for selection in selections where !selection.placements.isEmpty {
+            for placement in selection.placements {
+                for path in PlacementFiles.paths(of: placement.placement.name, tree: selection.tree) { generated[path] = "a file of the placement \(placement.placement.name)" }
+            }
+            generated[PlacementFiles.script(tree: selection.tree)] = "the placements' script"
+            generated[PlacementFiles.stylesheet(tree: selection.tree)] = "the placements' stylesheet"
         }
         for path in assets { generated[path] = path.hasPrefix("assets/") ? "an asset (from SITE/assets/ or built in)" : "a generated file" }
         let folders = Set(generated.keys.flatMap { path in

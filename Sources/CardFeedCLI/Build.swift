@@ -15,7 +15,8 @@ struct Build: ParsableCommand {
             placement of cardfeed.yml's placements:, OUTPUT/embed/<name>.html (HTML to include in \
             another site's page), OUTPUT/embed/<name>.json (for the <cardfeed-placement> web \
             component of OUTPUT/embed/cardfeed-embed.js) and OUTPUT/embed/<name>/ (a page for an \
-            iframe); see docs/embedding.md. The output is replaced as a whole or not at all: the site is built in a \
+            iframe), and with languages: in cardfeed.yml the same in each language's folder, of \
+            its cards (OUTPUT/de/embed/); see docs/embedding.md. The output is replaced as a whole or not at all: the site is built in a \
             folder beside OUTPUT, which then takes its place in one rename, so a failed or killed \
             build leaves the previous output as it was. Files that come out the same are linked \
             from the previous output (they keep their modification times), and the summary says \

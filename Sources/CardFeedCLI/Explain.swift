@@ -23,9 +23,10 @@ struct Explain: ParsableCommand {
             With --diagnostics json, standard output holds one JSON object: id, found, shown, \
             card (file, line, column, card), pages (feed, front, file, anchor, position, cards, \
             url, pinned), own_page (file, url; null without card pages), language (which \
-            language's pages it went to and why, with languages: in cardfeed.yml; else null), placements (name, file, \
-            position, cards, why: each placement of cardfeed.yml whose feed shows the card, and \
-            why it does not show it, if it does not), notes (kind, hides, message, file, line, column), diagnostics (as \
+            language's pages it went to and why, with languages: in cardfeed.yml; else null), placements (name, language, \
+            file, position, cards, why: each placement of cardfeed.yml whose feed shows the card, \
+            in each language's tree that shows it, and why it does not show it, if it does not; \
+            language is null without languages:), notes (kind, hides, message, file, line, column), diagnostics (as \
             `check --diagnostics json` prints them), site_errors and suggestion.
 
             Exits with status 0 when the site has an entry of the id (shown or not), 1 when it \
@@ -98,10 +99,12 @@ struct ExplanationText {
                 if let own = e.ownPage { lines.append("  its own page: \(own.file)" + (own.url.map { " (\($0))" } ?? "")) }
                 if let language = e.language { lines.append("  \(language)") }
                 for placed in e.placements {
+                    // With languages, each tree's placement is named with its language: "home-hero (de)".
+                    let name = placed.name + (placed.language.map { " (\($0))" } ?? "")
                     if let position = placed.position {
-                        lines.append("  placement \(placed.name): \(placed.file), card \(position) of \(placed.cards)")
+                        lines.append("  placement \(name): \(placed.file), card \(position) of \(placed.cards)")
                     } else {
-                        lines.append("  not in the placement \(placed.name): \(placed.why ?? "")")
+                        lines.append("  not in the placement \(name): \(placed.why ?? "")")
                     }
                 }
             }
@@ -142,7 +145,7 @@ struct ExplanationText {
                 + "\"position\":\($0.position),\"cards\":\($0.cards),\"url\":\(string($0.url)),\"pinned\":\($0.pinned)}"
         }
         let placements = e.placements.map {
-            "{\"name\":\(string($0.name)),\"file\":\(string($0.file)),\"position\":\(number($0.position)),\"cards\":\($0.cards),\"why\":\(string($0.why))}"
+            "{\"name\":\(string($0.name)),\"language\":\(string($0.language)),\"file\":\(string($0.file)),\"position\":\(number($0.position)),\"cards\":\($0.cards),\"why\":\(string($0.why))}"
         }
         let notes = e.notes.map {
             "{\"kind\":\(string($0.kind.rawValue)),\"hides\":\($0.hides),\"message\":\(string($0.message)),"

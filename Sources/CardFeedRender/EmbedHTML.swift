@@ -61,13 +61,45 @@ package enum EmbedHTML {
 
     /// `html` with its links and images (`href`, `src`, `srcset`) resolved against `baseURL`.
     static func absolute(_ html: String, baseURL: String) -> String {
+        addresses(html) { URLCheck.resolve($0, against: baseURL) }
+    }
+
+    /// `html`, whose addresses are relative to the site root, with them relative to the folder
+    /// `tree` below it instead: from "de", `de/cards/card-x.html` is `cards/card-x.html` and
+    /// `assets/a.png` is `../assets/a.png`. What a language's placement JSON holds
+    /// (`de/embed/NAME.json`), so that the web component finds its addresses where it finds
+    /// those of the root's JSON: in the folder above the JSON's `embed/`.
+    static func relative(_ html: String, toTree tree: String) -> String {
+        guard !tree.isEmpty else { return html }
+        let up = PagePaths.root(of: tree + "/")
+        return addresses(html) { address in
+            guard isRelativePath(address) else { return address }
+            return address.hasPrefix(tree + "/") ? String(address.dropFirst(tree.count + 1)) : up + address
+        }
+    }
+
+    /// Whether `address` is a path relative to the page's base (`images/a.png`, `?q`), which
+    /// moves with the base, unlike one with a scheme (`https:`, `data:`), one from the host's
+    /// root (`/x`, `//cdn.example/x`, which a browser may write `\x`) or a fragment of the page (`#card-x`).
+    static func isRelativePath(_ address: String) -> Bool {
+        let bytes = address.utf8
+        guard let first = bytes.first, !"/\\#".utf8.contains(first) else { return false }
+        // A scheme is a letter, then letters, digits, "+", "-" or ".", up to a colon.
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+        func isSchemeByte(_ byte: UInt8) -> Bool { isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "+-.".utf8.contains(byte) }
+        guard isLetter(first), let end = bytes.firstIndex(where: { !isSchemeByte($0) }) else { return true }
+        return bytes[end] != UInt8(ascii: ":")
+    }
+
+    /// `html` with each address of its links and images (`href`, `src`, each candidate of a
+    /// `srcset`, whose descriptors are kept: "a.png 1x, b.png 2x") replaced by `change`'s.
+    private static func addresses(_ html: String, _ change: (String) -> String) -> String {
         HTMLAttributes.rewrite(html, ["href", "src", "srcset"]) { name, value in
-            guard name == "srcset" else { return URLCheck.resolve(value, against: baseURL) }
-            // "a.png 1x, b.png 2x": each candidate's address, its descriptor kept.
+            guard name == "srcset" else { return change(value) }
             return value.split(separator: ",").map { candidate in
                 let parts = candidate.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
                 guard let url = parts.first else { return String(candidate) }
-                return ([URLCheck.resolve(String(url), against: baseURL)] + parts.dropFirst().map(String.init)).joined(separator: " ")
+                return ([change(String(url))] + parts.dropFirst().map(String.init)).joined(separator: " ")
             }.joined(separator: ", ")
         }
     }

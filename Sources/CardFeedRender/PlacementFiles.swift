@@ -10,16 +10,28 @@ import CardFeedWrite
 /// three use. Each form is the `placement` template's output over the placement's cards, which
 /// their card templates render as everywhere else, with every class and id prefixed
 /// (`EmbedHTML`). A site without placements has none of these files, nor the folder.
+///
+/// On a site in several languages each language's tree has its own `embed/` (`de/embed/…`), made
+/// the same way from its cards, in its words: a host chooses the language by the address it
+/// loads, and each tree's folder holds everything its placements need.
 package struct PlacementFiles {
-    package static let folder = "embed"
-    package static let stylesheet = "embed/cardfeed-embed.css"
-    package static let script = "embed/cardfeed-embed.js"
     static let template = "placement"
     static let frameTemplate = "placement_frame"
 
-    /// The files of `name`: the fragment, the JSON and the frame page.
-    package static func paths(of name: String) -> [String] {
-        ["\(folder)/\(name).html", "\(folder)/\(name).json", "\(folder)/\(name)/index.html"]
+    /// The placements' folder of the language tree whose folder is `tree` ("" for the root's):
+    /// "embed", "de/embed".
+    package static func folder(tree: String = "") -> String { tree.isEmpty ? "embed" : tree + "/embed" }
+
+    /// The stylesheet every form of the tree's placements uses.
+    package static func stylesheet(tree: String = "") -> String { folder(tree: tree) + "/cardfeed-embed.css" }
+
+    /// The web component's and the frame page's script.
+    package static func script(tree: String = "") -> String { folder(tree: tree) + "/cardfeed-embed.js" }
+
+    /// The files of `name` in the tree whose folder is `tree`: the fragment, the JSON and the frame page.
+    package static func paths(of name: String, tree: String = "") -> [String] {
+        let folder = folder(tree: tree)
+        return ["\(folder)/\(name).html", "\(folder)/\(name).json", "\(folder)/\(name)/index.html"]
     }
 
     let renderer: SiteRenderer
@@ -41,7 +53,7 @@ package struct PlacementFiles {
             for position in placed.cards {
                 let card = selection.cards[position]
                 let anchor = selection.cards.anchor(at: position)
-                let permalink = places?.permalink(position: position, anchor: anchor) ?? PagePaths.cardPage(anchor: anchor)
+                let permalink = places?.permalink(position: position, anchor: anchor) ?? PagePaths.cardPage(anchor: anchor, tree: settings.tree)
                 let html = try renderer.renderCard(card, description: descriptionHTML(card), anchor: anchor, permalink: permalink, using: &scratch)
                 cards.append(PlacementCardView(card: String(decoding: html, as: UTF8.self), id: card.id))
             }
@@ -51,19 +63,20 @@ package struct PlacementFiles {
             try renderer.templates.render(Self.template, view, onto: &out)
             // Addresses relative to the site's root, as on its pages.
             let html = EmbedHTML.prefixed(out.string, placement: placed.placement.name)
-            let paths = Self.paths(of: placed.placement.name)
+            let paths = Self.paths(of: placed.placement.name, tree: settings.tree)
             let fragment = settings.baseURL.map { EmbedHTML.absolute(html, baseURL: $0) } ?? html
             files.append(OutputFile(path: paths[0], content: .text(fragment)))
             files.append(OutputFile(path: paths[1], content: .data(json(placed.placement, ids: cards.map(\.id), html: html, settings: settings))))
             var page = MustacheBytes(capacity: 16384)
-            try renderer.templates.render(Self.frameTemplate, PlacementFrameView(view, html: out.string, root: PagePaths.root(of: paths[2])), onto: &page)
+            let frame = PlacementFrameView(view, html: out.string, root: PagePaths.root(of: paths[2]), embed: Self.folder(tree: settings.tree) + "/")
+            try renderer.templates.render(Self.frameTemplate, frame, onto: &page)
             // The page prefixed as a whole, the placement in it with it.
             files.append(OutputFile(path: paths[2], content: .text(EmbedHTML.prefixed(page.string, placement: placed.placement.name))))
         }
         let builtinCSS = BuiltinFiles.embedFile("cardfeed-embed.css").map { String(decoding: $0, as: UTF8.self) } ?? ""
-        files.append(OutputFile(path: Self.script, content: .data(BuiltinFiles.embedFile("cardfeed-embed.js") ?? Data())))
+        files.append(OutputFile(path: Self.script(tree: settings.tree), content: .data(BuiltinFiles.embedFile("cardfeed-embed.js") ?? Data())))
         let cardStyles = GeneratedStyles.placementCards(selection)
-        files.append(OutputFile(path: Self.stylesheet, content: .text(EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets) + (cardStyles ?? ""))))
+        files.append(OutputFile(path: Self.stylesheet(tree: settings.tree), content: .text(EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets) + (cardStyles ?? ""))))
         return files
     }
 
@@ -78,8 +91,9 @@ package struct PlacementFiles {
     }
 
     /// `NAME.json`: what the web component shows. `html` is the placement's HTML with its
-    /// addresses relative to the site's root (the folder above `embed/`), which the component
-    /// resolves against the JSON's own address, so the same file works wherever the site is.
+    /// addresses relative to the site's root; the JSON's are relative to the folder above its
+    /// `embed/` (the root, or a language's tree: `de/`), which the component resolves them
+    /// against from the JSON's own address, so the same file works wherever the site is.
     private func json(_ placement: Placement, ids: [String], html: String, settings: RenderSettings) -> Data {
         let object: [String: Any] = [
             "name": placement.name,
@@ -88,7 +102,7 @@ package struct PlacementFiles {
             "lang": settings.strings.locale,
             "dismiss": settings.strings["dismiss"],
             "cards": ids.map { ["id": $0] },
-            "html": html,
+            "html": EmbedHTML.relative(html, toTree: settings.tree),
         ]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return data + Data("\n".utf8)

@@ -86,12 +86,12 @@ final class PlacementCardView: MustacheObject {
 /// with the placement's names (it includes `placement`) and the page's own.
 final class PlacementFrameView: MustacheObject {
     enum Key: String, ViewKey {
-        case placement, root, title, csp
+        case placement, root, embed, title, csp
 
         var kind: FieldKind {
             switch self {
             case .placement: .html
-            case .root, .title, .csp: .text
+            case .root, .embed, .title, .csp: .text
             }
         }
     }
@@ -103,11 +103,15 @@ final class PlacementFrameView: MustacheObject {
     /// is prefixed as a whole, after).
     let html: String
     let root: String
+    /// The folder of the placement's files, relative to the site root ("embed/", "de/embed/"),
+    /// where the page's stylesheet and script are: its language's tree's own.
+    let embed: String
 
-    init(_ inner: PlacementView, html: String, root: String) {
+    init(_ inner: PlacementView, html: String, root: String, embed: String) {
         self.inner = inner
         self.html = html
         self.root = root
+        self.embed = embed
     }
 
     func value(for name: MustacheName) -> MustacheValue? {
@@ -115,6 +119,7 @@ final class PlacementFrameView: MustacheObject {
         switch Self.fields[name] {
         case .placement: return .text(html)
         case .root: return .text(root)
+        case .embed: return .text(embed)
         case .title: return .text("\(inner.feedTitle) · \(inner.settings.siteTitle)")
         case .csp: return inner.settings.contentSecurityPolicy.mustache
         case nil: return nil

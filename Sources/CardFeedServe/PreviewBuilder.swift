@@ -20,6 +20,8 @@ public final class PreviewBuilder: Sendable {
         public var errors: [Diagnostic] = []
         /// The files the last good build wrote or removed, relative to `root`.
         public var changed: [String] = []
+        /// The language trees of the last good build that have placements (`PlacementsPreview`).
+        public var placementTrees: [PlacementTree] = []
     }
 
     public enum BuildOutcome: Sendable {
@@ -117,6 +119,7 @@ public final class PreviewBuilder: Sendable {
                 state.generation += 1
                 state.errors = []
                 state.changed = changed
+                state.placementTrees = report.placementTrees
             }
             if let index = report.searchIndex { search.handOver(index, changed: searchDocuments.lastChanged) }
             let kept = Dictionary(warnings.all.map { (WarningIdentity($0), $0) }) { first, _ in first }

@@ -34,10 +34,16 @@ struct PreviewHandler: HTTPHandler {
         case PlacementsPreview.scriptPath: return Self.response(PlacementsPreview.script, type: ContentType.of(path: raw), head: head)
         case PlacementsPreview.stylePath: return Self.response(PlacementsPreview.stylesheet, type: ContentType.of(path: raw), head: head)
         case String(PlacementsPreview.path.dropLast()): return Self.text(.movedPermanently, "Moved to \(PlacementsPreview.path)\n", extra: [.location: PlacementsPreview.path])
-        case PlacementsPreview.path:
+        case _ where raw.hasPrefix(PlacementsPreview.path):
             let state = builder.current
-            guard let root = state.root else { break }
-            return Self.response(Data(PlacementsPreview.page(root: root, scriptTag: scriptTag(state)).utf8), type: ContentType.html, head: head)
+            guard let root = state.root, let answer = PlacementsPreview.answer(to: raw, trees: state.placementTrees) else { break }
+            switch answer {
+            case .page(let tree):
+                let page = PlacementsPreview.page(root: root, tree: tree, trees: state.placementTrees, scriptTag: scriptTag(state))
+                return Self.response(Data(page.utf8), type: ContentType.html, head: head)
+            case .moved(let location):
+                return Self.text(.movedPermanently, "Moved to \(location)\n", extra: [.location: location])
+            }
         default: break
         }
         guard !raw.hasPrefix(Self.reservedPrefix), let segments = RequestPath.segments(ofRawPath: raw) else {

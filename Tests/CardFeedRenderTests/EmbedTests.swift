@@ -14,6 +14,20 @@ import Testing
         #expect(EmbedHTML.absolute(html, baseURL: "https://s.test/n/") == #"<a href="https://s.test/n/cards/a.html">a</a><img src="https://s.test/n/assets/i.png" srcset="https://s.test/n/assets/i.png 1x, https://s.test/n/assets/i@2x.png 2x"><a href="https://o.test/">o</a>"#)
     }
 
+    @Test func aLanguagesAddressesAreMadeRelativeToItsTree() {
+        let html = ##"<a href="de/cards/a.html">a</a><img src="assets/i.png" srcset="assets/i.png 1x, assets/i@2x.png 2x"><a href="https://o.test/">o</a><a href="/x">x</a><a href="#f">f</a><img src="data:image/png;base64,AA">"##
+        #expect(EmbedHTML.relative(html, toTree: "de") == ##"<a href="cards/a.html">a</a><img src="../assets/i.png" srcset="../assets/i.png 1x, ../assets/i@2x.png 2x"><a href="https://o.test/">o</a><a href="/x">x</a><a href="#f">f</a><img src="data:image/png;base64,AA">"##)
+        #expect(EmbedHTML.relative(html, toTree: "") == html)
+    }
+
+    @Test(arguments: [
+        ("cards/a.html", true), ("?q", true), ("a:b/c", false), ("mailto:x@y.test", false), ("HTTPS://o.test/", false),
+        ("1a:b", true), ("./a:b", true), ("//cdn.test/x", false), ("/x", false), ("\\x", false), ("#f", false), ("", false),
+    ])
+    func whichAddressesAreRelativePaths(_ address: String, _ relative: Bool) {
+        #expect(EmbedHTML.isRelativePath(address) == relative)
+    }
+
     @Test func theCardsRulesArePrefixedAndTheSitesChromeLeftOut() {
         #expect(EmbedStylesheet.selector(".card__title a:hover") == ".cardfeed-card__title a:hover")
         #expect(EmbedStylesheet.selector(".card[data-pinned] .card__dismiss") == ".cardfeed-card[data-pinned] .cardfeed-card__dismiss")

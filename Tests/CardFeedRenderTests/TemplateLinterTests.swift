@@ -86,7 +86,7 @@ import Testing
             (SitemapView.schema, SitemapView([shown, shown], syndication: syndication, languages: languages)),
             (CardView.schema, card), (PageView.schema, page), (CardPageView.schema, cardPage), (FeedEntryView.schema, FeedEntryView(entry, content: "<p>d</p>\n")),
             (FeedDocumentView.schema, document),
-            (PlacementView.schema, placement), (PlacementFrameView.schema, PlacementFrameView(placement, html: "<div></div>", root: "../../")),
+            (PlacementView.schema, placement), (PlacementFrameView.schema, PlacementFrameView(placement, html: "<div></div>", root: "../../", embed: "embed/")),
         ]
         for (schema, view) in views {
             try Self.expectAnswers(schema, view, path: schema.name, cards: card)

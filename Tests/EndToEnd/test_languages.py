@@ -154,8 +154,6 @@ def test_explain_says_which_language_a_card_went_to_and_why(run, tmp_path):
     ("untagged_cards: every\n", r"cardfeed\.yml:1:1: field \"untagged_cards\": applies only to a site with languages:"),
     ("languages: [en, de]\nuntagged_cards: evrey\n", r"cardfeed\.yml:2:17: field \"untagged_cards\": must be default .* or every .*found \"evrey\" \(did you mean \"every\"\?\)"),
     ("languages: [en, news]\n", None),
-    ("languages: [en, de]\nplacements:\n  hero: {feed: all, limit: 1}\n",
-     r"cardfeed\.yml:1:1: field \"languages\": placements: are not made per language yet, and this file has both; remove one of them"),
     ("languages: [en, de]\nfeeds:\n  - slug: all\n  - slug: de\n    title: Deals\n    extras: {feed: de}\n",
      r"cardfeed\.yml:1:17: field \"languages\": \"de\"'s pages go in the folder de/, which is the folder of the feed \"de\""),
 ])

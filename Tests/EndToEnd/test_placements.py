@@ -169,7 +169,7 @@ def test_explain_names_the_placements_that_show_a_card_and_why_not(built, run):
     assert 'not in the placement news-side: the rule "rule' in text.stdout and "keeps it out (keep_out_of)" in text.stdout
     first = card_ids((built["out"] / "embed" / "home-hero.html").read_text())[0]
     data = json.loads(run("explain", first, built["site"], "--now", NOW, "--diagnostics", "json").stdout)
-    assert {"name": "home-hero", "file": "embed/home-hero.html", "position": 1, "cards": 2, "why": None} in data["placements"]
+    assert {"name": "home-hero", "language": None, "file": "embed/home-hero.html", "position": 1, "cards": 2, "why": None} in data["placements"]
     assert f"placement home-hero: embed/home-hero.html, card 1 of 2" in run("explain", first, built["site"], "--now", NOW).stdout
 
 

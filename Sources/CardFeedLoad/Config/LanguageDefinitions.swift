@@ -33,11 +33,6 @@ extension YAMLReader {
             error(node, "languages", "expected a list of language tags such as [en, de, ar], the first the default")
             return
         }
-        if config.placements != nil {
-            // A placement's files would need a tree each (de/embed/…), which is not made yet.
-            error(languagesKey, "languages", "placements: are not made per language yet, and this file has both; remove one of them")
-            return
-        }
         guard !items.isEmpty else {
             error(node, "languages", "lists no language; give at least one, such as [en], or leave the key out")
             return

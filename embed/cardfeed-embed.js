@@ -182,7 +182,8 @@
         self.box = template.content.querySelector("." + P + "placement");
         followScheme(self);
         shadow.replaceChildren(sheet, template.content);
-        setUp(shadow, data.name || "", new URL("assets/images/appboy_cc_noimage_lrg.png", root).href,
+        var placeholder = typeof data.placeholder === "string" ? data.placeholder : "assets/images/appboy_cc_noimage_lrg.png";
+        setUp(shadow, data.name || "", new URL(placeholder, root).href,
           data.dismiss || "Dismiss", limit > 0 ? limit : Infinity);
       })
       .catch(function () { /* stays hidden: a placement that cannot load takes no room */ });

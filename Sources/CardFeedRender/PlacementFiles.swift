@@ -94,8 +94,10 @@ package struct PlacementFiles {
     /// addresses relative to the site's root; the JSON's are relative to the folder above its
     /// `embed/` (the root, or a language's tree: `de/`), which the component resolves them
     /// against from the JSON's own address, so the same file works wherever the site is.
+    /// A language's tree names the placeholder of a broken image, which is the root's: the
+    /// component finds it in the folder above `embed/` where the JSON says nothing.
     private func json(_ placement: Placement, ids: [String], html: String, settings: RenderSettings) -> Data {
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "name": placement.name,
             "feed": placement.feed,
             "limit": placement.limit,
@@ -104,6 +106,9 @@ package struct PlacementFiles {
             "cards": ids.map { ["id": $0] },
             "html": EmbedHTML.relative(html, toTree: settings.tree),
         ]
+        if !settings.tree.isEmpty {
+            object["placeholder"] = PagePaths.root(of: settings.tree + "/") + settings.builtinImages.placeholder.src
+        }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return data + Data("\n".utf8)
     }

@@ -110,6 +110,29 @@ def test_the_german_component_shows_the_german_cards_in_german(host):
         driver.quit()
 
 
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_broken_image_in_a_languages_component_shows_the_placeholder(host, language):
+    """The placeholder is the root's assets/, not the language's folder (which has none)."""
+    driver = open_host(host)
+    try:
+        shown = driver.execute_script("""
+            const image = document.getElementById(arguments[0]).shadowRoot.querySelector('img');
+            image.removeAttribute('srcset');
+            image.loading = 'eager';  // a lazy image below the fold would not be fetched
+            image.src = arguments[1] + '/nowhere.png';""", language, host["cards"])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            shown = driver.execute_script("""
+                const image = document.getElementById(arguments[0]).shadowRoot.querySelector('img');
+                return [image.getAttribute('src'), image.complete && image.naturalWidth > 0];""", language)
+            if shown[1]:
+                break
+            time.sleep(0.1)
+        assert shown == [host["cards"] + "/assets/images/appboy_cc_noimage_lrg.png", True], shown
+    finally:
+        driver.quit()
+
+
 def test_the_arabic_component_and_frame_read_right_to_left(host):
     driver = open_host(host)
     try:

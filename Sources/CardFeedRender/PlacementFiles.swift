@@ -20,7 +20,7 @@ package struct PlacementFiles {
 
     /// The placements' folder of the language tree whose folder is `tree` ("" for the root's):
     /// "embed", "de/embed".
-    package static func folder(tree: String = "") -> String { tree.isEmpty ? "embed" : tree + "/embed" }
+    package static func folder(tree: String = "") -> String { tree.isEmpty ? PagePaths.placementsFolder : tree + "/" + PagePaths.placementsFolder }
 
     /// The stylesheet every form of the tree's placements uses.
     package static func stylesheet(tree: String = "") -> String { folder(tree: tree) + "/cardfeed-embed.css" }

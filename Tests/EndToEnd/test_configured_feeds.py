@@ -350,3 +350,14 @@ def test_serve_follows_edits_of_the_feed_definitions(running, tmp_path):
     assert page_nav("") == ["All", "Offers"]
     with pytest.raises(urllib.error.HTTPError):
         fetch("deals/index.html")
+
+
+@pytest.mark.parametrize("slug, what", [("embed", "the placements"), ("pagefind", "the search index")])
+def test_the_folders_of_placements_and_search_are_taken_with_or_without_them(run, tmp_path, slug, what):
+    """A feed named as the folder a setting fills would meet its files (a placement named index
+    wrote embed/index.html over the feed's front page) once the setting is turned on."""
+    config = f"feeds:\n  - slug: all\n    title: All\n  - slug: {slug}\n    title: Other\n    category: news\n"
+    site = content_cards_site(tmp_path / "site", config)
+    result = run("check", site, "--now", NOW)
+    assert result.returncode != 0
+    assert f'cardfeed.yml:4:11: field "feeds[2].slug": "{slug}" is taken: {slug}/ is the output\'s folder of {what}' in result.stderr, result.stderr

@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedModel
 
 /// One run of Pagefind's command line over pages on disk: `pagefind --site FOLDER --glob GLOB
 /// --output-path BUNDLE`, Pagefind's own fast path (it reads and indexes the pages on all
@@ -7,7 +8,7 @@ import Foundation
 /// order into a fixed one (`PagefindIndexOrder`), so that the same pages give the same index.
 extension Pagefind {
     /// Where the index goes in the output.
-    package static let folder = "pagefind"
+    package static let folder = PagePaths.searchIndexFolder
 
     /// Pagefind ended with an error, or its index could not be read, or it was stopped.
     package struct Failure: Error, CustomStringConvertible {

@@ -5,10 +5,13 @@ import CardFeedModel
 /// folder), a title and the cards it shows (by category, by extras, or every card).
 extension YAMLReader {
     static let feedKeys = ["slug", "title", "category", "extras"]
-    /// Slugs that would name a folder the build fills itself.
+    /// Slugs that would name a folder the build fills itself, kept whether or not the site
+    /// has what fills it, so that turning a setting on never takes a feed's address.
     static let reservedSlugs: [String: String] = [
         "assets": "the output's folder of stylesheets, scripts and images",
         PagePaths.cardPagesFolder: "the output's folder of the cards' own pages (kept for them even with card_pages: false)",
+        PagePaths.searchIndexFolder: "the output's folder of the search index (kept for it even without search: true)",
+        PagePaths.placementsFolder: "the output's folder of the placements (kept for them even without placements:)",
     ]
     /// The longest slug: a folder name, and part of every address of the feed.
     static let slugLimit = 64

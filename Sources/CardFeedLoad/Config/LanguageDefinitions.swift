@@ -70,7 +70,7 @@ extension YAMLReader {
             guard !folder.isEmpty else { continue }
             if let slug = feedFolders[folder], !(languages.defaultInFolder) {
                 error(items[index], "languages", "\(Diagnostic.quoted(languages.tags[index]))'s pages go in the folder \(folder)/, which is the folder of the feed \(Diagnostic.quoted(slug)); give that feed another slug")
-            } else if let what = Self.reservedSlugs[folder] ?? (folder == "pagefind" ? "the folder of the search index" : nil) {
+            } else if let what = Self.reservedSlugs[folder] {
                 error(items[index], "languages", "\(Diagnostic.quoted(languages.tags[index]))'s pages would go in the folder \(folder)/, \(what)")
             }
         }

@@ -82,6 +82,12 @@ package enum PagePaths {
     /// create than the page (see `archive(folder:endingWith:)`).
     package static let cardPagesFolder = "cards"
 
+    /// The folder of the search index, at the site's root (`search: true`).
+    package static let searchIndexFolder = "pagefind"
+
+    /// The folder of a tree's placements (`placements:`): "embed" at the root, "de/embed".
+    package static let placementsFolder = "embed"
+
     /// A card's own page, named by its anchor (`ShownCards.anchor(at:)`): "cards/card-x.html".
     /// An anchor is a safe file name on every file system: letters, digits, "-" and "_", at most
     /// some 80 of them, unique among the cards shown (ignoring case, with card pages), and it

@@ -349,6 +349,7 @@ public struct SiteBuilder: Sendable {
         let searchDocuments = search ? try self.searchDocuments(output, &report) : nil
         let pageCount = selections.reduce(0) { $0 + $1.feeds.reduce(0) { $0 + $1.pages.count } }
         var syndicationFiles = 0
+        var framesLoadingTheRootsFiles: [String] = []
         do {
             let syndication = try step(.render, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 var files: [OutputFile] = []
@@ -360,7 +361,11 @@ public struct SiteBuilder: Sendable {
                     let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
                     let descriptions = try renderer.renderPages(selection, into: output, searchDocuments: searchDocuments, keepDescriptions: feedCards, reusing: reuse?.cards)
                     rendered += selection.cards.count
-                    if setup.config.placements != nil { embeds += try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets)) }
+                    if setup.config.placements != nil {
+                        let made = try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets))
+                        framesLoadingTheRootsFiles += PlacementFiles.framesLoadingTheRootsFiles(made, tree: selection.tree)
+                        embeds += made
+                    }
                     guard let baseURL = setup.config.baseURL else { continue }
                     files += try Syndication(baseURL: baseURL, settings: settings[index], templates: setup.templates).files(selection, descriptions: descriptions)
                 }
@@ -376,6 +381,7 @@ public struct SiteBuilder: Sendable {
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL
+            if let first = framesLoadingTheRootsFiles.first { record([frameWarning(first, others: framesLoadingTheRootsFiles.count - 1)], in: &report) }
             let toIndex = setup.pagefind.flatMap { pagefind in
                 Self.folder(of: searchDocuments).map { searchIndex(pagefind, documents: $0, selections, setup) }
             }

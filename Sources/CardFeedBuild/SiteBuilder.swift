@@ -246,7 +246,8 @@ public struct SiteBuilder: Sendable {
                 .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
             logger.info("      future: hide (cardfeed.yml): \(waiting == 1 ? "1 card waits for its date" : "\(waiting) cards wait for their date"): \(ids.joined(separator: ", "))\(waiting > 5 ? ", …" : "")")
         }
-        report.cardsShown = selections.reduce(0) { $0 + $1.cards.count }
+        // Entries, each once: with `untagged_cards: every` a card without a language is in every tree.
+        report.cardsShown = selections.count == 1 ? selections[0].cards.count : Set(selections.flatMap { $0.cards.map(\.source.order) }).count
         for selection in selections {
             report.skipped.merge(selection.hidden, uniquingKeysWith: +)
             report.skippedIDs.merge(selection.hiddenIDs)

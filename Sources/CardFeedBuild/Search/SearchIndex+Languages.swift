@@ -39,7 +39,7 @@ extension SearchIndex {
                 throw Pagefind.Failure(description: "cannot read the languages of Pagefind's \(Pagefind.folder)/\(name)")
             }
             guard found.keys.sorted() == languages else {
-                throw Pagefind.Failure(description: "the search documents are in \(found.keys.sorted().joined(separator: ", ")), where the site's languages with cards are \(languages.joined(separator: ", "))\(number == 0 ? "" : " in part \(number + 1)"); a site's own templates/search_document.mustache must keep <html lang=\"{{lang}}\">, which puts each card in the index of its language's search box")
+                throw Pagefind.Failure(description: "the search documents are in \(found.keys.sorted().joined(separator: ", ")), where the site's languages with cards are \(languages.joined(separator: ", "))\(number == 0 ? "" : " in part \(number + 1)"); a site's own templates/search_document.mustache must keep <html lang=\"{{lang}}\">, which puts each card in the index of its language's search box", template: "search_document")
             }
         }
     }

@@ -6,6 +6,8 @@ import json
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -198,3 +200,18 @@ def test_a_duplicate_id_that_moves_in_its_file_keeps_its_warning_quiet(running, 
     cards.write_text(json.dumps([above, first, second], indent=2))
     serve.wait_for(r"^Resolved: .*card \d \(id \"twice\"\): field \"id\": same id as")
     assert len([line for line in serve.lines if line.startswith("Resolved: ")]) == 1, serve.lines
+
+
+def test_serve_says_its_preview_build_was_removed_once_it_is(running, tmp_path):
+    """The last line says the work folder is gone: on a site of thousands of cards its removal
+    takes a moment, which the line came before."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cardfeed.yml").write_text("title: Many\n")
+    subprocess.run([sys.executable, str(Path(__file__).parents[2] / "bench" / "gen_cards.py"), "5000", "3", str(site / "cards.json")], check=True)
+    serve, port = start(running, site)
+    work = re.search(r"Write (\S+/cardfeed-serve-[^/]+)/site", "".join(serve.lines)).group(1)
+    serve.process.send_signal(signal.SIGINT)
+    serve.wait_for(r"^Stopped; the preview build was removed\.$")
+    assert not os.path.exists(work)
+    assert serve.process.wait(timeout=30) == 0

@@ -38,7 +38,9 @@
       loading = Promise.all([import(new URL("pagefind.js", index).href), parts]).then(function (loaded) {
         module = loaded[0];
         return module.options({ excerptLength: 20 }).then(function () {
-          return Promise.all((loaded[1].parts || []).map(function (part) { return module.mergeIndex(new URL(part, index).href); }));
+          return Promise.all((loaded[1].parts || []).filter(searchesIn(loaded[1].languages)).map(function (part) {
+            return module.mergeIndex(new URL(part, index).href);
+          }));
         }).then(function () { return module; });
       });
       loading.catch(function () {
@@ -47,6 +49,18 @@
       });
     }
     return loading;
+  }
+
+  // On a site in several languages, whether a part has an index for the page's language, as
+  // Pagefind picks it (the whole tag, else its first part): a part without one would answer with
+  // its largest language's cards, so it is left out. The list names each part's languages there
+  // only; every part of a site in one language is merged.
+  function searchesIn(languages) {
+    var tag = (document.documentElement.getAttribute("lang") || "unknown").toLowerCase();
+    return function (part) {
+      var has = languages && languages[part];
+      return !has || has.indexOf(tag) >= 0 || has.indexOf(tag.split("-")[0]) >= 0;
+    };
   }
 
   // The next search loads the index anew (and sets the options again, which destroy forgets).

@@ -46,6 +46,7 @@ public struct BuildOptions: Sendable {
 public struct BuildReport: Sendable {
     public var filesRead: [String] = []
     public var entriesRead = 0
+    /// Card entries shown, each once (on a site in several languages, in one tree or more).
     public var cardsShown = 0
     public var skipped: [SkipReason: Int] = [:]
     /// The first ids of the cards not shown for each reason (none for entries without a usable id).

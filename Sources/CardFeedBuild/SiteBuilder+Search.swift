@@ -128,7 +128,15 @@ extension SiteBuilder {
             // A signal ends the process here, before `run` would remove the scratch folder.
             try? FileManager.default.removeItem(atPath: transaction.scratchFolder)
             signals.endProcessIfSignalled()
-            throw fail(&report, Diagnostic(.error, file: Pagefind.folder + "/", message: "\(error)"))
+            throw fail(&report, Diagnostic(.error, file: failedFile(error), message: "\(error)"))
         }
+    }
+
+    /// Where a failure to index is reported: the site's own template whose output is at fault
+    /// (its `search_document`), else the index's folder.
+    private func failedFile(_ error: any Error) -> String {
+        guard let template = (error as? Pagefind.Failure)?.template else { return Pagefind.folder + "/" }
+        let file = options.site.templatesFolder.appendingPathComponent(template + ".mustache")
+        return FileManager.default.fileExists(atPath: file.path) ? options.site.display(file) : Pagefind.folder + "/"
     }
 }

@@ -246,7 +246,8 @@ public struct SiteBuilder: Sendable {
                 .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
             logger.info("      future: hide (cardfeed.yml): \(waiting == 1 ? "1 card waits for its date" : "\(waiting) cards wait for their date"): \(ids.joined(separator: ", "))\(waiting > 5 ? ", …" : "")")
         }
-        report.cardsShown = selections.reduce(0) { $0 + $1.cards.count }
+        // Entries, each once: with `untagged_cards: every` a card without a language is in every tree.
+        report.cardsShown = selections.count == 1 ? selections[0].cards.count : Set(selections.flatMap { $0.cards.map(\.source.order) }).count
         for selection in selections {
             report.skipped.merge(selection.hidden, uniquingKeysWith: +)
             report.skippedIDs.merge(selection.hiddenIDs)
@@ -349,6 +350,7 @@ public struct SiteBuilder: Sendable {
         let searchDocuments = search ? try self.searchDocuments(output, &report) : nil
         let pageCount = selections.reduce(0) { $0 + $1.feeds.reduce(0) { $0 + $1.pages.count } }
         var syndicationFiles = 0
+        var framesLoadingTheRootsFiles: [String] = []
         do {
             let syndication = try step(.render, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 var files: [OutputFile] = []
@@ -360,7 +362,11 @@ public struct SiteBuilder: Sendable {
                     let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
                     let descriptions = try renderer.renderPages(selection, into: output, searchDocuments: searchDocuments, keepDescriptions: feedCards, reusing: reuse?.cards)
                     rendered += selection.cards.count
-                    if setup.config.placements != nil { embeds += try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets)) }
+                    if setup.config.placements != nil {
+                        let made = try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets))
+                        framesLoadingTheRootsFiles += PlacementFiles.framesLoadingTheRootsFiles(made, tree: selection.tree)
+                        embeds += made
+                    }
                     guard let baseURL = setup.config.baseURL else { continue }
                     files += try Syndication(baseURL: baseURL, settings: settings[index], templates: setup.templates).files(selection, descriptions: descriptions)
                 }
@@ -376,6 +382,7 @@ public struct SiteBuilder: Sendable {
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL
+            if let first = framesLoadingTheRootsFiles.first { record([frameWarning(first, others: framesLoadingTheRootsFiles.count - 1)], in: &report) }
             let toIndex = setup.pagefind.flatMap { pagefind in
                 Self.folder(of: searchDocuments).map { searchIndex(pagefind, documents: $0, selections, setup) }
             }

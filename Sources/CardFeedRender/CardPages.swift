@@ -77,6 +77,7 @@ struct CardPages: Sendable {
         for (target, searchDocument) in made {
             scratch.removeAll()
             try templates.render(view, card: card, searchDocument: searchDocument, onto: &scratch)
+            if searchDocument, languages != nil { try checkLanguage(ofSearchDocument: scratch, for: path) }
             do {
                 let bytes = scratch.array
                 let sink = try target.open(path)
@@ -88,6 +89,36 @@ struct CardPages: Sendable {
                 throw OutputError(path: path, code: error.code)
             }
         }
+    }
+
+    /// On a site in several languages Pagefind puts each search document in the index of its
+    /// `<html lang>`, and each tree's box searches its pages' language: a document in another
+    /// (a site's own `search_document` without `lang="{{lang}}"`) would be found by no box, or
+    /// answer that language's searches. Found here, `check` says so too, as the build does.
+    private func checkLanguage(ofSearchDocument document: borrowing MustacheBytes, for path: String) throws(TemplateFailure) {
+        let expected = settings.strings.locale
+        let found = Self.htmlLanguage(String(decoding: document.array.prefix(1024), as: UTF8.self))
+        guard found?.lowercased() != expected.lowercased() else { return }
+        throw TemplateFailure(
+            card: nil, message: "the search document of \(path) is in \(found.map(Diagnostic.quoted) ?? "no language") (its <html lang>), where its language's pages are in \(Diagnostic.quoted(expected)); keep <html lang=\"{{lang}}\">, which puts each card in the index of its language's search box",
+            templateFile: templates.searchDocumentFile)
+    }
+
+    /// The `lang` of the `<html>` tag that begins `text`, if it has one.
+    static func htmlLanguage(_ text: String) -> String? {
+        guard let start = text.range(of: "<html", options: .caseInsensitive), let end = text[start.upperBound...].firstIndex(of: ">") else { return nil }
+        var tag = text[start.upperBound..<end]
+        while let found = tag.range(of: "lang", options: .caseInsensitive) {
+            let before = tag[..<found.lowerBound].last
+            tag = tag[found.upperBound...].drop { $0 == " " }
+            guard before?.isWhitespace == true, tag.first == "=" else { continue }
+            tag = tag.dropFirst().drop { $0 == " " }
+            if let quote = tag.first, quote == "\"" || quote == "'" {
+                return String(tag.dropFirst().prefix { $0 != quote })
+            }
+            return String(tag.prefix { !$0.isWhitespace && $0 != ">" })
+        }
+        return nil
     }
 
     /// `feeds`: the card's places in its feeds (`placeViews`).

@@ -34,6 +34,22 @@ package struct PlacementFiles {
         return ["\(folder)/\(name).html", "\(folder)/\(name).json", "\(folder)/\(name)/index.html"]
     }
 
+    /// The frame pages among `files`, a language tree's (`tree` not ""), that load the root's
+    /// stylesheet or script (`"embed/cardfeed-embed.css"`) rather than their tree's: what a
+    /// site's own `placement_frame` from before `embed` was a name writes. They then get another
+    /// language's cards' rules, or nothing where the default language has a folder (no root
+    /// `embed/`).
+    package static func framesLoadingTheRootsFiles(_ files: [OutputFile], tree: String) -> [String] {
+        guard !tree.isEmpty else { return [] }
+        let folder = folder(tree: tree) + "/"
+        let roots = [stylesheet(), script()].map { "\"\($0)\"" }
+        return files.compactMap { file in
+            guard file.path.hasPrefix(folder), file.path.hasSuffix("/index.html"), case .text(let page) = file.content,
+                  roots.contains(where: page.contains) else { return nil }
+            return file.path
+        }
+    }
+
     let renderer: SiteRenderer
 
     package init(renderer: SiteRenderer) {

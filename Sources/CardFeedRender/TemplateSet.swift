@@ -48,6 +48,8 @@ public struct TemplateSet: Sendable {
     private let page: MustacheName?
     private let cardPage: MustacheName?
     private let searchDocument: MustacheName?
+    /// The file of the `search_document` template, as shown to the user: the site's, else the built-in one.
+    var searchDocumentFile = "(built-in) templates/\(searchDocumentTemplate).mustache"
 
     init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int) {
         self.library = library
@@ -147,7 +149,9 @@ public struct TemplateSet: Sendable {
             hasher.combine(name)
             hasher.combine(entry.source.text)
         }
-        return TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
+        var set = TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
+        if let source = parsed[searchDocumentTemplate]?.source { set.searchDocumentFile = source.file }
+        return set
     }
 
     /// Pagefind reads each card's `search_document` in place of its page: the attributes of a

@@ -74,8 +74,9 @@ public final class PreviewBuilder: Sendable {
 
     /// The warnings of the last good build, to print after the next one only those that are new
     /// and those that went away (a save must not reprint every warning of the site). Touched
-    /// only by the builds, which `queue` runs one at a time.
-    private let lastWarnings = Mutex<[WarningIdentity: Diagnostic]?>(nil)
+    /// only by the builds, which `queue` runs one at a time. Each kind's (`WarningIdentity`), as
+    /// many as there were: two cards of one id in one file can have the same warning.
+    private let lastWarnings = Mutex<[WarningIdentity: [Diagnostic]]?>(nil)
 
     private func buildNow(logger: Logger) -> BuildOutcome {
         var options = self.options
@@ -94,13 +95,18 @@ public final class PreviewBuilder: Sendable {
             // A failed build may have stopped before some checks: only its new warnings are
             // printed, and none counts as resolved.
             let current = warnings.all
-            let new = current.filter { previous?[WarningIdentity($0)] == nil }
+            // New: those of a kind beyond as many as the last build had.
+            var seen: [WarningIdentity: Int] = [:]
+            let new = current.filter { warning in
+                let identity = WarningIdentity(warning)
+                seen[identity, default: 0] += 1
+                return seen[identity, default: 0] > previous?[identity]?.count ?? 0
+            }
             if !new.isEmpty { report(new) }
             if succeeded, let previous {
-                let kept = Set(current.map(WarningIdentity.init))
                 // In the files' order, as the build found them, so that a summary's place and first
                 // cards are the first in its file.
-                let resolved = previous.filter { !kept.contains($0.key) }.values.sorted {
+                let resolved = previous.flatMap { identity, warnings in warnings.dropFirst(seen[identity] ?? 0) }.sorted {
                     ($0.file, $0.line ?? 0, $0.column ?? 0, $0.description) < ($1.file, $1.line ?? 0, $1.column ?? 0, $1.description)
                 }
                 for (_, text) in Diagnostics.summarisedLines(resolved) { self.logger.info("Resolved: \(text)") }
@@ -122,7 +128,7 @@ public final class PreviewBuilder: Sendable {
                 state.placementTrees = report.placementTrees
             }
             if let index = report.searchIndex { search.handOver(index, changed: searchDocuments.lastChanged) }
-            let kept = Dictionary(warnings.all.map { (WarningIdentity($0), $0) }) { first, _ in first }
+            let kept = Dictionary(grouping: warnings.all, by: WarningIdentity.init)
             lastWarnings.withLock { $0 = kept }
             succeeded = true
             outcome = .built(report, seconds: seconds)
@@ -150,8 +156,9 @@ public final class PreviewBuilder: Sendable {
 
 /// Warnings collected during one build, from whichever thread reports them.
 /// A warning as serve tells it from the last build's: a card's warning by the card's id rather
-/// than its place in the file, so that a save that moves a card (one above it grew) prints its
-/// warnings neither as new nor as resolved. Any other warning by all it says.
+/// than its place in the file, and without the number of another card it names ("same id as
+/// cards.json: card 2"), so that a save that moves cards (one above them grew, or came) prints
+/// their warnings neither as new nor as resolved. Any other warning by all it says.
 struct WarningIdentity: Hashable {
     private let diagnostic: Diagnostic
 
@@ -159,8 +166,20 @@ struct WarningIdentity: Hashable {
         var diagnostic = diagnostic
         if diagnostic.cardID != nil {
             (diagnostic.line, diagnostic.column, diagnostic.cardIndex, diagnostic.cardOffset) = (nil, nil, nil, nil)
+            diagnostic.message = Self.withoutCardNumbers(diagnostic.message)
         }
         self.diagnostic = diagnostic
+    }
+
+    /// `message` with the digits after each "card " left out: "card 2" is "card ".
+    static func withoutCardNumbers(_ message: String) -> String {
+        var result = ""
+        var rest = message[...]
+        while let found = rest.range(of: "card ") {
+            result += rest[..<found.upperBound]
+            rest = rest[found.upperBound...].drop { $0.isASCII && $0.isNumber }
+        }
+        return result + rest
     }
 }
 

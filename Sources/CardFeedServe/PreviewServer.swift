@@ -120,6 +120,8 @@ public struct PreviewServer: Sendable {
         } catch {
             throw Failure(description: Self.explain(error, address: address))
         }
+        // Removed before it is said to be (the `defer` above is for the ways out that throw).
+        builder.removeWorkFolder()
         logger.info("Stopped; the preview build was removed.")
     }
 

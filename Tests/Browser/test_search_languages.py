@@ -74,3 +74,33 @@ def test_the_arabic_box_finds_the_arabic_card_only_and_leads_to_its_page(site, d
     driver.find_element(By.CSS_SELECTOR, ".site-search__link").click()
     WebDriverWait(driver, 10).until(lambda d: d.current_url == site + "ar/cards/card-ar-1.html")
     assert driver.find_element(By.ID, "card-ar-1").is_displayed()
+
+
+def word(number):
+    """A word of letters for a number (Pagefind cuts "code12" into two words): 12 is "qxbc"."""
+    return "qx" + "".join(chr(ord("a") + int(digit)) for digit in str(number))
+
+
+@pytest.fixture(scope="module")
+def large_site(cardfeed_bin, tmp_path_factory):
+    """More English cards than a part holds (12,500), and one German card: an index in parts."""
+    folder = tmp_path_factory.mktemp("search-languages-parts") / "site"
+    folder.mkdir()
+    (folder / "cardfeed.yml").write_text(CONFIG)
+    cards = [card(f"en-{n}", "en", f"Espresso {word(n)}") for n in range(12_600)] + [card("de-1", "de", "Die Kaffeemühle")]
+    (folder / "cards.json").write_text(json.dumps(cards, ensure_ascii=False))
+    with built_and_served(cardfeed_bin, folder) as url:
+        yield url, folder / "public"
+
+
+def test_a_language_with_one_card_among_thousands_keeps_the_index_in_parts(large_site, driver):
+    """Its one card does not make the site one part (one Pagefind run over every page), and the
+    German box merges no part without a German index, which would answer with English cards."""
+    url, public = large_site
+    parts = json.loads((public / "pagefind" / "cardfeed-parts.json").read_text())
+    assert parts == {"parts": ["part-2/"], "languages": {"part-2/": ["en"]}}
+    assert found(driver, url + "de/index.html", "Espresso") == ([], "Keine Karte passt zu „Espresso“.")
+    assert found(driver, url + "de/index.html", "Kaffeemühle")[0] == [("Title de-1", url + "de/cards/card-de-1.html")]
+    # The English box merges both parts: the first card by name is in the first, the last in the second.
+    assert found(driver, url + "index.html", word(0)) == ([("Title en-0", url + "cards/card-en-0.html")], "1 card")
+    assert found(driver, url + "index.html", word(9999)) == ([("Title en-9999", url + "cards/card-en-9999.html")], "1 card")

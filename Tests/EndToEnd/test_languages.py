@@ -124,6 +124,18 @@ def test_an_untagged_card_in_no_feed_is_counted_once_with_untagged_cards_every(r
     assert re.search(r"Select cards: 1 shown in 3 feeds \(en 0, de 1, ar 0\), 1 hidden$", result.stdout, re.M), result.stdout
 
 
+def test_an_untagged_card_shown_in_every_tree_is_counted_once_with_untagged_cards_every(run, tmp_path):
+    """A card without a language in every tree's pages is one card entry shown, so that the
+    summary adds up: shown and not shown are the entries read."""
+    config = CONFIG + "untagged_cards: every\nfeeds:\n  - slug: news\n    title: News\n    category: news\n"
+    site = make_site(tmp_path / "site", config, [card("de-1", "de"), card("everywhere"), card("nowhere", category="social")])
+    result = run("build", site, "--now", NOW)
+    assert result.returncode == 0, result.stderr
+    assert "Read 3 card entries from 1 file: 2 shown, 1 not shown (1 in no feed: \"nowhere\")." in result.stdout, result.stdout
+    # The step counts each tree's cards, the untagged one in each.
+    assert re.search(r"Select cards: 4 shown in 3 feeds \(en 1, de 2, ar 1\), 1 hidden$", result.stdout, re.M), result.stdout
+
+
 def test_the_default_language_can_have_a_folder_of_its_own(run, tmp_path):
     site = make_site(tmp_path / "site", CONFIG + "default_language_folder: true\n")
     result = run("build", site, "--now", NOW)

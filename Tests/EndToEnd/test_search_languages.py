@@ -4,6 +4,7 @@ index of its page's `<html lang>`, finds that tree's cards only."""
 import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -129,6 +130,20 @@ def test_a_language_without_cards_has_no_search_box(run, tmp_path):
     assert 'class="site-search"' not in (public / "ar" / "index.html").read_text()
     assert 'class="site-search"' in (public / "de" / "index.html").read_text()
     assert list(json.loads((public / "pagefind" / "pagefind-entry.json").read_text())["languages"]) == ["de", "en"]
+
+
+def test_a_sites_own_search_document_without_the_trees_language_is_an_error_at_the_template(run, tmp_path):
+    """A document in another language than its tree's would be found by no box: the build fails,
+    at the site's own template, which is what to change, and check says so too."""
+    site = make_site(tmp_path / "site")
+    builtin = (Path(__file__).parents[2] / "templates" / "search_document.mustache").read_text()
+    (site / "templates").mkdir()
+    (site / "templates" / "search_document.mustache").write_text(builtin.replace('lang="{{lang}}"', 'lang="en"'))
+    for command in ["build", "check"]:
+        result = run(command, site, "--now", NOW)
+        assert result.returncode == 1
+        assert re.search(r'^error: site/templates/search_document\.mustache: the search document of (de|ar)/cards/card-\S+\.html is in "en" \(its <html lang>\),'
+                         r' where its language\'s pages are in "(de|ar)"; keep <html lang="\{\{lang\}\}">', result.stderr, re.M), result.stderr
 
 
 def test_check_with_search_and_languages_passes(run, tmp_path):

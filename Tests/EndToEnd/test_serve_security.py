@@ -6,6 +6,8 @@ import json
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -172,3 +174,44 @@ def test_a_card_that_moves_in_its_file_keeps_its_warning_quiet(running, example_
     time.sleep(0.3)
     assert serve.errors[before:] == [], serve.errors[before:]
     assert not [line for line in serve.lines if line.startswith("Resolved: ")], serve.lines
+
+
+def test_a_duplicate_id_that_moves_in_its_file_keeps_its_warning_quiet(running, example_site):
+    """The warning of a card whose id another card has names that card's place ("same id as
+    FILE: card 2"), which moves with it: a card added above both is no new warning either."""
+    cards = example_site / "cards" / "moved.json"
+    first = {"id": "twice", "type": "text_announcement", "description": "x", "created": 1794999000}
+    second = {**first, "description": "z", "created": 1794999100}
+    cards.write_text(json.dumps([first, second]))
+    serve, port = start(running, example_site)
+    serve.wait_for(r"^warning: .*moved\.json:1:\d+: card 2 \(id \"twice\"\): field \"id\": same id as \S*moved\.json: card 1", stream="stderr")
+    before = len(serve.errors)
+    above = {"id": "above", "type": "text_announcement", "description": "y", "created": 1794999000}
+    cards.write_text(json.dumps([above, first, second], indent=2))
+    serve.wait_for(r"^Changed cards/moved\.json: rebuilt")
+    time.sleep(0.3)
+    assert serve.errors[before:] == [], serve.errors[before:]
+    assert not [line for line in serve.lines if line.startswith("Resolved: ")], serve.lines
+    # A third card of the id is a warning of the same words but one more: new.
+    third = {**first, "description": "w", "created": 1794999200}
+    cards.write_text(json.dumps([above, first, second, third], indent=2))
+    serve.wait_for(r"^warning: .*moved\.json:\d+:\d+: card 4 \(id \"twice\"\): field \"id\": same id as \S*moved\.json: card 3", stream="stderr")
+    # And when it goes, one of the two is resolved.
+    cards.write_text(json.dumps([above, first, second], indent=2))
+    serve.wait_for(r"^Resolved: .*card \d \(id \"twice\"\): field \"id\": same id as")
+    assert len([line for line in serve.lines if line.startswith("Resolved: ")]) == 1, serve.lines
+
+
+def test_serve_says_its_preview_build_was_removed_once_it_is(running, tmp_path):
+    """The last line says the work folder is gone: on a site of thousands of cards its removal
+    takes a moment, which the line came before."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cardfeed.yml").write_text("title: Many\n")
+    subprocess.run([sys.executable, str(Path(__file__).parents[2] / "bench" / "gen_cards.py"), "5000", "3", str(site / "cards.json")], check=True)
+    serve, port = start(running, site)
+    work = re.search(r"Write (\S+/cardfeed-serve-[^/]+)/site", "".join(serve.lines)).group(1)
+    serve.process.send_signal(signal.SIGINT)
+    serve.wait_for(r"^Stopped; the preview build was removed\.$")
+    assert not os.path.exists(work)
+    assert serve.process.wait(timeout=30) == 0

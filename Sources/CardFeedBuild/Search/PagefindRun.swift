@@ -15,6 +15,8 @@ extension Pagefind {
         package var description: String
         /// Stopped through its `ChildProcess` before it finished: nothing went wrong.
         package var wasStopped = false
+        /// The template whose output is at fault, when it is one ("search_document"), rather than Pagefind.
+        package var template: String? = nil
     }
 
     /// What a run made.

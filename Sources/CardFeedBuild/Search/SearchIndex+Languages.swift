@@ -15,24 +15,31 @@ extension SearchIndex {
     /// The search documents Pagefind reads, those of every tree with cards.
     var glob: String { Self.glob(trees: trees.map(\.folder)) }
 
-    /// Each part of the index of several trees has an index for each tree's language and for no
-    /// other: a part without one would answer that language's searches with another's cards, and
-    /// a document in another language (a site's own `search_document` that does not give the
-    /// tree's `lang`) would be found by no box, or answer a language's searches in its stead.
-    func checkLanguages(in bundle: URL, parts: Int) throws(Pagefind.Failure) {
-        guard forcedLanguage == nil else { return }
-        // As Pagefind names its indexes: "pt-BR" is "pt-br".
-        let expected = Set(trees.map { $0.language.lowercased() })
-        for part in 1...max(parts, 1) {
-            let name = (part == 1 ? "" : "part-\(part)/") + "pagefind-entry.json"
+    /// The languages of each of `parts` parts of `pages` (each tree's, as `split` cuts them), as
+    /// Pagefind names its indexes ("pt-BR" is "pt-br"), sorted; nil for an index in one language.
+    /// A tree is in the parts its slices go to: the first `min(parts, its pages)`.
+    func partLanguages(_ pages: [[String]], parts: Int) -> [[String]]? {
+        guard forcedLanguage == nil else { return nil }
+        return (0..<max(parts, 1)).map { part in
+            zip(trees, pages).filter { part < $1.count }.map { $0.0.language.lowercased() }.sorted()
+        }
+    }
+
+    /// Each part of the index of several trees has an index for each language `expected` gives
+    /// it (`partLanguages`) and for no other: a document in another language than its tree's (a
+    /// site's own `search_document` that does not give the tree's `lang`) would be found by no
+    /// box, or answer a language's searches in its stead.
+    func checkLanguages(in bundle: URL, expected: [[String]]?) throws(Pagefind.Failure) {
+        guard let expected else { return }
+        for (number, languages) in expected.enumerated() {
+            let name = (number == 0 ? "" : "part-\(number + 1)/") + "pagefind-entry.json"
             guard let data = try? Data(contentsOf: bundle.appendingPathComponent(name)),
                   let entry = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let languages = entry["languages"] as? [String: Any] else {
+                  let found = entry["languages"] as? [String: Any] else {
                 throw Pagefind.Failure(description: "cannot read the languages of Pagefind's \(Pagefind.folder)/\(name)")
             }
-            let found = Set(languages.keys)
-            guard found == expected else {
-                throw Pagefind.Failure(description: "the search documents are in \(found.sorted().joined(separator: ", ")), where the site's languages with cards are \(expected.sorted().joined(separator: ", ")); a site's own templates/search_document.mustache must keep <html lang=\"{{lang}}\">, which puts each card in the index of its language's search box")
+            guard found.keys.sorted() == languages else {
+                throw Pagefind.Failure(description: "the search documents are in \(found.keys.sorted().joined(separator: ", ")), where the site's languages with cards are \(languages.joined(separator: ", "))\(number == 0 ? "" : " in part \(number + 1)"); a site's own templates/search_document.mustache must keep <html lang=\"{{lang}}\">, which puts each card in the index of its language's search box", template: "search_document")
             }
         }
     }

@@ -54,8 +54,22 @@ public struct SearchIndex: Sendable, Equatable {
     package static let partsAtOnce = 3
 
     /// The file in `pagefind/` that lists the other parts' folders, relative to it, for the
-    /// search box to merge: `{"parts":["part-2/","part-3/"]}`, `[]` for an index of one part.
+    /// search box to merge: `{"parts":["part-2/","part-3/"]}`, `[]` for an index of one part;
+    /// on a site in several languages each part's languages too, which the box merges only into
+    /// a search in one of them (`{"parts":["part-2/"],"languages":{"part-2/":["en"]}}`).
     package static let partsFile = "cardfeed-parts.json"
+
+    /// `partsFile`'s text for an index in `parts` parts; `languages` (each part's, as Pagefind
+    /// names them) nil for an index in one language.
+    static func partsList(parts: Int, languages: [[String]]?) -> String {
+        let names = (1..<max(parts, 1)).map { "\"part-\($0 + 1)/\"" }
+        var list = "{\"parts\":[" + names.joined(separator: ",") + "]"
+        if let languages, !names.isEmpty {
+            let each = zip(names, languages.dropFirst()).map { name, tags in name + ":[" + tags.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+            list += ",\"languages\":{" + each.joined(separator: ",") + "}"
+        }
+        return list + "}\n"
+    }
 
     /// Whether the file at `path` (relative to the output) is one the index reads, so that a
     /// build that changed none of them need not be indexed again.
@@ -81,9 +95,9 @@ public struct SearchIndex: Sendable, Equatable {
         } else {
             made = try makeParts(parts, into: bundle, background: background, runs: runs)
         }
-        try checkLanguages(in: bundle, parts: parts.count)
-        let names = (1..<max(parts.count, 1)).map { "part-\($0 + 1)/" }
-        let list = "{\"parts\":[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]}\n"
+        let languages = partLanguages(pages, parts: parts.count)
+        try checkLanguages(in: bundle, expected: languages)
+        let list = Self.partsList(parts: parts.count, languages: languages)
         do { try Data(list.utf8).write(to: bundle.appendingPathComponent(Self.partsFile)) } catch {
             throw Pagefind.Failure(description: "cannot write \(Self.partsFile) in \(bundle.path): \(error.localizedDescription)")
         }
@@ -157,18 +171,20 @@ public struct SearchIndex: Sendable, Equatable {
         return pages
     }
 
-    /// The pages, each tree's in its order, in parts of at most `size`, as even as can be. On a
-    /// site in several languages each part holds some of every tree's pages, so that no part
-    /// lacks a language: the search box merges every part into its search, and Pagefind answers a
-    /// language a part has no index for with the part's largest language. So there are no more
-    /// parts than the smallest tree has cards.
+    /// The pages, each tree's in its order, in parts of at most `size`, as even as can be: each
+    /// tree's pages cut into as many even slices as there are parts, slice N into part N. A tree
+    /// with fewer pages than there are parts has a page in each of the first parts only, so that
+    /// the first part (the index the search box starts from) holds every tree's language, and a
+    /// few cards in one language do not make the whole site one part (see `partLanguages`).
     static func split(_ trees: [[String]], size: Int) -> [[String]] {
         let total = trees.reduce(0) { $0 + $1.count }
-        var count = (total + size - 1) / size
-        if trees.count > 1 { count = min(count, trees.map(\.count).min() ?? 1) }
+        let count = (total + size - 1) / size
         guard count > 1 else { return [trees.flatMap { $0 }] }
         return (0..<count).map { part in
-            trees.flatMap { pages in pages[(pages.count * part / count)..<(pages.count * (part + 1) / count)] }
+            trees.flatMap { pages in
+                let slices = min(count, pages.count)
+                return part < slices ? pages[(pages.count * part / slices)..<(pages.count * (part + 1) / slices)] : []
+            }
         }
     }
 

@@ -163,7 +163,8 @@
       })
       .then(function (data) {
         if (run !== self.run || typeof data.html !== "string") return;
-        // The JSON's addresses are relative to the site's root, the folder above embed/.
+        // The JSON's addresses are relative to the folder above embed/: the site's root, or a
+        // language's tree (de/).
         var root = new URL("../", json);
         var template = document.createElement("template");
         template.innerHTML = data.html;

@@ -136,7 +136,7 @@ extension SiteBuilder {
     /// (its `search_document`), else the index's folder.
     private func failedFile(_ error: any Error) -> String {
         guard let template = (error as? Pagefind.Failure)?.template else { return Pagefind.folder + "/" }
-        let file = options.site.templatesFolder.appendingPathComponent(template + ".mustache")
+        let file = options.site.templateFile(template)
         return FileManager.default.fileExists(atPath: file.path) ? options.site.display(file) : Pagefind.folder + "/"
     }
 }

@@ -57,7 +57,7 @@ public struct TemplateCatalog: Sendable {
         var entries = BuiltinFiles.templates.keys.sorted().map { name in
             guard siteNames.contains(name) else { return Entry(name: name, state: .builtin) }
             var entry = Entry(name: name, state: .overridden, siteFile: file(name))
-            let url = site.templatesFolder.appendingPathComponent(name + ".mustache")
+            let url = site.templateFile(name)
             if let text = try? String(contentsOf: url, encoding: .utf8), let stamp = Self.readStamp(text) {
                 entry.ejectedFrom = stamp.version
                 entry.builtinChanged = stamp.fingerprint != Self.fingerprint(BuiltinFiles.templates[name] ?? "")
@@ -91,7 +91,7 @@ public struct TemplateCatalog: Sendable {
             let suggestion = inFolder.map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? Diagnostic.suggestion(for: name, among: Set(BuiltinFiles.templates.keys))
             throw EjectError(description: "no built-in template named \(Diagnostic.quoted(requested))\(suggestion); the built-ins are: \(names)")
         }
-        let url = site.templatesFolder.appendingPathComponent(name + ".mustache")
+        let url = site.templateFile(name)
         try checkInsideTemplates(url)
         if FileManager.default.fileExists(atPath: url.path) && !force {
             throw EjectError(description: "\(site.display(url)) exists already; edit it, or pass --force to replace it with the built-in")
@@ -120,6 +120,6 @@ public struct TemplateCatalog: Sendable {
     }
 
     private func file(_ name: String) -> String {
-        site.display(site.templatesFolder.appendingPathComponent(name + ".mustache"))
+        site.display(site.templateFile(name))
     }
 }

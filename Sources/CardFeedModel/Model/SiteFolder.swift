@@ -175,6 +175,9 @@ public struct SiteFolder: Sendable {
     /// Paths relative to `assets/` of the site's asset files.
     public func assetFiles() -> [String] { scan(assetsFolder).files }
 
+    /// The site's own file of the template `name` ("card_page", "partials/languages"), which may not exist.
+    public func templateFile(_ name: String) -> URL { templatesFolder.appendingPathComponent(name + ".mustache") }
+
     /// Paths relative to `templates/` of the site's template files.
     public func templateFiles() -> [String] {
         scan(templatesFolder).files.filter(Self.isTemplateFile)

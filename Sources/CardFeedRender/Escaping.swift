@@ -68,8 +68,11 @@ extension TextEscaping {
 }
 
 /// HTML: `'` as `&#39;`, and the characters HTML forbids (`HTMLText`) dropped.
-enum HTMLEscaping: TextEscaping {
+package enum HTMLEscaping: TextEscaping {
     static let apostrophe: StaticString = "&#39;"
+
+    /// `text` as HTML text or an attribute's value, for a page made outside templates (serve's).
+    package static func escaped(_ text: String) -> String { escape(text) }
     static let special = specialTable(forbidden: HTMLText.mayStartForbidden)
 
     @inline(__always)

@@ -75,7 +75,7 @@ enum PlacementsPreview {
             : sections.joined()
         // The JSON's addresses are relative to the tree's folder; so are the page's.
         let base = folder.isEmpty ? "/" : "/\(folder)/"
-        let language = tree.flatMap { $0.language == nil ? nil : " in " + escaped(languageLabel($0)) } ?? ""
+        let language = tree.flatMap { $0.language == nil ? nil : " in " + HTMLEscaping.escaped(languageLabel($0)) } ?? ""
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -100,11 +100,6 @@ enum PlacementsPreview {
             """
     }
 
-    /// `text` as HTML text: a language's name comes from the site's strings.
-    private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-    }
-
     /// "Deutsch (de)".
     private static func languageLabel(_ tree: PlacementTree) -> String {
         tree.languageName + (tree.language.map { " (\($0))" } ?? "")
@@ -115,7 +110,7 @@ enum PlacementsPreview {
     private static func languageLinks(_ tree: PlacementTree?, _ trees: [PlacementTree]) -> String {
         guard let tree, tree.language != nil, trees.count > 1 else { return "" }
         let links = trees.map { other in
-            let label = escaped(languageLabel(other))
+            let label = HTMLEscaping.escaped(languageLabel(other))
             return "<li><a href=\"\(address(of: other, among: trees))\"\(other == tree ? " aria-current=\"page\"" : "")>\(label)</a></li>"
         }
         return "<nav aria-label=\"Languages\"><ul class=\"placements__languages\">\(links.joined())</ul></nav>\n"

@@ -154,7 +154,6 @@ public final class PreviewBuilder: Sendable {
     }
 }
 
-/// Warnings collected during one build, from whichever thread reports them.
 /// A warning as serve tells it from the last build's: a card's warning by the card's id rather
 /// than its place in the file, and without the number of another card it names ("same id as
 /// cards.json: card 2"), so that a save that moves cards (one above them grew, or came) prints
@@ -183,6 +182,7 @@ struct WarningIdentity: Hashable {
     }
 }
 
+/// Warnings collected during one build, from whichever thread reports them.
 private final class WarningList: Sendable {
     private let list = Mutex<[Diagnostic]>([])
 

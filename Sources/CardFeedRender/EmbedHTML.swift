@@ -71,11 +71,13 @@ package enum EmbedHTML {
     /// those of the root's JSON: in the folder above the JSON's `embed/`.
     static func relative(_ html: String, toTree tree: String) -> String {
         guard !tree.isEmpty else { return html }
-        let up = PagePaths.root(of: tree + "/")
-        return addresses(html) { address in
-            guard isRelativePath(address) else { return address }
-            return address.hasPrefix(tree + "/") ? String(address.dropFirst(tree.count + 1)) : up + address
-        }
+        return addresses(html) { relative(address: $0, toTree: tree) }
+    }
+
+    /// One address of `relative(_:toTree:)`: relative to the site root, made relative to `tree`'s folder.
+    static func relative(address: String, toTree tree: String) -> String {
+        guard !tree.isEmpty, isRelativePath(address) else { return address }
+        return address.hasPrefix(tree + "/") ? String(address.dropFirst(tree.count + 1)) : PagePaths.root(of: tree + "/") + address
     }
 
     /// Whether `address` is a path relative to the page's base (`images/a.png`, `?q`), which

@@ -123,7 +123,7 @@ package struct PlacementFiles {
             "html": EmbedHTML.relative(html, toTree: settings.tree),
         ]
         if !settings.tree.isEmpty {
-            object["placeholder"] = PagePaths.root(of: settings.tree + "/") + settings.builtinImages.placeholder.src
+            object["placeholder"] = EmbedHTML.relative(address: settings.builtinImages.placeholder.src, toTree: settings.tree)
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return data + Data("\n".utf8)

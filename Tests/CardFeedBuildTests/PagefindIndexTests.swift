@@ -77,6 +77,18 @@ import Testing
         try Dictionary(uniqueKeysWithValues: bundle.files.map { ($0, try Data(contentsOf: bundle.folder.appendingPathComponent($0))) })
     }
 
+    /// The files of two indexes `index` makes, each of which must count `pages` pages: a test
+    /// compares them for the same bytes.
+    static func twoRuns(of index: SearchIndex, pages: Int) throws -> [[String: Data]] {
+        try (0..<2).map { _ in
+            let bundle = newBundleFolder()
+            defer { try? FileManager.default.removeItem(at: bundle) }
+            let made = try index.make(into: bundle)
+            #expect(made.pages == pages)
+            return try contents(made)
+        }
+    }
+
     @Test func pagesAreSplitIntoEvenPartsInTheOrderOfTheirNames() {
         let pages = (0..<25).map { "cards/card-\($0).html" }.sorted()
         #expect(SearchIndex.split([pages], size: 30).map(\.count) == [25])
@@ -129,14 +141,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: site) }
         var index = SearchIndex(pagefind: pagefind, site: site.path, trees: [.init(folder: "", language: "en")], count: 25)
         index.partSize = 10
-        var runs: [[String: Data]] = []
-        for _ in 0..<2 {
-            let bundle = Self.newBundleFolder()
-            defer { try? FileManager.default.removeItem(at: bundle) }
-            let made = try index.make(into: bundle)
-            #expect(made.pages == 25)
-            runs.append(try Self.contents(made))
-        }
+        let runs = try Self.twoRuns(of: index, pages: 25)
         let files = runs[0]
         #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self) == "{\"parts\":[\"part-2/\",\"part-3/\"]}\n")
         for root in ["", "part-2/", "part-3/"] {
@@ -165,14 +170,7 @@ import Testing
         }
         var index = SearchIndex(pagefind: pagefind, site: site.path, trees: ["", "de", "ar"].map { .init(folder: $0, language: $0.isEmpty ? "en" : $0) }, count: 30)
         index.partSize = 10
-        var runs: [[String: Data]] = []
-        for _ in 0..<2 {
-            let bundle = Self.newBundleFolder()
-            defer { try? FileManager.default.removeItem(at: bundle) }
-            let made = try index.make(into: bundle)
-            #expect(made.pages == 30)
-            runs.append(try Self.contents(made))
-        }
+        let runs = try Self.twoRuns(of: index, pages: 30)
         let files = runs[0]
         #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self)
             == #"{"parts":["part-2/","part-3/"],"languages":{"part-2/":["ar","de","en"],"part-3/":["ar","de","en"]}}"# + "\n")

@@ -11,8 +11,10 @@ struct Serve: AsyncParsableCommand {
             it at http://127.0.0.1:4000/. Every change to cards.json, cards/, templates/, assets/, static/, \
             strings/ or cardfeed.yml rebuilds the site once, and every open page reloads by \
             itself. When a build fails, the last good pages stay served and the open pages show \
-            the errors, with file and line, until the file is fixed. Ctrl-C stops the server and \
-            removes the temporary folder.
+            the errors, with file and line, until the file is fixed. The site's placements \
+            (placements: in cardfeed.yml) are shown in their three forms at /_cardfeed/placements/, \
+            each language's at /_cardfeed/placements/<language>/ (see docs/preview.md). Ctrl-C \
+            stops the server and removes the temporary folder.
             """)
 
     @OptionGroup var options: SiteOptions

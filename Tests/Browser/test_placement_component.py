@@ -14,7 +14,7 @@ import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import NOW, REPO, SCREENSHOTS, make_driver
-from test_placements import SHOWN_CARDS, CrossOriginHandler, QuietHandler, serve
+from test_placements import SHOWN_CARDS, CrossOriginHandler, QuietHandler, serve as serve_folder
 
 # The names an object finds on its prototype, where ids looked up as an object's keys go wrong.
 ODD_IDS = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]
@@ -52,14 +52,14 @@ def host(cardfeed_bin, tmp_path_factory):
         "  long-a: {feed: long-a, limit: 50}\n  long-b: {feed: long-b, limit: 50}\n")
     out = root / "out"
     out.mkdir()
-    cards_server, cards_url = serve(out, CrossOriginHandler)
+    cards_server, cards_url = serve_folder(out, CrossOriginHandler)
     result = subprocess.run([str(cardfeed_bin), "build", str(site), "--now", NOW, "-q", "-o", str(out), "--base-url", cards_url + "/"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     # The ids over 256 characters are a warning each, naming the card: a terminal says it once.
     assert re.search(r'cards.json:1:\d+: 100 cards \(card 6 \(id "000-x+…"\), card 7 .*: field "id": 64000 characters long, over 256', result.stderr)
     # Served without Access-Control-Allow-Origin, as `python3 -m http.server` would.
-    plain_server, plain_url = serve(out, QuietHandler)
+    plain_server, plain_url = serve_folder(out, QuietHandler)
     pages = root / "host"
     pages.mkdir()
     script = f'<script src="{cards_url}/embed/cardfeed-embed.js" defer></script>'
@@ -83,7 +83,7 @@ def host(cardfeed_bin, tmp_path_factory):
         ("no-stylesheet", "lonely/odd.json"),
         ("fine", f"{cards_url}/embed/odd.json"),
     ]))
-    host_server, host_url = serve(pages, QuietHandler)
+    host_server, host_url = serve_folder(pages, QuietHandler)
     yield {"url": host_url + "/", "cards": cards_url, "out": out}
     for server in (host_server, plain_server, cards_server):
         server.shutdown()
@@ -311,7 +311,7 @@ def docs_host(cardfeed_bin, tmp_path_factory):
     room = re.search(r"<!-- placement-room -->\n```css\n(.*?)```", docs, re.S).group(1)
     out = root / "out"
     out.mkdir()
-    cards_server, cards = serve(out, SlowCrossOriginHandler)
+    cards_server, cards = serve_folder(out, SlowCrossOriginHandler)
     result = subprocess.run([str(cardfeed_bin), "build", str(site), "--now", NOW, "-q", "-o", str(out)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     pages = root / "host"
@@ -326,7 +326,7 @@ def docs_host(cardfeed_bin, tmp_path_factory):
             f'<iframe id="frame" src="{cards}/embed/home-hero/" title="Offers" data-cardfeed="home-hero" style="width: 100%; border: 0"></iframe>'
             f'<p id="below-frame">Below the frame</p>' + "<p>More of the host's page.</p>" * 20 + "</aside></body></html>")
     (pages / "host.js").write_text(HOST_JS % cards)
-    host_server, url = serve(pages, QuietHandler)
+    host_server, url = serve_folder(pages, QuietHandler)
     yield {"url": url + "/", "cards": cards, "room": room}
     host_server.shutdown()
     cards_server.shutdown()
@@ -390,3 +390,29 @@ def test_the_frame_follows_the_scheme_the_host_tells_it(docs_host, reader, told)
         WebDriverWait(driver, 10).until(lambda d: surface() == surfaces[told])
     finally:
         driver.quit()
+
+
+def test_a_host_page_on_another_port_previews_the_component_from_serve(serve, tmp_path):
+    """`cardfeed serve` answers embed/ with Access-Control-Allow-Origin: * for pages of this
+    machine, so a host page on another port shows the cards being edited."""
+    from conftest import copy_example_site
+
+    site = copy_example_site(tmp_path / "site")
+    (site / "cardfeed.yml").write_text((site / "cardfeed.yml").read_text() + "placements:\n  home-hero: {feed: all, limit: 2}\n")
+    server, _ = serve(site)
+    pages = tmp_path / "host"
+    pages.mkdir()
+    (pages / "index.html").write_text(
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Host</title>'
+        f'<script src="{server.url}embed/cardfeed-embed.js" defer></script></head><body><main>'
+        f'<cardfeed-placement id="preview" src="{server.url}embed/home-hero.json"></cardfeed-placement></main></body></html>')
+    host_server, host_url = serve_folder(pages, QuietHandler)
+    driver = driver_with_recorder()
+    try:
+        driver.get(host_url + "/")
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(SHOWN_CARDS, "preview"))
+        assert len(driver.execute_script(CARD_STATE, "preview")) == 2
+        assert driver.execute_script("return window.__errors") == [] and driver.execute_script("return window.__warnings") == []
+    finally:
+        driver.quit()
+        host_server.shutdown()

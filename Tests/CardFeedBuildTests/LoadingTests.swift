@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CardFeedLoad
 @testable import CardFeedModel
+@testable import CardFeedSystem
 
 
 /// Reading cards: key styles, envelopes, leniency, and the warnings that name file, card and field.

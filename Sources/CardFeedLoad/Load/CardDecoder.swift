@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 /// The first few ids of the cards not shown for each reason, for the summary to name them.
 public struct SkippedExamples: Sendable {

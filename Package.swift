@@ -84,8 +84,7 @@ let package = Package(
             swiftSettings: pipeline,
             plugins: ["EmbedFiles"]
         ),
-        // Files to values: cardfeed.yml, string tables, card files (with Markdown), and the
-        // selection of what each feed shows.
+        // Files to values: cardfeed.yml, string tables, card files (with Markdown).
         .target(
             name: "CardFeedLoad",
             dependencies: [
@@ -94,6 +93,13 @@ let package = Package(
                 "CCmark",
                 .product(name: "Yams", package: "Yams"),
             ],
+            swiftSettings: pipeline
+        ),
+        // The selection of what each feed, page and placement shows: rules, filter, order,
+        // pagination, and on a site in several languages which tree each card goes to.
+        .target(
+            name: "CardFeedSelect",
+            dependencies: ["CardFeedModel", "CardFeedLoad"],
             swiftSettings: pipeline
         ),
         // Where a build's files go: a folder replaced as a whole, one updated in place, memory.
@@ -105,7 +111,7 @@ let package = Package(
         // Views, templates and pages: selected cards to bytes, streamed to an output.
         .target(
             name: "CardFeedRender",
-            dependencies: ["CardFeedSystem", "CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedMustache"],
+            dependencies: ["CardFeedSystem", "CardFeedModel", "CardFeedLoad", "CardFeedSelect", "CardFeedWrite", "CardFeedMustache"],
             swiftSettings: pipeline
         ),
         // A build: the steps above in order, where the output goes, and what serve reuses.
@@ -115,6 +121,7 @@ let package = Package(
                 "CardFeedSystem",
                 "CardFeedModel",
                 "CardFeedLoad",
+                "CardFeedSelect",
                 "CardFeedWrite",
                 "CardFeedRender",
                 "CZlib",
@@ -171,12 +178,16 @@ let package = Package(
             dependencies: ["CardFeedLoad", "CardFeedModel", "CardFeedRender", "CCmark"]
         ),
         .testTarget(
+            name: "CardFeedSelectTests",
+            dependencies: ["CardFeedSelect", "CardFeedLoad", "CardFeedModel", "CardFeedRender"]
+        ),
+        .testTarget(
             name: "CardFeedRenderTests",
-            dependencies: ["CardFeedRender", "CardFeedLoad", "CardFeedModel", "CardFeedMustache"]
+            dependencies: ["CardFeedRender", "CardFeedLoad", "CardFeedSelect", "CardFeedModel", "CardFeedMustache"]
         ),
         .testTarget(
             name: "CardFeedBuildTests",
-            dependencies: ["CardFeedSystem", "CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CardFeedSystem", "CardFeedModel", "CardFeedLoad", "CardFeedSelect", "CardFeedWrite", "CardFeedRender", "CardFeedBuild", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden"]
         ),
         // The official Mustache specification's tests (Spec/, MIT), every case of every file,

@@ -1,6 +1,7 @@
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedSystem
 import CardFeedRender
 import CardFeedWrite

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedSystem
 import CardFeedWrite
 

@@ -1,6 +1,7 @@
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedSystem
 
 // `serve` reuses a rendered card, and leaves a page as it is, when what it is made of did not

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedSystem
 import CardFeedWrite
 

@@ -174,12 +174,24 @@ let package = Package(
         // Each test target is named after the target its tests are about; the tests that build a
         // whole site are CardFeedBuild's.
         .testTarget(
+            name: "CardFeedSystemTests",
+            dependencies: ["CardFeedSystem"]
+        ),
+        .testTarget(
+            name: "CardFeedModelTests",
+            dependencies: ["CardFeedModel"]
+        ),
+        .testTarget(
             name: "CardFeedLoadTests",
             dependencies: ["CardFeedLoad", "CardFeedModel", "CardFeedRender", "CCmark"]
         ),
         .testTarget(
             name: "CardFeedSelectTests",
             dependencies: ["CardFeedSelect", "CardFeedLoad", "CardFeedModel", "CardFeedRender"]
+        ),
+        .testTarget(
+            name: "CardFeedWriteTests",
+            dependencies: ["CardFeedWrite"]
         ),
         .testTarget(
             name: "CardFeedRenderTests",

@@ -341,6 +341,8 @@ def layout_shifts(docs_host, page):
         # The frame told its height, and the host fitted it: what the page will look like.
         WebDriverWait(driver, 15).until(lambda d: d.execute_script("return window.__heights.length > 0"))
         time.sleep(1)
+        SCREENSHOTS.joinpath("placements").mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(SCREENSHOTS / "placements" / f"room-{page.replace('.html', '')}.png"))
         return driver.execute_script("""return {shifts: window.__shifts,
           component: document.getElementById('component').getBoundingClientRect().height,
           frame: document.getElementById('frame').getBoundingClientRect().height,

@@ -193,11 +193,12 @@
   if (!window.customElements || customElements.get("cardfeed-placement")) return;
 
   // Shown, or taking no room at all (it could not load, or it has no card left to show),
-  // whatever the host's stylesheet says.
+  // whatever the host's stylesheet says; shown again, with the host's own style back.
   const show = (placement, on) => {
+    if (on !== placement.hidden) return;
+    if (!on) placement.display = placement.style.display;
     placement.hidden = !on;
-    if (on) placement.style.removeProperty("display");
-    else placement.style.display = "none";
+    placement.style.display = on ? placement.display || "" : "none";
   };
 
   class Placement extends HTMLElement {

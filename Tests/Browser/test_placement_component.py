@@ -82,7 +82,7 @@ def host(cardfeed_bin, tmp_path_factory):
         ("not-placement", "other.json"),
         ("no-stylesheet", "lonely/odd.json"),
         ("fine", f"{cards_url}/embed/odd.json"),
-    ]))
+    ]) + f'<cardfeed-placement id="styled" style="display: block; min-height: 3rem" src="{cards_url}/embed/odd.json"></cardfeed-placement>')
     host_server, host_url = serve_folder(pages, QuietHandler)
     yield {"url": host_url + "/", "cards": cards_url, "out": out}
     for server in (host_server, plain_server, cards_server):
@@ -250,7 +250,9 @@ def test_a_placement_that_cannot_load_says_why_once_and_takes_no_room(host):
         time.sleep(0.5)
         placements = {p["id"]: p for p in driver.execute_script(LAYOUT)}
         assert placements["fine"]["cards"] == 5 and not placements["fine"]["hidden"] and placements["fine"]["height"] > 100
-        failed = [id for id in placements if id != "fine"]
+        # A host's own inline style stays as it was on a placement that loads.
+        assert placements["styled"]["cards"] == 5 and driver.execute_script("return document.getElementById('styled').style.display") == "block"
+        failed = [id for id in placements if id not in ("fine", "styled")]
         for id in failed:
             assert placements[id]["hidden"] and placements[id]["height"] == 0, placements[id]
         cards = host["cards"]

@@ -49,6 +49,8 @@ extension PlacementSelection {
             let wanted = placement.extras.map { "\($0.key): \($0.values.sorted().joined(separator: " or "))" }.joined(separator: ", ")
             return "its extras filter (\(wanted)) matches none of the \(feed) feed's \(total)"
         }
-        return "the rules' keep_out_of keep out \(matched == shown.count ? "all \(total) of the \(feed) feed" : "the \(matched) of the \(feed) feed's \(total) that its extras filter matches")"
+        let cards = matched < shown.count ? "the \(matched) of the \(feed) feed's \(total) that its extras filter matches"
+            : shown.count == 1 ? "the \(feed) feed's only card" : "all \(total) of the \(feed) feed"
+        return "the rules' keep_out_of keep out \(cards)"
     }
 }

@@ -243,7 +243,7 @@ def test_a_placement_that_shows_no_card_is_a_warning_saying_why(tmp_path, run):
         'warning: site/cardfeed.yml:4:3: field "placements.offers": the placement "offers" shows no card: its extras filter (feed: offers)'
         " matches none of the all feed's 2 cards, so embed/offers.html, its JSON and its frame page are empty",
         'warning: site/cardfeed.yml:7:3: field "placements.kept-out": the placement "kept-out" shows no card: the rules\' keep_out_of keep out'
-        " all 1 card of the announcements feed, so embed/kept-out.html, its JSON and its frame page are empty",
+        " the announcements feed's only card, so embed/kept-out.html, its JSON and its frame page are empty",
     ], result.stderr
     strict = run("build", site, "--now", NOW, "-o", tmp_path / "strict", "--strict")
     assert strict.returncode == 1 and "(--strict counts warnings as errors)" in strict.stderr

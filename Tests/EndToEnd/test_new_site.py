@@ -1,0 +1,59 @@
+"""A site that `cardfeed init` makes is ready for what the docs add to it: each YAML block of
+README.md and docs/*.md marked `<!-- adds to a new site -->` (languages, placements, search, a
+rule) is appended, as printed, to a fresh site's cardfeed.yml, which then builds with --strict:
+no error and no warning. The blocks are read from the docs, so the docs and the scaffold cannot
+drift apart."""
+import re
+import shutil
+
+import pytest
+
+from conftest import REPO
+
+MARK = "<!-- adds to a new site -->"
+# What the docs must show can be added to a new site; a block whose marker is lost fails here.
+EXPECTED_KEYS = {"languages", "placements", "search", "rules"}
+
+
+def blocks() -> list[tuple[str, int, str]]:
+    """(file, line, YAML) of each marked block."""
+    found = []
+    for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(re.escape(MARK) + r"\n```yaml\n(.*?)\n```", text, flags=re.S):
+            found.append((str(path.relative_to(REPO)), text.count("\n", 0, match.start()) + 1, match.group(1)))
+        assert text.count(MARK) == len([b for b in found if b[0] == str(path.relative_to(REPO))]), \
+            f"{path.name}: a {MARK} not right before a ```yaml block"
+    return found
+
+
+def test_the_docs_mark_an_example_of_each_capability():
+    keys = {key for _, _, block in blocks() for key in re.findall(r"^([a-z_]+):", block, flags=re.M)}
+    assert EXPECTED_KEYS <= keys, f"no marked example of {sorted(EXPECTED_KEYS - keys)}"
+
+
+@pytest.fixture(scope="module")
+def fresh_site(tmp_path_factory, cardfeed_bin):
+    import subprocess
+    folder = tmp_path_factory.mktemp("init") / "my-site"
+    made = subprocess.run([str(cardfeed_bin), "init", str(folder)], capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    return folder
+
+
+def test_a_new_site_builds_strictly_as_it_is(run, fresh_site, tmp_path):
+    site = shutil.copytree(fresh_site, tmp_path / "site")
+    result = run("build", site, "--strict", "--now", "1795000000")
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("block", blocks(), ids=lambda b: f"{b[0]}:{b[1]}")
+def test_each_marked_example_adds_to_a_new_site(run, fresh_site, tmp_path, block):
+    where, line, yaml = block
+    site = shutil.copytree(fresh_site, tmp_path / "site")
+    with open(site / "cardfeed.yml", "a", encoding="utf-8") as settings:
+        settings.write("\n" + yaml + "\n")
+    result = run("build", site, "--strict", "--now", "1795000000")
+    assert result.returncode == 0, f"{where}:{line}'s example on a new site:\n{result.stderr}"
+    assert "warning" not in result.stderr, f"{where}:{line}'s example on a new site warns:\n{result.stderr}"
+    assert (site / "public" / "index.html").is_file()

@@ -5,11 +5,12 @@ import CardFeedRender
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Create a new site: sample cards, a commented cardfeed.yml, and folders for templates, assets and strings.",
+        abstract: "Create a new site, with sample cards to start from.",
         discussion: """
-            The folder must not exist yet, or be empty but for hidden files (a .git folder, say): \
-            init never overwrites a file. `cardfeed init .` makes the current folder a site; \
-            without a folder, init creates ./site.
+            It writes sample cards, a commented cardfeed.yml, and folders for templates, assets \
+            and strings. The folder must not exist yet, or be empty but for hidden files (a .git \
+            folder, say): init never overwrites a file. 'cardfeed init .' makes the current \
+            folder a site; without a folder, init creates ./site.
             """)
 
     @Argument(help: ArgumentHelp("The folder of the new site (default: ./site).", valueName: "site"), completion: .directory)

@@ -20,10 +20,11 @@ def blocks() -> list[tuple[str, int, str]]:
     found = []
     for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
         text = path.read_text(encoding="utf-8")
-        for match in re.finditer(re.escape(MARK) + r"\n```yaml\n(.*?)\n```", text, flags=re.S):
+        marks = re.findall("^" + re.escape(MARK) + "$", text, flags=re.M)
+        blocks_here = list(re.finditer("^" + re.escape(MARK) + r"\n```yaml\n(.*?)\n```", text, flags=re.S | re.M))
+        assert len(marks) == len(blocks_here), f"{path.name}: a {MARK} line not right before a ```yaml block"
+        for match in blocks_here:
             found.append((str(path.relative_to(REPO)), text.count("\n", 0, match.start()) + 1, match.group(1)))
-        assert text.count(MARK) == len([b for b in found if b[0] == str(path.relative_to(REPO))]), \
-            f"{path.name}: a {MARK} not right before a ```yaml block"
     return found
 
 

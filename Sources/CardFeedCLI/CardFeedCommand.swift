@@ -3,6 +3,7 @@ import CArguments
 import Foundation
 import CardFeedModel
 import CardFeedRender
+import CardFeedSystem
 
 @main
 struct CardFeedCommand: ParsableCommand {

@@ -294,6 +294,15 @@ def test_a_card_page_leads_with_its_title_then_the_card_then_where_it_sits(look_
         driver.quit()
 
 
+# Waits (2 s at most) for the images on screen to be decoded, so that a picture shows them: the
+# page's load does not wait for lazy images, nor two frames for an async decode.
+DECODED = """
+const done = arguments[arguments.length - 1];
+const shown = [...document.images].filter(i => { const r = i.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+Promise.race([Promise.all(shown.map(i => i.decode().catch(() => null))), new Promise(r => setTimeout(r, 2000))]).then(() => done());
+"""
+
+
 def test_screenshots_of_every_site(look_sites):
     """Pictures for a person to look at; scripts/update-readme-screenshots.sh copies two."""
     folder = SCREENSHOTS / "look"
@@ -311,6 +320,7 @@ def test_screenshots_of_every_site(look_sites):
                             "cards/card-nf-welcome.html", "cards/card-ar-pinned.html", "cards/card-he-text.html")
                     for page in ["index.html"] + [p for p in more if p in pages] + archive:
                         load(driver, url + page)
+                        driver.execute_async_script(DECODED)
                         shown = "archive" if page in archive else page.replace("/index.html", "").replace(".html", "").replace("/", "-")
                         path = folder / f"{name}-{shown}-{width}-{'dark' if dark else 'light'}.png"
                         assert driver.save_screenshot(str(path))

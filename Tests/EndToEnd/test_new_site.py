@@ -58,3 +58,18 @@ def test_each_marked_example_adds_to_a_new_site(run, fresh_site, tmp_path, block
     assert result.returncode == 0, f"{where}:{line}'s example on a new site:\n{result.stderr}"
     assert "warning" not in result.stderr, f"{where}:{line}'s example on a new site warns:\n{result.stderr}"
     assert (site / "public" / "index.html").is_file()
+
+
+def test_init_writes_the_base_url_it_is_given_and_refuses_one_that_is_none(run, tmp_path):
+    made = run("init", tmp_path / "with", "--base-url", "https://example.org/news/")
+    assert made.returncode == 0, made.stderr
+    assert "\nbase_url: https://example.org/news/\n" in (tmp_path / "with" / "cardfeed.yml").read_text()
+    assert "set base_url" not in made.stdout
+    built = run("build", tmp_path / "with", "-q")
+    assert built.returncode == 0 and (tmp_path / "with" / "public" / "rss.xml").is_file(), built.stderr
+    without = run("init", tmp_path / "without")
+    assert "# base_url: " in (tmp_path / "without" / "cardfeed.yml").read_text()
+    assert "Then set base_url in " in without.stdout, without.stdout
+    refused = run("init", tmp_path / "refused", "--base-url", "example.org")
+    assert refused.returncode == 1 and "--base-url" in refused.stderr and '"https://example.org"' in refused.stderr, refused.stderr
+    assert not (tmp_path / "refused").exists(), "nothing is written for a refused base URL"

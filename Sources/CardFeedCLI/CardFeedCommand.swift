@@ -2,6 +2,7 @@ import ArgumentParser
 import CArguments
 import Foundation
 import CardFeedModel
+import CardFeedRender
 import CardFeedSystem
 
 @main
@@ -12,11 +13,18 @@ struct CardFeedCommand: ParsableCommand {
         commandName: "cardfeed",
         abstract: "Turn Braze card JSON (News Feed and Content Cards) into a static, browsable feed site.",
         discussion: """
-            A site is a folder: cards in cards.json and cards/**/*.json, optional template \
-            overrides in templates/, images and other files in assets/. `cardfeed build` writes \
-            one feed per category (news, advertising, announcements, social, uncategorized) and \
-            an "all" feed to SITE/public, or the feeds cardfeed.yml defines (by category, or by \
-            extras as Content Cards apps group their cards).
+            A site is a folder: cards in cards.json and cards/**/*.json, settings in \
+            cardfeed.yml, optional template overrides in templates/, images and other files in \
+            assets/. 'cardfeed build' writes one feed per category (news, advertising, \
+            announcements, social, uncategorized) and an "all" feed to SITE/public, or the feeds \
+            cardfeed.yml defines (by category, or by extras as Content Cards apps group their \
+            cards), a page for each card, and with base_url in cardfeed.yml, \
+            \(OutputFormat.list(OutputFormat.perFeed.map(\.format.name))) files and a sitemap.
+
+            In cardfeed.yml, a site can also have:
+              search: true         a search box on every page (Pagefind)
+              placements:          a feed's newest cards inside other sites' pages
+              languages: [en, de]  a tree of pages per language, in its words
 
             Examples:
               cardfeed build                     build this site (or ./site)

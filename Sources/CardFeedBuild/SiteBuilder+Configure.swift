@@ -25,7 +25,7 @@ extension SiteBuilder {
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
         let search = config.search != nil
         let pagefind = search ? locatePagefind(config, &report.diagnostics) : nil
-        report.steps = steps(search: search)
+        report.steps = numberedSteps(search: search)
         for (path, reason, isError) in site.skippedEntries() {
             report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }

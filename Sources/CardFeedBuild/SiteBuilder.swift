@@ -24,23 +24,68 @@ public struct SiteBuilder: Sendable {
         self.logger = logger
     }
 
+    /// The steps of a build, in order, each with its name, its line, when it runs and what it
+    /// does over what the steps before it made (`BuildState`). `run` takes every step that the
+    /// build runs; `check`, whose output keeps nothing, the same list without its last two (the
+    /// index and the write step); `explain`, the steps before the checkpoint (`explainedSteps`).
+    static let steps: [BuildStep] = [
+        BuildStep(.configure) { builder, state, report throws(BuildFailure) in
+            state.configuration = try builder.configure(&report)
+        },
+        BuildStep(.load, title: { _ in "Load cards" }) { builder, state, report in
+            state.loaded = builder.load(state.configuration!, &report, following: state.following)
+        },
+        BuildStep(.rules) { builder, state, report in
+            state.ruled = builder.applyRules(state.loaded!, state.configuration!, &report)
+        },
+        BuildStep(.checkpoint) { builder, state, report throws(BuildFailure) in
+            state.setup = try builder.checkpoint(state.configuration!, &report)
+        },
+        BuildStep(.select, title: { _ in "Select cards" }) { builder, state, report in
+            state.selections = builder.select(state.ruled!, state.setup!, &report)
+        },
+        BuildStep(.render, title: { _ in "Render pages" }) { builder, state, report throws(BuildFailure) in
+            let output = try builder.openOutput(&report)
+            state.output = output
+            let site = try builder.render(state.selections, state.setup!, into: output, &report)
+            state.site = site
+            // Into a folder updated in place (`serve`'s, which shows an edit before its index is
+            // made), the cards to index are left to the build's caller.
+            if case .inPlace = builder.destination { report.searchIndex = site.search }
+        },
+        // Made in the build only into a folder replaced as a whole.
+        BuildStep(.index, title: { _ in "Index for search" }, runs: { builder, search in if case .folder = builder.destination { search } else { false } }) { builder, state, report throws(BuildFailure) in
+            try builder.index(state.site!.search, into: &state.site!, state.output!, &report)
+        },
+        // None for `check`, whose output keeps nothing.
+        BuildStep(.write, title: { "Write \($0.destination.folder.map(SiteFolder.display) ?? "memory")" }, runs: { builder, _ in builder.writes }) { builder, state, report throws(BuildFailure) in
+            try builder.write(state.site!, into: state.output!, &report)
+        },
+    ]
+
+    /// The steps `explain` runs: those before the checkpoint, which it does not stop at (it
+    /// explains a card of a site with errors too), and no step after it.
+    static let explainedSteps = steps.prefix { $0.name != .checkpoint }
+
     public func run() throws(BuildFailure) -> BuildReport {
         var report = BuildReport()
+        var state = BuildState()
         reuse?.beginBuild()
-        let configuration = try configure(&report)
-        let loaded = load(configuration, &report)
-        let ruled = applyRules(loaded, configuration, &report)
-        defer { options.whenDoneWithCards?(loaded.cards, ruled.cards) }
-        let setup = try checkpoint(configuration, &report)
-        let selections = select(ruled, setup, &report)
-        let output = try openOutput(&report)
-        // The search documents and Pagefind's index, beside the output, are gone once it is written.
-        defer { if let scratch = (output as? OutputTransaction)?.scratchFolder { try? FileManager.default.removeItem(atPath: scratch) } }
-        var site = try render(selections, setup, into: output, &report)
-        try index(site.search, into: &site, output, &report)
-        try write(site, into: output, &report)
+        defer {
+            // The search documents and Pagefind's index, beside the output, are gone once it is written.
+            if let scratch = (state.output as? OutputTransaction)?.scratchFolder { try? FileManager.default.removeItem(atPath: scratch) }
+            if let loaded = state.loaded, let ruled = state.ruled { options.whenDoneWithCards?(loaded.cards, ruled.cards) }
+        }
+        try run(Self.steps, &state, &report)
         reuse?.endBuild()
         return report
+    }
+
+    /// Runs each of `steps` that this build runs, in order, over `state`.
+    func run(_ steps: some Sequence<BuildStep>, _ state: inout BuildState, _ report: inout BuildReport) throws(BuildFailure) {
+        for step in steps where step.runs(self, state.configuration?.config.search != nil) {
+            try step.body(self, &state, &report)
+        }
     }
 
     /// cardfeed.yml, strings and templates as read; the strings and templates are nil when
@@ -84,35 +129,10 @@ public struct SiteBuilder: Sendable {
         if case .discarded = destination { false } else { true }
     }
 
-    /// The steps a build reports as it goes ("[2/4] Select cards: ..."), in order; configuring
-    /// and the checkpoint print no line of their own. Their numbers and count come from
-    /// `steps(search:)`.
-    enum Step: CaseIterable {
-        case load, select, render, index, write
-
-        func title(_ builder: SiteBuilder) -> String {
-            switch self {
-            case .load: "Load cards"
-            case .select: "Select cards"
-            case .render: "Render pages"
-            case .index: "Index for search"
-            case .write: "Write \(builder.destination.folder.map(SiteFolder.display) ?? "memory")"
-            }
-        }
-    }
-
-    /// The steps this build runs: all but the search index (made in the build only into a
-    /// folder) and the write step (none for `check`).
-    func steps(search: Bool) -> [Step] {
-        Step.allCases.filter { step in
-            switch step {
-            case .load, .select, .render: return true
-            case .index:
-                guard case .folder = destination else { return false }
-                return search
-            case .write: return writes
-            }
-        }
+    /// The steps this build prints a line for, in order, which number them ("[2/4] Select
+    /// cards: ..."): those it runs that have a title.
+    func numberedSteps(search: Bool) -> [BuildStep.Name] {
+        Self.steps.filter { $0.title != nil && $0.runs(self, search) }.map(\.name)
     }
 
     /// A diagnostic about a card found after the others were located (`applyRules`), with its
@@ -148,11 +168,11 @@ public struct SiteBuilder: Sendable {
     /// Runs one step, records its time and logs `[n/total] Title: detail`. The body is handed a
     /// way to report its progress when the build has a progress observer.
     func step<T>(
-        _ step: Step, _ report: inout BuildReport,
+        _ step: BuildStep.Name, _ report: inout BuildReport,
         _ body: (ProgressReport?) throws -> T, detail: (T) -> String
     ) rethrows -> T {
-        if report.steps.isEmpty { report.steps = steps(search: false) }  // `explain`, which does not configure through `run`
-        let title = step.title(self)
+        if report.steps.isEmpty { report.steps = numberedSteps(search: false) }  // `explain`, which does not configure through `run`
+        let title = Self.steps.first { $0.name == step }?.title?(self) ?? "\(step)"
         let number = (report.steps.firstIndex(of: step) ?? report.steps.count) + 1
         let total = report.steps.count
         let start = DispatchTime.now().uptimeNanoseconds

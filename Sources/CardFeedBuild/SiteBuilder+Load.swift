@@ -54,24 +54,15 @@ extension SiteBuilder {
         let decoder = cardLoader(configuration.config).decoder()
         let ruled = RuleEngine(rules: configuration.config.rules, decoder: decoder).apply(to: loaded.cards, cardsComplete: !loaded.diagnostics.hasErrors)
         ruled.diagnostics.forEach { report.diagnostics.append($0) }
-        if configuration.config.future == .show {
-            warnAboutFutureCards(ruled.cards, selector(configuration.config), &report.diagnostics)
-        }
         report.rules = ruled.matches.map { ($0.rule.name, $0.rule.location, $0.ids) }
         if ruled.hidden > 0 {
             report.skipped[.hiddenByRule] = ruled.hidden
             for match in ruled.matches where match.rule.hide { match.ids.forEach { report.skippedIDs.add($0, .hiddenByRule) } }
         }
-        if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
-        checkBannerDescriptions(ruled.cards, &report.diagnostics)
-        checkBlankLinks(ruled.cards, &report.diagnostics)
-        if let feeds = configuration.config.feeds, !ruled.cards.isEmpty, !loaded.diagnostics.hasErrors {
-            FeedCheck(cards: ruled.cards).warnings(feeds).forEach { report.diagnostics.append($0) }
-        }
-        if let languages = configuration.config.languages {
-            let selector = selector(configuration.config)
-            LanguageTrees(languages).warnings(ruled.cards) { selector.hiddenReason($0) != nil }.forEach { report.diagnostics.append($0) }
-        }
+        let checked = SiteCheck.CheckedCards(
+            cards: ruled.cards, config: configuration.config, templates: configuration.templates, selector: selector(configuration.config),
+            loadFailed: loaded.diagnostics.hasErrors)
+        check(checked).forEach { report.diagnostics.append($0) }
 
         report.diagnostics.locateCards()
         report.diagnostics = report.diagnostics.escalated(strict: configuration.config.strict)

@@ -140,11 +140,9 @@ extension SiteBuilder {
         besides assets: [Asset], _ selections: [Selection], _ setup: Setup, search: Bool, _ output: any OutputTarget, _ report: inout BuildReport
     ) throws(BuildFailure) -> [OutputFile] {
         let staticFiles = options.site.staticFiles()
-        var problems = unportableNames(assets: assets.filter(\.fromSite).map(\.path), static: staticFiles)
-        if !staticFiles.isEmpty {
-            let hidden = (output as? OutputTransaction)?.hiddenFiles ?? .none
-            problems += staticCollisions(staticFiles, selections: selections, assets: assets.map(\.file.path), syndication: setup.config.baseURL != nil, search: search, hidden: hidden)
-        }
+        let problems = check(SiteCheck.CopiedFiles(
+            siteAssets: assets.filter(\.fromSite).map(\.path), staticFiles: staticFiles, selections: selections, assetPaths: assets.map(\.file.path),
+            syndication: setup.config.baseURL != nil, search: search, hidden: (output as? OutputTransaction)?.hiddenFiles ?? .none))
         if !problems.isEmpty {
             output.abandon()
             record(problems, in: &report)

@@ -35,7 +35,10 @@ extension SiteBuilder {
         for rule in report.rules where !rule.ids.isEmpty {
             logger.info("      \(rule.name) (\(rule.location)): \(rule.ids.count) card\(rule.ids.count == 1 ? "" : "s"): \(rule.ids.prefix(5).joined(separator: ", "))\(rule.ids.count > 5 ? ", …" : "")")
         }
-        for selection in selections { warnAboutPages(selection, ruled, setup, &report) }
+        // Each as it is found, as the build's other lines are printed.
+        for selection in selections {
+            for diagnostic in check(selection, setup.config) { record([diagnostic], in: &report) }
+        }
         if let waiting = selections.reduce(nil, { (sum: Int?, selection) in selection.hidden[.future].map { (sum ?? 0) + $0 } ?? sum }) {
             let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
                 .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }

@@ -6,13 +6,117 @@ import CardFeedSelect
 import CardFeedRender
 import CardFeedWrite
 
-/// The checks that warn about a site, or stop its build.
+/// A check that warns about a site, or stops its build: one entry of `SiteCheck.all`, the one
+/// place a new warning goes. Each looks at what a step has made, and that step runs it.
+struct SiteCheck: Sendable {
+    enum Over: Sendable {
+        /// The cards as the rules left them (the rules step), located in their files with the
+        /// load's diagnostics and reported with them at the checkpoint.
+        case cards(@Sendable (SiteBuilder, CheckedCards) -> [Diagnostic])
+        /// One tree's selection (the select step), reported as each is found.
+        case selection(@Sendable (SiteBuilder, Selection, SiteConfig) -> [Diagnostic])
+        /// The files the build copies under their own names, from `SITE/assets/` and `static/`
+        /// (the render step, before any page is written); an error ends the build.
+        case copiedFiles(@Sendable (SiteBuilder, CopiedFiles) -> [Diagnostic])
+    }
+
+    /// What it checks, for the reader of this list.
+    let name: String
+    let over: Over
+
+    init(_ name: String, _ over: Over) {
+        self.name = name
+        self.over = over
+    }
+
+    /// What the checks of the cards look at.
+    struct CheckedCards {
+        var cards: [Card]
+        var config: SiteConfig
+        /// nil when the templates have errors.
+        var templates: TemplateSet?
+        var selector: FeedSelector
+        /// The load had errors: the cards are not all there.
+        var loadFailed: Bool
+    }
+
+    /// What the checks of the copied files look at.
+    struct CopiedFiles {
+        /// The site's own files of `SITE/assets/`, and those of `static/`.
+        var siteAssets: [String]
+        var staticFiles: [String]
+        var selections: [Selection]
+        /// Every asset's path in the output, built in or the site's.
+        var assetPaths: [String]
+        var syndication: Bool
+        var search: Bool
+        var hidden: OutputHiddenFiles
+    }
+
+    static let all: [SiteCheck] = [
+        SiteCheck("cards dated after the build's time, shown (future: show)", .cards { builder, checked in
+            checked.config.future == .show ? builder.futureCards(checked.cards, checked.selector) : []
+        }),
+        SiteCheck("a card's template extra naming a template the site lacks", .cards { builder, checked in
+            checked.templates.map { builder.missingCardTemplates(checked.cards, $0) } ?? []
+        }),
+        SiteCheck("an image that is all its card shows, without image_alt", .cards { builder, checked in builder.imagesWithoutWords(checked.cards) }),
+        SiteCheck("a blank link whose domain then shows nowhere", .cards { builder, checked in builder.blankLinks(checked.cards) }),
+        SiteCheck("configured feeds that show nothing or match nothing", .cards { _, checked in
+            guard let feeds = checked.config.feeds, !checked.cards.isEmpty, !checked.loadFailed else { return [] }
+            return FeedCheck(cards: checked.cards).warnings(feeds)
+        }),
+        SiteCheck("cards in no language's tree", .cards { _, checked in
+            guard let languages = checked.config.languages else { return [] }
+            let selector = checked.selector
+            return LanguageTrees(languages).warnings(checked.cards) { selector.hiddenReason($0) != nil }
+        }),
+        SiteCheck("cards whose anchors are alike", .selection { builder, selection, _ in builder.anchorsAlike(selection) }),
+        SiteCheck("feeds whose pages cannot be cut where the cards say", .selection { builder, selection, config in
+            builder.pagesCutByCount(selection, pageSize: config.pageSize)
+        }),
+        SiteCheck("copied files with a name Windows keeps for a device", .copiedFiles { builder, files in
+            builder.unportableNames(assets: files.siteAssets, static: files.staticFiles)
+        }),
+        SiteCheck("files of static/ where the build writes", .copiedFiles { builder, files in
+            guard !files.staticFiles.isEmpty else { return [] }
+            return builder.staticCollisions(
+                files.staticFiles, selections: files.selections, assets: files.assetPaths, syndication: files.syndication, search: files.search, hidden: files.hidden)
+        }),
+    ]
+}
+
+extension SiteBuilder {
+    /// What the checks of the cards say, in the list's order.
+    func check(_ cards: SiteCheck.CheckedCards) -> [Diagnostic] {
+        SiteCheck.all.flatMap { check -> [Diagnostic] in
+            if case .cards(let run) = check.over { run(self, cards) } else { [] }
+        }
+    }
+
+    /// What the checks of one tree's selection say, in the list's order.
+    func check(_ selection: Selection, _ config: SiteConfig) -> [Diagnostic] {
+        SiteCheck.all.flatMap { check -> [Diagnostic] in
+            if case .selection(let run) = check.over { run(self, selection, config) } else { [] }
+        }
+    }
+
+    /// What the checks of the copied files say, in the list's order.
+    func check(_ files: SiteCheck.CopiedFiles) -> [Diagnostic] {
+        SiteCheck.all.flatMap { check -> [Diagnostic] in
+            if case .copiedFiles(let run) = check.over { run(self, files) } else { [] }
+        }
+    }
+}
+
+/// The checks themselves.
 extension SiteBuilder {
     /// A warning for each card that would be shown although it is dated after the build's
     /// time: it sorts at the top, as if published already; a terminal shows them once a file
     /// (`Diagnostic.summary`). (With `future: hide` such a card waits instead, and the select
     /// step names it.)
-    func warnAboutFutureCards(_ cards: [Card], _ selector: FeedSelector, _ diagnostics: inout Diagnostics) {
+    func futureCards(_ cards: [Card], _ selector: FeedSelector) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
         for card in cards where selector.isFuture(card) && selector.hiddenReason(card) == nil {
             var diagnostic = Diagnostic(
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "created",
@@ -21,11 +125,13 @@ extension SiteBuilder {
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }
+        return diagnostics
     }
 
     /// A card whose `template` extra names a template the site does not have is rendered with
     /// its type's template, with a warning.
-    func checkCardTemplates(_ cards: [Card], _ templates: TemplateSet, _ diagnostics: inout Diagnostics) {
+    func missingCardTemplates(_ cards: [Card], _ templates: TemplateSet) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
         for card in cards {
             guard let name = card.templateName, !templates.hasCardTemplate(name) else { continue }
             var diagnostic = Diagnostic(
@@ -34,13 +140,15 @@ extension SiteBuilder {
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }
+        return diagnostics
     }
 
     /// A banner's image is all it shows (and so is that of a card with neither title nor
     /// description), so a screen reader needs words for it: a warning for each such card without
     /// `image_alt` (after the rules, which may set it), which a terminal shows once a file
     /// (`Diagnostic.summary`), since Braze's own banners seldom carry it.
-    func checkBannerDescriptions(_ cards: [Card], _ diagnostics: inout Diagnostics) {
+    func imagesWithoutWords(_ cards: [Card]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
         for card in cards where card.showsOnlyItsImage && card.image != nil && card.imageAlt == nil {
             let why = card.type == .bannerImage
                 ? "a banner's image is all it shows, so screen readers read "
@@ -54,13 +162,15 @@ extension SiteBuilder {
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }
+        return diagnostics
     }
 
     /// A card whose file gave its link as spaces only has no link (`CardSource.blankLinkKey`),
     /// so its domain, the link's words, which its writer meant to be seen, shows nowhere: a
     /// warning for each such card that still has a domain and no link after the rules (which
     /// may set either), which a terminal shows once a file.
-    func checkBlankLinks(_ cards: [Card], _ diagnostics: inout Diagnostics) {
+    func blankLinks(_ cards: [Card]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
         for card in cards where card.url == nil {
             guard let key = card.source.blankLinkKey, let domain = card.domain else { continue }
             let advice = "give the card a url, or leave out domain"
@@ -71,11 +181,12 @@ extension SiteBuilder {
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }
+        return diagnostics
     }
 
-    /// The warnings about one tree's pages: anchors alike, pages that cannot be cut where the cards say.
-    func warnAboutPages(_ selection: Selection, _ ruled: RuleEngine.RuledCards, _ setup: Setup, _ report: inout BuildReport) {
-        for (earlier, later, anchor) in selection.cards.anchorCollisions {
+    /// A warning for each card whose anchor would be that of a card shown before it in the tree.
+    func anchorsAlike(_ selection: Selection) -> [Diagnostic] {
+        selection.cards.anchorCollisions.map { earlier, later, anchor in
             let (first, second) = (selection.cards[earlier], selection.cards[later])
             // With card pages, anchors that differ only in case collide too: they name files.
             let butForCase = Formatting.anchor(for: first.id) != Formatting.anchor(for: second.id)
@@ -85,14 +196,17 @@ extension SiteBuilder {
                     + (butForCase ? " but for case, and so would its page's file on file systems that ignore case (macOS, Windows)" : "")
                     + "; this card's anchor is \(anchor)")
             warning.cardOffset = second.source.offset
-            record([located(warning)], in: &report)
+            return located(warning)
         }
-        for feed in selection.feeds {
-            guard let pageEnds = feed.pageEndsWhenPagedByCount else { continue }
-            let pageSize = setup.config.pageSize
-            record([Diagnostic(
+    }
+
+    /// A warning for each feed of the tree whose pages cannot be cut where the cards say.
+    func pagesCutByCount(_ selection: Selection, pageSize: Int) -> [Diagnostic] {
+        selection.feeds.compactMap { feed in
+            guard let pageEnds = feed.pageEndsWhenPagedByCount else { return nil }
+            return Diagnostic(
                 .warning, file: options.site.display(options.site.root),
-                message: "the \(feed.feed.slug)\(feed.feed.tree.isEmpty ? "" : " (\(feed.feed.tree)/)") feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")], in: &report)
+                message: "the \(feed.feed.slug)\(feed.feed.tree.isEmpty ? "" : " (\(feed.feed.tree)/)") feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")
         }
     }
 

@@ -53,25 +53,29 @@ extension SiteBuilder {
         var framesLoadingTheRootsFiles: [String] = []
         do {
             let syndication = try step(.render, &report) { (progress: ProgressReport?) -> [OutputFile] in
+                // Feed and site files first, then the placements', as the write step has had them.
                 var files: [OutputFile] = []
                 var embeds: [OutputFile] = []
                 var rendered = 0
                 for (index, var renderer) in renderers.enumerated() {
                     let selection = selections[index]
                     if let progress { renderer.progress = { [rendered] cards in progress(rendered + cards, cardCount, "cards", Double(rendered + cards) / Double(max(cardCount, 1))) } }
-                    let feedCards = setup.config.baseURL == nil ? [] : Set(selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
-                    let descriptions = try renderer.renderPages(selection, into: output, searchDocuments: searchDocuments, keepDescriptions: feedCards, reusing: reuse?.cards)
-                    rendered += selection.cards.count
-                    if setup.config.placements != nil {
-                        let made = try PlacementFiles(renderer: renderer).files(selection, stylesheets: cardStylesheets(assets))
-                        framesLoadingTheRootsFiles += PlacementFiles.framesLoadingTheRootsFiles(made, tree: selection.tree)
-                        embeds += made
+                    var tree = TreeRendering(
+                        selection: selection, renderer: renderer, settings: settings[index], setup: setup, assets: assets, output: output, searchDocuments: searchDocuments)
+                    for producer in Self.producers {
+                        guard case .eachTree(let produce) = producer.scope else { continue }
+                        let made = try produce(self, &tree)
+                        if producer.syndication { files += made } else { embeds += made }
                     }
-                    guard let baseURL = setup.config.baseURL else { continue }
-                    files += try Syndication(baseURL: baseURL, settings: settings[index], templates: setup.templates).files(selection, descriptions: descriptions)
+                    rendered += selection.cards.count
+                    framesLoadingTheRootsFiles += tree.framesLoadingTheRootsFiles
                 }
-                guard let baseURL = setup.config.baseURL else { return embeds }
-                files += try Syndication(baseURL: baseURL, settings: settings[0], templates: setup.templates).siteFiles(selections, languages: languages)
+                let site = SiteRendering(selections: selections, settings: settings[0], setup: setup, languages: languages)
+                for producer in Self.producers {
+                    guard case .site(let produce) = producer.scope else { continue }
+                    let made = try produce(self, site)
+                    if producer.syndication { files += made } else { embeds += made }
+                }
                 syndicationFiles = files.count
                 return files + embeds
             } detail: { (_: [OutputFile]) in

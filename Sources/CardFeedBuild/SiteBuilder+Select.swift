@@ -56,4 +56,12 @@ extension SiteBuilder {
         }
         return selections
     }
+
+    /// With `--strict`, the select step's warnings (a placement with no card, anchors alike, pages
+    /// cut by count) end the build as the checks' do, before anything is written.
+    func refuseWarningsIfStrict(_ config: SiteConfig, _ report: inout BuildReport) throws(BuildFailure) {
+        guard config.strict, !report.diagnostics.warnings.isEmpty else { return }
+        report.diagnostics = report.diagnostics.escalated(strict: true)
+        throw BuildFailure(report: report)
+    }
 }

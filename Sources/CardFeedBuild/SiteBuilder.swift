@@ -41,8 +41,9 @@ public struct SiteBuilder: Sendable {
         BuildStep(.checkpoint) { builder, state, report throws(BuildFailure) in
             state.setup = try builder.checkpoint(state.configuration!, &report)
         },
-        BuildStep(.select, title: { _ in "Select cards" }) { builder, state, report in
+        BuildStep(.select, title: { _ in "Select cards" }) { builder, state, report throws(BuildFailure) in
             state.selections = builder.select(state.ruled!, state.setup!, &report)
+            try builder.refuseWarningsIfStrict(state.setup!.config, &report)
         },
         BuildStep(.render, title: { _ in "Render pages" }) { builder, state, report throws(BuildFailure) in
             let output = try builder.openOutput(&report)

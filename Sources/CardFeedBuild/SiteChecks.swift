@@ -62,6 +62,7 @@ struct SiteCheck: Sendable {
         }),
         SiteCheck("an image that is all its card shows, without image_alt", .cards { builder, checked in builder.imagesWithoutWords(checked.cards) }),
         SiteCheck("a blank link whose domain then shows nowhere", .cards { builder, checked in builder.blankLinks(checked.cards) }),
+        SiteCheck("ids too long for readers' browsers to keep", .cards { builder, checked in builder.longIDs(checked.cards) }),
         SiteCheck("configured feeds that show nothing or match nothing", .cards { _, checked in
             guard let feeds = checked.config.feeds, !checked.cards.isEmpty, !checked.loadFailed else { return [] }
             return FeedCheck(cards: checked.cards).warnings(feeds)
@@ -75,6 +76,7 @@ struct SiteCheck: Sendable {
         SiteCheck("feeds whose pages cannot be cut where the cards say", .selection { builder, selection, config in
             builder.pagesCutByCount(selection, pageSize: config.pageSize)
         }),
+        SiteCheck("placements that show no card", .selection { builder, selection, _ in builder.emptyPlacements(selection) }),
         SiteCheck("copied files with a name Windows keeps for a device", .copiedFiles { builder, files in
             builder.unportableNames(assets: files.siteAssets, static: files.staticFiles)
         }),
@@ -207,6 +209,36 @@ extension SiteBuilder {
             return Diagnostic(
                 .warning, file: options.site.display(options.site.root),
                 message: "the \(feed.feed.slug)\(feed.feed.tree.isEmpty ? "" : " (\(feed.feed.tree)/)") feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")
+        }
+    }
+
+    /// A warning for each placement of the tree that shows no card, saying why (`whyEmpty`).
+    func emptyPlacements(_ selection: Selection) -> [Diagnostic] {
+        selection.placements.compactMap { placed in
+            guard let why = placed.whyEmpty(in: selection) else { return nil }
+            let placement = placed.placement
+            let fragment = PlacementFiles.paths(of: placement.name, tree: selection.tree)[0]
+            return Diagnostic(
+                .warning, file: placement.file, line: placement.line, column: placement.column, field: "placements.\(placement.name)",
+                message: "the placement \(Diagnostic.quoted(placement.name))\(selection.tree.isEmpty ? "" : " (\(selection.tree)/)") shows no card: \(why), so \(fragment), its JSON and its frame page are empty")
+        }
+    }
+
+    /// Ids longer than this (in UTF-16 units, as browsers count) are a warning.
+    static let longestCardID = 256
+
+    /// A warning for each card whose id is longer than `longestCardID`: readers' browsers keep
+    /// the ids of the cards they read and dismissed, on the site's pages and in placements on
+    /// other sites' pages, which keep at most 64 kB of them there (docs/embedding.md).
+    func longIDs(_ cards: [Card]) -> [Diagnostic] {
+        cards.filter { $0.id.utf16.count > Self.longestCardID }.map { card in
+            let why = "readers' browsers keep the ids of the cards they read and dismissed (placements on other sites' pages keep at most 64 kB of them, and an id over 128 characters as a hash); give the card a shorter id"
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id",
+                message: "\(card.id.utf16.count) characters long, over \(Self.longestCardID): " + why)
+            diagnostic.summary = "over \(Self.longestCardID) characters long: " + why
+            diagnostic.cardOffset = card.source.offset
+            return diagnostic
         }
     }
 

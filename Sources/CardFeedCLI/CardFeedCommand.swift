@@ -1,5 +1,4 @@
 import ArgumentParser
-import CArguments
 import Foundation
 import CardFeedModel
 import CardFeedRender
@@ -70,9 +69,9 @@ struct CardFeedCommand: ParsableCommand {
             Console.printError("\(type(of: asynchronous)._commandName) needs /proc, which this system does not have (mount it with mount -t proc proc /proc)")
             Foundation.exit(ExitCode.failure.rawValue)
         }
-        // The task is the command's only user from here on.
-        nonisolated(unsafe) var serving = asynchronous
-        Task {
+        // The command is sent to the task, its only user from here on (the compiler holds it to that).
+        Task.detached { [asynchronous] in
+            var serving = asynchronous
             do { try await serving.run() } catch { exit(withError: error) }
             exit()
         }
@@ -103,20 +102,5 @@ struct CardFeedCommand: ParsableCommand {
         guard !names.contains(word) else { return nil }
         return "unknown command \("\"\(word)\"")\(Diagnostic.suggestion(for: word, among: Set(names))); "
             + "the commands are \(configuration.subcommands.map { $0._commandName }.joined(separator: ", ")) (see `cardfeed --help`)"
-    }
-}
-
-/// The program's arguments as `main` received them (`CArguments`), not through
-/// `CommandLine.arguments`, which Swift on Linux reads from /proc/self/cmdline: without /proc
-/// (a chroot, a container) it is empty, and `cardfeed build` would print the help and exit 0.
-enum ProcessArguments {
-    /// Whether the C library gave main's arguments (it gives at least the program's name).
-    static var known: Bool { cardfeed_argc() > 0 && cardfeed_argv() != nil }
-
-    /// Every argument, the program's name first; `CommandLine.arguments` where the C library
-    /// gave none.
-    static var all: [String] {
-        guard known, let argv = cardfeed_argv() else { return CommandLine.arguments }
-        return (0..<Int(cardfeed_argc())).map { argv[$0].map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? "" }
     }
 }

@@ -181,7 +181,10 @@ public struct SiteBuilder: Sendable {
             report.skipped[.hiddenByRule] = ruled.hidden
             for match in ruled.matches where match.rule.hide { match.ids.forEach { report.skippedIDs.add($0, .hiddenByRule) } }
         }
-        if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
+        if let templates = configuration.templates {
+            checkCardTemplates(ruled.cards, templates, &report.diagnostics)
+            checkTextAnnouncementImages(ruled.cards, templates, &report.diagnostics)
+        }
         checkBannerDescriptions(ruled.cards, &report.diagnostics)
         checkBlankLinks(ruled.cards, &report.diagnostics)
         if let feeds = configuration.config.feeds, !ruled.cards.isEmpty, !loaded.diagnostics.hasErrors {
@@ -516,6 +519,23 @@ public struct SiteBuilder: Sendable {
                 message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used")
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
+        }
+    }
+
+    /// A text announcement with an image shows it, as Braze's Classic card does; through a site
+    /// template that shows no image it does not: one warning for each such template, naming the
+    /// cards it leaves without their image.
+    private func checkTextAnnouncementImages(_ cards: [Card], _ templates: TemplateSet, _ diagnostics: inout Diagnostics) {
+        var byFile: [String: [Card]] = [:]
+        for card in cards where card.type == .textAnnouncement && card.image != nil {
+            if let file = templates.fileShowingNoImage(for: card) { byFile[file, default: []].append(card) }
+        }
+        for (file, affected) in byFile.sorted(by: { $0.key < $1.key }) {
+            let named = affected.prefix(3).map { "\($0.source) (id \(Diagnostic.quoted($0.id)))" }.joined(separator: ", ")
+            let cards = affected.count == 1 ? "the card \(named)" : "\(affected.count) cards (\(named)\(affected.count > 3 ? ", …" : ""))"
+            diagnostics.append(Diagnostic(
+                .warning, file: file,
+                message: "shows no image, so \(cards) of type text_announcement with an image \(affected.count == 1 ? "shows" : "show") it nowhere (Braze's Web SDK shows it, as a Classic card); add {{>partials/image}} to the template's media block, or extend builtin.cards.text_announcement"))
         }
     }
 

@@ -75,7 +75,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     /// The extras key that picks a site template for one card.
     static let templateExtra = "template"
 
-    func decode(_ value: JSONValue, source: CardSource) -> (DecodedEntry, [Diagnostic]) {
+    func decode(_ value: JSONValue, source: CardSource, keyStyle: FieldReader.KeyStyle = .long) -> (DecodedEntry, [Diagnostic]) {
         guard case .object(let object) = value else {
             var diagnostic = Diagnostic(
                 .warning, file: source.file, cardIndex: source.index,
@@ -83,8 +83,13 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             diagnostic.cardOffset = source.offset
             return (.skipped(.invalid, id: nil), [diagnostic])
         }
-        var reader = FieldReader(object: object, file: source.file, index: source.index, timeZone: timeZone)
+        var reader = FieldReader(object: object, file: source.file, index: source.index, timeZone: timeZone, keyStyle: keyStyle)
         let entry = decode(&reader, source: source, textBytes: Self.textBytes(value))
+        if !reader.ignoredKeys.isEmpty, case .card(let card) = entry {
+            var note = Diagnostic(.warning, file: source.file, cardIndex: source.index, cardID: card.id, message: "gives a field in both key styles")
+            note.keysSetAside = reader.ignoredKeys
+            reader.note(note)
+        }
         guard source.offset != nil else { return (entry, reader.diagnostics) }
         return (entry, reader.diagnostics.map { var diagnostic = $0; diagnostic.cardOffset = source.offset; return diagnostic })
     }

@@ -78,11 +78,13 @@ public struct CardLoader: Sendable {
             var fileProblems = Diagnostics()
             var fileEntries = 0
             var fileEntriesRead = 0
+            var fileIsSync = false
             readEntries(
                 url, file: file, decoder: decoder, reusing: cache, decoderKey: decoderKey, firstOrder: { entriesHandedOver },
                 into: &fileProblems,
                 expect: { count, sync in
                     fileEntries = count
+                    fileIsSync = sync != nil
                     merging.queue.sync {
                         merging.state.withLock { state in
                             state.merger.reserve(count, in: &state.result)
@@ -96,7 +98,9 @@ public struct CardLoader: Sendable {
                     merging.state.withLock { state in
                         state.result.entriesRead += decoded.count
                         for (entry, diagnostics) in decoded {
-                            diagnostics.forEach { state.result.diagnostics.append($0) }
+                            for diagnostic in diagnostics {
+                                if diagnostic.keysSetAside != nil { state.keysSetAside.add(diagnostic) } else { state.result.diagnostics.append(diagnostic) }
+                            }
                             state.merger.add(entry, into: &state.result)
                             if state.merger.following != nil { state.merger.follow(entry, diagnostics) }
                         }
@@ -112,6 +116,7 @@ public struct CardLoader: Sendable {
             merging.queue.sync {
                 merging.state.withLock { state in
                     state.result.files.append(file)
+                    if let warning = state.keysSetAside.warning(sync: fileIsSync) { state.result.diagnostics.append(warning) }
                     state.result.diagnostics.append(contentsOf: fileProblems)
                 }
             }
@@ -130,8 +135,8 @@ public struct CardLoader: Sendable {
     /// lets the compiler check that the threads share it safely.
     private final class Merging: Sendable {
         let queue = DispatchQueue(label: "cardfeed.merge")
-        let state: Mutex<(result: LoadedCards, merger: CardMerger)>
-        init(_ result: LoadedCards) { state = Mutex((result, CardMerger())) }
+        let state: Mutex<(result: LoadedCards, merger: CardMerger, keysSetAside: KeysSetAside)>
+        init(_ result: LoadedCards) { state = Mutex((result, CardMerger(), KeysSetAside())) }
     }
 
     /// A file's size in bytes (0 when it cannot be read, which reading it will report).
@@ -164,13 +169,16 @@ public struct CardLoader: Sendable {
             diagnostics.append(Diagnostic(.error, file: file, message: "the file is empty; expected a card, a list of cards or an envelope such as {\"cards\": [...]}"))
             return
         }
-        func decodeInParallel(_ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
+        func decodeInParallel(
+            _ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?,
+            keyStyle: FieldReader.KeyStyle = .long
+        ) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
             let order = firstOrder()
             let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: count)
             Parallel.perform(iterations: (count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                 for offset in chunk * Self.chunkSize..<min(count, (chunk + 1) * Self.chunkSize) {
                     let source = CardSource(file: file, index: startIndex + offset, order: order + offset, offset: place(offset))
-                    decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source) })
+                    decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source, keyStyle: keyStyle) })
                 }
             }
             // The first syntax error in file order, so that the message is the same on every run.
@@ -238,7 +246,9 @@ public struct CardLoader: Sendable {
                 }
                 for start in stride(from: 0, to: values.count, by: Self.batchSize) {
                     let batch = Array(values[start..<min(values.count, start + Self.batchSize)])
-                    body(try decodeInParallel(batch.count, { offset in batch[offset] }, startIndex: start, offset: { start + $0 < places.count ? places[start + $0] : nil }))
+                    body(try decodeInParallel(
+                        batch.count, { offset in batch[offset] }, startIndex: start, offset: { start + $0 < places.count ? places[start + $0] : nil },
+                        keyStyle: sync == nil ? .long : .short))
                 }
             } catch {
                 diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))

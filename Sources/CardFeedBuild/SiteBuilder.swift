@@ -289,6 +289,7 @@ public struct SiteBuilder: Sendable {
         var loader = CardLoader(site: options.site, linkSchemes: config.links.linkSchemes)
         loader.timeZone = config.timeZone
         loader.descriptions = config.descriptions
+        if options.overrides.now != nil { loader.givenNow = config.now }
         return loader
     }
 

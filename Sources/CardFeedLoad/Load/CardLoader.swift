@@ -28,6 +28,11 @@ public struct CardLoader: Sendable {
     /// How titles and descriptions are shown unless a card's extras say otherwise.
     public var descriptions: DescriptionFormat = .markdown
 
+    /// The build's time when the command line gave it (`--now`): a REST `content_card` object's
+    /// `time_to_live` counts from it, else from the time its file was last changed, when the
+    /// object gives no `created` or `send_at` (see `RESTContentCard`).
+    public var givenNow: Int64?
+
     /// A card id whose entries' history the load keeps (`cardfeed explain`); nil for none.
     public var following: String?
 
@@ -139,6 +144,12 @@ public struct CardLoader: Sendable {
         init(_ result: LoadedCards) { state = Mutex((result, CardMerger(), KeysSetAside())) }
     }
 
+    /// When a file was last changed, in Unix seconds; nil when it cannot be read.
+    private static func modificationTime(_ url: URL) -> Int64? {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int64(info.st_mtim.tv_sec) : nil
+    }
+
     /// A file's size in bytes (0 when it cannot be read, which reading it will report).
     private static func size(_ url: URL) -> Int {
         var info = stat()
@@ -169,6 +180,7 @@ public struct CardLoader: Sendable {
             diagnostics.append(Diagnostic(.error, file: file, message: "the file is empty; expected a card, a list of cards or an envelope such as {\"cards\": [...]}"))
             return
         }
+        let restTime = givenNow ?? Self.modificationTime(url)
         func decodeInParallel(
             _ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?,
             keyStyle: FieldReader.KeyStyle = .long
@@ -178,7 +190,7 @@ public struct CardLoader: Sendable {
             Parallel.perform(iterations: (count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                 for offset in chunk * Self.chunkSize..<min(count, (chunk + 1) * Self.chunkSize) {
                     let source = CardSource(file: file, index: startIndex + offset, order: order + offset, offset: place(offset))
-                    decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source, keyStyle: keyStyle) })
+                    decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source, keyStyle: keyStyle, restTime: restTime) })
                 }
             }
             // The first syntax error in file order, so that the message is the same on every run.
@@ -206,6 +218,7 @@ public struct CardLoader: Sendable {
                                 var hasher = Hasher()
                                 hasher.combine(file)
                                 hasher.combine(decoderKey)
+                                hasher.combine(restTime)
                                 bytes.hash(batch[offset], into: &hasher)
                                 let key = hasher.finalize()
                                 if let cached = cache.value(for: key) {
@@ -213,7 +226,7 @@ public struct CardLoader: Sendable {
                                     continue
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
-                                    let entry = decoder.decode(try JSONParser.parseElement(bytes, batch[offset]), source: source)
+                                    let entry = decoder.decode(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
                                     cache.store(entry, for: key)
                                     return entry
                                 })
@@ -286,6 +299,21 @@ public struct CardLoader: Sendable {
                 if case .array(let cards) = value { return cards }
                 diagnostics.append(Diagnostic(.error, file: file, field: key, message: "expected a list of cards, found \(value.noun)"))
                 return nil
+            }
+            // A `/messages/send` or `/campaigns/trigger/send` request body: its card is
+            // `messages.content_card` (one, or a list).
+            if case .object(let messages)? = json["messages"], let card = messages.last(where: { $0.key == "content_card" })?.value {
+                for (key, _) in pairs where key != "messages" {
+                    let message = ["external_user_ids", "recipients", "user_aliases", "segment_id", "audience", "broadcast"].contains(key)
+                        ? "who the request sends the card to; ignored (the site shows the card to every reader)"
+                        : "not read from a request body (its card is messages.content_card); ignored"
+                    diagnostics.append(Diagnostic(.warning, file: file, field: key, message: message))
+                }
+                for (key, _) in messages where key != "content_card" {
+                    diagnostics.append(Diagnostic(.warning, file: file, field: "messages.\(key)", message: "a message of another channel than Content Cards; ignored"))
+                }
+                if case .array(let cards) = card { return cards }
+                return [card]
             }
             // An object with no id that holds a list of cards is a misspelled envelope
             // (`{"feeds": [...]}`), not a card: read as one, every card in it would be lost.

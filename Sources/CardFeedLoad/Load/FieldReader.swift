@@ -103,6 +103,11 @@ struct FieldReader {
     /// the SDKs ignore them; but a typo (`"titel"`) would lose a field silently.
     private var unknownKeys: [String] = []
 
+    /// Whether the object is Braze's REST `content_card` object rather than a card of the SDKs.
+    var isRESTContentCard: Bool {
+        RESTContentCard.isREST(type: values[KeySlots.long(.type)], unknownKeys: unknownKeys, hasShortType: values[KeySlots.short(.type)] != nil)
+    }
+
     /// Warns about each unknown key that is a small edit away from a known one.
     mutating func warnAboutMisspelledKeys() {
         for key in unknownKeys where key.count >= 3 {

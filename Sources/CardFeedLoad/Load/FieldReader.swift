@@ -105,7 +105,8 @@ struct FieldReader {
 
     /// Whether the object is Braze's REST `content_card` object rather than a card of the SDKs.
     var isRESTContentCard: Bool {
-        RESTContentCard.isREST(type: values[KeySlots.long(.type)], unknownKeys: unknownKeys, hasShortType: values[KeySlots.short(.type)] != nil)
+        RESTContentCard.isREST(type: values[KeySlots.long(.type)], unknownKeys: unknownKeys, hasShortType: values[KeySlots.short(.type)] != nil,
+            hasID: values[KeySlots.long(.id)] != nil)
     }
 
     /// Warns about each unknown key that is a small edit away from a known one.

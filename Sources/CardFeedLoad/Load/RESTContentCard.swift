@@ -10,15 +10,16 @@ enum RESTContentCard {
     /// an image is a text announcement, as every Classic card without one is).
     static let types: [String: String] = ["CLASSIC": "short_news", "CAPTIONED_IMAGE": "captioned_image", "BANNER": "banner_image"]
 
-    /// Keys only the REST object has: one of them, with no Content Cards `tp`, makes an object a
-    /// REST card even with its type missing or misspelt (which is then said).
+    /// Keys only the REST object has: one of them, with no Content Cards `tp` and no wire type,
+    /// makes an object a REST card even with its type missing or misspelt (which is then said).
+    /// (`extra` is not one: a News Feed card's `extras` misspelt is more likely.)
     static let ownKeys: Set<String> = [
-        "image_url", "web_uri", "ios_uri", "android_uri", "uri_text", "time_to_live", "expire_at", "message_variation_id", "extra",
+        "image_url", "web_uri", "ios_uri", "android_uri", "uri_text", "time_to_live", "expire_at", "message_variation_id",
     ]
     /// REST keys read as they are written, and those that mean nothing on a web page
     /// (`expire_in_local_time`, the apps' web views): read or ignored without a word.
     static let otherKeys: Set<String> = [
-        "type", "title", "description", "pinned", "expire_in_local_time", "ios_use_webview", "android_use_webview",
+        "type", "title", "description", "pinned", "extra", "expire_in_local_time", "ios_use_webview", "android_use_webview",
     ]
     /// Keys a team adds to what Braze's API takes: the card's own id and the time it is sent.
     static let addedKeys: Set<String> = ["id", "created", "send_at"]
@@ -29,14 +30,19 @@ enum RESTContentCard {
     /// a field it left out (`"image"` -> `"image_url"`).
     static let restKeys = ["image": "image_url", "url": "web_uri", "domain": "uri_text", "extras": "extra", "expires_at": "expire_at"]
 
-    /// Whether `object` is a REST `content_card` object rather than a card of the SDKs: its
-    /// type is one of the REST API's (`CLASSIC`, in capitals), or it has a key only the REST
-    /// object has and no Content Cards `tp`. Cheap for an SDK card: `unknownKeys` is usually
-    /// empty, and a wire type is in small letters.
-    static func isREST(type: JSONValue?, unknownKeys: [String], hasShortType: Bool) -> Bool {
-        if case .string(let name)? = type, let first = name.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
-           types[name] != nil || !name.contains(where: \.isLowercase) { return true }  // `CLASIC`: a REST type misspelt
-        return !hasShortType && unknownKeys.contains(where: ownKeys.contains)
+    /// Whether an object is a REST `content_card` object rather than a card of the SDKs: it has
+    /// a key only the REST object has and neither a Content Cards `tp` nor a wire type, or,
+    /// without an id, its type is
+    /// in capitals and no wire type (`CLASSIC`, or `CLASIC` misspelt). A card with an id and a
+    /// type such as `"BANNER"` is a hand-written card of the alias `banner`, as it always was.
+    /// Cheap for an SDK card: `unknownKeys` is usually empty.
+    static func isREST(type: JSONValue?, unknownKeys: [String], hasShortType: Bool, hasID: Bool) -> Bool {
+        if !hasShortType, unknownKeys.contains(where: ownKeys.contains) {
+            guard case .string(let name)? = type else { return true }
+            return types[name] != nil || CardType(wireName: name) == nil
+        }
+        guard !hasID, case .string(let name)? = type, let first = name.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return false }
+        return types[name] != nil || (!name.contains(where: \.isLowercase) && CardType(wireName: name) == nil)
     }
 
     /// A REST object as a card object, and which REST key each card key came from.

@@ -76,7 +76,7 @@ struct FieldReader {
         case short
     }
 
-    /// The keys given in both styles whose value is set aside, in file order: the file says so
+    /// The keys given in both styles whose value is set aside, in the field table's order: the file says so
     /// once (see `CardLoader`), naming them.
     private(set) var ignoredKeys: [String] = []
 

@@ -1,4 +1,5 @@
 import CardFeedModel
+import CardFeedSystem
 
 /// Braze's REST API `content_card` object (braze.com/docs/api/objects_filters/messaging/content_cards_object),
 /// which teams write to create Content Cards from their backend (`/messages/send`,

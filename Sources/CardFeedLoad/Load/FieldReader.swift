@@ -17,10 +17,11 @@ enum KeySlots {
     static let longKeys = CardField.allCases.map(\.declaration.key)
     static let shortKeys = CardField.allCases.map(\.declaration.shortKey)
 
-    /// The slot of the same field's key in the other style, when it has one.
-    static func twin(of slot: Int) -> Int? {
+    /// By slot, the slot of the same field's key in the other style, or -1 when it has none:
+    /// looked up for every key of every card, so whole numbers rather than optional keys.
+    static let twins: [Int] = (0..<count).map { slot in
         let field = slot % fields
-        guard shortKeys[field] != nil else { return nil }
+        guard shortKeys[field] != nil else { return -1 }
         return slot < fields ? slot + fields : field
     }
 
@@ -57,10 +58,12 @@ struct FieldReader {
         self.timeZone = timeZone
         values = Array(repeating: nil, count: KeySlots.count)
         var bothStyles = false
+        let twins = KeySlots.twins
         for (key, value) in object {
             if let slot = KeySlots.byKey[key] {
                 values[slot] = value  // a repeated key: the last one counts, as in JavaScript
-                bothStyles = bothStyles || KeySlots.twin(of: slot).map { values[$0] != nil } ?? false
+                let twin = twins[slot]
+                if twin >= 0 && values[twin] != nil { bothStyles = true }
             } else {
                 unknownKeys.append(key)
             }

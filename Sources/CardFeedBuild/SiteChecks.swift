@@ -60,6 +60,9 @@ struct SiteCheck: Sendable {
         SiteCheck("a card's template extra naming a template the site lacks", .cards { builder, checked in
             checked.templates.map { builder.missingCardTemplates(checked.cards, $0) } ?? []
         }),
+        SiteCheck("a text announcement's image that a site template shows nowhere", .cards { builder, checked in
+            checked.templates.map { builder.textAnnouncementImagesNotShown(checked.cards, $0) } ?? []
+        }),
         SiteCheck("an image that is all its card shows, without image_alt", .cards { builder, checked in builder.imagesWithoutWords(checked.cards) }),
         SiteCheck("a blank link whose domain then shows nowhere", .cards { builder, checked in builder.blankLinks(checked.cards) }),
         SiteCheck("ids too long for readers' browsers to keep", .cards { builder, checked in builder.longIDs(checked.cards) }),
@@ -128,6 +131,23 @@ extension SiteBuilder {
             diagnostics.append(diagnostic)
         }
         return diagnostics
+    }
+
+    /// A text announcement with an image shows it, as Braze's Classic card does; through a site
+    /// template that shows no image it does not: one warning for each such template, naming the
+    /// cards it leaves without their image.
+    func textAnnouncementImagesNotShown(_ cards: [Card], _ templates: TemplateSet) -> [Diagnostic] {
+        var byFile: [String: [Card]] = [:]
+        for card in cards where card.type == .textAnnouncement && card.image != nil {
+            if let file = templates.fileShowingNoImage(for: card) { byFile[file, default: []].append(card) }
+        }
+        return byFile.sorted(by: { $0.key < $1.key }).map { file, affected in
+            let named = affected.prefix(3).map { "\($0.source) (id \(Diagnostic.quoted($0.id)))" }.joined(separator: ", ")
+            let cards = affected.count == 1 ? "the card \(named)" : "\(affected.count) cards (\(named)\(affected.count > 3 ? ", …" : ""))"
+            return Diagnostic(
+                .warning, file: file,
+                message: "shows no image, so \(cards) of type text_announcement with an image \(affected.count == 1 ? "shows" : "show") it nowhere (Braze's Web SDK shows it, as a Classic card); add {{>partials/image}} to the template's media block, or extend builtin.cards.text_announcement")
+        }
     }
 
     /// A card whose `template` extra names a template the site does not have is rendered with

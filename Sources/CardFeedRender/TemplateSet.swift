@@ -38,6 +38,10 @@ public struct TemplateSet: Sendable {
     public let overrides: Set<String>
     /// Template names the site added that replace no built-in.
     public let additions: Set<String>
+    /// The site's card templates (`cards/<name>` by `<name>`) that show no image: they name none
+    /// (`image`, `{{>partials/image}}`) and extend no built-in card template that does, so a
+    /// text announcement with an image shows none through them (`TemplateSet.showsNoImage`).
+    package private(set) var cardTemplatesWithoutImage: [String: String] = [:]
     /// A hash of every template's name and text: a card rendered before with the same one
     /// renders the same again.
     let fingerprint: Int
@@ -151,6 +155,9 @@ public struct TemplateSet: Sendable {
         }
         var set = TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
         if let source = parsed[searchDocumentTemplate]?.source { set.searchDocumentFile = source.file }
+        for (name, entry) in parsed where name.hasPrefix("cards/") && !entry.source.builtin && !showsImage(entry.source.text) {
+            set.cardTemplatesWithoutImage[String(name.dropFirst("cards/".count))] = entry.source.file
+        }
         return set
     }
 
@@ -165,6 +172,20 @@ public struct TemplateSet: Sendable {
         diagnostics.append(Diagnostic(
             .warning, file: cardPage.file, line: line, column: column,
             message: "search reads the template \(searchDocumentTemplate), not the card's page: Pagefind's attributes here reach no index; move them to templates/\(searchDocumentTemplate).mustache (`cardfeed eject \(searchDocumentTemplate)` copies the built-in one)"))
+    }
+
+    /// Whether a card template's text shows the card's image: it names it, or extends a built-in
+    /// card template other than the frame (`card`), each of which shows it. Read from the text:
+    /// a template that names `image` only to leave it out is taken at its word.
+    static func showsImage(_ text: String) -> Bool {
+        text.contains("image") || text.range(of: #"\{\{<\s*(builtin\.)?cards[./]"#, options: .regularExpression) != nil
+    }
+
+    /// The file of the template a card is rendered with when that is one of the site's that
+    /// shows no image (see `cardTemplatesWithoutImage`); nil otherwise.
+    package func fileShowingNoImage(for card: Card) -> String? {
+        if let name = card.templateName, cardTemplates[name] != nil { return cardTemplatesWithoutImage[name] }
+        return cardTemplatesWithoutImage[card.type.rawValue]
     }
 
     /// Whether the site has a card template of this name (`cards/<name>`).

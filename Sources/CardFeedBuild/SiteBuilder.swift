@@ -371,14 +371,14 @@ public struct SiteBuilder: Sendable {
                     files += try Syndication(baseURL: baseURL, settings: settings[index], templates: setup.templates).files(selection, descriptions: descriptions)
                 }
                 guard let baseURL = setup.config.baseURL else { return embeds }
-                files += try Syndication(baseURL: baseURL, settings: settings[0], templates: setup.templates).siteFiles(selections, languages: languages)
+                files += try Syndication(baseURL: baseURL, settings: settings[0], templates: setup.templates).siteFiles(selections, trees: settings, languages: languages)
                 syndicationFiles = files.count
                 return files + embeds
             } detail: { (_: [OutputFile]) in
                 let (cards, pages) = (cardCount, pageCount)
                 return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")"
                     + (setup.config.cardPages ? " and \(cards) card page\(cards == 1 ? "" : "s")" : "")
-                    + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
+                    + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and site files")
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL
@@ -574,11 +574,11 @@ public struct SiteBuilder: Sendable {
         for feed in selections.flatMap(\.feeds) {
             generated[feed.front.path] = "the front page of the \(feed.feed.slug) feed"
             for page in feed.archive { generated[page.path] = "a page of the \(feed.feed.slug) feed" }
-            for (format, _) in OutputFormat.perFeed where syndication {
+            for format in OutputFormat.written(withBaseURL: syndication) where format.view == .feed {
                 generated[format.path(for: feed.feed)] = "the \(feed.feed.slug) feed's \(format.name) file"
             }
         }
-        for (format, _) in OutputFormat.perSite where syndication { generated[format.path(for: nil)] = "the \(format.name)" }
+        for format in OutputFormat.written(withBaseURL: syndication) where format.view == .site { generated[format.path(for: nil)] = "the \(format.name)" }
         for selection in selections where !selection.placements.isEmpty {
             for placement in selection.placements {
                 for path in PlacementFiles.paths(of: placement.placement.name, tree: selection.tree) { generated[path] = "a file of the placement \(placement.placement.name)" }

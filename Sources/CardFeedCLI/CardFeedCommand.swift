@@ -27,7 +27,7 @@ struct CardFeedCommand: ParsableCommand {
               cardfeed eject cards/short_news    copy a built-in template to change
             """,
         version: CardFeedVersion.current,
-        subcommands: [Build.self, Check.self, Explain.self, Serve.self, Init.self, Templates.self, Eject.self],
+        subcommands: [Build.self, Check.self, Explain.self, Config.self, Serve.self, Init.self, Templates.self, Eject.self],
         defaultSubcommand: nil
     )
 

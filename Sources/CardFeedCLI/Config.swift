@@ -15,7 +15,8 @@ struct Config: ParsableCommand {
             (--page-size). Nothing is built.
 
             With --json, standard output holds one JSON object: site, settings (key, value, \
-            source, default, type, option: null for a key of the file alone) and \
+            source, default, type, option: null for a key of the file alone, in_file: false for \
+            an option of the command line alone) and \
             output_formats (name, file, media_type, escaping, view, needs_base_url, written: \
             whether a build with these settings writes it), the files the build makes besides \
             its pages.
@@ -71,7 +72,7 @@ struct Config: ParsableCommand {
         let settings: [[String: Any]] = Setting.all.map { setting in
             [
                 "key": setting.name, "value": setting.value(config).json, "source": config.source(of: setting).description,
-                "default": setting.fallback, "type": setting.type, "option": setting.option ?? NSNull(),
+                "default": setting.fallback, "type": setting.type, "option": setting.option ?? NSNull(), "in_file": setting.inFile,
             ]
         }
         let written = OutputFormat.written(withBaseURL: config.baseURL != nil)

@@ -160,9 +160,15 @@ final class SitemapView: MustacheObject {
     /// newest cards.
     final class SiteFeed: MustacheObject {
         enum Key: String, ViewKey {
-            case title, url, atomURL, language, cards
+            case title, url, atomURL, language, cards, hasCards
 
-            var kind: FieldKind { self == .cards ? .list(SiteCard.schema) : .text }
+            var kind: FieldKind {
+                switch self {
+                case .cards: .list(SiteCard.schema)
+                case .hasCards: .flag
+                case .title, .url, .atomURL, .language: .text
+                }
+            }
         }
         static let schema = ViewSchema("site feed", Key.self)
         static let fields = MustacheFields(Key.self)
@@ -189,6 +195,7 @@ final class SitemapView: MustacheObject {
             case .atomURL: .text(atomURL)
             case .language: language.mustache
             case .cards: .objects(cards)
+            case .hasCards: .bool(!cards.isEmpty)
             case nil: nil
             }
         }

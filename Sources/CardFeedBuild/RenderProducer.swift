@@ -43,6 +43,8 @@ struct SiteRendering {
     var selections: [Selection]
     /// The default language's tree's.
     var settings: RenderSettings
+    /// Every tree's, the default language's first.
+    var trees: [RenderSettings]
     var setup: SiteBuilder.Setup
     var languages: LanguageLinks?
 }
@@ -68,9 +70,9 @@ extension SiteBuilder {
             guard let baseURL = tree.setup.config.baseURL else { return [] }
             return try Syndication(baseURL: baseURL, settings: tree.settings, templates: tree.setup.templates).files(tree.selection, descriptions: tree.descriptions)
         }),
-        RenderProducer(name: "the site's files (the sitemap)", syndication: true, scope: .site { _, site in
+        RenderProducer(name: "the site's files (the sitemap, llms.txt)", syndication: true, scope: .site { _, site in
             guard let baseURL = site.setup.config.baseURL else { return [] }
-            return try Syndication(baseURL: baseURL, settings: site.settings, templates: site.setup.templates).siteFiles(site.selections, languages: site.languages)
+            return try Syndication(baseURL: baseURL, settings: site.settings, templates: site.setup.templates).siteFiles(site.selections, trees: site.trees, languages: site.languages)
         }),
     ]
 }

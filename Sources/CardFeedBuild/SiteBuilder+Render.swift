@@ -70,7 +70,7 @@ extension SiteBuilder {
                     rendered += selection.cards.count
                     framesLoadingTheRootsFiles += tree.framesLoadingTheRootsFiles
                 }
-                let site = SiteRendering(selections: selections, settings: settings[0], setup: setup, languages: languages)
+                let site = SiteRendering(selections: selections, settings: settings[0], trees: settings, setup: setup, languages: languages)
                 for producer in Self.producers {
                     guard case .site(let produce) = producer.scope else { continue }
                     let made = try produce(self, site)
@@ -82,7 +82,7 @@ extension SiteBuilder {
                 let (cards, pages) = (cardCount, pageCount)
                 return "\(cards) card\(cards == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s")"
                     + (setup.config.cardPages ? " and \(cards) card page\(cards == 1 ? "" : "s")" : "")
-                    + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and sitemap files")
+                    + (syndicationFiles == 0 ? "" : ", \(syndicationFiles) feed and site files")
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL

@@ -280,11 +280,11 @@ extension SiteBuilder {
         for feed in selections.flatMap(\.feeds) {
             generated[feed.front.path] = "the front page of the \(feed.feed.slug) feed"
             for page in feed.archive { generated[page.path] = "a page of the \(feed.feed.slug) feed" }
-            for (format, _) in OutputFormat.perFeed where syndication {
+            for format in OutputFormat.written(withBaseURL: syndication) where format.view == .feed {
                 generated[format.path(for: feed.feed)] = "the \(feed.feed.slug) feed's \(format.name) file"
             }
         }
-        for (format, _) in OutputFormat.perSite where syndication { generated[format.path(for: nil)] = "the \(format.name)" }
+        for format in OutputFormat.written(withBaseURL: syndication) where format.view == .site { generated[format.path(for: nil)] = "the \(format.name)" }
         for selection in selections where !selection.placements.isEmpty {
             for placement in selection.placements {
                 for path in PlacementFiles.paths(of: placement.placement.name, tree: selection.tree) { generated[path] = "a file of the placement \(placement.placement.name)" }

@@ -18,7 +18,7 @@ struct CardFeedCommand: ParsableCommand {
             announcements, social, uncategorized) and an "all" feed to SITE/public, or the feeds \
             cardfeed.yml defines (by category, or by extras as Content Cards apps group their \
             cards), a page for each card, and with base_url in cardfeed.yml, \
-            \(OutputFormat.list(OutputFormat.perFeed.map(\.format.name))) files and a sitemap.
+            \(OutputFormat.list(OutputFormat.all.filter { $0.view == .feed }.map(\.name))) files, and \(OutputFormat.list(OutputFormat.all.filter { $0.view == .site }.map(\.fileName))).
 
             In cardfeed.yml, a site can also have:
               search: true         a search box on every page (Pagefind)
@@ -35,7 +35,7 @@ struct CardFeedCommand: ParsableCommand {
               cardfeed eject cards/short_news    copy a built-in template to change
             """,
         version: CardFeedVersion.current,
-        subcommands: [Build.self, Check.self, Explain.self, Serve.self, Init.self, Templates.self, Eject.self],
+        subcommands: [Build.self, Check.self, Explain.self, Config.self, Serve.self, Init.self, Templates.self, Eject.self],
         defaultSubcommand: nil
     )
 

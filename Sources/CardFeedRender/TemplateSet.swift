@@ -28,12 +28,12 @@ public struct TemplateSet: Sendable {
 
     /// What `{{name}}` escapes for in the template `name`: the language its `OutputFormat` is
     /// written in, HTML for pages. A template's partials write into it, so they escape for it too.
-    static func writesXML(_ name: String) -> Bool { OutputFormat.made(byTemplate: name)?.language == .xml }
+    static func escaping(forTemplate name: String) -> OutputFormat.Escaping { OutputFormat.made(byTemplate: name)?.escaping ?? .html }
 
     /// Every template, `{{name}}` escaped for HTML.
     let library: MustacheLibrary
-    /// The same templates, escaped for XML.
-    let xmlLibrary: MustacheLibrary
+    /// The same templates for each other language a format is written in (`OutputFormat.Escaping`).
+    private let otherLibraries: [OutputFormat.Escaping: MustacheLibrary]
     /// Names of templates that come from the site (relative path without `.mustache`).
     public let overrides: Set<String>
     /// Template names the site added that replace no built-in.
@@ -57,7 +57,9 @@ public struct TemplateSet: Sendable {
 
     init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int) {
         self.library = library
-        xmlLibrary = library.escaping(with: XMLEscaping.append)
+        var otherLibraries: [OutputFormat.Escaping: MustacheLibrary] = [:]
+        for escaping in OutputFormat.Escaping.allCases where escaping != .html { otherLibraries[escaping] = library.escaping(with: escaping.append) }
+        self.otherLibraries = otherLibraries
         self.overrides = overrides
         self.additions = additions
         self.fingerprint = fingerprint
@@ -141,6 +143,15 @@ public struct TemplateSet: Sendable {
         for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
             library.register(entry.template, named: name)
             names[name] = entry.source.file
+        }
+        // A format's template that is not there would make an empty file: the binary was built
+        // without it (a file under templates/ is embedded by Plugins/EmbedFiles).
+        for format in OutputFormat.all {
+            guard let template = format.template, parsed[template] == nil else { continue }
+            diagnostics.append(Diagnostic(
+                .error, file: "(built-in) templates/\(template).mustache",
+                message: "the template of \(format.name) (\(format.fileName)) is missing: add templates/\(template).mustache"))
+            failed = true
         }
         if failed { return nil }
         if let cardPage = parsed[cardPageTemplate]?.source, !cardPage.builtin { warnOfSearchAttributes(in: cardPage, &diagnostics) }
@@ -243,8 +254,11 @@ public struct TemplateSet: Sendable {
     /// The template `name` (a feed, the sitemap, a feed entry) rendered onto the end of `out`
     /// with `view` as its context, escaping for the language it writes.
     func render(_ name: String, _ view: MustacheObject, onto out: inout MustacheBytes) throws(TemplateFailure) {
-        let library = Self.writesXML(name) ? xmlLibrary : library
-        guard let template = library.name(of: name) else { return }
+        let escaping = Self.escaping(forTemplate: name)
+        let library = escaping == .html ? library : otherLibraries[escaping]!
+        guard let template = library.name(of: name) else {
+            throw TemplateFailure(message: "no template named \(Diagnostic.quoted(name)): the file would be empty")
+        }
         do {
             _ = try library.render(template, .object(view), onto: &out)
         } catch {

@@ -133,7 +133,7 @@ def test_every_relative_link_and_anchor_leads_somewhere(path):
 
 
 def helps(cardfeed_bin) -> dict[str, str]:
-    commands = ["build", "check", "explain", "serve", "init", "templates", "eject"]
+    commands = ["build", "check", "explain", "config", "serve", "init", "templates", "eject"]
     texts = {command: subprocess.run([str(cardfeed_bin), command, "--help"], capture_output=True, text=True,
                                      timeout=30).stdout for command in commands}
     texts[""] = subprocess.run([str(cardfeed_bin), "--help"], capture_output=True, text=True, timeout=30).stdout
@@ -179,7 +179,7 @@ def test_the_references_synopsis_of_each_command_has_every_option_its_help_lists
     reference = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
     synopsis = re.search(r"## Commands\s*\n```\n(.*?)\n```", reference, flags=re.S).group(1)
     problems = []
-    for command in ("build", "check", "explain", "serve", "init", "templates", "eject"):
+    for command in ("build", "check", "explain", "config", "serve", "init", "templates", "eject"):
         line = next(line for line in synopsis.splitlines() if line.startswith(f"cardfeed {command} "))
         usage = texts[command].split("OPTIONS:", 1)[-1]
         for option in sorted(set(re.findall(r"^\s+(?:-[a-z], )?(--[a-z][a-z-]*)", usage, flags=re.M)) - {"--help", "--version"}):
@@ -252,3 +252,45 @@ def test_the_first_site_block_runs_as_pasted(cardfeed_bin, tmp_path):
     assert f">{title}<" in served, "and on the served one"
     for name in ("feed.xml", "rss.xml", "feed.json", "sitemap.xml", "news/rss.xml"):
         assert (site / "public" / name).is_file(), f"the build wrote no {name}: init --base-url wrote no base_url?"
+
+
+def reference_table(heading: str) -> dict[str, str]:
+    """docs/reference.md's table under `heading`, each row by its first cell's first word."""
+    reference = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
+    section = reference.split(f"\n{heading}\n", 1)[1]
+    rows = {}
+    for line in section.splitlines():
+        if line.startswith("## "):
+            break
+        cells = [cell.strip() for cell in line.split(" | ")]
+        if line.startswith("| `"):
+            rows[cells[0].lstrip("| ").strip("`").split()[0].rstrip("`,")] = line
+    return rows
+
+
+def test_the_references_settings_tables_are_the_binarys_table_of_settings(cardfeed_bin):
+    """Every setting of Sources/CardFeedLoad/Config/Setting.swift (through `cardfeed config --json`)
+    has its row in docs/reference.md, which names its default; and the file's table has no key
+    that cardfeed.yml does not take."""
+    result = subprocess.run([str(cardfeed_bin), "config", str(REPO / "site"), "--json"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    settings = json.loads(result.stdout)["settings"]
+    keys = reference_table("## cardfeed.yml")
+    options = reference_table("The options of `build`, `check`, `explain`, `config` and `serve`:")
+    problems = []
+    in_file = [setting for setting in settings if setting["in_file"]]
+    if set(keys) != {setting["key"] for setting in in_file}:
+        problems.append(f"reference.md's cardfeed.yml table has {sorted(keys)}, the binary {sorted(s['key'] for s in in_file)}")
+    for setting in settings:
+        silent = setting["default"] in ("none", "off")
+        if setting["in_file"] and setting["key"] in keys and not silent and setting["default"] not in keys[setting["key"]]:
+            problems.append(f"reference.md's row of {setting['key']} does not name its default, {setting['default']}")
+        if setting["option"]:
+            row = options.get(setting["option"])
+            if row is None:
+                problems.append(f"reference.md's options table has no row of {setting['option']}")
+            elif setting["in_file"] and f"`{setting['key']}`" not in row:
+                problems.append(f"reference.md's row of {setting['option']} does not name the key it overrides, {setting['key']}")
+            elif not silent and setting["default"] not in row:
+                problems.append(f"reference.md's row of {setting['option']} does not name its default, {setting['default']}")
+    assert not problems, "\n".join(problems)

@@ -107,8 +107,8 @@ extension YAMLReader {
             error(node, key, "\(Diagnostic.quoted(text)) is taken: \(text)/ is \(reason); choose another slug")
             return nil
         }
-        if let device = PortableName.windowsDevice(text) {
-            error(node, key, "\(Diagnostic.quoted(text)) is a name Windows keeps for a device (\(device)): a folder of that name cannot be created, checked out or unzipped there; choose another slug, such as \(Self.slugSuggestion(text).isEmpty ? "offers" : Self.slugSuggestion(text) + "-feed")")
+        if let problem = PortableName.deviceProblem(text) {
+            error(node, key, "\(problem): a folder of that name cannot be created, checked out or unzipped there; choose another slug, such as \(Self.slugSuggestion(text).isEmpty ? "offers" : Self.slugSuggestion(text) + "-feed")")
             return nil
         }
         guard text.utf8.count <= Self.slugLimit, text.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*$"#, options: .regularExpression) != nil else {

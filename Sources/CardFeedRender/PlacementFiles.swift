@@ -2,6 +2,7 @@ import CardFeedMustache
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedWrite
 
 /// The files of cardfeed.yml's `placements:`, under `OUTPUT/embed/`: for each placement an HTML
@@ -90,7 +91,8 @@ package struct PlacementFiles {
             files.append(OutputFile(path: paths[2], content: .text(EmbedHTML.prefixed(page.string, placement: placed.placement.name))))
         }
         let builtinCSS = BuiltinFiles.embedFile("cardfeed-embed.css").map { String(decoding: $0, as: UTF8.self) } ?? ""
-        files.append(OutputFile(path: Self.script(tree: settings.tree), content: .data(BuiltinFiles.embedFile("cardfeed-embed.js") ?? Data())))
+        // The script minified (scripts/minify-embed.sh): embed/cardfeed-embed.js is its source.
+        files.append(OutputFile(path: Self.script(tree: settings.tree), content: .data(BuiltinFiles.embedFile("cardfeed-embed.min.js") ?? Data())))
         let cardStyles = GeneratedStyles.placementCards(selection)
         files.append(OutputFile(path: Self.stylesheet(tree: settings.tree), content: .text(EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets) + (cardStyles ?? ""))))
         return files

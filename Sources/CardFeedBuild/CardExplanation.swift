@@ -32,8 +32,8 @@ public struct CardExplanation: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// Errors of the whole site: with any, a build writes nothing.
     public var siteErrors: [Diagnostic] = []
-    /// A loaded id close to the one asked for, when none of it was read.
-    public var suggestion: String?
+    /// Loaded ids close to the one asked for (one or two, `Suggestion`), when none of it was read.
+    public var suggestions: [String] = []
 
     /// A place in a file (an entry of a card file, a rule of cardfeed.yml).
     public struct Place: Sendable, Equatable {
@@ -159,7 +159,7 @@ extension SiteBuilder {
             explanation.card = loadedCard
             if !explanation.found {
                 let ids = Set(loaded.cards.map(\.id))
-                explanation.suggestion = Diagnostic.closest(to: id, among: ids)
+                explanation.suggestions = Suggestion.names(for: id, among: ids)
             }
             return explanation
         }

@@ -111,9 +111,16 @@ extension SiteBuilder {
         let bundle = URL(fileURLWithPath: transaction.scratchFolder + "/index", isDirectory: true)
         let runs = ChildProcesses()
         let signals = PagefindSignals.shared
+        // What a signal leaves behind is removed before the process ends by it, by this thread
+        // or, should a write hold this one up, by the thread that took the signal.
+        let scratch = transaction.scratchFolder
+        let removeOutput: @Sendable () -> Void = {
+            output.abandon()
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
         do {
             let made = try step(.index, &report) { _ in
-                try signals.during(runs) { () throws(Pagefind.Failure) in try search.make(into: bundle, runs: runs) }
+                try signals.during(runs, cleanup: removeOutput) { () throws(Pagefind.Failure) in try search.make(into: bundle, runs: runs) }
             } detail: { (made: Pagefind.Bundle) in
                 "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"
             }
@@ -122,10 +129,9 @@ extension SiteBuilder {
             site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .scratchFile(bundle.appendingPathComponent($0))) }
             report.searchable = true
         } catch {
-            output.abandon()
-            // A signal ends the process here, before `run` would remove the scratch folder.
-            try? FileManager.default.removeItem(atPath: transaction.scratchFolder)
+            // A signal ends the process here, once `removeOutput` has run.
             signals.endProcessIfSignalled()
+            removeOutput()
             throw fail(&report, Diagnostic(.error, file: failedFile(error), message: "\(error)"))
         }
     }

@@ -78,6 +78,49 @@ struct CardFeedCommand: ParsableCommand {
         dispatchMain()
     }
 
+    /// Ends the process for `error` as ArgumentParser would (its message, its exit code), but
+    /// with an error's first word `error:`, as every other error of cardfeed says it, rather than
+    /// ArgumentParser's `Error:`: "error: unknown option '--strictt'. Did you mean '--strict'?".
+    static func exit(withError error: (any Error)?) -> Never {
+        guard let error else { Foundation.exit(ExitCode.success.rawValue) }
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        guard code != .success else {
+            if !message.isEmpty { Swift.print(message) }
+            Foundation.exit(code.rawValue)
+        }
+        // An ExitCode thrown by a command that has said why already has no message.
+        if !message.isEmpty, !message.allSatisfy(\.isWhitespace) {
+            for line in Self.lowerCasedError(message).split(separator: "\n", omittingEmptySubsequences: false).reversed().drop(while: \.isEmpty).reversed() {
+                Console.line(String(line), to: .error)
+            }
+        }
+        Foundation.exit(code.rawValue)
+    }
+
+    /// ArgumentParser's `Error: Unknown option '--strictt'. Did you mean '--strict'?` as
+    /// cardfeed says it: `error: unknown option "--strictt" (did you mean "--strict"?)`, the
+    /// suggestion by the rule every name follows (`Suggestion`), among the options its usage line
+    /// lists; any other message with `error: ` before it, its first word in lower case.
+    static func lowerCasedError(_ message: String) -> String {
+        var text = Substring(message)
+        if text.hasPrefix("Error: ") { text = text.dropFirst("Error: ".count) }
+        guard !text.hasPrefix("error: ") else { return String(text) }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let match = lines[0].firstMatch(of: /^Unknown option '([^']*)'(\. Did you mean '[^']*'\?)?$/) {
+            let option = String(match.1)
+            // The command's options, as its help lists them (a long usage line is cut short).
+            let command = configuration.subcommands.first { $0._commandName == arguments.first }
+            let help = command.map { helpMessage(for: $0, columns: 1000) } ?? helpMessage(columns: 1000)
+            let known = help.matches(of: /--[a-z][a-z-]*/).map { String($0.output) } + ["--help", "--version"]
+            lines[0] = "unknown option \(Diagnostic.quoted(option))\(Suggestion.phrase(for: option, among: known))"
+        } else if let first = lines[0].first, first.isUppercase, lines[0].dropFirst().first?.isLowercase == true {
+            // "Missing expected argument": a capital that begins a sentence, not a name.
+            lines[0] = first.lowercased() + lines[0].dropFirst()
+        }
+        return "error: " + lines.joined(separator: "\n")
+    }
+
     /// The arguments after the program's name, as `main` received them.
     static var arguments: [String] { Array(ProcessArguments.all.dropFirst()) }
 
@@ -90,7 +133,7 @@ struct CardFeedCommand: ParsableCommand {
         let command = arguments[1], extra = arguments[2]
         guard !command.hasPrefix("-"), !extra.hasPrefix("-") else { return nil }  // an option: ArgumentParser's own error
         let names = Set(configuration.subcommands.map { $0._commandName })
-        let meant = names.contains(extra) ? extra : Diagnostic.closest(to: extra, among: names)
+        let meant = names.contains(extra) ? extra : Suggestion.names(for: extra, among: names).first
         return "unexpected \"\(extra)\" after `cardfeed help \(command)`: \(command) has no commands of its own; "
             + (meant.map { "did you mean `cardfeed help \($0)`?" } ?? "see `cardfeed help \(command)`")
     }

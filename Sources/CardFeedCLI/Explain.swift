@@ -27,7 +27,8 @@ struct Explain: ParsableCommand {
             file, position, cards, why: each placement of cardfeed.yml whose feed shows the card, \
             in each language's tree that shows it, and why it does not show it, if it does not; \
             language is null without languages:), notes (kind, hides, message, file, line, column), diagnostics (as \
-            'check --diagnostics json' prints them), site_errors and suggestion.
+            'check --diagnostics json' prints them), site_errors, suggestion (for an id no card has: the closest id, \
+            or null) and suggestions (the closest one or two).
 
             Exits with status 0 when the site has an entry of the id (shown or not), 1 when it \
             has none.
@@ -85,7 +86,7 @@ struct ExplanationText {
         var lines: [String] = []
         if !e.found {
             lines.append("No card \(Diagnostic.quoted(e.id)) in the site: no card file has an entry with this id"
-                + (e.suggestion.map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? "") + ".")
+                + Suggestion.phrase(for: e.id, among: e.suggestions) + ".")
         } else if let place = e.place {
             if e.shown.isEmpty {
                 lines.append("\(card) (\(place.description)) is not shown:")
@@ -154,6 +155,7 @@ struct ExplanationText {
         return "{\"id\":\(string(e.id)),\"found\":\(e.found),\"shown\":\(!e.shown.isEmpty),\"card\":\(place(e.place)),"
             + "\"pages\":[\(pages.joined(separator: ","))],\"own_page\":\(e.ownPage.map { "{\"file\":\(string($0.file)),\"url\":\(string($0.url))}" } ?? "null"),\"language\":\(string(e.language)),\"placements\":[\(placements.joined(separator: ","))],\"notes\":[\(notes.joined(separator: ","))],"
             + "\"diagnostics\":[\(e.diagnostics.map(DiagnosticPrinter.json).joined(separator: ","))],"
-            + "\"site_errors\":\(e.siteErrors.count),\"suggestion\":\(string(e.suggestion))}"
+            + "\"site_errors\":\(e.siteErrors.count),\"suggestion\":\(string(e.suggestions.first)),"
+            + "\"suggestions\":[\(e.suggestions.map { string($0) }.joined(separator: ","))]}"
     }
 }

@@ -81,6 +81,20 @@ struct LocatedSite {
         }
     }
 
+    /// The folders beside `path`, a folder that does not exist, that it was probably meant to
+    /// be (`Suggestion`): `my-site` for `my-sit`, written as `path` was (`sites/my-site`).
+    static func nearbyFolders(_ path: String) -> [String] {
+        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        let name = URL(fileURLWithPath: trimmed).lastPathComponent
+        let parent = trimmed.contains("/") ? String(trimmed[..<trimmed.lastIndex(of: "/")!]) : nil
+        let folder = parent.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { entry in
+            var isFolder: ObjCBool = false
+            return !entry.hasPrefix(".") && FileManager.default.fileExists(atPath: folder + "/" + entry, isDirectory: &isFolder) && isFolder.boolValue
+        }
+        return Suggestion.names(for: name, among: folders).map { found in parent.map { $0 + "/" + found } ?? found }
+    }
+
     private static func present(_ folder: SiteFolder) -> String {
         let found = ["cardfeed.yml", "cards.json", "cards"].filter { name in
             var info = stat()
@@ -121,7 +135,9 @@ struct LocatedSite {
         let sentence: String
         switch choice {
         case .given:
-            return ("no site folder \(display) (create one with `cardfeed init \(display)`)", "no site folder: it does not exist (create one with `cardfeed init \(display)`)")
+            let meant = Self.nearbyFolders(path)
+            let fix = meant.isEmpty ? "create one with `cardfeed init \(display)`" : "did you mean \(meant.map { Diagnostic.quoted($0) }.joined(separator: " or "))? Or create one with `cardfeed init \(display)`"
+            return ("no site folder \(display) (\(fix))", "no site folder: it does not exist (\(fix))")
         case .currentFolder:
             sentence = "the current folder cannot be read as a site"
         case .defaultFolder:

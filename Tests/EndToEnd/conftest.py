@@ -2,6 +2,7 @@
 import json
 import os
 import shutil
+import signal
 import sys
 import subprocess
 from pathlib import Path
@@ -18,6 +19,14 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: seconds of work for one test (tens of thousands of cards, a 200 MB file, many "
                    "builds); `scripts/test.sh --fast` leaves these out, the full run keeps them")
+
+
+def default_signals():
+    """For a child (`preexec_fn`): SIGINT and SIGTERM as a terminal's program gets them, whatever
+    this test runner was started with: a background job of a shell script, as a CI runner or
+    `scripts/test.sh ... &` may start it, ignores SIGINT, and so would every build it starts."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_cards
+from conftest import default_signals, write_cards
 
 NOW = "1795000000"
 # Cards of the build that Ctrl-C stops: the render step draws its progress after its first batch
@@ -425,8 +425,11 @@ def test_ctrl_c_stops_a_large_build_within_a_second_and_the_next_build_works(car
     attributes = termios.tcgetattr(terminal)
     attributes[0] |= termios.IXON  # Ctrl-S stops output, Ctrl-Q restarts it
     termios.tcsetattr(terminal, termios.TCSANOW, attributes)
+    # SIGINT as a terminal's build gets it: a test runner started in the background ignores it,
+    # and so would the build, which then waited on the paused terminal (issue 57).
     process = subprocess.Popen([str(cardfeed_bin), "build", site, "--now", NOW], stdin=subprocess.DEVNULL, stdout=terminal,
-                               stderr=subprocess.PIPE, env={**os.environ, "TERM": "xterm", "CARDFEED_PROGRESS_DELAY": "0"})
+                               stderr=subprocess.PIPE, env={**os.environ, "TERM": "xterm", "CARDFEED_PROGRESS_DELAY": "0"},
+                               preexec_fn=default_signals)
     os.close(terminal)
     try:
         shown = b""

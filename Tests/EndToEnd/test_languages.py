@@ -177,6 +177,29 @@ def test_errors_name_the_line_column_and_what_to_write(run, tmp_path, config, ex
         assert re.search(expected, result.stderr), result.stderr
 
 
+@pytest.mark.parametrize("tags, column, expected", [
+    # Windows' device names, which a language's folder (and strings file) would be named after:
+    # refused by the rule feed slugs and placement names follow (PortableName).
+    ("[en, con]", 17, r"\"con\" is a name Windows keeps for a device \(CON\): its folder con/ cannot be created"),
+    ("[en, de, NUL]", 21, r"\"NUL\" is a name Windows keeps for a device \(NUL\)"),
+    ("[aux, en]", 13, r"\"aux\" is a name Windows keeps for a device \(AUX\)"),
+    ("[en, prn]", 17, r"\"prn\" is a name Windows keeps for a device \(PRN\)"),
+    ("[en, com1]", 17, r"\"com1\" is not a language tag"),
+    # A trailing dot, which Windows drops, and characters a folder name cannot hold.
+    ("[en, \"de.\"]", 17, r"\"de\.\" is not a language tag"),
+    ("[en, \"de/at\"]", 17, r"\"de/at\" is not a language tag"),
+    ("[en, \"de:at\"]", 17, r"\"de:at\" is not a language tag"),
+    ("[en, \"d*\"]", 17, r"\"d\*\" is not a language tag"),
+])
+def test_a_language_tag_no_system_can_hold_as_a_folder_is_refused_where_it_stands(run, tmp_path, tags, column, expected):
+    site = make_site(tmp_path / "site", f"languages: {tags}\n")
+    for command in ("check", "build"):
+        result = run(command, site, "--now", NOW, "-o", tmp_path / "out") if command == "build" else run(command, site, "--now", NOW)
+        assert result.returncode == 1, result.stdout
+        assert re.search(rf"cardfeed\.yml:1:{column}: field \"languages\": {expected}", result.stderr), result.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_locale_on_the_command_line_is_an_error_for_a_site_in_several_languages(run, tmp_path):
     site = make_site(tmp_path / "site")
     result = run("check", site, "--now", NOW, "--locale", "fr")
@@ -321,6 +344,6 @@ def test_a_translation_of_no_card_is_a_warning_with_the_id_meant(run, tmp_path):
     site = make_site(tmp_path / "site", cards=cards)
     result = run("build", site, "--now", NOW)
     assert result.returncode == 0, result.stderr
-    assert re.search(r'card 8 \(id "ar-2"\): field "extras\.translation_of": names no card of the site, "en-l" \(did you mean "en-1"\?\); '
+    assert re.search(r'card 8 \(id "ar-2"\): field "extras\.translation_of": names no card of the site, "en-l" \(did you mean "en-1" or "en-2"\?\); '
                      r"the card's page links no translation", result.stderr), result.stderr
     assert hreflang_links(site / "public" / "ar" / "cards" / "card-ar-2.html") == {}

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import default_signals
+
 NOW = "1795000000"
 
 
@@ -287,13 +289,6 @@ def test_under_serve_an_edit_stops_the_index_under_way_and_it_is_made_again_afte
     assert alive(started_runs(log, 2)[1])
     assert "search index" not in "".join(serve.errors)
     assert log.read_text().count("version") == 1
-
-
-def default_signals():
-    """For a child: SIGINT and SIGTERM as a terminal's program gets them, whatever this test
-    runner was started with (a background job ignores SIGINT)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @contextlib.contextmanager

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from test_search import default_signals, ends_soon, sleeping_pagefind, started_runs
+from conftest import default_signals
+from test_search import ends_soon, sleeping_pagefind, started_runs
 
 NOW = "2026-11-20"
 

@@ -6,4 +6,8 @@
 int cardfeed_argc(void);
 char *const *cardfeed_argv(void);
 
+/// The file the program was started from, as given to execve (relative to the directory it was
+/// started in, where it was given so), or NULL where the kernel did not say.
+const char *cardfeed_executable_file(void);
+
 #endif

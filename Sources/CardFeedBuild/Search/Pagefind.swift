@@ -1,3 +1,4 @@
+import CArguments
 import Foundation
 import CardFeedSystem
 
@@ -100,10 +101,14 @@ package struct Pagefind: Sendable, Equatable {
         return .failure(NotFound(places: places))
     }
 
-    /// The running program's own path, links resolved (/proc/self/exe on Linux).
+    /// The running program's own path, links resolved: /proc/self/exe, or where /proc is
+    /// missing the path it was started by (`cardfeed_executable_file`) made absolute. Not
+    /// Foundation's `Bundle.main`, which on Linux stops the process when /proc is missing.
     package static func runningExecutable() -> String? {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
-        return Foundation.Bundle.main.executablePath
+        guard let started = cardfeed_executable_file(), let resolved = realpath(started, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The command, if `--version` says, within `probeTimeLimit`, that it is Pagefind 1 (whose

@@ -15,8 +15,11 @@ import Darwin
 /// which a terminal's Ctrl-C does not reach.
 ///
 /// A signal while a run is under way stops the run; the build then removes what it was writing
-/// and ends by that signal (`endProcessIfSignalled`), as it would have without search. At any
-/// other time the process ends by the signal at once. The signals are watched from the first
+/// and ends by that signal (`endProcessIfSignalled`), as it would have without search. Should
+/// the build's thread not get there within `stopGrace` (held up in a write to a terminal whose
+/// output is paused, or to a pipe nobody reads), the thread that took the signal removes it and
+/// ends the process itself: it writes nothing, so nothing can hold it up. At any other time the
+/// process ends by the signal at once. The signals are watched from the first
 /// run to the end of the process: libdispatch handles a signal for the whole process, and a
 /// disposition put back under it could lose one. A signal the process was started ignoring
 /// (`nohup`, a script's background job) stays ignored; Pagefind gets the default
@@ -28,10 +31,18 @@ package final class PagefindSignals: Sendable {
         var watching = false
         /// The run under way, which a signal stops.
         var run: (any Stoppable)?
+        /// What to remove before the process ends by a signal that came during the run.
+        var cleanup: (@Sendable () -> Void)?
         /// The signal that came while a run was under way.
         var received: Int32?
     }
     private let state = Mutex(State())
+    /// Held by the thread that removes what the build was writing and ends the process: the
+    /// build's own thread or the one that took the signal, never both at once.
+    private let ending = Mutex(())
+
+    /// How long the build's thread has, after a signal stopped a run, to end the process.
+    static let stopGrace = Duration.milliseconds(400)
     /// Kept for the rest of the process.
     private let sources = Mutex<[DispatchSourceSignal]>([])
     private let queue = DispatchQueue(label: "cardfeed.build.signals")
@@ -39,11 +50,13 @@ package final class PagefindSignals: Sendable {
     private init() {}
 
     /// Runs `body`, which runs `process` (Pagefind, or its version probe); a signal meanwhile
-    /// ends the process and all it started.
-    package func during<T, E: Error>(_ process: any Stoppable, _ body: () throws(E) -> T) throws(E) -> T {
+    /// ends the process and all it started, once `cleanup` (safe to run on any thread, and
+    /// twice) has removed what the build was writing.
+    package func during<T, E: Error>(_ process: any Stoppable, cleanup: (@Sendable () -> Void)? = nil,
+                                     _ body: () throws(E) -> T) throws(E) -> T {
         watch()
         // A signal received before (during the version probe, say) is kept: it ends the build.
-        state.withLock { $0.run = process }
+        state.withLock { $0.run = process; $0.cleanup = cleanup }
         defer { state.withLock { $0.run = nil } }
         return try body()
     }
@@ -51,10 +64,21 @@ package final class PagefindSignals: Sendable {
     /// Whether a signal came during a run.
     package var signalled: Bool { state.withLock { $0.received != nil } }
 
-    /// Ends the process by the signal that came during a run, if one did: called once
-    /// the build has removed what it was writing.
+    /// Ends the process by the signal that came during a run, if one did, once the run's
+    /// `cleanup` has removed what the build was writing.
     package func endProcessIfSignalled() {
-        if let number = state.withLock({ $0.received }) { Self.end(by: number) }
+        if let (number, cleanup) = state.withLock({ state in state.received.map { ($0, state.cleanup) } }) {
+            end(by: number, after: cleanup)
+        }
+    }
+
+    /// Runs `cleanup` and ends the process by `number`; a second caller waits for the first,
+    /// whose end is the process's.
+    private func end(by number: Int32, after cleanup: (@Sendable () -> Void)?) -> Never {
+        ending.withLock { _ in
+            cleanup?()
+            Self.end(by: number)
+        }
     }
 
     /// Starts watching, once; returns when libdispatch handles the signals, so that none comes
@@ -82,13 +106,17 @@ package final class PagefindSignals: Sendable {
     }
 
     private func received(_ number: Int32) {
-        let run = state.withLock { state -> (any Stoppable)? in
+        let stopping = state.withLock { state -> (run: any Stoppable, cleanup: (@Sendable () -> Void)?)? in
             guard let run = state.run else { return nil }
             if state.received == nil { state.received = number }
-            return run
+            return (run, state.cleanup)
         }
-        guard let run else { Self.end(by: number) }
-        run.stop()
+        guard let stopping else { Self.end(by: number) }
+        stopping.run.stop()
+        // The build's thread ends the process meanwhile, unless a write holds it up.
+        let grace = Self.stopGrace.components
+        usleep(UInt32(grace.seconds * 1_000_000 + grace.attoseconds / 1_000_000_000_000))
+        end(by: state.withLock { $0.received } ?? number, after: stopping.cleanup)
     }
 
     /// Ends the process by the signal itself, so that the shell or CI that started it sees how

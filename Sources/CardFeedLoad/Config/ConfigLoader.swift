@@ -315,7 +315,7 @@ struct YAMLReader {
                 var categories: [FeedCategory] = []
                 for name in names where name.lowercased() != "uncategorized" {
                     if let category = FeedCategory(wireName: name) { categories.append(category) } else {
-                        error(value, "\(path).category", "unknown category \(Diagnostic.quoted(name)) (known: news, advertising, announcements, social, uncategorized)")
+                        error(value, "\(path).category", FeedCategory.unknown(name, uncategorized: true))
                     }
                 }
                 rule.moveTo = categories
@@ -344,14 +344,14 @@ struct YAMLReader {
             case "type":
                 for name in stringList(value, key: "\(path).type") {
                     if let type = CardType(wireName: name) { rule.types.append(type) } else {
-                        error(value, "\(path).type", "unknown type \(Diagnostic.quoted(name))")
+                        error(value, "\(path).type", CardType.unknown(name))
                     }
                 }
             case "category":
                 for name in stringList(value, key: "\(path).category") {
                     let lower = name.lowercased()
                     if lower == "uncategorized" || FeedCategory(wireName: lower) != nil { rule.categories.append(FeedCategory(wireName: lower)?.rawValue ?? lower) } else {
-                        error(value, "\(path).category", "unknown category \(Diagnostic.quoted(name))")
+                        error(value, "\(path).category", FeedCategory.unknown(name, uncategorized: true))
                     }
                 }
             case "id": rule.ids = stringList(value, key: "\(path).id")

@@ -107,8 +107,8 @@ extension YAMLReader {
             error(node, key, "\(Diagnostic.quoted(text)) is taken: \(text)/ is \(reason); choose another slug")
             return nil
         }
-        if let device = PortableName.windowsDevice(text) {
-            error(node, key, "\(Diagnostic.quoted(text)) is a name Windows keeps for a device (\(device)): a folder of that name cannot be created, checked out or unzipped there; choose another slug, such as \(Self.slugSuggestion(text).isEmpty ? "offers" : Self.slugSuggestion(text) + "-feed")")
+        if let problem = PortableName.deviceProblem(text) {
+            error(node, key, "\(problem): a folder of that name cannot be created, checked out or unzipped there; choose another slug, such as \(Self.slugSuggestion(text).isEmpty ? "offers" : Self.slugSuggestion(text) + "-feed")")
             return nil
         }
         guard text.utf8.count <= Self.slugLimit, text.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*$"#, options: .regularExpression) != nil else {
@@ -138,14 +138,13 @@ extension YAMLReader {
     mutating func readCategories(_ node: Node, key: String, into match: inout FeedMatch) {
         let names = stringList(node, key: key)
         if names.isEmpty, case .sequence = node { error(node, key, "lists no category") }
-        let known = FeedCategory.allCases.map(\.rawValue) + ["uncategorized"]
         for name in names {
             if name.trimmingCharacters(in: .whitespaces).lowercased() == "uncategorized" {
                 match.uncategorized = true
             } else if let category = FeedCategory(wireName: name) {
                 if !match.categories.contains(category) { match.categories.append(category) }
             } else {
-                error(node, key, "unknown category \(Diagnostic.quoted(name))\(Diagnostic.suggestion(for: name.lowercased(), among: Set(known))); the categories are \(known.joined(separator: ", ")) (Content Cards have none: choose them by extras)")
+                error(node, key, "\(FeedCategory.unknown(name, uncategorized: true)) (Content Cards have none: choose them by extras)")
             }
         }
     }

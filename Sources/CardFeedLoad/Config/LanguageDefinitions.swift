@@ -46,6 +46,12 @@ extension YAMLReader {
                 error(item, "languages", StringTable.notALanguageTag(tag))
                 continue
             }
+            // Whether or not its pages go in a folder now: default_language_folder may move
+            // them there, and the tag names its strings file too.
+            if let problem = PortableName.deviceProblem(tag) {
+                error(item, "languages", "\(problem): its folder \(tag.lowercased())/ cannot be created, checked out or unzipped there, so CardFeed cannot write this language's pages; list languages whose tags every system can hold as folders")
+                continue
+            }
             let primary = SiteLanguages.primary(tag)
             if let earlier = primaries[primary] {
                 error(item, "languages", "\(Diagnostic.quoted(tag)) is the same language as \(Diagnostic.quoted(earlier)), listed before it (cards go to a language by its first part, \(Diagnostic.quoted(primary))); list each language once")

@@ -78,8 +78,8 @@ extension YAMLReader {
     mutating func placementName(_ node: Node) -> String? {
         guard let text = scalarText(node, key: "placements") else { return nil }
         let key = "placements.\(text)"
-        if let device = PortableName.windowsDevice(text) {
-            error(node, key, "\(Diagnostic.quoted(text)) is a name Windows keeps for a device (\(device)): its files could not be created there; choose another name")
+        if let problem = PortableName.deviceProblem(text) {
+            error(node, key, "\(problem): its files could not be created there; choose another name")
             return nil
         }
         guard text.utf8.count <= Self.slugLimit, text.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*$"#, options: .regularExpression) != nil else {

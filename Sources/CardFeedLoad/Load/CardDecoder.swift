@@ -148,8 +148,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             return .skipped(.invalid, id: id)
         }
         guard var type = CardType(wireName: typeName) else {
-            let known = CardType.allCases.map(\.rawValue).joined(separator: ", ")
-            reader.warn(reader.keyName(.type), "unknown type \(Diagnostic.quoted(typeName)) (known: \(known), and the aliases banner, image_only, classic); the card is skipped")
+            reader.warn(reader.keyName(.type), "\(CardType.unknown(typeName)); the card is skipped")
             return .skipped(.unknownType, id: id)
         }
         var card = Card.Fields(id: id, type: type, source: source)
@@ -269,9 +268,8 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             if let category = FeedCategory(wireName: name) {
                 categories.insert(category)
             } else if !["no_category", "abkcardcategorynocategory", "nocategory", ""].contains(name.lowercased()) {
-                let known = FeedCategory.allCases.map(\.rawValue).joined(separator: ", ")
                 // No summary: each name is a fix of its own (cards that share one are one line).
-                reader.warn("categories", "unknown category \(Diagnostic.quoted(name)) (known: \(known)); ignored")
+                reader.warn("categories", "\(FeedCategory.unknown(name)); ignored")
             }
         }
         return categories.sorted()

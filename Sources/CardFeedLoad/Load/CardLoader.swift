@@ -377,8 +377,7 @@ extension CardLoader {
 
     /// The envelope key a misspelled one is a small edit away from (any case: `"Cards"`, `"feeds"`).
     static func meantEnvelope(_ key: String) -> String? {
-        let (distance, meant) = envelopeKeys.map { (Diagnostic.editDistance(key.lowercased(), $0.lowercased()), $0) }.min { $0.0 < $1.0 }!
-        return distance <= max(1, key.count / 3) ? meant : nil
+        key == "" ? nil : Suggestion.names(for: key, among: envelopeKeys).first
     }
 
     /// A list with at least one object shaped like a card (it has an id or a type).

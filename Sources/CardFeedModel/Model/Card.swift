@@ -199,12 +199,30 @@ public enum CardType: String, Sendable, CaseIterable, Comparable, Decodable {
     /// The types that have a template of their own (control cards are never shown).
     public static var renderable: [CardType] { allCases.filter { $0 != .control } }
 
+    /// Why `name` is no type, with the type it was probably meant to be (`Suggestion`) and those
+    /// there are: `unknown type "captioned_imag" (did you mean "captioned_image"?); the types
+    /// are ...`.
+    public static func unknown(_ name: String) -> String {
+        let aliases = ["banner", "image_only", "classic"]
+        let known = allCases.map(\.rawValue)
+        return "unknown type \(Diagnostic.quoted(name))\(Suggestion.phrase(for: name.trimmingCharacters(in: .whitespaces), among: known + aliases)); "
+            + "the types are \(known.joined(separator: ", ")), and the aliases \(aliases.joined(separator: ", "))"
+    }
+
     public static func < (lhs: CardType, rhs: CardType) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// The categories Braze's News Feed knows.
 public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Decodable {
     case news, advertising, announcements, social
+
+    /// Why `name` is no category, with the one it was probably meant to be (`Suggestion`) and
+    /// those there are (`uncategorized` too where it is one: a feed's or a rule's match).
+    public static func unknown(_ name: String, uncategorized: Bool = false) -> String {
+        let known = allCases.map(\.rawValue) + (uncategorized ? ["uncategorized"] : [])
+        return "unknown category \(Diagnostic.quoted(name))\(Suggestion.phrase(for: name.trimmingCharacters(in: .whitespaces), among: known)); "
+            + "the categories are \(known.joined(separator: ", "))"
+    }
 
     /// Matches `news`, `NEWS`, `ABKCardCategoryNews` alike.
     public init?(wireName: String) {

@@ -99,40 +99,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         return shown
     }
 
-    /// ` (did you mean "build"?)` for a name close to one of `candidates`, else "".
+    /// ` (did you mean "build"?)` for a name close to one or two of `candidates`, else ""
+    /// (`Suggestion`, the one rule for every name).
     public static func suggestion(for name: String, among candidates: Set<String>) -> String {
-        closest(to: name, among: candidates).map { " (did you mean \(Diagnostic.quoted($0))?)" } ?? ""
-    }
-
-    /// The one of `candidates` fewest edits from `name` (a third of its letters at most; the
-    /// first in sorted order of those as close), or nil.
-    public static func closest(to name: String, among candidates: Set<String>) -> String? {
-        let limit = max(1, name.count / 3)
-        var best: (name: String, distance: Int)?
-        for candidate in candidates.sorted() {
-            let distance = editDistance(name.lowercased(), candidate.lowercased())
-            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
-        }
-        return best?.name
-    }
-
-    /// Edit distance counting a swap of two neighbouring letters as one edit ("titel" -> "title").
-    package static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return d[a.count][b.count]
+        Suggestion.phrase(for: name, among: candidates)
     }
 
     /// Quotes untrusted text for a terminal: control characters escaped, long values cut.

@@ -13,6 +13,14 @@ package enum PortableName {
         return windowsDevices.contains(upper) ? upper : nil
     }
 
+    /// Why `name`, a folder or file the build writes (a feed's slug, a placement's name, a
+    /// language's folder), cannot be one: "\"con\" is a name Windows keeps for a device (CON)";
+    /// nil for a name every system holds. The one rule for every name the site chooses; each
+    /// message adds what to do.
+    package static func deviceProblem(_ name: String) -> String? {
+        windowsDevice(name).map { "\(Diagnostic.quoted(name)) is a name Windows keeps for a device (\($0))" }
+    }
+
     /// The first name along `path` (names joined by "/") that is a Windows device, with it.
     package static func windowsDevice(alongPath path: String) -> (name: String, device: String)? {
         for name in path.split(separator: "/") {

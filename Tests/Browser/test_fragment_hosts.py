@@ -72,3 +72,18 @@ def test_the_fragment_looks_the_same_in_every_host_page(hosts, dark, viewport):
         assert {name: problems for name, problems in found.items() if problems} == {}
     finally:
         driver.quit()
+
+
+def test_a_host_changes_what_the_docs_say_it_can(hosts):
+    """The documented custom properties on .cardfeed-placement still win over CardFeed's."""
+    driver = make_driver()
+    try:
+        driver.get(f"{hosts['url']}host-aggressive-640.html")
+        driver.execute_script("""const s = document.createElement('style');
+          s.textContent = '.cardfeed-placement { --cardfeed-link: #0b7285; --cardfeed-font: Georgia, serif; --cardfeed-font-size: 17px; }';
+          document.head.append(s);""")
+        link, font, size = driver.execute_script("""const l = document.querySelector('.cardfeed-card__link'), d = document.querySelector('.cardfeed-card__description');
+          return [getComputedStyle(l).color, getComputedStyle(d).fontFamily, getComputedStyle(d).fontSize];""")
+        assert (link, font, size) == ("rgb(11, 114, 133)", "Georgia, serif", "17px")
+    finally:
+        driver.quit()

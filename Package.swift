@@ -66,48 +66,65 @@ let package = Package(
         // The Mustache template engine: templates parsed once, rendered by appending bytes, with
         // names looked up through typed views (MustacheObject) rather than reflection.
         .target(name: "CardFeedMustache"),
+        // The system layer, under the pipeline: bytes read in place, system calls, parallel loops,
+        // the JSON parser, child processes. The unsafe code of the pipeline is here, each piece a
+        // small safe API the rest uses (docs/architecture.md).
+        .target(
+            name: "CardFeedSystem",
+            dependencies: ["CSpawn"],
+            swiftSettings: pipeline
+        ),
         // The pipeline, one target a step; each may use only the targets before it, so a step that
         // reached for a later step's type would not compile (docs/architecture.md).
         // The values every step shares: cards, diagnostics, the site folder, the files built into
-        // the binary, the JSON parser, and small helpers (escaping, URL checks, paths).
+        // the binary, and small helpers (escaping, URL checks, paths).
         .target(
             name: "CardFeedModel",
+            dependencies: ["CardFeedSystem"],
             swiftSettings: pipeline,
             plugins: ["EmbedFiles"]
         ),
-        // Files to values: cardfeed.yml, string tables, card files (with Markdown), and the
-        // selection of what each feed shows.
+        // Files to values: cardfeed.yml, string tables, card files (with Markdown).
         .target(
             name: "CardFeedLoad",
             dependencies: [
+                "CardFeedSystem",
                 "CardFeedModel",
                 "CCmark",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: pipeline
         ),
+        // The selection of what each feed, page and placement shows: rules, filter, order,
+        // pagination, and on a site in several languages which tree each card goes to.
+        .target(
+            name: "CardFeedSelect",
+            dependencies: ["CardFeedModel", "CardFeedLoad"],
+            swiftSettings: pipeline
+        ),
         // Where a build's files go: a folder replaced as a whole, one updated in place, memory.
         .target(
             name: "CardFeedWrite",
-            dependencies: ["CardFeedModel", "CFileSwap"],
+            dependencies: ["CardFeedSystem", "CardFeedModel", "CFileSwap"],
             swiftSettings: pipeline
         ),
         // Views, templates and pages: selected cards to bytes, streamed to an output.
         .target(
             name: "CardFeedRender",
-            dependencies: ["CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedMustache"],
+            dependencies: ["CardFeedSystem", "CardFeedModel", "CardFeedLoad", "CardFeedSelect", "CardFeedWrite", "CardFeedMustache"],
             swiftSettings: pipeline
         ),
         // A build: the steps above in order, where the output goes, and what serve reuses.
         .target(
             name: "CardFeedBuild",
             dependencies: [
+                "CardFeedSystem",
                 "CardFeedModel",
                 "CardFeedLoad",
+                "CardFeedSelect",
                 "CardFeedWrite",
                 "CardFeedRender",
                 "CZlib",
-                "CSpawn",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: pipeline
@@ -116,6 +133,7 @@ let package = Package(
         .target(
             name: "CardFeedServe",
             dependencies: [
+                "CardFeedSystem",
                 "CardFeedBuild",
                 "CardFeedModel",
                 "CardFeedRender",
@@ -128,6 +146,7 @@ let package = Package(
             name: "CardFeedCLI",
             dependencies: [
                 "CArguments",
+                "CardFeedSystem",
                 "CardFeedBuild",
                 "CardFeedModel",
                 "CardFeedLoad",
@@ -155,16 +174,32 @@ let package = Package(
         // Each test target is named after the target its tests are about; the tests that build a
         // whole site are CardFeedBuild's.
         .testTarget(
+            name: "CardFeedSystemTests",
+            dependencies: ["CardFeedSystem"]
+        ),
+        .testTarget(
+            name: "CardFeedModelTests",
+            dependencies: ["CardFeedModel"]
+        ),
+        .testTarget(
             name: "CardFeedLoadTests",
             dependencies: ["CardFeedLoad", "CardFeedModel", "CardFeedRender", "CCmark"]
         ),
         .testTarget(
+            name: "CardFeedSelectTests",
+            dependencies: ["CardFeedSelect", "CardFeedLoad", "CardFeedModel", "CardFeedRender"]
+        ),
+        .testTarget(
+            name: "CardFeedWriteTests",
+            dependencies: ["CardFeedWrite"]
+        ),
+        .testTarget(
             name: "CardFeedRenderTests",
-            dependencies: ["CardFeedRender", "CardFeedLoad", "CardFeedModel", "CardFeedMustache"]
+            dependencies: ["CardFeedRender", "CardFeedLoad", "CardFeedSelect", "CardFeedModel", "CardFeedMustache"]
         ),
         .testTarget(
             name: "CardFeedBuildTests",
-            dependencies: ["CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CardFeedSystem", "CardFeedModel", "CardFeedLoad", "CardFeedSelect", "CardFeedWrite", "CardFeedRender", "CardFeedBuild", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures", "Golden"]
         ),
         // The official Mustache specification's tests (Spec/, MIT), every case of every file,

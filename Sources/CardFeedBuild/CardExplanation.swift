@@ -1,6 +1,7 @@
 import CardFeedRender
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 /// Where one card is shown, or why it is not: `cardfeed explain`. Made from the build's own
 /// steps (`SiteBuilder.explain`): the load, which keeps what became of the id's entries
 /// (`CardEvent`), the rules, which keep the ids each rule matched, and the selection, whose

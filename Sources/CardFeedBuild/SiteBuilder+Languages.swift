@@ -1,5 +1,6 @@
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedRender
 
 /// A site in several languages (`languages:`) is a tree of pages per language: the same

@@ -1,6 +1,8 @@
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
+import CardFeedSystem
 import CardFeedRender
 import CardFeedWrite
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedRender
 import CardFeedWrite
 

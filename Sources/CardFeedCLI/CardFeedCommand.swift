@@ -2,6 +2,7 @@ import ArgumentParser
 import CArguments
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 @main
 struct CardFeedCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedWrite
 
 /// Every shown card's own page, `cards/<anchor>.html`: the `card_page` template around the card's

@@ -1,5 +1,6 @@
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 
 /// Where each shown card sits: the page of every feed that shows it, and its permalink. Read once
 /// a build from the feeds' pages as the selection made them: the one place that says on which

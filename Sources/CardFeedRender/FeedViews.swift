@@ -1,6 +1,7 @@
 import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 
 /// What the templates of a feed's files (`feed.atom`, `feed.rss`) see: one feed, its entries the
 /// cards of its front page, and the address of each of its files (`atomURL`, `rssURL`...). Every

@@ -1,6 +1,7 @@
 import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 
 /// On a site in several languages, which pages are the same page in another language: a feed's
 /// front page and the same feed's front page in every other tree; a card's page and the pages

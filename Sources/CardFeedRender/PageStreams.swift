@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
+import CardFeedSystem
 import CardFeedWrite
 
 /// Where the renderer puts the cards it rendered, a batch at a time, in display order.

@@ -1,6 +1,7 @@
 import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 
 /// What the page template sees: one page of one feed, in the shell every page of the site has
 /// (`PageShell`, whose names it has too). Every name is a case of a `Key` (see `CardView`).

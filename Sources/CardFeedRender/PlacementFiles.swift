@@ -2,6 +2,7 @@ import CardFeedMustache
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedWrite
 
 /// The files of cardfeed.yml's `placements:`, under `OUTPUT/embed/`: for each placement an HTML

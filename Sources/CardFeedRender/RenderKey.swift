@@ -1,6 +1,8 @@
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
+import CardFeedSystem
 
 // `serve` reuses a rendered card, and leaves a page as it is, when what it is made of did not
 // change. What it is made of is written down below as values whose `Hashable` the compiler

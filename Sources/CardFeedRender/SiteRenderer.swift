@@ -3,6 +3,8 @@ import Dispatch
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
+import CardFeedSystem
 import CardFeedWrite
 
 /// A card as rendered: its HTML, its description as HTML (which the feed files show), and with

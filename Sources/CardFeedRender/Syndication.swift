@@ -2,6 +2,7 @@ import CardFeedMustache
 import Foundation
 import CardFeedLoad
 import CardFeedModel
+import CardFeedSelect
 import CardFeedWrite
 
 /// The files of `OutputFormat`: every feed also as a feed for readers (Atom 1.0, JSON Feed 1.1...),

@@ -1,6 +1,7 @@
 import FlyingSocks
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 /// Where `serve` listens: an IP address (IPv4 or IPv6, or `localhost`) and a port.
 public struct ListenAddress: Sendable, CustomStringConvertible {

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import CardFeedBuild
 import CardFeedWrite
+import CardFeedSystem
 
 /// `serve`'s search index: made in the background after each good build has been served, so
 /// that an edit reaches the screen as fast as without search. Builds that follow each other

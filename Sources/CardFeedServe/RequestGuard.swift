@@ -1,6 +1,7 @@
 import FlyingSocks
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 import Synchronization
 
 /// The front door of `cardfeed serve`. FlyingFox reads a request head one byte at a time with no

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import CardFeedModel
+import CardFeedSystem
 
 /// The signals that end a program (`EndingSignals`) as an async sequence, so that `serve` can stop
 /// cleanly on each: close the event streams, stop the server and remove its temporary build

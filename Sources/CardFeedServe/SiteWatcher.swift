@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import CardFeedModel
+import CardFeedSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import CardFeedModel
+import CardFeedSystem
 
 /// Step 4 of a build: the files that are not pages (assets, feeds, the sitemap, `static/`) go
 /// into the output target that the pages were streamed into while the cards rendered, which

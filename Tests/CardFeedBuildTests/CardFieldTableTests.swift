@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import CardFeedLoad
 @testable import CardFeedModel
+@testable import CardFeedSelect
+@testable import CardFeedSystem
 @testable import CardFeedMustache
 @testable import CardFeedRender
 

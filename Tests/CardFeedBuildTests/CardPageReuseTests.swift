@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import CardFeedLoad
 @testable import CardFeedModel
+@testable import CardFeedSelect
 @testable import CardFeedRender
 @testable import CardFeedWrite
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CardFeedBuild
 @testable import CardFeedLoad
+@testable import CardFeedSelect
 
 
 /// `serve` rebuilds incrementally: cards, pages and files that did not change are reused. After

@@ -4,6 +4,7 @@ import Testing
 @testable import CardFeedBuild
 @testable import CardFeedLoad
 @testable import CardFeedModel
+@testable import CardFeedSelect
 @testable import CardFeedRender
 @testable import CardFeedWrite
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CardFeedBuild
 @testable import CardFeedLoad
+@testable import CardFeedSelect
 
 
 /// What a visitor sees: escaping, the HTML contract, navigation, empty feeds.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CardFeedLoad
 @testable import CardFeedModel
+@testable import CardFeedSelect
 @testable import CardFeedRender
 
 

@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedSystem
 
 /// Pagefind (pagefind.app), the program that makes the search index of `search: true`, as
 /// found on this machine. The `.deb` and the release archive carry the version CardFeed is

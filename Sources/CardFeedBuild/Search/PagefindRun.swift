@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 /// One run of Pagefind's command line over pages on disk: `pagefind --site FOLDER --glob GLOB
 /// --output-path BUNDLE`, Pagefind's own fast path (it reads and indexes the pages on all

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import CardFeedModel
+import CardFeedSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 import Synchronization
 
 /// A build's search index to make, with the Pagefind that makes it: the card pages it indexes,

@@ -73,7 +73,7 @@ public struct CardRule: Sendable {
         return parts.isEmpty ? "changes nothing" : parts.joined(separator: "; ")
     }
 
-    func matches(_ card: Card) -> Bool {
+    package func matches(_ card: Card) -> Bool {
         if !types.isEmpty && !types.contains(card.type) { return false }
         if !categories.isEmpty {
             let names = card.categories.isEmpty ? ["uncategorized"] : card.categories.map(\.rawValue)

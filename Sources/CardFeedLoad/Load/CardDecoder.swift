@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 /// The first few ids of the cards not shown for each reason, for the summary to name them.
 public struct SkippedExamples: Sendable {
@@ -66,7 +67,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     /// Schemes a card's link may use (the site's app schemes included).
     var linkSchemes: Set<String> = URLCheck.linkSchemes
     /// The clocks a card's time without an offset (a date alone: midnight) is read on.
-    var timeZone: SiteTimeZone = .utc
+    package var timeZone: SiteTimeZone = .utc
     /// How a card's title and description are shown unless its extras say otherwise.
     var descriptions: DescriptionFormat = .markdown
 
@@ -284,7 +285,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     }
 
     /// A link safe to put in a page, or the reason it was refused.
-    func checkLink(_ url: String) -> (String?, problem: String?) {
+    package func checkLink(_ url: String) -> (String?, problem: String?) {
         switch URLCheck.check(url, allowedSchemes: linkSchemes) {
         case .absolute(let clean), .relative(let clean): return (Formatting.attributeURL(clean), nil)
         case .refused(let reason): return (nil, "\(reason); the card is shown without a link")
@@ -292,7 +293,7 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     }
 
     /// An image URL or a file of SITE/assets/, or the reason it was refused.
-    func checkImage(_ image: String) -> (CardImage?, problem: String?) {
+    package func checkImage(_ image: String) -> (CardImage?, problem: String?) {
         switch URLCheck.check(image, allowedSchemes: URLCheck.imageSchemes) {
         case .absolute(let clean): return (.remote(clean), nil)
         case .refused(let reason): return (nil, "\(reason); the placeholder image is shown")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import CardFeedModel
+import CardFeedSystem
 
 /// The cards of a site, read from `SITE/cards.json` and every `SITE/cards/**/*.json`.
 public struct LoadedCards: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 /// Where `FieldReader` keeps the value of each key a card may have: a field's long key at its
 /// number, its short key after all the long ones.

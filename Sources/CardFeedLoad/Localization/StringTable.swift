@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 /// Every text of the built-in templates in one language: feed names, the empty state, labels,
 /// pagination, rating text, and how dates and numbers are written. English, German, French,

@@ -1,5 +1,6 @@
 import CCmark
 import CardFeedModel
+import CardFeedSystem
 
 #if canImport(Glibc)
 import Glibc

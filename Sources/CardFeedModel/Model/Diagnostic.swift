@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedSystem
 
 /// A problem found in the user's input, precise enough to find and fix it: the file, the card
 /// (index and id) and the field, or the line and column of a template or JSON file.

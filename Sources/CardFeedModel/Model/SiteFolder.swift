@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedSystem
 
 /// Decides whether a URL from a card may be put in a page, the way a browser will read it: see
 /// `read`, through which every URL check goes.

@@ -1,4 +1,5 @@
 import CardFeedModel
+import CardFeedLoad
 
 /// One page of a feed: the cards it shows, in the order it shows them, and its file.
 public struct FeedPage: Sendable, Hashable {

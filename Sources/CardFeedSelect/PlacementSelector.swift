@@ -1,4 +1,5 @@
 import CardFeedModel
+import CardFeedLoad
 
 /// The cards one placement shows: display positions (indices into `Selection.cards`), in its
 /// feed's order.

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import CardFeedModel
 import CSpawn
 
 #if canImport(Glibc)

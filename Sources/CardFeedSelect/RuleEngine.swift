@@ -1,4 +1,5 @@
 import CardFeedModel
+import CardFeedLoad
 /// Applies the rules of cardfeed.yml to the loaded cards, in order, before selection.
 package struct RuleEngine {
     let rules: [CardRule]

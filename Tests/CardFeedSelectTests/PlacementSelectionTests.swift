@@ -1,6 +1,7 @@
 import Testing
 @testable import CardFeedLoad
 @testable import CardFeedModel
+@testable import CardFeedSelect
 
 /// What a placement shows: the first `limit` cards of its feed, in the feed's order, that its
 /// extras filter matches and no rule keeps out.

@@ -1,6 +1,7 @@
 import Testing
 @testable import CardFeedLoad
 @testable import CardFeedModel
+@testable import CardFeedSelect
 
 /// Which language's pages each card of a site with `languages:` goes to (`LanguageTrees`).
 @Suite struct LanguageTreesTests {

@@ -1,4 +1,5 @@
 import CardFeedModel
+import CardFeedLoad
 
 /// Which language's tree of pages each card goes to on a site with `languages:` (see
 /// `SiteLanguages`): the language its `language` names, matched by the first part of the tag

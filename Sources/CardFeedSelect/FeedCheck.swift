@@ -1,4 +1,5 @@
 import CardFeedModel
+import CardFeedLoad
 /// A feed of cardfeed.yml that no card matches, shown or not, is most likely a typo in its
 /// category or extras: a warning names the feed and what it asks for, with the values the
 /// cards have (and the one probably meant).

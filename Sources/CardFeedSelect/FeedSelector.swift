@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedModel
+import CardFeedLoad
 
 /// A feed's cards, split into pages: its front page, which shows the newest cards, and its
 /// archive pages, which keep their cards and their addresses as newer cards arrive (see

@@ -1,4 +1,5 @@
 import CardFeedModel
+import CardFeedLoad
 /// The order cards are shown in, one rule for every feed and every output: pinned cards first,
 /// then newest first (`Card.sortTime`: `updated`, which is `created` for a card without one),
 /// then the order in which the cards were read: files in path order, then position in the file.

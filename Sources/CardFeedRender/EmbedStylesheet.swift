@@ -245,7 +245,7 @@ struct EmbedRules {
         func contents(_ condition: String) -> String {
             var text = ""
             if let parents {
-                styleRule(parents, inner, at: at, pass: pass, condition: condition, into: &text, nestedDeclarationsOnly: false)
+                styleRule(parents, inner, at: at, pass: pass, condition: condition, into: &text)
             } else {
                 rules(inner, pass: pass, condition: condition, into: &text)
             }
@@ -296,7 +296,7 @@ struct EmbedRules {
     }
 
     /// A style rule and those nested in it, each a rule of its own (nesting resolved as `:is()`).
-    private mutating func styleRule(_ selectors: [String], _ items: [CSSItem], at: CSSPosition, pass: Pass, condition: String, into out: inout String, nestedDeclarationsOnly: Bool = false) {
+    private mutating func styleRule(_ selectors: [String], _ items: [CSSItem], at: CSSPosition, pass: Pass, condition: String, into out: inout String) {
         var scoped: [(selector: String, isRoot: Bool)] = []
         for selector in selectors {
             switch EmbedSelector.scope(selector, condition: condition) {
@@ -306,19 +306,20 @@ struct EmbedRules {
             }
         }
         var own: [String] = []
+        var rootLines: [String] = []
         var rootFont: [String] = []
         for case .declaration(let name, let value, let important) in items {
             guard (pass == .important) == important else { continue }
             let custom = name.hasPrefix("--")
             let line = "\(self.name(name)): \(self.value(value, of: name))\(custom && !important ? "" : " !important");"
-            // The placement's own font size stays the reader's, which --cardfeed-rem is made
-            // of: its cards take the font size the site gives the page.
-            if ["font", "font-size"].contains(name.lowercased()) { rootFont.append(line) }
             own.append(line)
+            // The placement's own font size stays the reader's, which --cardfeed-rem is made
+            // of (a font size of its own would depend on itself): its cards take the font size
+            // the site gives the page.
+            if ["font", "font-size"].contains(name.lowercased()) { rootFont.append(line) } else { rootLines.append(line) }
         }
         let roots = scoped.filter(\.isRoot).map(\.selector)
         let others = scoped.filter { !$0.isRoot }.map(\.selector)
-        let rootLines = own.filter { !rootFont.contains($0) }
         if !others.isEmpty, !own.isEmpty { out += others.joined(separator: ", ") + " { " + own.joined(separator: " ") + " }\n" }
         if !roots.isEmpty, !rootLines.isEmpty { out += roots.joined(separator: ", ") + " { " + rootLines.joined(separator: " ") + " }\n" }
         if !roots.isEmpty, !rootFont.isEmpty { out += ":where(\(roots.joined(separator: ", "))) > * { " + rootFont.joined(separator: " ") + " }\n" }

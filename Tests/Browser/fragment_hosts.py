@@ -7,7 +7,6 @@ import glob
 import json
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 from conftest import NOW, copy_example_site
@@ -142,18 +141,31 @@ def build_site(cardfeed_bin, root: Path, base_url: str, extra_cards=(MARKDOWN_CA
     return site, out
 
 
-def wait_for_images(driver, timeout=10):
-    # Lazy images below the window would never load: the styles of a loaded image are compared.
-    driver.execute_script("document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager')")
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if driver.execute_script("return [...document.images].every(i => i.complete)"):
-            return
-        time.sleep(0.05)
+def wait_for_images(driver):
+    """Every image loaded (and decoded), fonts too: the styles of a loaded image are compared.
+    Lazy images below the window would never load: they are made eager first."""
+    driver.set_script_timeout(30)
+    driver.execute_async_script("""const done = arguments[arguments.length - 1];
+      document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager');
+      Promise.all([...document.images].map(i => i.decode().catch(() => null)).concat([document.fonts.ready])).then(() => done());""")
+
+
+# The dismiss button that the component (embed/cardfeed-embed.js) gives a dismissible card, made
+# as it makes it: the fragment has no script, but a host that adds one meets its own `button` rules.
+DISMISS_BUTTONS = """
+for (const card of document.querySelectorAll('.cardfeed-placement [data-dismissible]')) {
+  if (card.querySelector('.cardfeed-card__dismiss')) continue;
+  const button = document.createElement('button');
+  button.type = 'button'; button.className = 'cardfeed-card__dismiss'; button.title = 'Dismiss';
+  button.setAttribute('aria-label', 'Dismiss'); button.textContent = '\u00d7';
+  card.classList.add('cardfeed-card--has-dismiss'); card.appendChild(button);
+}
+"""
 
 
 def placement_styles(driver):
     wait_for_images(driver)
+    driver.execute_script(DISMISS_BUTTONS)
     return driver.execute_script(STYLES, PROPERTIES)
 
 

@@ -50,7 +50,7 @@ def test_the_fragment_looks_the_same_in_every_host_page(hosts, dark, viewport):
         kinds = {e["cls"] for e in expected}
         for part in ("cardfeed-card__title", "cardfeed-card__description", "cardfeed-card__image", "cardfeed-card__date",
                      "cardfeed-card__category cardfeed-card__category--news", "cardfeed-card__link", "cardfeed-card__pin",
-                     "cardfeed-card__unread"):
+                     "cardfeed-card__unread", "cardfeed-card__dismiss"):
             assert part in kinds, part
         assert {"p", "ul", "ol", "li", "blockquote", "pre", "code", "strong", "em", "a", "img", "h3"} <= {e["tag"] for e in expected}
         # The cards in CardFeed's own colours: the site's stylesheet holds on a page without one.
@@ -69,6 +69,8 @@ def test_the_fragment_looks_the_same_in_every_host_page(hosts, dark, viewport):
                     assert driver.execute_script("return getComputedStyle(document.getElementById('host-text')).textTransform") == "uppercase"
                 SCREENSHOTS.joinpath("fragment-hosts").mkdir(parents=True, exist_ok=True)
                 driver.save_screenshot(str(SCREENSHOTS / "fragment-hosts" / f"{name}-{viewport}-{scheme}.png"))
+                driver.execute_script("document.querySelector('[data-card-id=markdown-everything]').scrollIntoView()")
+                driver.save_screenshot(str(SCREENSHOTS / "fragment-hosts" / f"{name}-{viewport}-{scheme}-markdown.png"))
         assert {name: problems for name, problems in found.items() if problems} == {}
     finally:
         driver.quit()

@@ -67,11 +67,11 @@ let package = Package(
         // names looked up through typed views (MustacheObject) rather than reflection.
         .target(name: "CardFeedMustache"),
         // The system layer, under the pipeline: bytes read in place, system calls, parallel loops,
-        // the JSON parser, child processes. The unsafe code of the pipeline is here, each piece a
-        // small safe API the rest uses (docs/architecture.md).
+        // the JSON parser, child processes, gzip, main's arguments. The unsafe code of the pipeline
+        // is here, each piece a small safe API the rest uses (docs/architecture.md).
         .target(
             name: "CardFeedSystem",
-            dependencies: ["CSpawn"],
+            dependencies: ["CSpawn", "CZlib", "CArguments"],
             swiftSettings: pipeline
         ),
         // The pipeline, one target a step; each may use only the targets before it, so a step that
@@ -124,7 +124,6 @@ let package = Package(
                 "CardFeedSelect",
                 "CardFeedWrite",
                 "CardFeedRender",
-                "CZlib",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: pipeline
@@ -145,7 +144,6 @@ let package = Package(
         .executableTarget(
             name: "CardFeedCLI",
             dependencies: [
-                "CArguments",
                 "CardFeedSystem",
                 "CardFeedBuild",
                 "CardFeedModel",

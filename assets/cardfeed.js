@@ -71,15 +71,18 @@
     for (var i = 0; i < indicators.length; i++) indicators[i].remove();
   }
 
-  // The chips' strip scrolls by itself (not the page), and only when the chip is out of it.
+  // The chips' strip scrolls by itself (not the page), and only when the chip is out of it or
+  // under one of its faded ends (as wide as its end padding): then the chip is centred. The
+  // distance is measured on the screen, so it holds right to left too, where scrollLeft runs
+  // from 0 down; the browser stops the scroll at either end.
   function revealCurrentFeed() {
     var current = document.querySelector(".feed-nav [aria-current='page']");
     var strip = current && current.closest("ul, ol");
     if (!strip || strip.scrollWidth <= strip.clientWidth) return;
-    var left = current.getBoundingClientRect().left - strip.getBoundingClientRect().left + strip.scrollLeft;
-    var width = current.getBoundingClientRect().width;
-    if (left >= strip.scrollLeft && left + width <= strip.scrollLeft + strip.clientWidth) return;
-    strip.scrollLeft = Math.max(0, left - (strip.clientWidth - width) / 2);
+    var chip = current.getBoundingClientRect(), box = strip.getBoundingClientRect();
+    var fade = parseFloat(getComputedStyle(strip).paddingInlineEnd) || 0;
+    if (chip.left >= box.left + fade && chip.right <= box.right - fade) return;
+    strip.scrollLeft += (chip.left + chip.right) / 2 - (box.left + box.right) / 2;
   }
 
   // Dismissal: a real button, named after the card for screen readers.

@@ -63,11 +63,13 @@ Description: static site generator for Braze News Feed and Content Cards
  (banner, captioned image, classic, text announcement, cross promotion) into a
  static website: a feed page per category and an "all" feed, each card type
  rendered through a Mustache template the site can override, Markdown
- descriptions converted with cmark, Atom and JSON feeds and a sitemap.
+ descriptions converted with cmark, Atom, RSS 2.0 and JSON feeds and a sitemap.
  .
  It also previews a site while it is edited (cardfeed serve, with live reload)
  and checks a site for CI (cardfeed check --strict). Search (search: true) is
- made by Pagefind, which the package carries in /usr/lib/cardfeed.
+ made by Pagefind, which the package carries in /usr/lib/cardfeed. Placements
+ put a feed's newest cards inside other sites' pages, and one site can have a
+ tree of pages per language.
 CONTROL
 (cd "$package" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$package/DEBIAN/md5sums"
 chmod 0644 "$package/DEBIAN/control" "$package/DEBIAN/md5sums"

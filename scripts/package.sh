@@ -79,19 +79,8 @@ done
 extras=$work/extras
 rm -rf "$extras"
 mkdir -p "$extras/man" "$extras/completions"
-# The plugin runs the command from a debug build in .build (the one `swift build` makes, so
-# scripts/test.sh has it already); the pages come from the command's definition, the same in both.
 echo "package: generating the man pages (swift-argument-parser's generate-manual plugin)"
-rm -rf .build/plugins/GenerateManual/outputs/CardFeedCLI
-swift package plugin generate-manual --configuration debug \
-  --date "$release_date" --authors "The CardFeed authors" >&2
-# mdoc takes a blank line for a paragraph break only with a warning (lintian's groff-message):
-# the help text's blank lines become .Pp. groff's mdoc heads a section 1 page "BSD General
-# Commands Manual" (its operating system's name, BSD unless a page says otherwise, which it reads
-# once .Dd has loaded the macros): the page names CardFeed instead. mandoc ignores the line.
-for page in .build/plugins/GenerateManual/outputs/CardFeedCLI/*.1; do
-  sed -e 's/^$/.Pp/' -e '/^\.Dt /i .ds doc-volume-operating-system CardFeed' "$page" > "$extras/man/$(basename "$page")"
-done
+bash scripts/man-page.sh "$extras/man" "$release_date"
 # bash-completion sources the script: it has no use for the #! line.
 "$deb_binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$extras/completions/cardfeed.bash"
 "$deb_binary" --generate-completion-script zsh > "$extras/completions/_cardfeed"

@@ -68,8 +68,9 @@ public struct BuildReport: Sendable {
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []
-    /// The steps the build runs (`SiteBuilder.steps`), once its configuration is read.
-    var steps: [SiteBuilder.Step] = []
+    /// The steps the build prints a line for (`SiteBuilder.numberedSteps`), once its
+    /// configuration is read.
+    var steps: [BuildStep.Name] = []
     /// With search into an output updated in place (`serve`'s, which shows an edit before its
     /// index is made), the cards to index, which the build leaves to its caller; nil otherwise.
     public var searchIndex: SearchIndex?

@@ -104,9 +104,9 @@ extension SiteBuilder {
     /// `id`, and says where the card is shown or why not. Throws only when there is no site.
     public func explain(_ id: String) throws(BuildFailure) -> CardExplanation {
         var report = BuildReport()
-        let configuration = try configure(&report)
-        let loaded = load(configuration, &report, following: id)
-        let ruled = applyRules(loaded, configuration, &report)
+        var state = BuildState(following: id)
+        try run(Self.explainedSteps, &state, &report)
+        let (configuration, loaded, ruled) = (state.configuration!, state.loaded!, state.ruled!)
         let selector = selector(configuration.config)
         let selections = selections(ruled.cards, configuration.config)
 

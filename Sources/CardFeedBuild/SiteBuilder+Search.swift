@@ -104,14 +104,10 @@ extension SiteBuilder {
     /// Step 4 with search: Pagefind run over the search documents in the scratch folder, before
     /// the write step commits the output; its files go into the output's `pagefind/` folder as
     /// files of the write step, taken (linked where they can be) from `index/` in the scratch
-    /// folder, which the build removes once the output is written. For `serve`, the index is left in the report to
-    /// make once the pages are served.
+    /// folder, which the build removes once the output is written. (For `serve`, the render step
+    /// leaves the index in the report, to make once the pages are served.)
     func index(_ search: SearchIndex?, into site: inout RenderedSite, _ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) {
-        guard let search else { return }
-        guard case .folder = destination, let transaction = output as? OutputTransaction else {
-            report.searchIndex = search
-            return
-        }
+        guard let search, case .folder = destination, let transaction = output as? OutputTransaction else { return }
         let bundle = URL(fileURLWithPath: transaction.scratchFolder + "/index", isDirectory: true)
         let runs = ChildProcesses()
         let signals = PagefindSignals.shared

@@ -14,12 +14,17 @@ public enum SiteScaffold {
     /// Keeps `cardfeed build`'s output out of the site's repository.
     static let gitignore = "# What `cardfeed build` writes (see README.md).\n/public/\n"
 
+    /// The scaffold's `base_url` line, commented out: `init --base-url` writes the address in its
+    /// place, so that every later build writes the feeds and sitemap without the option.
+    static let baseURLLine = "# base_url: https://example.com/news/"
+
     /// Writes the scaffold into `folder`, which must be missing, empty, or hold only hidden files
-    /// (`.git`, `.gitignore`: a repository made first, whose `.gitignore` is left as it is);
-    /// returns the files written.
+    /// (`.git`, `.gitignore`: a repository made first, whose `.gitignore` is left as it is), with
+    /// `baseURL` as cardfeed.yml's `base_url` when given; returns the files written.
     @discardableResult
-    public static func create(at folder: URL) throws -> [String] {
+    public static func create(at folder: URL, baseURL: String? = nil) throws -> [String] {
         let manager = FileManager.default
+        let files = try files(baseURL: baseURL)
         if let (site, role) = SiteFolder(folder.path).siteAround {
             throw Refusal(description: "\(SiteFolder.display(folder)) is inside \(role) of the site \(SiteFolder.display(site.root)), which would read the new site's files as its own; choose a folder outside that site")
         }
@@ -56,5 +61,22 @@ public enum SiteScaffold {
             throw Refusal(description: "cannot write the new site: \(error.localizedDescription)")
         }
         return (written + files.map(\.path)).sorted()
+    }
+
+    /// The scaffold's files, with `baseURL` in cardfeed.yml; a refusal if it is no base URL.
+    static func files(baseURL: String?) throws -> [(path: String, data: Data)] {
+        guard let baseURL else { return files }
+        if case .failure(let refusal) = URLCheck.baseURL(baseURL) {
+            throw Refusal(description: "--base-url: \(Diagnostic.quoted(baseURL)) \(refusal.reason)")
+        }
+        // A checked base URL has no quote, space or backslash: quoted, it is one YAML string whatever
+        // else it holds (a "#" would start a comment unquoted).
+        let value = baseURL.contains("#") ? "\"\(baseURL)\"" : baseURL
+        return files.map { file in
+            guard file.path == "cardfeed.yml" else { return file }
+            let text = String(decoding: file.data, as: UTF8.self)
+            precondition(text.contains(baseURLLine), "scaffold/cardfeed.yml has the line \(baseURLLine)")
+            return (file.path, Data(text.replacingOccurrences(of: baseURLLine, with: "base_url: \(value)").utf8))
+        }
     }
 }

@@ -38,9 +38,9 @@ struct Build: ParsableCommand {
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load, check and render the site without writing anything.",
+        abstract: "Load, check and render the site, writing nothing.",
         discussion: """
-            Runs every step of `cardfeed build`, rendering every page and feed, into an output \
+            Runs every step of 'cardfeed build', rendering every page and feed, into an output \
             that keeps nothing, so it reports every warning and error a build would, in the same \
             words. Exits with status 1 when there are errors (or, with --strict, warnings).
             """)

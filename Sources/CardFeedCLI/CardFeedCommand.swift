@@ -1,7 +1,7 @@
 import ArgumentParser
-import CArguments
 import Foundation
 import CardFeedModel
+import CardFeedRender
 import CardFeedSystem
 
 @main
@@ -12,11 +12,18 @@ struct CardFeedCommand: ParsableCommand {
         commandName: "cardfeed",
         abstract: "Turn Braze card JSON (News Feed and Content Cards) into a static, browsable feed site.",
         discussion: """
-            A site is a folder: cards in cards.json and cards/**/*.json, optional template \
-            overrides in templates/, images and other files in assets/. `cardfeed build` writes \
-            one feed per category (news, advertising, announcements, social, uncategorized) and \
-            an "all" feed to SITE/public, or the feeds cardfeed.yml defines (by category, or by \
-            extras as Content Cards apps group their cards).
+            A site is a folder: cards in cards.json and cards/**/*.json, settings in \
+            cardfeed.yml, optional template overrides in templates/, images and other files in \
+            assets/. 'cardfeed build' writes one feed per category (news, advertising, \
+            announcements, social, uncategorized) and an "all" feed to SITE/public, or the feeds \
+            cardfeed.yml defines (by category, or by extras as Content Cards apps group their \
+            cards), a page for each card, and with base_url in cardfeed.yml, \
+            \(OutputFormat.list(OutputFormat.all.filter { $0.view == .feed }.map(\.name))) files, and \(OutputFormat.list(OutputFormat.all.filter { $0.view == .site }.map(\.fileName))).
+
+            In cardfeed.yml, a site can also have:
+              search: true         a search box on every page (Pagefind)
+              placements:          a feed's newest cards inside other sites' pages
+              languages: [en, de]  a tree of pages per language, in its words
 
             Examples:
               cardfeed build                     build this site (or ./site)
@@ -28,7 +35,7 @@ struct CardFeedCommand: ParsableCommand {
               cardfeed eject cards/short_news    copy a built-in template to change
             """,
         version: CardFeedVersion.current,
-        subcommands: [Build.self, Check.self, Explain.self, Serve.self, Init.self, Templates.self, Eject.self],
+        subcommands: [Build.self, Check.self, Explain.self, Config.self, Serve.self, Init.self, Templates.self, Eject.self],
         defaultSubcommand: nil
     )
 
@@ -62,9 +69,9 @@ struct CardFeedCommand: ParsableCommand {
             Console.printError("\(type(of: asynchronous)._commandName) needs /proc, which this system does not have (mount it with mount -t proc proc /proc)")
             Foundation.exit(ExitCode.failure.rawValue)
         }
-        // The task is the command's only user from here on.
-        nonisolated(unsafe) var serving = asynchronous
-        Task {
+        // The command is sent to the task, its only user from here on (the compiler holds it to that).
+        Task.detached { [asynchronous] in
+            var serving = asynchronous
             do { try await serving.run() } catch { exit(withError: error) }
             exit()
         }
@@ -95,20 +102,5 @@ struct CardFeedCommand: ParsableCommand {
         guard !names.contains(word) else { return nil }
         return "unknown command \("\"\(word)\"")\(Diagnostic.suggestion(for: word, among: Set(names))); "
             + "the commands are \(configuration.subcommands.map { $0._commandName }.joined(separator: ", ")) (see `cardfeed --help`)"
-    }
-}
-
-/// The program's arguments as `main` received them (`CArguments`), not through
-/// `CommandLine.arguments`, which Swift on Linux reads from /proc/self/cmdline: without /proc
-/// (a chroot, a container) it is empty, and `cardfeed build` would print the help and exit 0.
-enum ProcessArguments {
-    /// Whether the C library gave main's arguments (it gives at least the program's name).
-    static var known: Bool { cardfeed_argc() > 0 && cardfeed_argv() != nil }
-
-    /// Every argument, the program's name first; `CommandLine.arguments` where the C library
-    /// gave none.
-    static var all: [String] {
-        guard known, let argv = cardfeed_argv() else { return CommandLine.arguments }
-        return (0..<Int(cardfeed_argc())).map { argv[$0].map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? "" }
     }
 }

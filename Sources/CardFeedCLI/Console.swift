@@ -145,8 +145,7 @@ struct Summary {
         if let base = report.syndicatedFor {
             lines.append("\(OutputFormat.summary), for \(base).")
         } else {
-            let feeds = OutputFormat.list(OutputFormat.perFeed.map(\.format.name), "or")
-            lines.append("No \(feeds) files and no sitemap: they need the site's address (base_url in cardfeed.yml, or --base-url).")
+            lines.append("\(OutputFormat.withoutBaseURL): they need the site's address (base_url in cardfeed.yml, or --base-url).")
         }
         let warnings = report.diagnostics.warnings.count
         let seconds = report.stepSeconds.reduce(0) { $0 + $1.seconds }

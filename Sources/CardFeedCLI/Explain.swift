@@ -7,7 +7,7 @@ struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Say where a card is shown, or why it is not.",
         discussion: """
-            Runs the steps of `cardfeed check` up to choosing what each feed shows (reading the \
+            Runs the steps of 'cardfeed check' up to choosing what each feed shows (reading the \
             card files, the rules of cardfeed.yml, the selection), with the same options, and \
             follows one card id through them. A card that is shown: each feed and page that \
             shows it, its file and anchor (with the address, when the site has a base URL), its \
@@ -27,7 +27,7 @@ struct Explain: ParsableCommand {
             file, position, cards, why: each placement of cardfeed.yml whose feed shows the card, \
             in each language's tree that shows it, and why it does not show it, if it does not; \
             language is null without languages:), notes (kind, hides, message, file, line, column), diagnostics (as \
-            `check --diagnostics json` prints them), site_errors and suggestion.
+            'check --diagnostics json' prints them), site_errors and suggestion.
 
             Exits with status 0 when the site has an entry of the id (shown or not), 1 when it \
             has none.

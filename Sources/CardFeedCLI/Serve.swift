@@ -5,7 +5,7 @@ import Logging
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Build the site, serve it on this machine and rebuild it as you edit.",
+        abstract: "Preview the site on this machine, rebuilt as you edit.",
         discussion: """
             Builds SITE into a private temporary folder (SITE/public is not touched) and serves \
             it at http://127.0.0.1:4000/. Every change to cards.json, cards/, templates/, assets/, static/, \

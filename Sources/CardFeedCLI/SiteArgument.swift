@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 /// The site a command works on, given the same way to every command: an optional positional
 /// argument. Without one, the current folder is the site when it is one (it has cardfeed.yml,

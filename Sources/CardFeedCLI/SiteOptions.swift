@@ -11,33 +11,33 @@ struct SiteOptions: ParsableArguments {
     @OptionGroup var location: SiteArgument
 
     @Option(name: .customLong("now"), parsing: .unconditional, help: ArgumentHelp(
-        "The build's time, in Unix seconds or as an ISO 8601 date or date-time (2026-11-20, 2026-11-20T10:00:00Z).",
+        Setting.now.help,
         discussion: "Cards that expire at or before it are hidden; cards created after it are future cards (see future in cardfeed.yml). An offset may follow a date-time (2026-11-20T10:00:00+02:00); a time without an offset (a date alone is midnight) is on the site's clocks (timezone in cardfeed.yml, default UTC). Defaults to the current time. Fix it to make a build reproducible.",
         valueName: "time"))
     var now: NowArgument?
 
     // Unconditional, so that `--page-size -1` reaches `validate` (which says what is allowed)
     // instead of reading as an option "-1" and failing with "Missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Cards a page, on average; 0 puts each feed on one page \(OverridableSetting.pageSize.defaultHelp).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(Setting.pageSize.optionHelp, valueName: "n"))
     var pageSize: Int?
 
-    @Option(help: ArgumentHelp("The language of the pages of a site in one language: en, de, fr, ar, he, or one the site adds in strings/ \(OverridableSetting.locale.defaultHelp); a site in several lists them in cardfeed.yml (languages:).", valueName: "locale"))
+    @Option(help: ArgumentHelp(Setting.locale.optionHelp, discussion: "en, de, fr, ar, he, or one the site adds in strings/; a site in several lists them in cardfeed.yml (languages:).", valueName: "locale"))
     var locale: String?
 
-    @Option(help: ArgumentHelp("The address the site is published at, e.g. https://example.com/news/. With it, the site also has \(OutputFormat.summary) \(OverridableSetting.baseURL.defaultHelp).", valueName: "url"))
+    @Option(help: ArgumentHelp(Setting.baseURL.optionHelp, discussion: "With it, the site also has \(OutputFormat.summary).", valueName: "url"))
     var baseURL: String?
 
     @Flag(help: ArgumentHelp(
-        "Put a Content Security Policy in every page as a <meta> tag \(OverridableSetting.contentSecurityPolicy.defaultHelp).",
+        Setting.contentSecurityPolicy.optionHelp,
         discussion: "The policy is the site's own from cardfeed.yml (csp: \"...\"), else the built-in one, which allows script, styles and images from the site itself and images from any http(s) address."))
     var csp = false
 
     @Flag(help: ArgumentHelp(
-        "Give every page a search box over an index of every card, made by Pagefind \(OverridableSetting.search.defaultHelp).",
+        Setting.search.optionHelp,
         discussion: "The .deb and the release archive bring Pagefind, beside cardfeed; a cardfeed built from source finds it on PATH (sudo bash scripts/get-pagefind.sh installs the version CardFeed is tested with), and PAGEFIND names another. The index goes in OUTPUT/pagefind/, made before the output is replaced, so a failed index leaves the previous output as it was; serve makes it in the background once the saves pause for a second. Search works over http(s), not from files opened in a browser."))
     var search = false
 
-    @Flag(help: "Treat warnings as errors: the build stops and writes nothing.")
+    @Flag(help: ArgumentHelp(Setting.strict.help))
     var strict = false
 
     @Flag(name: .shortAndLong, help: ArgumentHelp(
@@ -56,7 +56,7 @@ struct SiteOptions: ParsableArguments {
 
     func validate() throws {
         try location.validate()
-        if let pageSize, pageSize < 0 { throw ValidationError("--page-size must be 0 (one page) or more, not \(pageSize).") }
+        if let pageSize, let problem = Setting.pageSizeProblem(pageSize) { throw ValidationError("--page-size \(problem), not \(pageSize).") }
         if let locale, !StringTable.isLanguageTag(locale) { throw ValidationError("--locale: \(StringTable.notALanguageTag(locale)).") }
     }
 

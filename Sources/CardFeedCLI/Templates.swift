@@ -5,12 +5,12 @@ import CardFeedRender
 
 struct Templates: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the built-in templates and which ones the site overrides.",
+        abstract: "List the templates and which ones the site overrides.",
         discussion: """
             A file SITE/templates/<name>.mustache replaces the built-in template <name>. Every \
             built-in is also reachable as builtin.<name with dots for slashes>, so an override \
             can extend it and change one block: \
-            {{<builtin.cards.short_news}}{{$footer}}...{{/footer}}{{/builtin.cards.short_news}}.
+            {{<builtin.cards.short_news}} {{$footer}}...{{/footer}} {{/builtin.cards.short_news}}.
             """)
 
     @OptionGroup var location: SiteArgument
@@ -44,7 +44,7 @@ struct Eject: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Copy a built-in template into the site to edit it.",
         discussion: """
-            NAME is a template name as `cardfeed templates` lists it, e.g. cards/short_news, card \
+            NAME is a template name as 'cardfeed templates' lists it, e.g. cards/short_news, card \
             or page. The copy goes to SITE/templates/NAME.mustache and replaces the built-in from \
             the next build on. An existing file is kept unless --force is given. SITE must be a \
             site (have cardfeed.yml, cards.json or cards/); without it, the current folder is \

@@ -98,3 +98,44 @@ enum XMLEscaping: TextEscaping {
         }
     }
 }
+
+/// Text inside a JSON string of a template's (a format that `OutputFormat.Escaping.json` names):
+/// `"` and `\` escaped, and control characters as `\u00XX`, so the text cannot end the string.
+enum JSONEscaping {
+    static let append: MustacheLibrary.Escape = { bytes, out in
+        var run = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
+            out.append(bytes.extracting(run..<index))
+            switch byte {
+            case UInt8(ascii: "\""): out.append("\\\"")
+            case UInt8(ascii: "\\"): out.append("\\\\")
+            case 0x0A: out.append("\\n")
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append("\\u00")
+                out.append([hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+            run = index + 1
+        }
+        out.append(bytes.extracting(run..<bytes.count))
+    }
+}
+
+/// Plain text and Markdown (`OutputFormat.Escaping.text`): written as typed.
+enum NoEscaping {
+    static let append: MustacheLibrary.Escape = { bytes, out in out.append(bytes) }
+}
+
+extension OutputFormat.Escaping {
+    /// How the Mustache engine escapes `{{name}}` for this language.
+    var append: MustacheLibrary.Escape {
+        switch self {
+        case .html: HTMLEscaping.append
+        case .xml: XMLEscaping.append
+        case .json: JSONEscaping.append
+        case .text: NoEscaping.append
+        }
+    }
+}

@@ -121,8 +121,9 @@ final class FeedEntryView: MustacheObject {
     }
 }
 
-/// What `sitemap.xml` sees: every page of every feed the navigation lists, then every card's
-/// own page, in display order.
+/// What the formats of the whole site see (`OutputFormat.View.site`): `sitemap.xml` every page
+/// of every feed the navigation lists, then every card's own page, in display order; `llms.txt`
+/// the site's title and description and each listed feed with its newest cards.
 final class SitemapView: MustacheObject {
     final class PageURL: MustacheObject {
         enum Key: String, ViewKey {
@@ -156,29 +157,112 @@ final class SitemapView: MustacheObject {
         }
     }
 
+    /// A feed the navigation lists, as `llms.txt` names it: its title, front page, Atom file and
+    /// newest cards.
+    final class SiteFeed: MustacheObject {
+        enum Key: String, ViewKey {
+            case title, url, atomURL, language, cards, hasCards
+
+            var kind: FieldKind {
+                switch self {
+                case .cards: .list(SiteCard.schema)
+                case .hasCards: .flag
+                case .title, .url, .atomURL, .language: .text
+                }
+            }
+        }
+        static let schema = ViewSchema("site feed", Key.self)
+        static let fields = MustacheFields(Key.self)
+
+        let title: String
+        let url: String
+        let atomURL: String
+        /// The tree's language on a site in several languages; nil on a site in one.
+        let language: String?
+        let cards: [SiteCard]
+
+        init(title: String, url: String, atomURL: String, language: String?, cards: [SiteCard]) {
+            self.title = title
+            self.url = url
+            self.atomURL = atomURL
+            self.language = language
+            self.cards = cards
+        }
+
+        func value(for name: MustacheName) -> MustacheValue? {
+            switch Self.fields[name] {
+            case .title: .text(title)
+            case .url: .text(url)
+            case .atomURL: .text(atomURL)
+            case .language: language.mustache
+            case .cards: .objects(cards)
+            case .hasCards: .bool(!cards.isEmpty)
+            case nil: nil
+            }
+        }
+    }
+
+    /// A card as `llms.txt` lists it: its title (or the words of a card without one) and permalink.
+    final class SiteCard: MustacheObject {
+        enum Key: String, ViewKey {
+            case title, url
+            var kind: FieldKind { .text }
+        }
+        static let schema = ViewSchema("site card", Key.self)
+        static let fields = MustacheFields(Key.self)
+
+        let title: String
+        let url: String
+
+        init(title: String, url: String) {
+            self.title = title
+            self.url = url
+        }
+
+        func value(for name: MustacheName) -> MustacheValue? {
+            switch Self.fields[name] {
+            case .title: .text(title)
+            case .url: .text(url)
+            case nil: nil
+            }
+        }
+    }
+
     enum Key: String, ViewKey {
-        case urls, languages
+        case urls, languages, title, description, feeds
 
         var kind: FieldKind {
             switch self {
             case .urls: .list(PageURL.schema)
             case .languages: .flag
+            case .title, .description: .text
+            case .feeds: .list(SiteFeed.schema)
             }
         }
     }
     static let schema = ViewSchema("sitemap", Key.self)
     static let fields = MustacheFields(Key.self)
 
+    /// The newest cards of a feed that `feeds` lists: its front page's first, in the page's order.
+    static let cardsPerFeed = 10
+
     let urls: [PageURL]
     /// A site in several languages: its URLs have `xhtml:link` alternates.
     let languages: Bool
+    let feeds: [SiteFeed]
+    let syndication: Syndication
 
-    /// `selections`: each language's tree, in the order of `languages` (one without it).
-    init(_ selections: [Selection], syndication: Syndication, languages: LanguageLinks? = nil) {
+    /// `selections`: each language's tree, in the order of `languages` (one without it), and
+    /// `trees` the settings each renders with (its strings name its feeds).
+    init(_ selections: [Selection], trees: [RenderSettings], syndication: Syndication, languages: LanguageLinks? = nil) {
         var urls: [PageURL] = []
         for (tree, selection) in selections.enumerated() { urls += Self.urls(selection, syndication: syndication, languages: languages.map { ($0, tree) }) }
         self.urls = urls
         self.languages = languages != nil
+        feeds = zip(selections, trees).flatMap { selection, settings in
+            Self.feeds(selection, settings: settings, syndication: syndication, language: languages != nil ? settings.strings.locale : nil)
+        }
+        self.syndication = syndication
     }
 
     /// The pages of one language's tree.
@@ -201,10 +285,31 @@ final class SitemapView: MustacheObject {
         return urls
     }
 
+    /// The listed feeds of one language's tree, each with its newest cards.
+    private static func feeds(_ selection: Selection, settings: RenderSettings, syndication: Syndication, language: String?) -> [SiteFeed] {
+        let places = CardPlaces(selection, cardPages: settings.cardPages)
+        let linkSchemes = settings.links.linkSchemes
+        return selection.feeds.filter(\.listed).map { feed in
+            let cards = feed.front.cards.prefix(cardsPerFeed).map { index in
+                let position = feed.cards[index]
+                let card = selection.cards[position]
+                let title = CardText.title(of: card, words: card.title == nil ? CardText.words(of: card, linkSchemes: linkSchemes) : nil)
+                let permalink = places.permalink(position: position, anchor: selection.cards.anchor(at: position))
+                return SiteCard(title: title, url: syndication.pageURL(permalink))
+            }
+            return SiteFeed(
+                title: settings.strings.feedTitle(feed.feed), url: syndication.pageURL(PagePaths.front(feed.feed)),
+                atomURL: syndication.absolute(OutputFormat.atom.path(for: feed.feed)), language: language, cards: cards)
+        }
+    }
+
     func value(for name: MustacheName) -> MustacheValue? {
         switch Self.fields[name] {
         case .urls: .objects(urls)
         case .languages: .bool(languages)
+        case .title: .text(syndication.settings.siteTitle)
+        case .description: syndication.settings.head.description.mustache
+        case .feeds: .objects(feeds)
         case nil: nil
         }
     }

@@ -1,72 +1,83 @@
 import CardFeedModel
 
-/// A kind of file the build makes besides its pages, declared once: where it goes, what makes
-/// it, what language it is written in, and how pages link it. Writing them (`Syndication`), the
-/// template escaping, the templates' linter, the files `static/` may not take, the command's
-/// summary and help, and the fuzzer's well-formedness check all read this table, so a format is
-/// added here and in the template that writes it.
-///
-/// Every one is written only when the site has a base URL: links in feeds and sitemaps must be
-/// absolute.
+/// A kind of file the build makes besides its pages, declared once: where it goes, what view it
+/// renders over, what makes it, how `{{name}}` escapes in its template, whether it needs the
+/// site's address, and how pages link it. Writing them (`Syndication`), the template escaping,
+/// the templates' linter, a missing template's error, the files `static/` may not take, serve's
+/// Content-Type, the command's summary and help, `cardfeed config --json` (which the tests read)
+/// and the fuzzer's well-formedness check all read this table, so a format is added here and in
+/// the template that writes it (docs/architecture.md, "Adding an output format").
 package struct OutputFormat: Sendable, Equatable {
     /// How messages name it: "Atom", "RSS 2.0".
     package let name: String
-    /// The file's name, in each feed's folder or at the site's root (`scope`).
+    /// The file's name, in each feed's folder or at the site's root (`view`).
     package let fileName: String
-    package let scope: Scope
-    package let language: Language
+    package let view: View
+    package let maker: Maker
+    /// What `{{name}}` escapes for in its template and the partials it includes, and the check
+    /// the fuzzer makes of the file. No default: a format says what it is written in.
+    package let escaping: Escaping
+    /// Serve's Content-Type for the file.
     package let mediaType: String
+    /// Written only when the site has a base URL (`base_url`, `--base-url`): its links must be
+    /// absolute.
+    package let needsBaseURL: Bool
     /// The name a page's `alternates` gives its address (`{{#alternates}}{{rss}}{{/alternates}}`),
     /// when pages link it with `rel="alternate"`.
     package let alternate: String?
 
-    package enum Scope: Sendable, Equatable {
+    /// What its template renders over, and so how many files it makes.
+    package enum View: String, Sendable, Equatable {
         /// One file for each feed, over the cards of its front page (`FeedDocumentView`).
-        case feed(Maker)
-        /// One file for the site, made by the template named, over `SitemapView`.
-        case site(template: String)
+        case feed
+        /// One file for the site, over every tree's feeds and pages (`SitemapView`).
+        case site
     }
 
     package enum Maker: Sendable, Equatable {
-        /// A template, which a site may override.
+        /// A template, which a site may override. A template that is missing is an error when
+        /// the templates load, never an empty file.
         case template(String)
         /// JSON's encoder (`Syndication.json`): JSON Feed is data, which a template could
         /// write invalid.
         case jsonFeed
     }
 
-    /// What the file is written in: it decides what `{{name}}` escapes for in its template (and
-    /// the partials it includes), and the check the fuzzer makes of it.
-    package enum Language: Sendable, Equatable {
-        case xml, json
+    /// The language a file is written in.
+    package enum Escaping: String, Sendable, Equatable, CaseIterable {
+        /// `&`, `<`, `>`, `"` and `'` as character references (`HTMLEscaping`).
+        case html
+        /// The same for XML 1.0, and the characters XML cannot hold dropped (`XMLEscaping`).
+        case xml
+        /// Inside a JSON string: `"`, `\` and control characters escaped (`JSONEscaping`).
+        case json
+        /// As typed: plain text and Markdown, where an `&amp;` would be shown as it is written.
+        case text
     }
 
     package static let atom = OutputFormat(
-        name: "Atom", fileName: "feed.xml", scope: .feed(.template("feed.atom")), language: .xml,
-        mediaType: "application/atom+xml", alternate: "atom")
+        name: "Atom", fileName: "feed.xml", view: .feed, maker: .template("feed.atom"), escaping: .xml,
+        mediaType: "application/atom+xml", needsBaseURL: true, alternate: "atom")
     package static let rss = OutputFormat(
-        name: "RSS 2.0", fileName: "rss.xml", scope: .feed(.template("feed.rss")), language: .xml,
-        mediaType: "application/rss+xml", alternate: "rss")
+        name: "RSS 2.0", fileName: "rss.xml", view: .feed, maker: .template("feed.rss"), escaping: .xml,
+        mediaType: "application/rss+xml", needsBaseURL: true, alternate: "rss")
     package static let jsonFeed = OutputFormat(
-        name: "JSON Feed", fileName: "feed.json", scope: .feed(.jsonFeed), language: .json,
-        mediaType: "application/feed+json", alternate: "json")
+        name: "JSON Feed", fileName: "feed.json", view: .feed, maker: .jsonFeed, escaping: .json,
+        mediaType: "application/feed+json", needsBaseURL: true, alternate: "json")
     package static let sitemap = OutputFormat(
-        name: "sitemap", fileName: "sitemap.xml", scope: .site(template: "sitemap.xml"), language: .xml,
-        mediaType: "application/xml", alternate: nil)
+        name: "sitemap", fileName: "sitemap.xml", view: .site, maker: .template("sitemap.xml"), escaping: .xml,
+        mediaType: "application/xml", needsBaseURL: true, alternate: nil)
+    /// llmstxt.org's index for language models: Markdown, so written as typed.
+    package static let llmsText = OutputFormat(
+        name: "llms.txt", fileName: "llms.txt", view: .site, maker: .template("llms.txt"), escaping: .text,
+        mediaType: "text/plain; charset=utf-8", needsBaseURL: true, alternate: nil)
 
     /// In the order pages link them and summaries name them.
-    package static let all: [OutputFormat] = [atom, rss, jsonFeed, sitemap]
+    package static let all: [OutputFormat] = [atom, rss, jsonFeed, sitemap, llmsText]
 
-    /// The formats written once for each feed, with what makes each.
-    package static let perFeed: [(format: OutputFormat, maker: Maker)] = all.compactMap { format in
-        if case .feed(let maker) = format.scope { return (format, maker) }
-        return nil
-    }
-
-    /// The formats written once for the site, with the template that makes each.
-    package static let perSite: [(format: OutputFormat, template: String)] = all.compactMap { format in
-        if case .site(let template) = format.scope { return (format, template) }
-        return nil
+    /// The formats a build writes: those that need no base URL, and with one every format.
+    package static func written(withBaseURL: Bool) -> [OutputFormat] {
+        all.filter { withBaseURL || !$0.needsBaseURL }
     }
 
     /// The formats pages link with `rel="alternate"`.
@@ -74,15 +85,15 @@ package struct OutputFormat: Sendable, Equatable {
 
     /// The file's path in the output: in `feed`'s folder for a format of each feed.
     package func path(for feed: Feed?) -> String {
-        guard case .feed = scope, let feed, !feed.folder.isEmpty else { return fileName }
+        guard view == .feed, let feed, !feed.folder.isEmpty else { return fileName }
         return feed.folder + "/" + fileName
     }
 
     /// The template that writes it, unless JSON's encoder does.
     package var template: String? {
-        switch scope {
-        case .feed(.template(let name)), .site(let name): name
-        case .feed(.jsonFeed): nil
+        switch maker {
+        case .template(let name): name
+        case .jsonFeed: nil
         }
     }
 
@@ -92,10 +103,18 @@ package struct OutputFormat: Sendable, Equatable {
     /// The format whose files are named `fileName`, if any.
     package static func named(_ fileName: String) -> OutputFormat? { all.first { $0.fileName == fileName } }
 
-    /// "Atom (feed.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml", for the
-    /// command's summary and help.
+    /// "Atom (feed.xml), RSS 2.0 (rss.xml) and JSON Feed (feed.json) for every feed, and
+    /// sitemap.xml and llms.txt", for the command's summary and help.
     package static var summary: String {
-        list(perFeed.map { "\($0.format.name) (\($0.format.fileName))" }) + " for every feed, and " + list(perSite.map(\.format.fileName))
+        list(all.filter { $0.view == .feed }.map { "\($0.name) (\($0.fileName))" }) + " for every feed, and " + list(all.filter { $0.view == .site }.map(\.fileName))
+    }
+
+    /// "No Atom, RSS 2.0 or JSON Feed files, sitemap.xml or llms.txt": what a build without a
+    /// base URL leaves out.
+    package static var withoutBaseURL: String {
+        let missing = all.filter(\.needsBaseURL)
+        let feeds = list(missing.filter { $0.view == .feed }.map(\.name), "or")
+        return "No " + list([feeds + " files"] + missing.filter { $0.view == .site }.map(\.fileName), "or")
     }
 
     /// `names` as a sentence lists them: "Atom, RSS 2.0 and JSON Feed".

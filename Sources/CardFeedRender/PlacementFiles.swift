@@ -94,7 +94,8 @@ package struct PlacementFiles {
             files.append(OutputFile(path: paths[2], content: .text(EmbedHTML.prefixed(page.string, placement: placed.placement.name))))
         }
         let builtinCSS = BuiltinFiles.embedFile("cardfeed-embed.css").map { String(decoding: $0, as: UTF8.self) } ?? ""
-        files.append(OutputFile(path: Self.script(tree: settings.tree), content: .data(BuiltinFiles.embedFile("cardfeed-embed.js") ?? Data())))
+        // The script minified (scripts/minify-embed.sh): embed/cardfeed-embed.js is its source.
+        files.append(OutputFile(path: Self.script(tree: settings.tree), content: .data(BuiltinFiles.embedFile("cardfeed-embed.min.js") ?? Data())))
         let stylesheet = EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets, cardStyles: GeneratedStyles.placementCards(selection), html: fragments)
         warnings += stylesheet.warnings
         files.append(OutputFile(path: Self.stylesheet(tree: settings.tree), content: .text(stylesheet.css)))

@@ -23,8 +23,12 @@ package struct Syndication {
         self.templates = templates
     }
 
-    /// Each feed's files (`OutputFormat.perFeed`) of one language's tree; the site's are `siteFiles`.
+    /// The formats of each feed (`OutputFormat.View.feed`), in the table's order.
+    static let feedFormats = OutputFormat.all.filter { $0.view == .feed }
+
+    /// Each feed's files (`feedFormats`) of one language's tree; the site's are `siteFiles`.
     package func files(_ selection: Selection, descriptions: [String?]) throws(TemplateFailure) -> [OutputFile] {
+        guard !Self.feedFormats.isEmpty else { return [] }
         let newestOverall = selection.cards.map(\.sortTime).max() ?? 0
         let linkSchemes = settings.links.linkSchemes
         var scratch = MustacheBytes(capacity: 4096)
@@ -56,9 +60,9 @@ package struct Syndication {
             }
             let updated = positions.map { selection.cards[$0].sortTime }.max() ?? newestOverall
             let document = FeedDocumentView(feed: feed.feed, entries: feedEntries, updated: updated, syndication: self)
-            for (format, maker) in OutputFormat.perFeed {
+            for format in Self.feedFormats {
                 let content: Data
-                switch maker {
+                switch format.maker {
                 case .template(let template):
                     // Room for the whole feed from the start, so that it is not copied as it
                     // grows: pages of memory are resident only once written.
@@ -73,14 +77,18 @@ package struct Syndication {
         return files
     }
 
-    /// The files of the whole site (the sitemap), over the pages of every language's tree
-    /// (`selections`, the default language's first), or of the one tree of a site in one language.
-    package func siteFiles(_ selections: [Selection], languages: LanguageLinks? = nil) throws(TemplateFailure) -> [OutputFile] {
-        let sitemap = SitemapView(selections, syndication: self, languages: languages)
+    /// The files of the whole site (`OutputFormat.View.site`: the sitemap, llms.txt), over every
+    /// language's tree (`selections`, the default language's first, with `trees` the settings
+    /// each renders with), or the one tree of a site in one language.
+    package func siteFiles(_ selections: [Selection], trees: [RenderSettings]? = nil, languages: LanguageLinks? = nil) throws(TemplateFailure) -> [OutputFile] {
+        let site = SitemapView(selections, trees: trees ?? [settings], syndication: self, languages: languages)
         var files: [OutputFile] = []
-        for (format, template) in OutputFormat.perSite {
+        for format in OutputFormat.all where format.view == .site {
             var bytes = MustacheBytes(capacity: 4096)
-            try templates.render(template, sitemap, onto: &bytes)
+            switch format.maker {
+            case .template(let template): try templates.render(template, site, onto: &bytes)
+            case .jsonFeed: throw TemplateFailure(message: "\(format.name) is made by JSON Feed's encoder, which writes a feed, not the site")
+            }
             files.append(OutputFile(path: format.path(for: nil), content: .data(bytes.data())))
         }
         return files

@@ -25,10 +25,13 @@ struct TemplateLinter {
             PlacementFiles.template: PlacementView.schema,
             PlacementFiles.frameTemplate: PlacementFrameView.schema,
         ]
-        for (_, maker) in OutputFormat.perFeed {
-            if case .template(let name) = maker { roots[name] = FeedDocumentView.schema }
+        for format in OutputFormat.all {
+            guard let name = format.template else { continue }
+            switch format.view {
+            case .feed: roots[name] = FeedDocumentView.schema
+            case .site: roots[name] = SitemapView.schema
+            }
         }
-        for (_, name) in OutputFormat.perSite { roots[name] = SitemapView.schema }
         return roots
     }()
 

@@ -28,16 +28,20 @@ public struct TemplateSet: Sendable {
 
     /// What `{{name}}` escapes for in the template `name`: the language its `OutputFormat` is
     /// written in, HTML for pages. A template's partials write into it, so they escape for it too.
-    static func writesXML(_ name: String) -> Bool { OutputFormat.made(byTemplate: name)?.language == .xml }
+    static func escaping(forTemplate name: String) -> OutputFormat.Escaping { OutputFormat.made(byTemplate: name)?.escaping ?? .html }
 
     /// Every template, `{{name}}` escaped for HTML.
     let library: MustacheLibrary
-    /// The same templates, escaped for XML.
-    let xmlLibrary: MustacheLibrary
+    /// The same templates for each other language a format is written in (`OutputFormat.Escaping`).
+    private let otherLibraries: [OutputFormat.Escaping: MustacheLibrary]
     /// Names of templates that come from the site (relative path without `.mustache`).
     public let overrides: Set<String>
     /// Template names the site added that replace no built-in.
     public let additions: Set<String>
+    /// The site's card templates (`cards/<name>` by `<name>`) that show no image: they name none
+    /// (`image`, `{{>partials/image}}`) and extend no built-in card template that does, so a
+    /// text announcement with an image shows none through them (`TemplateSet.showsNoImage`).
+    package private(set) var cardTemplatesWithoutImage: [String: String] = [:]
     /// A hash of every template's name and text: a card rendered before with the same one
     /// renders the same again.
     let fingerprint: Int
@@ -53,7 +57,9 @@ public struct TemplateSet: Sendable {
 
     init(library: MustacheLibrary, overrides: Set<String>, additions: Set<String>, fingerprint: Int) {
         self.library = library
-        xmlLibrary = library.escaping(with: XMLEscaping.append)
+        var otherLibraries: [OutputFormat.Escaping: MustacheLibrary] = [:]
+        for escaping in OutputFormat.Escaping.allCases where escaping != .html { otherLibraries[escaping] = library.escaping(with: escaping.append) }
+        self.otherLibraries = otherLibraries
         self.overrides = overrides
         self.additions = additions
         self.fingerprint = fingerprint
@@ -138,6 +144,15 @@ public struct TemplateSet: Sendable {
             library.register(entry.template, named: name)
             names[name] = entry.source.file
         }
+        // A format's template that is not there would make an empty file: the binary was built
+        // without it (a file under templates/ is embedded by Plugins/EmbedFiles).
+        for format in OutputFormat.all {
+            guard let template = format.template, parsed[template] == nil else { continue }
+            diagnostics.append(Diagnostic(
+                .error, file: "(built-in) templates/\(template).mustache",
+                message: "the template of \(format.name) (\(format.fileName)) is missing: add templates/\(template).mustache"))
+            failed = true
+        }
         if failed { return nil }
         if let cardPage = parsed[cardPageTemplate]?.source, !cardPage.builtin { warnOfSearchAttributes(in: cardPage, &diagnostics) }
 
@@ -151,6 +166,9 @@ public struct TemplateSet: Sendable {
         }
         var set = TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
         if let source = parsed[searchDocumentTemplate]?.source { set.searchDocumentFile = source.file }
+        for (name, entry) in parsed where name.hasPrefix("cards/") && !entry.source.builtin && !showsImage(entry.source.text) {
+            set.cardTemplatesWithoutImage[String(name.dropFirst("cards/".count))] = entry.source.file
+        }
         return set
     }
 
@@ -165,6 +183,20 @@ public struct TemplateSet: Sendable {
         diagnostics.append(Diagnostic(
             .warning, file: cardPage.file, line: line, column: column,
             message: "search reads the template \(searchDocumentTemplate), not the card's page: Pagefind's attributes here reach no index; move them to templates/\(searchDocumentTemplate).mustache (`cardfeed eject \(searchDocumentTemplate)` copies the built-in one)"))
+    }
+
+    /// Whether a card template's text shows the card's image: it names it, or extends a built-in
+    /// card template other than the frame (`card`), each of which shows it. Read from the text:
+    /// a template that names `image` only to leave it out is taken at its word.
+    static func showsImage(_ text: String) -> Bool {
+        text.contains("image") || text.range(of: #"\{\{<\s*(builtin\.)?cards[./]"#, options: .regularExpression) != nil
+    }
+
+    /// The file of the template a card is rendered with when that is one of the site's that
+    /// shows no image (see `cardTemplatesWithoutImage`); nil otherwise.
+    package func fileShowingNoImage(for card: Card) -> String? {
+        if let name = card.templateName, cardTemplates[name] != nil { return cardTemplatesWithoutImage[name] }
+        return cardTemplatesWithoutImage[card.type.rawValue]
     }
 
     /// Whether the site has a card template of this name (`cards/<name>`).
@@ -222,8 +254,11 @@ public struct TemplateSet: Sendable {
     /// The template `name` (a feed, the sitemap, a feed entry) rendered onto the end of `out`
     /// with `view` as its context, escaping for the language it writes.
     func render(_ name: String, _ view: MustacheObject, onto out: inout MustacheBytes) throws(TemplateFailure) {
-        let library = Self.writesXML(name) ? xmlLibrary : library
-        guard let template = library.name(of: name) else { return }
+        let escaping = Self.escaping(forTemplate: name)
+        let library = escaping == .html ? library : otherLibraries[escaping]!
+        guard let template = library.name(of: name) else {
+            throw TemplateFailure(message: "no template named \(Diagnostic.quoted(name)): the file would be empty")
+        }
         do {
             _ = try library.render(template, .object(view), onto: &out)
         } catch {

@@ -1,8 +1,13 @@
-/// The `Content-Type` of a served file, from its extension.
+import CardFeedRender
+
+/// The `Content-Type` of a served file: a file of an output format (`feed.xml`, `llms.txt`) the
+/// media type its format declares, anything else its extension's.
 enum ContentType {
     static let html = "text/html; charset=utf-8"
 
     static func of(path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if let format = OutputFormat.named(name) { return format.mediaType }
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         return byExtension[ext] ?? "application/octet-stream"
     }

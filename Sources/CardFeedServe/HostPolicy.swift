@@ -43,6 +43,22 @@ struct HostPolicy: Sendable, Equatable {
         acceptsAll || origin.lowercased() == "http://" + host.lowercased()
     }
 
+    /// Whether a page at `origin`, not this server's own, may read `target` all the same: only a
+    /// file of the placements (`RequestPath.isPlacementsFile`), which a host page on another port
+    /// previews (`serve` answers them with `Access-Control-Allow-Origin: *`), and only from a
+    /// page of this machine, at `localhost` or a loopback address. A site on the web that the
+    /// developer visits while `serve` runs is refused them as everything else: the cards it
+    /// previews may not be published yet.
+    func sharesPlacements(target: String, with origin: String) -> Bool {
+        guard RequestPath.isPlacementsFile(String(target.prefix { $0 != "?" && $0 != "#" })) else { return false }
+        let lower = origin.lowercased()
+        guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix), let (name, _) = Self.split(String(lower.dropFirst(scheme.count))) else {
+            return false
+        }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        return ListenAddress.parse(name).map { ListenAddress.isLoopback($0.1) } ?? false
+    }
+
     /// `name:port`, `[v6]:port`, or either without a port (then 80). Names keep their brackets
     /// off; an IPv6 address must have them.
     static func split(_ value: String) -> (String, UInt16)? {

@@ -84,6 +84,7 @@ enum PlacementsPreview {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>Placements\(language) · cardfeed serve</title>
             <base href="\(base)">
+            <link rel="icon" href="data:,">
             <link rel="stylesheet" href="\(stylePath)">
             \(sections.isEmpty ? "" : "<link rel=\"stylesheet\" href=\"\(PlacementFiles.stylesheet())\">\n<script src=\"\(PlacementFiles.script())\" defer></script>")
             <script src="\(scriptPath)" defer></script>

@@ -49,6 +49,10 @@ struct PreviewHandler: HTTPHandler {
         guard !raw.hasPrefix(Self.reservedPrefix), let segments = RequestPath.segments(ofRawPath: raw) else {
             return notFound(head: head)
         }
+        // The placements' files are for pages of other origins (a host page on another port of
+        // this machine; `HostPolicy.sharesPlacements` refuses any other), as published sites
+        // serve them (docs/embedding.md); so is their 404, which the component then names.
+        let shared: [HTTPHeader: String] = RequestPath.isPlacementsFile(raw) ? [HTTPHeader("Access-Control-Allow-Origin"): "*"] : [:]
         let state = builder.current
         guard let root = state.root else {
             return Self.response(Data(page(title: "Not built yet", message: "The site has not built yet; the errors are shown above.", state: state).utf8),
@@ -56,17 +60,17 @@ struct PreviewHandler: HTTPHandler {
         }
         // The search index is made apart from the site (see `PreviewSearch`).
         let under = segments.first == Pagefind.folder ? builder.search.folder : root
-        guard let file = RequestPath.file(segments, under: under) else { return notFound(head: head) }
+        guard let file = RequestPath.file(segments, under: under) else { return notFound(head: head, extra: shared) }
         if file.isFolderIndex, !segments.isEmpty, !raw.hasSuffix("/") {
             // Pages name their root with a relative <base href>, which needs the trailing slash.
             let query = request.target.query()
             let location = raw + "/" + (query.isEmpty ? "" : "?" + query)
             return Self.text(.movedPermanently, "Moved to \(location)\n", extra: [.location: location])
         }
-        guard var data = try? Data(contentsOf: file.url) else { return notFound(head: head) }
+        guard var data = try? Data(contentsOf: file.url) else { return notFound(head: head, extra: shared) }
         let type = ContentType.of(path: file.url.path)
         if type == ContentType.html { data = Data(inject(into: String(decoding: data, as: UTF8.self), state: state).utf8) }
-        return Self.response(data, type: type, head: head)
+        return Self.response(data, type: type, head: head, extra: shared)
     }
 
     // MARK: - The live-reload script
@@ -107,9 +111,9 @@ struct PreviewHandler: HTTPHandler {
             body: HTTPBodySequence(from: stream, suggestedBufferSize: 16_384))
     }
 
-    private func notFound(head: Bool) -> HTTPResponse {
+    private func notFound(head: Bool, extra: [HTTPHeader: String] = [:]) -> HTTPResponse {
         let html = page(title: "Not found", message: "There is no such page in the site.", state: builder.current)
-        return Self.response(Data(html.utf8), status: .notFound, type: ContentType.html, head: head)
+        return Self.response(Data(html.utf8), status: .notFound, type: ContentType.html, head: head, extra: extra)
     }
 
     /// A small page of the server's own, with the live script, so it too reloads when the site builds.
@@ -129,10 +133,11 @@ struct PreviewHandler: HTTPHandler {
 
     // MARK: - Responses
 
-    static func response(_ data: Data, status: HTTPStatusCode = .ok, type: String, head: Bool) -> HTTPResponse {
+    static func response(_ data: Data, status: HTTPStatusCode = .ok, type: String, head: Bool, extra: [HTTPHeader: String] = [:]) -> HTTPResponse {
         var headers: HTTPHeaders = [
             .contentType: type, .cacheControl: "no-store", HTTPHeader("X-Content-Type-Options"): "nosniff",
         ]
+        for (key, value) in extra { headers[key] = value }
         if head { headers[.contentLength] = String(data.count) }
         return HTTPResponse(statusCode: status, headers: headers, body: head ? Data() : data)
     }

@@ -12,7 +12,8 @@ import Synchronization
 /// - A head larger than `maximumHead` gets `431`, a malformed request line `400`, a request with
 ///   a body `413` (the preview serves only GET and HEAD), a head not finished within
 ///   `headTimeout` of its first byte `408`, a request addressed to another host `421` and one
-///   from a page of another origin `403` (see `HostPolicy`); then the connection is closed.
+///   from a page of another origin `403` (but for the placements' files, asked for by a page
+///   of this machine: see `HostPolicy`); then the connection is closed.
 /// - An idle connection (between requests) costs a file descriptor and nothing else: there is
 ///   no limit on how long it may stay, since pages keep their live-reload stream open.
 /// - Running out of file descriptors or a failed accept never stops the server: it waits a moment
@@ -372,7 +373,7 @@ struct HeadScanner {
         if let host, !policy.accepts(host: host) {
             return (.refused(421, "Misdirected Request", "This preview server answers only requests addressed to itself (http://127.0.0.1:\(policy.port)/, localhost or the --host it was given), not to \"\(Self.printable(host))\". A page of another site may be trying to read it through DNS rebinding.\n"), nil)
         }
-        if origins.count > 1 || origins.contains(where: { !policy.accepts(origin: $0, host: host ?? "") }) {
+        if origins.count > 1 || origins.contains(where: { !policy.accepts(origin: $0, host: host ?? "") && !policy.sharesPlacements(target: target, with: $0) }) {
             return (.refused(403, "Forbidden", "This preview server answers only its own pages, not pages of \"\(Self.printable(origins.first ?? ""))\".\n"), nil)
         }
         return (.fine, Accepted(requestLine: "\(request.method) \(target) \(request.version)", host: host, connection: connection))

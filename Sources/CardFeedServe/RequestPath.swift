@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedModel
 
 /// Maps a request's path onto a file of the built site, refusing anything that could reach
 /// outside it. The raw (percent-encoded) request target is checked, not a path that a URL
@@ -20,6 +21,13 @@ public enum RequestPath {
             segments.append(String(segment))
         }
         return segments
+    }
+
+    /// Whether the raw path `raw` names a file of the placements, in a tree's placements folder:
+    /// `embed/…` at the root, or a language's `de/embed/…`.
+    static func isPlacementsFile(_ raw: String) -> Bool {
+        guard let segments = segments(ofRawPath: raw) else { return false }
+        return segments.dropLast().prefix(2).contains(PagePaths.placementsFolder)
     }
 
     /// The file under `root` that `segments` name, after following symbolic links, when it is

@@ -12,6 +12,10 @@ import Foundation
 package struct ByteView: RandomAccessCollection, @unchecked Sendable {
     @usableFromInline let base: UnsafeBufferPointer<UInt8>
 
+    /// The first byte's address, for a C function that reads the bytes (libyaml's input) within
+    /// the `withByteView` call that made this view, never after it.
+    package var address: UnsafePointer<UInt8>? { base.baseAddress }
+
     @usableFromInline init(_ base: UnsafeBufferPointer<UInt8>) {
         self.base = base
     }
@@ -147,6 +151,12 @@ extension ArraySlice where Element == UInt8 {
 }
 
 extension String {
+    /// The text of a C string that may be absent (libyaml's anchor names), up to its NUL.
+    package init?(nulTerminated pointer: UnsafePointer<UInt8>?) {
+        guard let pointer else { return nil }
+        self.init(cString: pointer)
+    }
+
     /// Calls `body` with the text's UTF-8, read where it is when the string is native (a
     /// bridged or lazily decoded one is copied first).
     @inlinable

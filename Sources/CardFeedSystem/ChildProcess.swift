@@ -17,6 +17,14 @@ import Darwin
 ///
 /// Foundation's `Process` does none of that: it reads a pipe to its end (a child holding it
 /// open keeps the caller waiting), keeps all of it in memory, and reaps the process itself.
+/// Nor does Swift's `Subprocess` (swift-subprocess 1.0.2), which would otherwise be the one to
+/// use: it reaps the child as soon as it exits, from its own monitor, so a SIGKILL to the group
+/// afterwards could reach a new process that took the group's id meanwhile (here the pid stays a
+/// zombie, held by `waitid`'s `WNOWAIT`, until the group has been ended); it offers no way to put
+/// signals back to their defaults in the child (POSIX_SPAWN_SETSIGDEF: a Pagefind started from a
+/// `nohup` build would ignore SIGHUP, and with the Swift runtime's SIGPIPE ignored, write on into
+/// a closed pipe); and it is `async` only, where Pagefind's runs are waited for on the build's
+/// own threads, from a signal's handler queue too.
 package final class ChildProcess: Stoppable {
     /// How a run ended.
     package enum Ending: Sendable, Equatable {

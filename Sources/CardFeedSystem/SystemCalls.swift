@@ -1,4 +1,5 @@
 import Foundation
+import CArguments
 
 #if canImport(Glibc)
 import Glibc
@@ -122,3 +123,24 @@ private let systemSend = Glibc.send
 private let systemWrite = Darwin.write
 private let systemSend = Darwin.send
 #endif
+
+/// The program's arguments as `main` received them (`CArguments`), not through
+/// `CommandLine.arguments`, which Swift on Linux reads from /proc/self/cmdline: without /proc
+/// (a chroot, a container) it is empty, and `cardfeed build` would print the help and exit 0.
+package enum ProcessArguments {
+    /// Whether the C library gave main's arguments (it gives at least the program's name).
+    package static var known: Bool { cardfeed_argc() > 0 && cardfeed_argv() != nil }
+
+    /// Every argument, the program's name first; `CommandLine.arguments` where the C library
+    /// gave none.
+    package static var all: [String] {
+        guard known, let argv = cardfeed_argv() else { return CommandLine.arguments }
+        return (0..<Int(cardfeed_argc())).map { argv[$0].map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? "" }
+    }
+}
+
+/// A pointer value that marks something in a C library's `void *` user data (cmark's text nodes
+/// made from raw HTML, `AllowedHTML`): it points at nothing, and is only ever compared.
+package enum PointerMark {
+    package static var first: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
+}

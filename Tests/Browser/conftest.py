@@ -51,8 +51,12 @@ def cardfeed_bin() -> Path:
     return Path(path)
 
 
-def make_driver(width=1280, height=900, dark=False):
+def make_driver(width=1280, height=900, dark=False, console=False):
+    """Headless Chromium at that size and scheme; with `console`, it keeps what pages print on
+    their console (`driver.get_log("browser")`)."""
     options = webdriver.ChromeOptions()
+    if console:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--hide-scrollbars", "--force-color-profile=srgb", f"--window-size={width},{height}"]:
         options.add_argument(argument)

@@ -15,7 +15,7 @@ import pytest
 import sites
 from conftest import NOW, SCREENSHOTS, make_driver, set_viewport
 from test_look import axe_source, axe_violations
-from test_placements import CrossOriginHandler, QuietHandler, serve as serve_folder
+from test_placements import SHOWN_CARDS, CrossOriginHandler, QuietHandler, serve as serve_folder
 
 PLACEMENTS = "placements:\n  home-hero: {feed: all, limit: 3}\n  news-side: {feed: news, limit: 2}\n"
 
@@ -82,8 +82,8 @@ def open_host(host, width=1280):
     driver.get(host["url"])
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        if driver.execute_script("return ['de', 'ar', 'en'].every(id => !document.getElementById(id).hidden)"
-                                 " && [...document.querySelectorAll('cardfeed-placement')].every(p => [...p.shadowRoot.querySelectorAll('img')].every(i => i.complete))"):
+        if all(driver.execute_script(SHOWN_CARDS, i) for i in ("de", "ar", "en")) and driver.execute_script(
+                "return [...document.querySelectorAll('cardfeed-placement')].every(p => [...p.shadowRoot.querySelectorAll('img')].every(i => i.complete))"):
             break
         time.sleep(0.1)
     return driver

@@ -294,6 +294,15 @@ def test_a_card_page_leads_with_its_title_then_the_card_then_where_it_sits(look_
         driver.quit()
 
 
+# Waits (2 s at most) for the images on screen to be decoded, so that a picture shows them: the
+# page's load does not wait for lazy images, nor two frames for an async decode.
+DECODED = """
+const done = arguments[arguments.length - 1];
+const shown = [...document.images].filter(i => { const r = i.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+Promise.race([Promise.all(shown.map(i => i.decode().catch(() => null))), new Promise(r => setTimeout(r, 2000))]).then(() => done());
+"""
+
+
 def test_screenshots_of_every_site(look_sites):
     """Pictures for a person to look at; scripts/update-readme-screenshots.sh copies two."""
     folder = SCREENSHOTS / "look"
@@ -311,9 +320,52 @@ def test_screenshots_of_every_site(look_sites):
                             "cards/card-nf-welcome.html", "cards/card-ar-pinned.html", "cards/card-he-text.html")
                     for page in ["index.html"] + [p for p in more if p in pages] + archive:
                         load(driver, url + page)
+                        driver.execute_async_script(DECODED)
                         shown = "archive" if page in archive else page.replace("/index.html", "").replace(".html", "").replace("/", "-")
                         path = folder / f"{name}-{shown}-{width}-{'dark' if dark else 'light'}.png"
                         assert driver.save_screenshot(str(path))
                         assert path.stat().st_size > 3000
         finally:
             driver.quit()
+
+
+# The feeds' row on a phone: whether it overflows, the direction of its fade, the width of the
+# fade at each end (none at the start until it is scrolled), and whether the current chip and,
+# scrolled to the end, the last chip are clear of both fades.
+FEED_ROW = """
+const strip = document.querySelector('.feed-nav__list'), box = strip.getBoundingClientRect();
+const rtl = getComputedStyle(strip).direction === 'rtl', fade = parseFloat(getComputedStyle(strip).paddingInlineEnd);
+// (Within a pixel: scrollLeft is a whole number, the chips' widths are not.)
+const clear = chip => { const r = chip.getBoundingClientRect(); return r.left >= box.left + (rtl ? fade : 0) - 1 && r.right <= box.right - (rtl ? 0 : fade) + 1; };
+const start = () => parseFloat(getComputedStyle(strip).getPropertyValue('--cf-nav-start')) || 0;
+const seen = {overflows: strip.scrollWidth > strip.clientWidth, mask: getComputedStyle(strip).maskImage, rtl, fade,
+              startFade: start(), currentClear: clear(strip.querySelector("[aria-current='page']"))};
+strip.scrollLeft = rtl ? -strip.scrollWidth : strip.scrollWidth;
+return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>
+  r({...seen, scrolledStartFade: start(), lastClear: clear(strip.querySelector('li:last-child a'))}))));
+"""
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_feed_row_shows_that_it_scrolls_both_ways_of_writing(look_sites, width):
+    """A chip cut by the screen's edge reads as more to scroll to: the row fades out at its end
+    (the right, or the left right to left), and at its start once scrolled; scrolled to its end,
+    the last chip is clear of the fade, and the current feed's chip is clear of both."""
+    driver = make_driver()
+    try:
+        set_viewport(driver, width, height(width))
+        pages = [("example", "index.html", False), ("example", "social/index.html", False),
+                 ("multilingual", "ar/index.html", True), ("multilingual", "ar/social/index.html", True),
+                 ("rtl", "index.html", True)]
+        for site, page, rtl in pages:
+            load(driver, look_sites[site][0] + page)
+            seen = driver.execute_script(FEED_ROW)
+            where = f"{site} {page} at {width}: {seen}"
+            assert seen["overflows"] and seen["rtl"] == rtl and seen["fade"] >= 24, where
+            assert "linear-gradient(to " + ("left" if rtl else "right") in seen["mask"] and seen["mask"].endswith("rgba(0, 0, 0, 0))"), where
+            assert seen["currentClear"] and seen["lastClear"], where
+            assert seen["scrolledStartFade"] >= 24, where
+            if page in ("index.html", "ar/index.html"):  # a later feed's page starts scrolled, to show its chip
+                assert seen["startFade"] == 0, where
+    finally:
+        driver.quit()

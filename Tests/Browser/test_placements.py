@@ -129,13 +129,27 @@ def host(cardfeed_bin, tmp_path_factory):
     cards_server.shutdown()
 
 
+# A component has shown its cards: it is no longer busy, and its shadow root holds them.
+SHOWN_CARDS = """
+const placement = document.getElementById(arguments[0]);
+return !placement.hasAttribute('aria-busy') && !!placement.shadowRoot && !!placement.shadowRoot.querySelector('[data-card-id]');
+"""
+
+
+def wait_for_cards(driver, *ids, timeout=15):
+    deadline = time.monotonic() + timeout
+    while not all(driver.execute_script(SHOWN_CARDS, i) for i in ids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
 def open_host(host, dark=False, width=1280):
     driver = make_driver(width=width, dark=dark)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_RECORDER})
     driver.get(host["url"])
     deadline = time.time() + 15
     while time.time() < deadline:
-        if driver.execute_script("return !document.getElementById('component').hidden && document.getElementById('frame').offsetHeight > 100"):
+        if driver.execute_script(SHOWN_CARDS, "component") and driver.execute_script(SHOWN_CARDS, "limited") and \
+                driver.execute_script("return document.getElementById('missing').hidden && document.getElementById('frame').offsetHeight > 100"):
             break
         time.sleep(0.1)
     return driver
@@ -331,7 +345,7 @@ def test_the_component_keeps_read_and_dismissed_cards_across_visits(host):
     driver = make_driver()
     try:
         driver.get(host["url"] + "state.html")
-        WebDriverWait(driver, 15).until(lambda d: not d.execute_script("return document.getElementById('many').hidden"))
+        WebDriverWait(driver, 15).until(lambda d: d.execute_script(SHOWN_CARDS, "many"))
         first = driver.execute_script(STATE)
         assert len(first) == 10 and any(c["unread"] for c in first)
         # Each card half on screen once: an impression, and read on the next visit.
@@ -344,7 +358,7 @@ def test_the_component_keeps_read_and_dismissed_cards_across_visits(host):
         assert {"name": "dismiss", "id": target, "placement": "many"} in [
             {"name": e["name"], "id": e["detail"]["id"], "placement": e["detail"]["placement"]} for e in driver.execute_script("return window.__cardfeedEvents")]
         driver.refresh()
-        WebDriverWait(driver, 15).until(lambda d: not d.execute_script("return document.getElementById('many').hidden"))
+        WebDriverWait(driver, 15).until(lambda d: d.execute_script(SHOWN_CARDS, "many"))
         again = {c["id"]: c for c in driver.execute_script(STATE)}
         assert again[target]["hidden"], "dismissed on the last visit, hidden on this one"
         assert not any(c["unread"] for c in again.values() if not c["hidden"]), "seen on the last visit: read"

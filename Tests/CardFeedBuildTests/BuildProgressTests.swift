@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CardFeedBuild
 @testable import CardFeedLoad
+@testable import CardFeedModel
 
 
 /// A long build tells its progress observer how far loading and rendering are, batch by batch.
@@ -118,5 +119,21 @@ import Testing
         #expect(events.filter { $0 == .ended }.count == 3, "load, select and the failed render step")
         #expect(events.last == .ended)
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == ["cards.json", "templates"], "nothing written")
+    }
+
+    /// `check` and `explain` run the first steps of the build's own list, and the lines' numbers
+    /// count the steps a build runs that print one.
+    @Test func checkAndExplainRunTheFirstStepsOfTheBuildsList() {
+        let options = BuildOptions(site: SiteFolder("/nonexistent/cardfeed-site"), now: 0)
+        let build = SiteBuilder(options: options, destination: .folder(options.site.defaultOutput), logger: .quiet)
+        let check = SiteBuilder(options: options, destination: .discarded, logger: .quiet)
+        let names = SiteBuilder.steps.map(\.name)
+        let checked = SiteBuilder.steps.filter { $0.runs(check, true) }.map(\.name)
+        #expect(checked == Array(names.prefix(checked.count)))
+        #expect(checked.last == .render)
+        #expect(SiteBuilder.explainedSteps.map(\.name) == [.configure, .load, .rules])
+        #expect(build.numberedSteps(search: true) == [.load, .select, .render, .index, .write])
+        #expect(build.numberedSteps(search: false) == [.load, .select, .render, .write])
+        #expect(check.numberedSteps(search: true) == [.load, .select, .render])
     }
 }

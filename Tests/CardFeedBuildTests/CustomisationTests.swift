@@ -224,8 +224,9 @@ import Testing
         #expect(rule.moveTo == [])
     }
 
-    /// Each option of `OverridableSetting` replaces its key of cardfeed.yml when given, leaves it
-    /// when not, and without either the setting has the default `--help` names.
+    /// Each option of `Setting.all` replaces its key of cardfeed.yml when given, leaves it when
+    /// not, and without either the setting has the default `--help` names; the configuration says
+    /// where each value came from.
     @Test func theCommandLineIsAppliedToTheFilesSettingsOnce() throws {
         let yaml = "page_size: 7\nlocale: fr\nbase_url: https://a.example/news\ncsp: \"default-src 'self'\"\ntimezone: Europe/Berlin\n"
         let site = try TempSite(["cardfeed.yml": yaml])
@@ -238,25 +239,32 @@ import Testing
         let overridden = ConfigLoader(site: site.site).load(overriding: overrides, into: &diagnostics)
         let none = ConfigLoader(site: SiteFolder("/nonexistent")).load(into: &diagnostics)
         #expect(diagnostics.all.isEmpty, "\(diagnostics.lines)")
-        for setting in OverridableSetting.allCases {
-            switch setting {
-            case .now:
+        let options = Setting.all.filter { $0.option != nil }
+        #expect(options.map(\.name) == ["base_url", "page_size", "locale", "csp", "search", "now", "strict"])
+        for setting in options {
+            switch setting.name {
+            case "now":
                 #expect(overridden.now == 1_795_129_200, "midnight on the site's clocks (Berlin, UTC+1)")
                 #expect(abs(file.now - Int64(Date().timeIntervalSince1970)) < 60)
-            case .pageSize:
+            case "page_size":
                 #expect((file.pageSize, overridden.pageSize, none.pageSize) == (7, 3, 20))
                 #expect(setting.fallback == "20")
-            case .locale: #expect((file.locale, overridden.locale, none.locale) == ("fr", "de", setting.fallback))
-            case .baseURL: #expect((file.baseURL, overridden.baseURL, none.baseURL) == ("https://a.example/news/", "https://b.example/x/", nil))
-            case .contentSecurityPolicy:
+            case "locale": #expect((file.locale, overridden.locale, none.locale) == ("fr", "de", setting.fallback))
+            case "base_url": #expect((file.baseURL, overridden.baseURL, none.baseURL) == ("https://a.example/news/", "https://b.example/x/", nil))
+            case "csp":
                 #expect(file.contentSecurityPolicy == "default-src 'self'" && overridden.contentSecurityPolicy == "default-src 'self'", "--csp keeps the site's own policy")
                 #expect(ConfigLoader(site: SiteFolder("/nonexistent")).load(overriding: SettingOverrides(contentSecurityPolicy: true), into: &diagnostics).contentSecurityPolicy == ContentSecurityPolicy.builtin)
                 #expect(none.contentSecurityPolicy == nil)
-            case .search: #expect(file.search == nil && overridden.search?.fromCommandLine == true && none.search == nil)
-            case .strict: #expect(!file.strict && overridden.strict && !none.strict)
+            case "search": #expect(file.search == nil && overridden.search?.fromCommandLine == true && none.search == nil)
+            case "strict": #expect(!file.strict && overridden.strict && !none.strict)
+            default: Issue.record("\(setting.name) has an option this test does not try")
             }
             #expect(setting.defaultHelp.hasPrefix("(default: ") && setting.defaultHelp.hasSuffix("\(setting.fallback))"))
+            #expect(overridden.source(of: setting) == .option(setting.option!))
+            #expect(none.source(of: setting) == .fallback)
         }
+        #expect(file.source(of: .pageSize) == .file(line: 1) && file.source(of: .timezone) == .file(line: 5) && file.source(of: .title) == .fallback)
+        #expect(overridden.source(of: .timezone) == .file(line: 5))
         let bad = ConfigLoader(site: site.site).load(overriding: SettingOverrides(baseURL: "javascript:x"), into: &diagnostics)
         #expect(bad.baseURL == nil && diagnostics.contains("--base-url", "must be an http or https address, not \"javascript:\""))
     }

@@ -3,6 +3,7 @@ import Testing
 @testable import CardFeedBuild
 @testable import CardFeedLoad
 @testable import CardFeedModel
+@testable import CardFeedRender
 @testable import CardFeedWrite
 
 
@@ -40,7 +41,7 @@ import Testing
     /// The pages, feeds and sitemap under `folder`, by path.
     static func pages(under folder: URL) throws -> [String: String] {
         var pages: [String: String] = [:]
-        for page in files(under: folder) where page.hasSuffix(".html") || page.hasSuffix(".xml") || page.hasSuffix(".json") {
+        for page in files(under: folder) where page.hasSuffix(".html") || OutputFormat.all.contains(where: { page.hasSuffix($0.fileName) }) {
             pages[page] = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
         }
         return pages
@@ -115,9 +116,11 @@ import Testing
     @Test func theOutputHasEveryPageAndAsset() throws {
         let (output, report) = try Self.buildGoldenSite()
         defer { Self.remove(output) }
-        let feedFiles = ["feed.json", "feed.xml", "rss.xml"]
+        let feedFiles = OutputFormat.all.filter { $0.view == .feed }.map(\.fileName)
+        let siteFiles = OutputFormat.all.filter { $0.view == .site }.map(\.fileName)
         let feeds = ["", "advertising/", "announcements/", "news/", "social/", "uncategorized/"].flatMap { folder in feedFiles.map { folder + $0 } }
-        #expect(Self.files(under: output).filter { path in !feedFiles.contains { path.hasSuffix($0) } } == [
+        #expect(Set(siteFiles).isSubset(of: Set(Self.files(under: output))), "every file of the site: \(siteFiles)")
+        #expect(Self.files(under: output).filter { path in !feedFiles.contains { path.hasSuffix($0) } && !siteFiles.contains(path) } == [
             "advertising/index.html", "announcements/index.html",
             "assets/cardfeed.css", "assets/cardfeed.js", "assets/favicon.svg",
             "assets/images/appboy_cc_icon_pinned.png", "assets/images/appboy_cc_icon_pinned@2x.png", "assets/images/appboy_cc_icon_pinned@3x.png",
@@ -126,7 +129,7 @@ import Testing
             "cards/card-banner.html", "cards/card-captioned-1-two-f737b202.html", "cards/card-cc-1.html", "cards/card-classic.html",
             "cards/card-no-image.html", "cards/card-pinned-welcome.html", "cards/card-promo.html",
             "index.html", "news/index.html", "news/page-captioned-1-two-f737b202.html", "news/page-classic.html",
-            "page-captioned-1-two-f737b202.html", "page-classic.html", "sitemap.xml",
+            "page-captioned-1-two-f737b202.html", "page-classic.html",
             "social/index.html", "social/page-captioned-1-two-f737b202.html", "uncategorized/index.html",
         ])
         #expect(Set(feeds).isSubset(of: Set(Self.files(under: output))), "every feed as Atom, RSS 2.0 and JSON Feed")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CardFeedBuild
+@testable import CardFeedSystem
 
 /// Pagefind's command line over pages shaped like card pages, and the order CardFeed puts its
 /// index in (`PagefindIndexOrder`): the same pages give the same bytes, filter included.

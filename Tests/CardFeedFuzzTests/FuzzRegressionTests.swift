@@ -3,6 +3,7 @@ import Testing
 
 @testable import CardFeedFuzz
 import CardFeedBuild
+import CardFeedRender
 
 /// Every input the fuzzer found a problem with, replayed through the fuzz target's checks: each
 /// file in Regressions/ once crashed or failed a check, and must now pass (*.yml as a
@@ -30,7 +31,7 @@ import CardFeedBuild
         #expect(output.diagnostics.allSatisfy { $0.severity != .error }, "\(output.diagnostics.map(\.description))")
         let page = try #require(output.files["index.html"].map { String(decoding: $0, as: UTF8.self) })
         #expect(page.contains("Renamed"), "the configuration's rules ran")
-        for path in ["sitemap.xml", "feed.xml", "feed.json", "robots.txt", "assets/theme.css", "assets/card-styles.css", "assets/images/a.png"] {
+        for path in OutputFormat.all.map({ $0.path(for: nil) }) + ["robots.txt", "assets/theme.css", "assets/card-styles.css", "assets/images/a.png"] {
             #expect(output.files[path] != nil, "\(path) is made")
         }
     }

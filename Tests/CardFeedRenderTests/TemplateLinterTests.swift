@@ -84,7 +84,7 @@ import Testing
             cards: [PlacementCardView(card: "<article></article>\n", id: "c")], settings: settings)
         let views: [(ViewSchema, MustacheObject)] = [
             (LanguagesView.schema, languages.feedPage(tree: 1, slug: "all", front: true)),
-            (SitemapView.schema, SitemapView([shown, shown], syndication: syndication, languages: languages)),
+            (SitemapView.schema, SitemapView([shown, shown], trees: [settings, settings], syndication: syndication, languages: languages)),
             (CardView.schema, card), (PageView.schema, page), (CardPageView.schema, cardPage), (FeedEntryView.schema, FeedEntryView(entry, content: "<p>d</p>\n")),
             (FeedDocumentView.schema, document),
             (PlacementView.schema, placement), (PlacementFrameView.schema, PlacementFrameView(placement, html: "<div></div>", root: "../../", embed: "embed/")),

@@ -52,6 +52,26 @@ import Testing
         #expect(ids(placed[2]) == ["middle"])
     }
 
+    /// Why a placement shows no card, which the build's warning says; nothing for one that shows one.
+    @Test func whyAPlacementIsEmpty() {
+        let placements = [
+            Self.placement("shown", limit: 1),
+            Self.placement("social", feed: "social", limit: 1),
+            Self.placement("nowhere", extras: ["feed": ["nowhere"]], limit: 1),
+            Self.placement("offers", extras: ["feed": ["offers"]], limit: 1),
+            Self.placement("hero", limit: 1),
+        ]
+        let keptOut: [String: Set<String>] = ["offers": ["old", "pinned-old"], "hero": Set(cards.map(\.id))]
+        let why = PlacementSelector.select(placements, in: selection, keptOut: keptOut).map { $0.whyEmpty(in: selection) }
+        #expect(why == [
+            nil,
+            "its feed \"social\" has no card to show",
+            "its extras filter (feed: nowhere) matches none of the all feed's 4 cards",
+            "the rules' keep_out_of keep out the 2 of the all feed's 4 cards that its extras filter matches",
+            "the rules' keep_out_of keep out all 4 cards of the all feed",
+        ])
+    }
+
     /// A card a rule keeps out leaves room for the next, in that placement only.
     @Test func aCardKeptOutByARuleGivesItsPlaceToTheNext() {
         let placed = PlacementSelector.select([Self.placement("hero", limit: 2), Self.placement("side", limit: 2)], in: selection, keptOut: ["hero": ["pinned-old"]])

@@ -43,6 +43,23 @@ import Testing
         }
     }
 
+    @Test func pagesOfThisMachineMayReadThePlacementsFilesAndNothingElse() throws {
+        let policy = try policy("127.0.0.1")
+        let files = ["/embed/home-hero.json", "/embed/cardfeed-embed.css", "/embed/home-hero/", "/de/embed/home-hero.json?v=2", "/embed/x.json#top"]
+        let pages = ["http://127.0.0.1:8080", "http://localhost:3000", "https://localhost:5173", "http://shop.localhost:8080", "http://[::1]:8000", "http://127.0.0.2:9000", "HTTP://LOCALHOST:1"]
+        for file in files {
+            for page in pages { #expect(policy.sharesPlacements(target: file, with: page), "\(page) \(file)") }
+            for page in ["https://evil.example", "http://192.168.1.5:8080", "http://127.0.0.1.nip.io:8080", "null", "", "file://", "http://localhost.evil.example", "ftp://localhost:21"] {
+                #expect(!policy.sharesPlacements(target: file, with: page), "\(page) \(file)")
+            }
+        }
+        // Nothing but the placements' files, and no path that leaves their folder.
+        for target in ["/", "/index.html", "/cards/card-x.html", "/_cardfeed/events", "/embed", "/embed/../index.html", "/embed/%2e%2e/index.html",
+                       "/de/news/embed/x.json", "/assets/embed.css", "//embed/x.json"] {
+            #expect(!policy.sharesPlacements(target: target, with: "http://localhost:3000"), "\(target)")
+        }
+    }
+
     @Test("every spelling of the any address listens everywhere", arguments: [
         "0.0.0.0", "::", "::0", "[::]", "0:0:0:0:0:0:0:0", "::ffff:0.0.0.0", "[::ffff:0:0]", "0000::0000", "::0.0.0.0",
     ])

@@ -41,5 +41,10 @@ struct RequestPathTests {
         #expect(ContentType.of(path: "x.PNG") == "image/png")
         #expect(ContentType.of(path: "x.svg") == "image/svg+xml")
         #expect(ContentType.of(path: "x.unknown") == "application/octet-stream")
+        // A format's file is served as its format declares (Sources/CardFeedRender/OutputFormat.swift).
+        #expect(ContentType.of(path: "news/feed.xml") == "application/atom+xml")
+        #expect(ContentType.of(path: "feed.json") == "application/feed+json")
+        #expect(ContentType.of(path: "llms.txt") == "text/plain; charset=utf-8")
+        #expect(ContentType.of(path: "other.xml") == "application/xml")
     }
 }

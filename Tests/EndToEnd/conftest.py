@@ -28,6 +28,23 @@ def cardfeed_bin() -> Path:
     return Path(path)
 
 
+@pytest.fixture(scope="session")
+def output_formats(cardfeed_bin) -> list[dict]:
+    """The files a build makes besides its pages, as the binary's table declares them
+    (Sources/CardFeedRender/OutputFormat.swift, through `cardfeed config --json`): name, file,
+    media_type, escaping, view (feed: one in each feed's folder; site: one at the root) and
+    needs_base_url. Tests list feed files from here rather than by hand."""
+    result = subprocess.run([str(cardfeed_bin), "config", str(REPO / "site"), "--json"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["output_formats"]
+
+
+def format_files(formats, feed_folders=("",)) -> list[str]:
+    """Each format's path: a feed's in each of `feed_folders` ("", "news/"), the site's once."""
+    return [folder + f["file"] for f in formats if f["view"] == "feed" for folder in feed_folders] + \
+        [f["file"] for f in formats if f["view"] == "site"]
+
+
 @pytest.fixture()
 def run(cardfeed_bin, tmp_path):
     """Runs cardfeed with the given arguments in a working directory outside the checkout."""

@@ -1,4 +1,5 @@
 """The command line as a user meets it: from any directory, with clear errors and exit codes."""
+import json
 import re
 import shutil
 import subprocess
@@ -126,7 +127,7 @@ def test_eject_and_templates(run, example_site):
 def test_help_explains_every_command(run):
     top = run("--help")
     assert top.returncode == 0
-    for command in ["build", "check", "explain", "templates", "eject"]:
+    for command in ["build", "check", "explain", "config", "templates", "eject"]:
         assert command in top.stdout
     build = run("build", "--help").stdout
     for option in ["--output", "--now", "--page-size", "--strict", "--quiet"]:
@@ -184,3 +185,31 @@ def test_without_proc_commands_read_their_arguments_and_never_succeed_silently(c
         assert "Illegal instruction" not in checked.stderr and checked.returncode > 0
         version = without_proc("--version")
         assert version.returncode == 0 and version.stdout.strip() == (REPO / "VERSION").read_text().strip(), version.stdout
+
+
+def test_config_prints_each_setting_with_where_it_came_from(run, tmp_path):
+    site = write_cards(tmp_path / "s", [{"id": "a", "type": "text_announcement", "created": 1, "description": "Hi"}])
+    (site / "cardfeed.yml").write_text("title: Brewline\n\npage_size: 7\ntimezone: Europe/Berlin\n")
+    text = run("config", site, "--page-size", "3", "--now", "2026-11-20")
+    assert text.returncode == 0, text.stderr
+    rows = {line.split()[0]: line.split() for line in text.stdout.splitlines()[1:]}
+    assert rows["title"] == ["title", "Brewline", "cardfeed.yml:1"]
+    assert rows["timezone"] == ["timezone", "Europe/Berlin", "cardfeed.yml:4"]
+    assert rows["page_size"] == ["page_size", "3", "--page-size"]
+    assert rows["now"] == ["now", "2026-11-19T23:00:00Z", "--now"]
+    assert rows["future"] == ["future", "show", "default"]
+    data = json.loads(run("config", site, "--json").stdout)
+    settings = {setting["key"]: setting for setting in data["settings"]}
+    assert settings["page_size"] == {"key": "page_size", "value": 7, "source": "cardfeed.yml:3", "default": "20",
+                                     "type": "whole number, 0 or more", "option": "--page-size", "in_file": True}
+    assert settings["base_url"]["value"] is None and settings["base_url"]["source"] == "default"
+    assert settings["strict"]["value"] is False and settings["description"]["option"] is None
+    assert not any(f["written"] for f in data["output_formats"] if f["needs_base_url"]), "no base URL, no feed files"
+
+
+def test_config_reports_the_files_errors(run, tmp_path):
+    site = write_cards(tmp_path / "s", [])
+    (site / "cardfeed.yml").write_text("page_sise: 7\n")
+    result = run("config", site)
+    assert result.returncode == 1 and result.stdout == ""
+    assert 'cardfeed.yml:1:1: field "page_sise": unknown key (did you mean "page_size"?)' in result.stderr

@@ -1,19 +1,22 @@
 """The documentation runs: every relative link and #anchor of README.md and docs/*.md leads
 somewhere, every option it names is one `cardfeed` has, and the README's first site (the `sh`
-block after `<!-- first-site -->`) builds and serves with the real binary."""
+block after `<!-- first-site -->`), pasted whole into a shell, builds and serves with the real
+binary."""
 import html
 import json
 import os
 import re
 import shlex
+import signal
 import subprocess
+import time
 import urllib.request
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
-from conftest import REPO, Running
+from conftest import REPO
 
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 FENCE = re.compile(r"^ {0,12}(`{3,}|~{3,})")
@@ -130,7 +133,7 @@ def test_every_relative_link_and_anchor_leads_somewhere(path):
 
 
 def helps(cardfeed_bin) -> dict[str, str]:
-    commands = ["build", "check", "explain", "serve", "init", "templates", "eject"]
+    commands = ["build", "check", "explain", "config", "serve", "init", "templates", "eject"]
     texts = {command: subprocess.run([str(cardfeed_bin), command, "--help"], capture_output=True, text=True,
                                      timeout=30).stdout for command in commands}
     texts[""] = subprocess.run([str(cardfeed_bin), "--help"], capture_output=True, text=True, timeout=30).stdout
@@ -176,7 +179,7 @@ def test_the_references_synopsis_of_each_command_has_every_option_its_help_lists
     reference = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
     synopsis = re.search(r"## Commands\s*\n```\n(.*?)\n```", reference, flags=re.S).group(1)
     problems = []
-    for command in ("build", "check", "explain", "serve", "init", "templates", "eject"):
+    for command in ("build", "check", "explain", "config", "serve", "init", "templates", "eject"):
         line = next(line for line in synopsis.splitlines() if line.startswith(f"cardfeed {command} "))
         usage = texts[command].split("OPTIONS:", 1)[-1]
         for option in sorted(set(re.findall(r"^\s+(?:-[a-z], )?(--[a-z][a-z-]*)", usage, flags=re.M)) - {"--help", "--version"}):
@@ -185,73 +188,109 @@ def test_the_references_synopsis_of_each_command_has_every_option_its_help_lists
     assert not problems, "\n".join(problems)
 
 
-def first_site_commands() -> list[str]:
-    """The README's first-site block, one command a string (a here-document with its lines)."""
+def first_site_block() -> str:
+    """The README's first-site block: the `sh` block right after `<!-- first-site -->`."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    match = re.search(r"<!-- first-site -->\s*\n```(?:sh|bash)\n(.*?)\n```", text, flags=re.S)
+    match = re.search(r"<!-- first-site -->\s*\n```(?:sh|bash)\n(.*?\n)```", text, flags=re.S)
     assert match, "README.md has no ```sh block right after <!-- first-site -->"
-    commands, lines = [], match.group(1).split("\n")
-    while lines:
-        line = lines.pop(0)
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        while line.endswith("\\") and lines:
-            line = line[:-1] + lines.pop(0)
-        heredoc = re.search(r"<<-?\s*['\"]?(\w+)['\"]?", line)
-        if heredoc:
-            while lines:
-                body = lines.pop(0)
-                line += "\n" + body
-                if body.strip() == heredoc.group(1):
-                    break
-        commands.append(line)
-    return commands
+    return match.group(1)
 
 
-def test_the_first_site_commands_work(cardfeed_bin, tmp_path):
-    commands = first_site_commands()
-    assert [c for c in commands if re.match(r"cardfeed init\b", c)], "the first site starts with cardfeed init"
-    deploys = [c for c in commands if re.search(r"#\s*deploy\b", c.split("\n")[0])]
-    assert len(deploys) == 1, f"one line of the first site is marked # deploy: {commands}"
+def test_the_first_site_block_runs_as_pasted(cardfeed_bin, tmp_path):
+    """The block, pasted whole into a shell, makes the site, builds it (feeds included, with no
+    --base-url on the build: init wrote base_url) and ends serving it, until Ctrl-C: serve comes
+    last, or a paste would stop at it. `cardfeed` on PATH is the built binary, its serve on a
+    port the system chooses (4000 may be taken by another test)."""
+    block = first_site_block()
+    commands = [line.split()[1] for line in block.splitlines() if line.startswith("cardfeed ")]
+    assert commands[0] == "init" and commands[-1] == "serve", f"init first, serve last: {commands}"
     bin_folder = tmp_path / "bin"
     bin_folder.mkdir()
-    (bin_folder / "cardfeed").symlink_to(Path(cardfeed_bin).resolve())
+    wrapper = bin_folder / "cardfeed"
+    real = shlex.quote(str(Path(cardfeed_bin).resolve()))
+    wrapper.write_text(f'#!/bin/sh\nif [ "$1" = serve ]; then exec {real} "$@" --port 0; fi\nexec {real} "$@"\n')
+    wrapper.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("GITHUB_ACTIONS", None)
     work = tmp_path / "work"
     work.mkdir()
-    cards, served, built = [], [], []
-    for command in commands:
-        if command in deploys:
-            continue
-        if re.match(r"cardfeed serve\b", command):
-            # In the background on a free port: fetch the front page once, then stop it as Ctrl-C does.
-            arguments = shlex.split(command.split("#")[0])[1:]
-            server = Running(bin_folder / "cardfeed", [*arguments, "--port", "0"], work, env)
-            try:
-                url = server.wait_for(r"Serving .* at (http://\S+/)", timeout=60).group(1)
-                with urllib.request.urlopen(url, timeout=30) as response:
-                    assert response.status == 200
-                    served.append(response.read().decode())
-            finally:
-                server.stop()
-            assert server.process.returncode == 0, "".join(server.errors)
-            continue
-        result = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, f"README first site: `{command}` failed:\n{result.stdout}\n{result.stderr}"
-        assert "warning" not in result.stderr, f"README first site: `{command}` warns:\n{result.stderr}"
-        written = re.match(r"cat > (\S+) <<", command)
-        if written:
-            cards.append(json.loads((work / written.group(1)).read_text()))
-        if re.match(r"cardfeed build\b", command):
-            built.append(command)
-    assert cards, "the first site adds a card with cat > FILE <<'EOF'"
-    assert served, "the first site runs cardfeed serve"
-    assert built, "the first site runs cardfeed build"
+    (tmp_path / "block.sh").write_text(block)
+    # A shell of its own, with its own process group, to stop as Ctrl-C stops a terminal's.
+    shell = subprocess.Popen(["bash", "-e", str(tmp_path / "block.sh")], cwd=work, env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    out, err = [], []
+    import threading
+    readers = [threading.Thread(target=lambda s=s, i=i: [i.append(line) for line in s], daemon=True)
+               for s, i in [(shell.stdout, out), (shell.stderr, err)]]
+    for reader in readers:
+        reader.start()
+    try:
+        url = None
+        deadline = time.monotonic() + 90
+        while url is None and time.monotonic() < deadline and shell.poll() is None:
+            url = next((m.group(1) for m in map(re.compile(r"Serving .* at (http://\S+/)").search, list(out)) if m), None)
+            time.sleep(0.05)
+        assert url, f"the first site does not end serving:\n{''.join(out)}\n{''.join(err)}"
+        with urllib.request.urlopen(url, timeout=30) as response:
+            served = response.read().decode()
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGINT)
+        try:
+            shell.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+        for reader in readers:
+            reader.join(5)
+    assert shell.returncode == 0, f"{''.join(out)}\n{''.join(err)}"
+    assert "warning" not in "".join(err), "".join(err)
     site = next(work.glob("*/cardfeed.yml")).parent
-    index = site / "public" / "index.html"
-    assert index.is_file(), f"no {index} after {built}"
-    for card in cards:
-        title = html.escape(card.get("title") or card.get("tt"), quote=False)
-        assert f">{title}<" in index.read_text(), f"the added card ({title}) is not on the built front page"
-        assert f">{title}<" in served[0], f"the added card ({title}) is not on the served front page"
+    added = json.loads(re.search(r"<<'EOF'\n(.*?)\nEOF", block, flags=re.S).group(1))
+    title = html.escape(added["title"], quote=False)
+    assert f">{title}<" in (site / "public" / "index.html").read_text(), "the added card is on the built front page"
+    assert f">{title}<" in served, "and on the served one"
+    for name in ("feed.xml", "rss.xml", "feed.json", "sitemap.xml", "news/rss.xml"):
+        assert (site / "public" / name).is_file(), f"the build wrote no {name}: init --base-url wrote no base_url?"
+
+
+def reference_table(heading: str) -> dict[str, str]:
+    """docs/reference.md's table under `heading`, each row by its first cell's first word."""
+    reference = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
+    section = reference.split(f"\n{heading}\n", 1)[1]
+    rows = {}
+    for line in section.splitlines():
+        if line.startswith("## "):
+            break
+        cells = [cell.strip() for cell in line.split(" | ")]
+        if line.startswith("| `"):
+            rows[cells[0].lstrip("| ").strip("`").split()[0].rstrip("`,")] = line
+    return rows
+
+
+def test_the_references_settings_tables_are_the_binarys_table_of_settings(cardfeed_bin):
+    """Every setting of Sources/CardFeedLoad/Config/Setting.swift (through `cardfeed config --json`)
+    has its row in docs/reference.md, which names its default; and the file's table has no key
+    that cardfeed.yml does not take."""
+    result = subprocess.run([str(cardfeed_bin), "config", str(REPO / "site"), "--json"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    settings = json.loads(result.stdout)["settings"]
+    keys = reference_table("## cardfeed.yml")
+    options = reference_table("The options of `build`, `check`, `explain`, `config` and `serve`:")
+    problems = []
+    in_file = [setting for setting in settings if setting["in_file"]]
+    if set(keys) != {setting["key"] for setting in in_file}:
+        problems.append(f"reference.md's cardfeed.yml table has {sorted(keys)}, the binary {sorted(s['key'] for s in in_file)}")
+    for setting in settings:
+        silent = setting["default"] in ("none", "off")
+        if setting["in_file"] and setting["key"] in keys and not silent and setting["default"] not in keys[setting["key"]]:
+            problems.append(f"reference.md's row of {setting['key']} does not name its default, {setting['default']}")
+        if setting["option"]:
+            row = options.get(setting["option"])
+            if row is None:
+                problems.append(f"reference.md's options table has no row of {setting['option']}")
+            elif setting["in_file"] and f"`{setting['key']}`" not in row:
+                problems.append(f"reference.md's row of {setting['option']} does not name the key it overrides, {setting['key']}")
+            elif not silent and setting["default"] not in row:
+                problems.append(f"reference.md's row of {setting['option']} does not name its default, {setting['default']}")
+    assert not problems, "\n".join(problems)

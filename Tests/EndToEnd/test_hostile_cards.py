@@ -233,11 +233,13 @@ def test_the_card_stylesheet_holds_only_checked_values(hostile_build):
     assert "#fef3c7" in css
 
 
-def test_ids_and_templates_never_become_paths(hostile_build):
+def test_ids_and_templates_never_become_paths(hostile_build, output_formats):
     out = hostile_build["out"]
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
-    allowed = re.compile(r"(\.cardfeed-output|sitemap\.xml|((news|advertising|announcements|social|uncategorized)/)?"
-                         r"(index\.html|feed\.xml|rss\.xml|feed\.json)|assets/[a-z0-9_@./-]+)")
+    feed_files = "|".join(re.escape(f["file"]) for f in output_formats if f["view"] == "feed")
+    site_files = "|".join(re.escape(f["file"]) for f in output_formats if f["view"] == "site")
+    allowed = re.compile(rf"(\.cardfeed-output|{site_files}|((news|advertising|announcements|social|uncategorized)/)?"
+                         rf"(index\.html|{feed_files})|assets/[a-z0-9_@./-]+)")
     # A card's page is named by its anchor, made of safe characters whatever the id.
     anchors = re.findall(r'<article class="card[^"]*" id="([^"]*)"', (out / "index.html").read_text())
     assert all(re.fullmatch(r"card-[A-Za-z0-9_-]{1,80}", anchor) for anchor in anchors), anchors

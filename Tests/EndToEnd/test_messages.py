@@ -87,7 +87,7 @@ def test_misspelled_command_gets_a_did_you_mean(run):
     result = run("biuld")
     assert result.returncode == 64
     assert 'unknown command "biuld" (did you mean "build"?)' in result.stderr
-    assert "the commands are build, check, explain, serve, init, templates, eject" in result.stderr
+    assert "the commands are build, check, explain, config, serve, init, templates, eject" in result.stderr
     assert 'did you mean "check"' in run("chekc").stderr
     # `help` with a misspelt command is the same mistake, and gets the same error.
     helped = run("help", "biuld")

@@ -3,7 +3,6 @@ forms under embed/ (the HTML fragment, the JSON of the web component, the frame 
 prefixed classes and absolute links, the rule that keeps a card out, `explain`, the errors with
 line and column, hostile cards through all three forms, the same bytes twice, no embed/ without
 placements, and a real Hugo site that includes a fragment."""
-import gzip
 import json
 import re
 import shutil
@@ -16,6 +15,7 @@ import pytest
 import inert_html
 from test_hostile_cards import hostile_cards
 
+REPO = Path(__file__).resolve().parents[2]
 NOW = "2026-11-20"
 PLACEMENTS = """
 placements:
@@ -148,9 +148,27 @@ def test_the_frame_page_links_the_script_and_stylesheet_and_opens_links_on_top(b
 
 
 def test_the_script_is_small(built):
+    """At most 3,000 bytes gzipped (`gzip -9c | wc -c`): the minified script, which a host page
+    loads before its own, with nothing that evaluates text and one innerHTML, of a <template>."""
     script = (built["out"] / "embed" / "cardfeed-embed.js").read_bytes()
-    assert len(gzip.compress(script, 9)) <= 6 * 1024
-    assert b"eval(" not in script and b"new Function" not in script and b"innerHTML = data" not in script.replace(b"template.innerHTML = data", b"")
+    assert script == (REPO / "embed" / "cardfeed-embed.min.js").read_bytes()
+    gzipped = subprocess.run(["gzip", "-9c"], input=script, capture_output=True, check=True).stdout
+    assert len(gzipped) <= 3000, f"{len(gzipped)} bytes gzipped"
+    assert b"eval(" not in script and b"new Function" not in script
+    assert script.count(b".innerHTML=") == 1 and b'createElement("template")' in script
+
+
+def test_the_minified_script_is_made_from_its_source(tmp_path):
+    """embed/cardfeed-embed.min.js is what scripts/minify-embed.sh makes of embed/cardfeed-embed.js
+    now: a change to the source without it would not reach the output."""
+    copy = tmp_path / "repo"
+    for path in ("embed/cardfeed-embed.js", "scripts/minify-embed.sh"):
+        (copy / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / path, copy / path)
+    result = subprocess.run(["bash", copy / "scripts" / "minify-embed.sh"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr + "\n(scripts/setup.sh installs esbuild)"
+    assert (copy / "embed" / "cardfeed-embed.min.js").read_bytes() == (REPO / "embed" / "cardfeed-embed.min.js").read_bytes(), \
+        "embed/cardfeed-embed.min.js is not made from embed/cardfeed-embed.js: run scripts/minify-embed.sh"
 
 
 def test_the_build_is_the_same_twice(example_site, run, tmp_path):
@@ -193,6 +211,83 @@ def test_mistakes_are_errors_at_their_line_and_column(tmp_path, run, yml, expect
     result = run("check", site)
     assert result.returncode == 1
     assert re.search(expected, result.stderr), result.stderr
+
+
+EMPTY_PLACEMENTS = """placements:
+  shown: {feed: all}
+  news: {feed: news, limit: 3}
+  offers:
+    feed: all
+    extras: {feed: offers}
+  kept-out: {feed: announcements}
+rules:
+  - match: {id: tip-2}
+    keep_out_of: [kept-out]
+"""
+
+
+def test_a_placement_that_shows_no_card_is_a_warning_saying_why(tmp_path, run):
+    """Its three files would show nothing wherever a host puts them: the warning says which
+    placement, where cardfeed.yml names it, and why; under --strict the build stops."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cards.json").write_text(json.dumps([
+        {"id": "tip-1", "type": "text_announcement", "description": "One", "created": 1790000000, "extras": {"feed": "tips"}},
+        {"id": "tip-2", "type": "text_announcement", "description": "Two", "created": 1790000001, "categories": ["announcements"]},
+    ]))
+    (site / "cardfeed.yml").write_text(EMPTY_PLACEMENTS)
+    result = run("build", site, "--now", NOW, "-o", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        'warning: site/cardfeed.yml:3:3: field "placements.news": the placement "news" shows no card: its feed "news" has no card to show,'
+        " so embed/news.html, its JSON and its frame page are empty",
+        'warning: site/cardfeed.yml:4:3: field "placements.offers": the placement "offers" shows no card: its extras filter (feed: offers)'
+        " matches none of the all feed's 2 cards, so embed/offers.html, its JSON and its frame page are empty",
+        'warning: site/cardfeed.yml:7:3: field "placements.kept-out": the placement "kept-out" shows no card: the rules\' keep_out_of keep out'
+        " the announcements feed's only card, so embed/kept-out.html, its JSON and its frame page are empty",
+    ], result.stderr
+    strict = run("build", site, "--now", NOW, "-o", tmp_path / "strict", "--strict")
+    assert strict.returncode == 1 and "(--strict counts warnings as errors)" in strict.stderr
+    assert not (tmp_path / "strict").exists()
+
+
+def docs_placements_example() -> str:
+    """The `placements:` block of docs/embedding.md, marked to add to a site `cardfeed init` made."""
+    docs = (REPO / "docs" / "embedding.md").read_text()
+    return re.search(r"<!-- adds to a new site -->\n```yaml\n(placements:.*?)```", docs, re.S).group(1)
+
+
+def test_the_docs_example_placements_build_with_no_warning_under_strict(tmp_path, run):
+    """The `placements:` of docs/embedding.md, added to a new site as the docs say, each
+    placement showing a card (an empty one would be a warning)."""
+    example = docs_placements_example()
+    site = tmp_path / "site"
+    assert run("init", site).returncode == 0
+    (site / "cardfeed.yml").write_text((site / "cardfeed.yml").read_text() + "\n" + example)
+    result = run("build", site, "--now", NOW, "--strict", "-o", tmp_path / "out")
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    names = re.findall(r"(?m)^  ([a-z0-9-]+):", example)
+    assert len(names) == 3
+    for name in names:
+        assert card_ids((tmp_path / "out" / "embed" / f"{name}.html").read_text()), name
+
+
+def test_a_card_id_over_256_characters_is_a_warning_naming_the_card(tmp_path, run):
+    site = tmp_path / "site"
+    site.mkdir()
+    long_id = "campaign-" + "x" * 300
+    (site / "cards.json").write_text(json.dumps([
+        {"id": "short", "type": "text_announcement", "description": "Fine", "created": 1790000000},
+        {"id": "y" * 256, "type": "text_announcement", "description": "256 is fine", "created": 1790000000},
+        {"id": long_id, "type": "text_announcement", "description": "Too long", "created": 1790000001},
+    ]))
+    result = run("build", site, "--now", NOW, "-o", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1, result.stderr
+    assert warnings[0].startswith(f'warning: site/cards.json:1:'), warnings[0]
+    assert f'card 3 (id "{long_id[:80]}…"): field "id": 309 characters long, over 256:' in warnings[0]
 
 
 def test_static_files_cannot_take_a_placements_file(example_site, run, tmp_path):

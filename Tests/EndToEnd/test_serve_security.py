@@ -52,6 +52,29 @@ def test_the_event_stream_answers_only_its_own_pages(running, example_site):
         assert status(events) == 403 and b"event:" not in events, origin
 
 
+def test_pages_of_this_machine_may_read_the_placements_files_and_nothing_else(running, example_site):
+    """A host page on another port of this machine previews the component (docs/embedding.md):
+    the files of embed/ are answered with Access-Control-Allow-Origin: *, its 404 too; a page of
+    any other origin is refused them, and every page of another origin the rest."""
+    (example_site / "cardfeed.yml").write_text((example_site / "cardfeed.yml").read_text() + "placements:\n  home-hero: {feed: all}\n")
+    serve, port = start(running, example_site)
+
+    def get(path, origin):
+        return request(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: {origin}\r\nConnection: close\r\n\r\n".encode())
+    for origin in ["http://127.0.0.1:8080", "http://localhost:3000", "http://[::1]:5173"]:
+        for path, code in [("/embed/home-hero.json", 200), ("/embed/cardfeed-embed.js", 200), ("/embed/home-hero/", 200), ("/embed/no-such.json", 404)]:
+            answer = get(path, origin)
+            assert status(answer) == code and b"\r\nAccess-Control-Allow-Origin: *\r\n" in answer, (origin, path, answer[:300])
+        for path in ["/", "/news/", "/_cardfeed/events", "/_cardfeed/placements/"]:
+            assert status(get(path, origin)) == 403, (origin, path)
+    for origin in ["https://evil.example", "null", "http://192.168.1.5:8080"]:
+        answer = get("/embed/home-hero.json", origin)
+        assert status(answer) == 403 and b'"html"' not in answer, origin
+    # Its own pages, as before: no header needed, none sent on the others.
+    own = request(port, f"GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+    assert status(own) == 200 and b"Access-Control-Allow-Origin" not in own
+
+
 WILDCARDS = ["0.0.0.0", "::", "::0", "[::]", "0:0:0:0:0:0:0:0", "::ffff:0.0.0.0", "[::ffff:0:0]", "::0.0.0.0",
              "0", "0x0", "0.0", "000.000.000.000"]
 

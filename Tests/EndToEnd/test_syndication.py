@@ -9,7 +9,7 @@ import feedparser
 import jsonschema
 import pytest
 
-from conftest import write_cards
+from conftest import format_files, write_cards
 
 SCHEMA = json.loads((Path(__file__).parent / "jsonfeed-1.1.schema.json").read_text())
 FEEDS = ["", "news/", "advertising/", "announcements/", "social/", "uncategorized/"]
@@ -24,7 +24,7 @@ def built(run, example_site, tmp_path):
     out = tmp_path / "out"
     result = run("build", example_site, "-o", out, "--now", "1795000000", "--page-size", "8")
     assert result.returncode == 0, result.stderr
-    assert "Atom (feed.xml), RSS 2.0 (rss.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml, for https://brewline.example/." in result.stdout
+    assert "Atom (feed.xml), RSS 2.0 (rss.xml) and JSON Feed (feed.json) for every feed, and sitemap.xml and llms.txt, for https://brewline.example/." in result.stdout
     return out
 
 
@@ -89,11 +89,13 @@ def test_json_feed_validates_and_matches_the_page(built, feed):
     assert document["feed_url"] == f"https://brewline.example/{feed}feed.json"
 
 
-def test_feed_updated_is_the_newest_cards_time_and_builds_are_identical(run, example_site, tmp_path):
+def test_feed_updated_is_the_newest_cards_time_and_builds_are_identical(run, example_site, tmp_path, output_formats):
     first, second = tmp_path / "a", tmp_path / "b"
     assert run("build", example_site, "-o", first, "--now", "1795000000", "-q").returncode == 0
     assert run("build", example_site, "-o", second, "--now", "1795000000", "-q").returncode == 0
-    for name in ["feed.xml", "rss.xml", "feed.json", "news/feed.xml", "news/rss.xml", "sitemap.xml"]:
+    names = format_files(output_formats, ("", "news/"))
+    assert {"feed.xml", "news/rss.xml", "sitemap.xml", "llms.txt"} <= set(names)
+    for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     parsed = feedparser.parse((first / "feed.xml").read_bytes())
     newest = max(entry.updated for entry in parsed.entries)
@@ -128,13 +130,13 @@ def test_cards_without_title_get_a_title_from_their_content(run, tmp_path):
     assert parsed.feed.links[0].href.startswith("https://feeds.example/site/")
 
 
-def test_without_a_base_url_no_feed_files_and_the_summary_says_why(run, tmp_path):
+def test_without_a_base_url_no_feed_files_and_the_summary_says_why(run, tmp_path, output_formats):
     site = write_cards(tmp_path / "s", [{"id": "t1", "type": "text_announcement", "created": 1, "description": "d"}])
     result = run("build", site)
     assert result.returncode == 0
-    assert "No Atom, RSS 2.0 or JSON Feed files and no sitemap: they need the site's address (base_url in cardfeed.yml, or --base-url)." in result.stdout
-    assert not (site / "public" / "feed.xml").exists()
-    assert not (site / "public" / "rss.xml").exists()
+    assert "No Atom, RSS 2.0 or JSON Feed files, sitemap.xml or llms.txt: they need the site's address (base_url in cardfeed.yml, or --base-url)." in result.stdout
+    for name in format_files([f for f in output_formats if f["needs_base_url"]]):
+        assert not (site / "public" / name).exists(), name
     assert 'rel="alternate"' not in (site / "public" / "index.html").read_text()
 
 

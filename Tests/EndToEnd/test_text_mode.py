@@ -31,7 +31,7 @@ def test_text_mode_writes_the_text_escaped_and_checks_no_markdown(run, tmp_path)
     assert ('<div class="card__description">line one\nline two\n  &lt;p&gt;First&lt;/p&gt; *Sale* 3*4*5 &amp;amp;\n'
             '&lt;script&gt;x&lt;/script&gt; ![i](missing.png) |a|b|\n|-|-|</div>') in page
     css = (tmp_path / "out" / "assets" / "cardfeed.css").read_text()
-    assert ".card--plain-text .card__title, .card--plain-text .card__description { white-space: pre-wrap; }" in css
+    assert ".card--plain-text .card__title, .card--plain-text .card__description, .card--plain-text .card__link { white-space: pre-wrap; }" in css
     # Markdown, the default, is unchanged: the same card warns and is Markdown.
     (folder / "cardfeed.yml").write_text("")
     result = run("build", folder, "-o", tmp_path / "md", "--now", "1790000000")

@@ -81,53 +81,28 @@ struct YAMLReader {
     var placementFeeds: [(placement: String, feed: String, node: Node)] = []
     var ruleKeepOutOf: [(rule: String, placement: String, node: Node)] = []
 
-    static let topLevelKeys = ["title", "description", "image", "base_url", "page_size", "locale", "timezone", "future", "descriptions", "theme", "rules", "links", "csp", "feeds", "hide_empty_feeds", "card_pages", "search", "placements", "languages", "untagged_cards", "default_language_folder"]
+    /// `languages:`, `locale`, `untagged_cards` and `default_language_folder` where the file
+    /// gives them: read together once the whole file is (`languages(_:into:)`).
+    var languageKeys = LanguageKeys()
 
+    /// Each key of the file read by its `Setting`, in the file's order.
     mutating func config(_ root: Node?) -> SiteConfig {
         var config = SiteConfig()
         guard let root else { return config }  // an empty file is an empty configuration
         guard let mapping = keyValues(root, key: "the file") else { return config }
-        var languageKeys = LanguageKeys()
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
-            switch key {
-            case "title": if let text = string(value, key: key) { config.title = text }
-            case "description": if let text = string(value, key: key) { config.description = text }
-            case "image": config.image = shareImage(value)
-            case "base_url": config.baseURL = baseURL(value)
-            case "page_size":
-                if let number = integer(value, key: key) {
-                    if number >= 0 { config.pageSize = number } else { error(value, key, "must be 0 (one page) or more") }
-                }
-            case "languages": languageKeys.languages = (keyNode, value)
-            case "untagged_cards": languageKeys.untagged = (keyNode, value)
-            case "default_language_folder": languageKeys.defaultFolder = (keyNode, value)
-            case "locale":
-                languageKeys.locale = (keyNode, value)
-                guard let locale = string(value, key: key) else { continue }
-                if StringTable.isLanguageTag(locale) { config.locale = locale } else { error(value, key, StringTable.notALanguageTag(locale)) }
-            case "timezone": if let zone = timeZone(value) { config.timeZone = zone }
-            case "future":
-                guard let text = string(value, key: key) else { break }
-                if let future = FutureCards(rawValue: text) { config.future = future } else {
-                    error(value, key, "must be show (a card dated after the build's time is shown, with a warning) or hide (it waits for its date); found \(Diagnostic.quoted(text))")
-                }
-            case "descriptions": if let format = descriptionFormat(value, key: key) { config.descriptions = format }
-            case "theme": config.theme = theme(value)
-            case "rules": config.rules = rules(value)
-            case "links": config.links = links(value)
-            case "csp": config.contentSecurityPolicy = contentSecurityPolicy(value)
-            case "feeds": config.feeds = feeds(value)
-            case "hide_empty_feeds": if let flag = bool(value, key: key) { config.hideEmptyFeeds = flag }
-            case "card_pages": if let flag = bool(value, key: key) { config.cardPages = flag }
-            case "search":
-                if let flag = bool(value, key: key), flag { config.search = SearchSetting(line: value.mark?.line, column: value.mark?.column) }
-            case "placements": config.placements = placements(value)
-            default: unknownKey(keyNode, key, among: Self.topLevelKeys)
+            guard let setting = Setting.named(key), setting.inFile else {
+                unknownKey(keyNode, key, among: Setting.fileKeys)
+                continue
             }
+            setting.read(&self, keyNode, value, &config)
+            config.sources[key] = .file(line: keyNode.mark?.line)
         }
         checkPlacements(&config)
         languages(languageKeys, into: &config)
+        // With languages:, the locale is the default language, which that key gave.
+        if config.languages != nil { config.sources[Setting.locale.name] = config.sources[Setting.languages.name] }
         return config
     }
 

@@ -47,7 +47,13 @@ public struct SiteConfig: Sendable {
     /// order (`embed/`); nil without the key, and then no `embed/` folder is written.
     public var placements: [Placement]?
 
+    /// Where each setting given in the file or on the command line came from, by `Setting.name`.
+    public var sources: [String: SettingSource] = [:]
+
     public init() {}
+
+    /// Where the value of `setting` the build uses came from.
+    public func source(of setting: Setting) -> SettingSource { sources[setting.name] ?? .fallback }
 
     public static let defaultPageSize = 20
 

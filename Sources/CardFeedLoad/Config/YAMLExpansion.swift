@@ -1,4 +1,5 @@
 import CYaml
+import CardFeedSystem
 
 /// How big a YAML document becomes once every alias is expanded, counted from libyaml's events
 /// before any node tree is built. Yams shares an aliased node rather than copying it, but
@@ -20,9 +21,9 @@ enum YAMLExpansion {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { return }
         defer { yaml_parser_delete(&parser) }
-        var bytes = Array(text.utf8)
-        try bytes.withUnsafeMutableBufferPointer { (buffer) throws(TooLarge) in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        try text.withByteView { (bytes) throws(TooLarge) in
+            // libyaml reads the text from its address as it parses, all within this call.
+            yaml_parser_set_input_string(&parser, bytes.address, bytes.count)
             // Nodes so far with aliases expanded; the expanded size of each anchor; for each
             // open collection, its anchor and the count when it started.
             var total = 0
@@ -36,17 +37,17 @@ enum YAMLExpansion {
                     return
                 case YAML_SCALAR_EVENT:
                     total += 1
-                    if let anchor = name(event.data.scalar.anchor) { sizes[anchor] = 1 }
+                    if let anchor = String(nulTerminated: event.data.scalar.anchor) { sizes[anchor] = 1 }
                 case YAML_SEQUENCE_START_EVENT:
                     total += 1
-                    open.append((name(event.data.sequence_start.anchor), total - 1))
+                    open.append((String(nulTerminated: event.data.sequence_start.anchor), total - 1))
                 case YAML_MAPPING_START_EVENT:
                     total += 1
-                    open.append((name(event.data.mapping_start.anchor), total - 1))
+                    open.append((String(nulTerminated: event.data.mapping_start.anchor), total - 1))
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     if let (anchor, start) = open.popLast(), let anchor { sizes[anchor] = total - start }
                 case YAML_ALIAS_EVENT:
-                    total += name(event.data.alias.anchor).flatMap { sizes[$0] } ?? 1
+                    total += String(nulTerminated: event.data.alias.anchor).flatMap { sizes[$0] } ?? 1
                     if total > limit {
                         throw TooLarge(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
                     }
@@ -55,9 +56,5 @@ enum YAMLExpansion {
                 }
             }
         }
-    }
-
-    private static func name(_ anchor: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-        anchor.map { String(cString: $0) }
     }
 }

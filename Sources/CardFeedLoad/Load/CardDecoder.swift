@@ -76,7 +76,9 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     /// The extras key that picks a site template for one card.
     static let templateExtra = "template"
 
-    func decode(_ value: JSONValue, source: CardSource) -> (DecodedEntry, [Diagnostic]) {
+    /// `restTime`: the time a REST `content_card` object's `time_to_live` counts from when it
+    /// gives no `created` or `send_at` (see `RESTContentCard`).
+    func decode(_ value: JSONValue, source: CardSource, keyStyle: FieldReader.KeyStyle = .long, restTime: Int64? = nil) -> (DecodedEntry, [Diagnostic]) {
         guard case .object(let object) = value else {
             var diagnostic = Diagnostic(
                 .warning, file: source.file, cardIndex: source.index,
@@ -84,10 +86,44 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
             diagnostic.cardOffset = source.offset
             return (.skipped(.invalid, id: nil), [diagnostic])
         }
-        var reader = FieldReader(object: object, file: source.file, index: source.index, timeZone: timeZone)
+        var reader = FieldReader(object: object, file: source.file, index: source.index, timeZone: timeZone, keyStyle: keyStyle)
+        if reader.isRESTContentCard { return decodeREST(object, source: source, restTime: restTime, textBytes: Self.textBytes(value)) }
         let entry = decode(&reader, source: source, textBytes: Self.textBytes(value))
+        if !reader.ignoredKeys.isEmpty, case .card(let card) = entry {
+            var note = Diagnostic(.warning, file: source.file, cardIndex: source.index, cardID: card.id, message: "gives a field in both key styles")
+            note.keysSetAside = reader.ignoredKeys
+            reader.note(note)
+        }
         guard source.offset != nil else { return (entry, reader.diagnostics) }
         return (entry, reader.diagnostics.map { var diagnostic = $0; diagnostic.cardOffset = source.offset; return diagnostic })
+    }
+
+    /// A REST `content_card` object, read as the card it becomes; its messages name its own keys.
+    private func decodeREST(_ object: [(key: String, value: JSONValue)], source: CardSource, restTime: Int64?, textBytes: Int) -> (DecodedEntry, [Diagnostic]) {
+        let translation = RESTContentCard.translate(object, time: restTime)
+        var reader = FieldReader(object: translation.object, file: source.file, index: source.index, timeZone: timeZone)
+        let entry: DecodedEntry
+        if translation.unknownType {
+            reader.cardID = reader.string(.id)
+            entry = .skipped(.unknownType, id: reader.cardID)
+        } else {
+            entry = decode(&reader, source: source, textBytes: textBytes)
+            if case .card(let card) = entry, card.type == .shortNews || card.type == .textAnnouncement, !object.contains(where: { $0.key == "title" }) {
+                reader.warn("title", "missing (Braze's API requires it for CLASSIC cards, and refuses the message without it; \"\" is a card without a title)")
+            }
+        }
+        // A card skipped for its type gets that warning alone.
+        for problem in translation.problems where !translation.unknownType || problem.key == "type" { reader.warn(problem.key, problem.message) }
+        let diagnostics = reader.diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.cardOffset = source.offset
+            if let field = diagnostic.field {
+                let name = field.split(separator: ".", maxSplits: 1).first.map(String.init) ?? field
+                if let restKey = translation.restKey[name], restKey != name { diagnostic.field = restKey + field.dropFirst(name.count) }
+            }
+            return diagnostic
+        }
+        return (entry, diagnostics)
     }
 
     private func decode(_ reader: inout FieldReader, source: CardSource, textBytes: Int) -> DecodedEntry {

@@ -29,6 +29,11 @@ public struct CardLoader: Sendable {
     /// How titles and descriptions are shown unless a card's extras say otherwise.
     public var descriptions: DescriptionFormat = .markdown
 
+    /// The build's time when the command line gave it (`--now`): a REST `content_card` object's
+    /// `time_to_live` counts from it, else from the time its file was last changed, when the
+    /// object gives no `created` or `send_at` (see `RESTContentCard`).
+    public var givenNow: Int64?
+
     /// A card id whose entries' history the load keeps (`cardfeed explain`); nil for none.
     public var following: String?
 
@@ -79,11 +84,13 @@ public struct CardLoader: Sendable {
             var fileProblems = Diagnostics()
             var fileEntries = 0
             var fileEntriesRead = 0
+            var fileIsSync = false
             readEntries(
                 url, file: file, decoder: decoder, reusing: cache, decoderKey: decoderKey, firstOrder: { entriesHandedOver },
                 into: &fileProblems,
                 expect: { count, sync in
                     fileEntries = count
+                    fileIsSync = sync != nil
                     merging.queue.sync {
                         merging.state.withLock { state in
                             state.merger.reserve(count, in: &state.result)
@@ -97,7 +104,9 @@ public struct CardLoader: Sendable {
                     merging.state.withLock { state in
                         state.result.entriesRead += decoded.count
                         for (entry, diagnostics) in decoded {
-                            diagnostics.forEach { state.result.diagnostics.append($0) }
+                            for diagnostic in diagnostics {
+                                if diagnostic.keysSetAside != nil { state.keysSetAside.add(diagnostic) } else { state.result.diagnostics.append(diagnostic) }
+                            }
                             state.merger.add(entry, into: &state.result)
                             if state.merger.following != nil { state.merger.follow(entry, diagnostics) }
                         }
@@ -113,6 +122,7 @@ public struct CardLoader: Sendable {
             merging.queue.sync {
                 merging.state.withLock { state in
                     state.result.files.append(file)
+                    if let warning = state.keysSetAside.warning(sync: fileIsSync) { state.result.diagnostics.append(warning) }
                     state.result.diagnostics.append(contentsOf: fileProblems)
                 }
             }
@@ -131,8 +141,14 @@ public struct CardLoader: Sendable {
     /// lets the compiler check that the threads share it safely.
     private final class Merging: Sendable {
         let queue = DispatchQueue(label: "cardfeed.merge")
-        let state: Mutex<(result: LoadedCards, merger: CardMerger)>
-        init(_ result: LoadedCards) { state = Mutex((result, CardMerger())) }
+        let state: Mutex<(result: LoadedCards, merger: CardMerger, keysSetAside: KeysSetAside)>
+        init(_ result: LoadedCards) { state = Mutex((result, CardMerger(), KeysSetAside())) }
+    }
+
+    /// When a file was last changed, in Unix seconds; nil when it cannot be read.
+    private static func modificationTime(_ url: URL) -> Int64? {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int64(info.st_mtim.tv_sec) : nil
     }
 
     /// A file's size in bytes (0 when it cannot be read, which reading it will report).
@@ -165,13 +181,17 @@ public struct CardLoader: Sendable {
             diagnostics.append(Diagnostic(.error, file: file, message: "the file is empty; expected a card, a list of cards or an envelope such as {\"cards\": [...]}"))
             return
         }
-        func decodeInParallel(_ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
+        let restTime = givenNow ?? Self.modificationTime(url)
+        func decodeInParallel(
+            _ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?,
+            keyStyle: FieldReader.KeyStyle = .long
+        ) throws(JSONSyntaxError) -> [(DecodedEntry, [Diagnostic])] {
             let order = firstOrder()
             let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: count)
             Parallel.perform(iterations: (count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                 for offset in chunk * Self.chunkSize..<min(count, (chunk + 1) * Self.chunkSize) {
                     let source = CardSource(file: file, index: startIndex + offset, order: order + offset, offset: place(offset))
-                    decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source) })
+                    decoded.set(offset, Result { () throws(JSONSyntaxError) in decoder.decode(try value(offset), source: source, keyStyle: keyStyle, restTime: restTime) })
                 }
             }
             // The first syntax error in file order, so that the message is the same on every run.
@@ -199,6 +219,7 @@ public struct CardLoader: Sendable {
                                 var hasher = Hasher()
                                 hasher.combine(file)
                                 hasher.combine(decoderKey)
+                                hasher.combine(restTime)
                                 bytes.hash(batch[offset], into: &hasher)
                                 let key = hasher.finalize()
                                 if let cached = cache.value(for: key) {
@@ -206,7 +227,7 @@ public struct CardLoader: Sendable {
                                     continue
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
-                                    let entry = decoder.decode(try JSONParser.parseElement(bytes, batch[offset]), source: source)
+                                    let entry = decoder.decode(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
                                     cache.store(entry, for: key)
                                     return entry
                                 })
@@ -239,7 +260,9 @@ public struct CardLoader: Sendable {
                 }
                 for start in stride(from: 0, to: values.count, by: Self.batchSize) {
                     let batch = Array(values[start..<min(values.count, start + Self.batchSize)])
-                    body(try decodeInParallel(batch.count, { offset in batch[offset] }, startIndex: start, offset: { start + $0 < places.count ? places[start + $0] : nil }))
+                    body(try decodeInParallel(
+                        batch.count, { offset in batch[offset] }, startIndex: start, offset: { start + $0 < places.count ? places[start + $0] : nil },
+                        keyStyle: sync == nil ? .long : .short))
                 }
             } catch {
                 diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))
@@ -277,6 +300,21 @@ public struct CardLoader: Sendable {
                 if case .array(let cards) = value { return cards }
                 diagnostics.append(Diagnostic(.error, file: file, field: key, message: "expected a list of cards, found \(value.noun)"))
                 return nil
+            }
+            // A `/messages/send` or `/campaigns/trigger/send` request body: its card is
+            // `messages.content_card` (one, or a list).
+            if case .object(let messages)? = json["messages"], let card = messages.last(where: { $0.key == "content_card" })?.value {
+                for (key, _) in pairs where key != "messages" {
+                    let message = ["external_user_ids", "recipients", "user_aliases", "segment_id", "audience", "broadcast"].contains(key)
+                        ? "who the request sends the card to; ignored (the site shows the card to every reader)"
+                        : "not read from a request body (its card is messages.content_card); ignored"
+                    diagnostics.append(Diagnostic(.warning, file: file, field: key, message: message))
+                }
+                for (key, _) in messages where key != "content_card" {
+                    diagnostics.append(Diagnostic(.warning, file: file, field: "messages.\(key)", message: "a message of another channel than Content Cards; ignored"))
+                }
+                if case .array(let cards) = card { return cards }
+                return [card]
             }
             // An object with no id that holds a list of cards is a misspelled envelope
             // (`{"feeds": [...]}`), not a card: read as one, every card in it would be lost.

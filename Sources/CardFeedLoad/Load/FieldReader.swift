@@ -17,6 +17,14 @@ enum KeySlots {
     static let longKeys = CardField.allCases.map(\.declaration.key)
     static let shortKeys = CardField.allCases.map(\.declaration.shortKey)
 
+    /// By slot, the slot of the same field's key in the other style, or -1 when it has none:
+    /// looked up for every key of every card, so whole numbers rather than optional keys.
+    static let twins: [Int] = (0..<count).map { slot in
+        let field = slot % fields
+        guard shortKeys[field] != nil else { return -1 }
+        return slot < fields ? slot + fields : field
+    }
+
     /// Every key card files may have, long and short, with its slot.
     static let byKey: [String: Int] = {
         var slots: [String: Int] = [:]
@@ -43,17 +51,54 @@ struct FieldReader {
     /// instead of a search for each of the thirty-odd fields a card is read for.
     private var values: [JSONValue?]
 
-    init(object: [(key: String, value: JSONValue)], file: String, index: Int, timeZone: SiteTimeZone = .utc) {
+    init(object: [(key: String, value: JSONValue)], file: String, index: Int, timeZone: SiteTimeZone = .utc, keyStyle: KeyStyle = .long) {
         self.object = object
         self.file = file
         self.index = index
         self.timeZone = timeZone
         values = Array(repeating: nil, count: KeySlots.count)
+        var bothStyles = false
+        let twins = KeySlots.twins
         for (key, value) in object {
             if let slot = KeySlots.byKey[key] {
                 values[slot] = value  // a repeated key: the last one counts, as in JavaScript
+                let twin = twins[slot]
+                if twin >= 0 && values[twin] != nil { bothStyles = true }
             } else {
                 unknownKeys.append(key)
+            }
+        }
+        if bothStyles { setAsideTheOtherStyle(keeping: keyStyle) }
+    }
+
+    /// Which of a field's two keys is read when a card gives both (`"tt"` and `"title"`): the
+    /// style of the file's envelope, as Braze's clients read it.
+    enum KeyStyle: Sendable, Hashable {
+        /// News Feed files and every file that is not a sync: the long key.
+        case long
+        /// A Content Cards sync: the short key, the only one Braze's Web SDK reads there.
+        case short
+    }
+
+    /// The keys given in both styles whose value is set aside, in the field table's order: the file says so
+    /// once (see `CardLoader`), naming them.
+    private(set) var ignoredKeys: [String] = []
+
+    /// Sets aside, for each field given in both key styles, the key of the other style. A null
+    /// counts as absent, so `"u": null` beside `"url": "…"` leaves the url read.
+    private mutating func setAsideTheOtherStyle(keeping style: KeyStyle) {
+        for field in CardField.written {
+            let long = KeySlots.long(field), short = KeySlots.short(field)
+            guard KeySlots.shortKeys[field.rawValue] != nil, let longValue = values[long], let shortValue = values[short] else { continue }
+            if case .null = longValue { continue }
+            if case .null = shortValue { continue }
+            switch style {
+            case .long:
+                values[short] = nil
+                ignoredKeys.append(KeySlots.shortKeys[field.rawValue]!)
+            case .short:
+                values[long] = nil
+                ignoredKeys.append(KeySlots.longKeys[field.rawValue])
             }
         }
     }
@@ -61,6 +106,12 @@ struct FieldReader {
     /// Keys that are not a card's, in file order. Real payloads have some (`"hhhh"`, `"Yc"`), and
     /// the SDKs ignore them; but a typo (`"titel"`) would lose a field silently.
     private var unknownKeys: [String] = []
+
+    /// Whether the object is Braze's REST `content_card` object rather than a card of the SDKs.
+    var isRESTContentCard: Bool {
+        RESTContentCard.isREST(type: values[KeySlots.long(.type)], unknownKeys: unknownKeys, hasShortType: values[KeySlots.short(.type)] != nil,
+            hasID: values[KeySlots.long(.id)] != nil)
+    }
 
     /// Warns about each unknown key that is a small edit away from a known one.
     mutating func warnAboutMisspelledKeys() {
@@ -113,6 +164,8 @@ struct FieldReader {
         diagnostic.summary = summary
         diagnostics.append(diagnostic)
     }
+
+    mutating func note(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
     /// Text; blank text counts as absent (the SDKs hide a blank title or description).
     mutating func string(_ field: CardField) -> String? {

@@ -1,5 +1,6 @@
 import CCmark
 import CardFeedModel
+import CardFeedSystem
 
 /// What a description may contain of HTML, and how the rest is shown.
 ///
@@ -444,7 +445,7 @@ enum AllowedHTML {
                         let line = line.hasSuffix("\r") ? line.dropLast() : line
                         if !line.isEmpty, let node = cmark_node_new(CMARK_NODE_TEXT) {
                             cmark_node_set_literal(node, String(line))
-                            cmark_node_set_user_data(node, AllowedHTML.fromHTML)
+                            cmark_node_set_user_data(node, PointerMark.first)
                             nodes.append(node)
                         }
                     }
@@ -460,13 +461,10 @@ enum AllowedHTML {
         }
     }
 
-    /// The mark (cmark's user data) of the text nodes made from raw HTML, which `BareURLs`
-    /// leaves alone: in GitHub's Markdown too, an address in raw HTML is no link. cmark's user
-    /// data is a `void *`, so the mark is a pointer value that points at nothing and is never read.
-    static var fromHTML: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
-
-    /// Whether a text node was made from the description's raw HTML.
-    static func isFromHTML(_ node: OpaquePointer) -> Bool { cmark_node_get_user_data(node) == fromHTML }
+    /// Whether a text node was made from the description's raw HTML, which `BareURLs` leaves
+    /// alone: in GitHub's Markdown too, an address in raw HTML is no link. Such a node is marked
+    /// in cmark's user data, a `void *`, with `PointerMark.first`, which points at nothing.
+    static func isFromHTML(_ node: OpaquePointer) -> Bool { cmark_node_get_user_data(node) == PointerMark.first }
 
     /// The opening tag of a link, its href already escaped: with `newTab`, one that opens in a
     /// new tab, as a card's own link does (`links.new_tab`).

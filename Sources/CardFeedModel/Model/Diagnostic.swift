@@ -26,6 +26,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Where the card begins in `file`, in bytes, until `Diagnostics.locateCards` makes it a
     /// line and column.
     package var cardOffset: Int?
+    /// For the note a card reader leaves about keys it set aside (a field given in both key
+    /// styles), those keys: the loader says so once a file, naming them and the cards
+    /// (`CardLoader`), instead of once a card.
+    package var keysSetAside: [String]?
 
     public init(
         _ severity: Severity, file: String, line: Int? = nil, column: Int? = nil,
@@ -63,7 +67,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `card 3 (id "x")`: a card by its number in its file, counted from 1, and its id.
-    static func card(_ index: Int, _ id: String?) -> String {
+    package static func card(_ index: Int, _ id: String?) -> String {
         "card \(index + 1)" + (id.map { " (id \(quoted($0)))" } ?? "")
     }
 

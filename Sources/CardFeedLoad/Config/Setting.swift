@@ -1,0 +1,284 @@
+import Foundation
+import Yams
+import CardFeedModel
+
+/// One setting of a site, declared once: its key in cardfeed.yml, its command-line option, what
+/// it holds, its value when nothing sets it, and its help line; with how the file's value is read
+/// and checked, how the option replaces it, and how `cardfeed config` shows the value used. The
+/// config reader, the options' application, `--help`'s defaults, `cardfeed config` and the test
+/// that holds docs/reference.md's two tables to this one all read `Setting.all`, so a setting is
+/// one entry here (and, for an option, its declaration in the command's `SiteOptions`, which the
+/// argument parser needs as a property).
+public struct Setting: Sendable {
+    /// Its key in cardfeed.yml ("page_size"), or for a setting of the command line alone its
+    /// option's name ("now").
+    public let name: String
+    /// Whether cardfeed.yml may give it (`name` is then its key).
+    public let inFile: Bool
+    /// Its command-line option ("--page-size"), if it has one.
+    public let option: String?
+    /// What it holds, as docs/reference.md and `cardfeed config --json` say it.
+    public let type: String
+    /// Its value when neither the file nor the option gives one.
+    public let fallback: String
+    public let help: String
+    /// Reads the file's value (`value`, at `key`) into the configuration, with an error for a
+    /// value it cannot take.
+    let read: @Sendable (inout YAMLReader, _ key: Node, _ value: Node, inout SiteConfig) -> Void
+    /// Applies the command line's value, if it gave one; returns whether it did.
+    let override: (@Sendable (SettingOverrides, inout SiteConfig, inout Diagnostics) -> Bool)?
+    /// The value a build uses, as `cardfeed config` shows it.
+    public let value: @Sendable (SiteConfig) -> SettingValue
+
+    init(
+        _ name: String, inFile: Bool = true, option: String? = nil, type: String, fallback: String, help: String,
+        read: @escaping @Sendable (inout YAMLReader, Node, Node, inout SiteConfig) -> Void = { _, _, _, _ in },
+        override: (@Sendable (SettingOverrides, inout SiteConfig, inout Diagnostics) -> Bool)? = nil,
+        value: @escaping @Sendable (SiteConfig) -> SettingValue
+    ) {
+        self.name = name
+        self.inFile = inFile
+        self.option = option
+        self.type = type
+        self.fallback = fallback
+        self.help = help
+        self.read = read
+        self.override = override
+        self.value = value
+    }
+
+    /// "(default: page_size in cardfeed.yml, else 20)", for an option's `--help`.
+    public var defaultHelp: String {
+        "(default: " + (inFile ? "\(name) in cardfeed.yml, else " : "") + fallback + ")"
+    }
+
+    /// Its option's `--help` line: the help with the default at its end.
+    public var optionHelp: String {
+        (help.hasSuffix(".") ? String(help.dropLast()) : help) + " " + defaultHelp + "."
+    }
+
+    /// The setting of this key or option name.
+    public static func named(_ name: String) -> Setting? { all.first { $0.name == name } }
+
+    /// The keys cardfeed.yml may hold at its top level, in the table's order.
+    public static var fileKeys: [String] { all.filter(\.inFile).map(\.name) }
+}
+
+/// Where the value a build uses came from.
+public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
+    /// Neither the file nor the command line gave it.
+    case fallback
+    /// cardfeed.yml, at this line.
+    case file(line: Int?)
+    /// The command line's option.
+    case option(String)
+
+    /// "default", "cardfeed.yml:12", "--page-size".
+    public var description: String {
+        switch self {
+        case .fallback: "default"
+        case .file(let line): SiteConfig.fileName + (line.map { ":\($0)" } ?? "")
+        case .option(let option): option
+        }
+    }
+}
+
+/// A setting's value as `cardfeed config` shows it: in text, and as JSON's own kind of value.
+public enum SettingValue: Sendable, Equatable {
+    case text(String)
+    case number(Int)
+    case flag(Bool)
+    case list([String])
+    case none
+
+    /// "20", "true", "en, de", "none".
+    public var text: String {
+        switch self {
+        case .text(let text): text
+        case .number(let number): String(number)
+        case .flag(let flag): String(flag)
+        case .list(let items): items.isEmpty ? "none" : items.joined(separator: ", ")
+        case .none: "none"
+        }
+    }
+
+    /// For JSONSerialization: a string, number, bool, array or NSNull.
+    public var json: Any {
+        switch self {
+        case .text(let text): text
+        case .number(let number): number
+        case .flag(let flag): flag
+        case .list(let items): items
+        case .none: NSNull()
+        }
+    }
+}
+
+extension Setting {
+    public static let title = Setting(
+        "title", type: "text", fallback: "CardFeed", help: "The site's name (header, front page title).",
+        read: { reader, _, value, config in if let text = reader.string(value, key: "title") { config.title = text } },
+        value: { .text($0.title) })
+    public static let description = Setting(
+        "description", type: "text", fallback: "none", help: "The pages' meta description and the text of link previews.",
+        read: { reader, _, value, config in if let text = reader.string(value, key: "description") { config.description = text } },
+        value: { $0.description.map(SettingValue.text) ?? .none })
+    public static let image = Setting(
+        "image", type: "a file of assets/ or an http(s) URL", fallback: "none", help: "The picture of link previews.",
+        read: { reader, _, value, config in config.image = reader.shareImage(value) },
+        value: { $0.image.map(SettingValue.text) ?? .none })
+    public static let baseURL = Setting(
+        "base_url", option: "--base-url", type: "http(s) URL", fallback: "none",
+        help: "The address the site is published at, e.g. https://example.com/news/.",
+        read: { reader, _, value, config in config.baseURL = reader.baseURL(value) },
+        override: { overrides, config, diagnostics in
+            guard let baseURL = overrides.baseURL else { return false }
+            switch URLCheck.baseURL(baseURL) {
+            case .success(let url): config.baseURL = url
+            case .failure(let refusal):
+                config.baseURL = nil
+                diagnostics.append(Diagnostic(.error, file: "--base-url", message: "\(Diagnostic.quoted(baseURL)) \(refusal.reason)"))
+            }
+            return true
+        },
+        value: { $0.baseURL.map(SettingValue.text) ?? .none })
+    public static let pageSize = Setting(
+        "page_size", option: "--page-size", type: "whole number, 0 or more", fallback: String(SiteConfig.defaultPageSize),
+        help: "Cards a page, on average; 0 puts each feed on one page.",
+        read: { reader, _, value, config in
+            guard let number = reader.integer(value, key: "page_size") else { return }
+            if let problem = pageSizeProblem(number) { reader.error(value, "page_size", problem) } else { config.pageSize = number }
+        },
+        override: { overrides, config, _ in
+            guard let pageSize = overrides.pageSize else { return false }
+            config.pageSize = pageSize
+            return true
+        },
+        value: { .number($0.pageSize) })
+    /// What is wrong with a page size, from the file or `--page-size`.
+    public static func pageSizeProblem(_ number: Int) -> String? { number >= 0 ? nil : "must be 0 (one page) or more" }
+
+    public static let locale = Setting(
+        "locale", option: "--locale", type: "language tag", fallback: StringTable.defaultLocale,
+        help: "The language of the pages of a site in one language.",
+        read: { reader, key, value, config in
+            reader.languageKeys.locale = (key, value)
+            guard let locale = reader.string(value, key: "locale") else { return }
+            if StringTable.isLanguageTag(locale) { config.locale = locale } else { reader.error(value, "locale", StringTable.notALanguageTag(locale)) }
+        },
+        override: { overrides, config, diagnostics in
+            guard let locale = overrides.locale else { return false }
+            if let languages = config.languages {
+                // A site in several languages has each in its list; one option cannot say which it replaces.
+                diagnostics.append(Diagnostic(.error, file: "--locale", message: "the site lists its languages in \(languages.location) (languages: \(languages.tags.joined(separator: ", "))); --locale sets the language of a site in one language, so change the list there instead"))
+            } else {
+                config.locale = locale
+            }
+            return true
+        },
+        value: { .text($0.locale) })
+    public static let timezone = Setting(
+        "timezone", type: "IANA time zone name", fallback: "UTC", help: "The site's clocks: the dates cards show, and times written without an offset.",
+        read: { reader, _, value, config in if let zone = reader.timeZone(value) { config.timeZone = zone } },
+        value: { .text($0.timeZone.identifier) })
+    public static let future = Setting(
+        "future", type: "show or hide", fallback: FutureCards.show.rawValue, help: "What a card created after the build's time does.",
+        read: { reader, _, value, config in
+            guard let text = reader.string(value, key: "future") else { return }
+            if let future = FutureCards(rawValue: text) { config.future = future } else {
+                reader.error(value, "future", "must be show (a card dated after the build's time is shown, with a warning) or hide (it waits for its date); found \(Diagnostic.quoted(text))")
+            }
+        },
+        value: { .text($0.future.rawValue) })
+    public static let descriptions = Setting(
+        "descriptions", type: "markdown or text", fallback: DescriptionFormat.markdown.rawValue, help: "How cards' titles and descriptions are shown.",
+        read: { reader, _, value, config in if let format = reader.descriptionFormat(value, key: "descriptions") { config.descriptions = format } },
+        value: { .text($0.descriptions.rawValue) })
+    public static let theme = Setting(
+        "theme", type: "CSS custom properties", fallback: "none", help: "CSS custom properties for the light and the dark scheme.",
+        read: { reader, _, value, config in config.theme = reader.theme(value) },
+        value: { config in .list(config.theme.light.map { "\($0.name): \($0.value)" } + config.theme.dark.map { "dark.\($0.name): \($0.value)" }) })
+    public static let rules = Setting(
+        "rules", type: "list of rules", fallback: "none", help: "Changes to cards before they are shown.",
+        read: { reader, _, value, config in config.rules = reader.rules(value) },
+        value: { .list($0.rules.map(\.name)) })
+    public static let links = Setting(
+        "links", type: "new_tab and app_schemes", fallback: "none", help: "What a click on a card's link does.",
+        read: { reader, _, value, config in config.links = reader.links(value) },
+        value: { config in .list(config.links.newTab.map { "new_tab: \($0)" } + config.links.appSchemes.map { "app_schemes: \($0)" }) })
+    public static let contentSecurityPolicy = Setting(
+        "csp", option: "--csp", type: "true, false or a policy", fallback: "off",
+        help: "Put a Content Security Policy in every page as a <meta> tag.",
+        read: { reader, _, value, config in config.contentSecurityPolicy = reader.contentSecurityPolicy(value) },
+        override: { overrides, config, _ in
+            guard overrides.contentSecurityPolicy else { return false }
+            config.contentSecurityPolicy = config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin
+            return true
+        },
+        value: { $0.contentSecurityPolicy.map(SettingValue.text) ?? .none })
+    public static let feeds = Setting(
+        "feeds", type: "list of feeds", fallback: "the built-in feeds", help: "The site's feeds, in the navigation's order.",
+        read: { reader, _, value, config in config.feeds = reader.feeds(value) },
+        value: { .list($0.siteFeeds.map(\.slug)) })
+    public static let hideEmptyFeeds = Setting(
+        "hide_empty_feeds", type: "true or false", fallback: "false", help: "A feed without cards is left out of the navigation.",
+        read: { reader, _, value, config in if let flag = reader.bool(value, key: "hide_empty_feeds") { config.hideEmptyFeeds = flag } },
+        value: { .flag($0.hideEmptyFeeds) })
+    public static let cardPages = Setting(
+        "card_pages", type: "true or false", fallback: "true", help: "Each shown card has a page of its own.",
+        read: { reader, _, value, config in if let flag = reader.bool(value, key: "card_pages") { config.cardPages = flag } },
+        value: { .flag($0.cardPages) })
+    public static let search = Setting(
+        "search", option: "--search", type: "true or false", fallback: "off",
+        help: "Give every page a search box over an index of every card, made by Pagefind.",
+        read: { reader, _, value, config in
+            if let flag = reader.bool(value, key: "search"), flag { config.search = SearchSetting(line: value.mark?.line, column: value.mark?.column) }
+        },
+        override: { overrides, config, _ in
+            guard overrides.search else { return false }
+            config.search = SearchSetting(fromCommandLine: true)
+            return true
+        },
+        value: { .flag($0.search != nil) })
+    public static let placements = Setting(
+        "placements", type: "placements by name", fallback: "none", help: "Slots of other sites' pages that show the site's cards.",
+        read: { reader, _, value, config in config.placements = reader.placements(value) },
+        value: { config in config.placements.map { .list($0.map(\.name)) } ?? .none })
+    public static let languages = Setting(
+        "languages", type: "list of language tags", fallback: "none", help: "The site's languages, the first the default: a tree of pages per language.",
+        read: { reader, key, value, _ in reader.languageKeys.languages = (key, value) },
+        value: { config in config.languages.map { .list($0.tags) } ?? .none })
+    public static let untaggedCards = Setting(
+        "untagged_cards", type: "default or every", fallback: UntaggedCards.defaultLanguage.rawValue,
+        help: "With languages: where a card without a language is shown.",
+        read: { reader, key, value, _ in reader.languageKeys.untagged = (key, value) },
+        value: { .text(($0.languages?.untagged ?? .defaultLanguage).rawValue) })
+    public static let defaultLanguageFolder = Setting(
+        "default_language_folder", type: "true or false", fallback: "false",
+        help: "With languages: the default language's pages are under their own folder.",
+        read: { reader, key, value, _ in reader.languageKeys.defaultFolder = (key, value) },
+        value: { .flag($0.languages?.defaultInFolder ?? false) })
+    public static let now = Setting(
+        "now", inFile: false, option: "--now", type: "Unix seconds or ISO 8601 date or date-time", fallback: "the current time",
+        help: "The build's time, in Unix seconds or as an ISO 8601 date or date-time (2026-11-20, 2026-11-20T10:00:00Z).",
+        override: { overrides, config, _ in
+            config.now = (overrides.now ?? .current).moment(in: config.timeZone)
+            return overrides.now != nil
+        },
+        value: { .text(Formatting.iso($0.now)) })
+    public static let strict = Setting(
+        "strict", inFile: false, option: "--strict", type: "flag", fallback: "off", help: "Treat warnings as errors: the build stops and writes nothing.",
+        override: { overrides, config, _ in
+            config.strict = overrides.strict
+            return overrides.strict
+        },
+        value: { .flag($0.strict) })
+
+    /// Every setting: cardfeed.yml's in the order its unknown-key error lists them, then the
+    /// command line's own.
+    public static let all: [Setting] = [
+        title, description, image, baseURL, pageSize, locale, timezone, future, descriptions, theme, rules, links,
+        contentSecurityPolicy, feeds, hideEmptyFeeds, cardPages, search, placements, languages, untaggedCards,
+        defaultLanguageFolder, now, strict,
+    ]
+}

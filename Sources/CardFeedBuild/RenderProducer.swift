@@ -36,6 +36,9 @@ struct TreeRendering {
     var descriptions: [String?] = []
     /// Left by the placements: those of their frame pages that load the root tree's files.
     var framesLoadingTheRootsFiles: [String] = []
+    /// Left by the placements: a warning for each rule of the site's stylesheets that could not
+    /// be held inside a placement.
+    var stylesheetWarnings: [Diagnostic] = []
 }
 
 /// The whole site, for the producers that run once.
@@ -62,7 +65,7 @@ extension SiteBuilder {
         }),
         RenderProducer(name: "placements", scope: .eachTree { builder, tree in
             guard tree.setup.config.placements != nil else { return [] }
-            let made = try PlacementFiles(renderer: tree.renderer).files(tree.selection, stylesheets: builder.cardStylesheets(tree.assets))
+            let made = try PlacementFiles(renderer: tree.renderer).files(tree.selection, stylesheets: builder.cardStylesheets(tree.assets), warnings: &tree.stylesheetWarnings)
             tree.framesLoadingTheRootsFiles += PlacementFiles.framesLoadingTheRootsFiles(made, tree: tree.selection.tree)
             return made
         }),

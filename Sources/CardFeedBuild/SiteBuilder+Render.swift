@@ -51,6 +51,7 @@ extension SiteBuilder {
         let pageCount = selections.reduce(0) { $0 + $1.feeds.reduce(0) { $0 + $1.pages.count } }
         var syndicationFiles = 0
         var framesLoadingTheRootsFiles: [String] = []
+        var stylesheetWarnings: [Diagnostic] = []
         do {
             let syndication = try step(.render, &report) { (progress: ProgressReport?) -> [OutputFile] in
                 // Feed and site files first, then the placements', as the write step has had them.
@@ -69,6 +70,8 @@ extension SiteBuilder {
                     }
                     rendered += selection.cards.count
                     framesLoadingTheRootsFiles += tree.framesLoadingTheRootsFiles
+                    // Each language's tree rewrites the same stylesheets: their warnings once.
+                    if index == 0 { stylesheetWarnings = tree.stylesheetWarnings }
                 }
                 let site = SiteRendering(selections: selections, settings: settings[0], trees: settings, setup: setup, languages: languages)
                 for producer in Self.producers {
@@ -86,6 +89,7 @@ extension SiteBuilder {
             }
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL
+            record(stylesheetWarnings, in: &report)
             if let first = framesLoadingTheRootsFiles.first { record([frameWarning(first, others: framesLoadingTheRootsFiles.count - 1)], in: &report) }
             let toIndex = setup.pagefind.flatMap { pagefind in
                 Self.folder(of: searchDocuments).map { searchIndex(pagefind, documents: $0, selections, setup) }
@@ -127,14 +131,22 @@ extension SiteBuilder {
     /// the site's cardfeed.css, the theme's): what placements rewrite into
     /// `embed/cardfeed-embed.css` (the cards' own colours are written for the placements'
     /// cards alone, by their ids there).
-    func cardStylesheets(_ assets: [Asset]) -> [String] {
+    /// Each is named as its warnings name it: the site's own file, else the built-in's or the
+    /// theme's name in the output.
+    func cardStylesheets(_ assets: [Asset]) -> [EmbedStylesheet.Source] {
         ["cardfeed.css", "theme.css"].compactMap { name in
-            switch assets.first(where: { $0.path == name })?.file.content {
-            case .text(let text)?: return text
-            case .data(let data)?: return String(decoding: data, as: UTF8.self)
-            case .copy(let url)?, .scratchFile(let url)?: return (try? InputFile.read(url)).map { String(decoding: $0, as: UTF8.self) }
-            case .stream?, nil: return nil
+            guard let asset = assets.first(where: { $0.path == name }) else { return nil }
+            var file = asset.file.path
+            let css: String?
+            switch asset.file.content {
+            case .text(let text): css = text
+            case .data(let data): css = String(decoding: data, as: UTF8.self)
+            case .copy(let url), .scratchFile(let url):
+                css = (try? InputFile.read(url)).map { String(decoding: $0, as: UTF8.self) }
+                if asset.fromSite { file = SiteFolder.display(url) }
+            case .stream: css = nil
             }
+            return css.map { EmbedStylesheet.Source(file: file, css: $0) }
         }
     }
 

@@ -59,12 +59,14 @@ package struct PlacementFiles {
 
     /// Every placement's files, then the script and the stylesheet, made of `stylesheets` (the
     /// site's cardfeed.css and theme.css, those it has, in their order) and the colours of the
-    /// placements' cards.
-    package func files(_ selection: Selection, stylesheets: [String]) throws(TemplateFailure) -> [OutputFile] {
+    /// placements' cards; `warnings` gets one for each rule of theirs that could not be held
+    /// inside a placement (`EmbedStylesheet`).
+    package func files(_ selection: Selection, stylesheets: [EmbedStylesheet.Source], warnings: inout [Diagnostic]) throws(TemplateFailure) -> [OutputFile] {
         let settings = renderer.settings
         let places = settings.cardPages ? nil : CardPlaces(selection, cardPages: false)
         var scratch = MustacheBytes(capacity: 16384)
         var files: [OutputFile] = []
+        var fragments: [String] = []
         for placed in selection.placements {
             var cards: [PlacementCardView] = []
             for position in placed.cards {
@@ -80,6 +82,7 @@ package struct PlacementFiles {
             try renderer.templates.render(Self.template, view, onto: &out)
             // Addresses relative to the site's root, as on its pages.
             let html = EmbedHTML.prefixed(out.string, placement: placed.placement.name)
+            fragments.append(html)
             let paths = Self.paths(of: placed.placement.name, tree: settings.tree)
             let fragment = settings.baseURL.map { EmbedHTML.absolute(html, baseURL: $0) } ?? html
             files.append(OutputFile(path: paths[0], content: .text(fragment)))
@@ -93,8 +96,9 @@ package struct PlacementFiles {
         let builtinCSS = BuiltinFiles.embedFile("cardfeed-embed.css").map { String(decoding: $0, as: UTF8.self) } ?? ""
         // The script minified (scripts/minify-embed.sh): embed/cardfeed-embed.js is its source.
         files.append(OutputFile(path: Self.script(tree: settings.tree), content: .data(BuiltinFiles.embedFile("cardfeed-embed.min.js") ?? Data())))
-        let cardStyles = GeneratedStyles.placementCards(selection)
-        files.append(OutputFile(path: Self.stylesheet(tree: settings.tree), content: .text(EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets) + (cardStyles ?? ""))))
+        let stylesheet = EmbedStylesheet.make(builtin: builtinCSS, sources: stylesheets, cardStyles: GeneratedStyles.placementCards(selection), html: fragments)
+        warnings += stylesheet.warnings
+        files.append(OutputFile(path: Self.stylesheet(tree: settings.tree), content: .text(stylesheet.css)))
         return files
     }
 

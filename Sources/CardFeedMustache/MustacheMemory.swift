@@ -38,6 +38,20 @@ struct PlainBuffer<Element: Sendable>: @unchecked Sendable {
     }
 }
 
+/// One value laid out once and never freed, read without reference counting: what a view type
+/// declares (`ViewNames`), which every view of that type reaches on every name it is asked.
+public struct MustacheConstant<Value: Sendable>: @unchecked Sendable {
+    private let pointer: UnsafePointer<Value>
+
+    public init(_ value: Value) {
+        let memory = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        memory.initialize(to: value)
+        pointer = UnsafePointer(memory)
+    }
+
+    public var value: Value { pointer.pointee }
+}
+
 extension PlainBuffer where Element == UInt8 {
     /// The bytes as text (they are UTF-8).
     var string: String { String(decoding: base, as: UTF8.self) }

@@ -66,24 +66,22 @@ public struct MustacheName: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-/// The names a view answers to, by their number: build one per view type from its field names
-/// (`static let fields = MustacheFields(Key.self)`), then `fields[name]` is the view's key.
-public struct MustacheFields<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
+/// What a view answers to each of its names, by the name's number: build one per view type
+/// from its names (`MustacheFields([("href", read), ...])`), then `fields[name]` is what it
+/// answers to that name.
+public struct MustacheFields<Value: Sendable>: Sendable {
     /// By name number: numbers are small and given in order, so an array beats hashing. A name
-    /// numbered after this table was made is none of its keys. Plain memory, never freed (one
+    /// numbered after this table was made is none of its names. Plain memory, never freed (one
     /// table per view type, made once): an array would be retained and released for every
     /// name a template looks up, by both rendering threads.
-    @usableFromInline let keys: PlainBuffer<Key?>
+    @usableFromInline let values: PlainBuffer<Value?>
 
-    public init(_ type: Key.Type) {
-        keys = PlainBuffer(MustacheNumbered(Key.allCases.map { ($0.rawValue, $0) }).values)
+    public init(_ pairs: [(name: String, value: Value)]) {
+        values = PlainBuffer(MustacheNumbered(pairs).values)
     }
 
     @inlinable
-    public subscript(name: MustacheName) -> Key? { name.id < keys.count ? keys[name.id] : nil }
-
-    /// Every field name, for checking templates.
-    public static var names: [String] { Key.allCases.map(\.rawValue) }
+    public subscript(name: MustacheName) -> Value? { name.id < values.count ? values[name.id] : nil }
 }
 
 /// Values by the number of their name, for a view whose names are known when it is made

@@ -42,7 +42,7 @@ struct CardPages: Sendable {
         self.places = places
         self.target = target
         self.searchDocuments = searchDocuments
-        nav = .objects(renderer.navItems(selection, current: nil))
+        nav = .views(renderer.navItems(selection, current: nil))
         alternates = renderer.alternates(selection.feeds.first?.feed)
         let strings = renderer.settings.strings
         feeds = selection.feeds.map { ($0.feed.slug, strings.feedTitle($0.feed)) }
@@ -74,7 +74,7 @@ struct CardPages: Sendable {
             made = made.filter { !$0.target.holds(path, madeFrom: key) }
             if made.isEmpty { return }
         }
-        let view = view(card, path: path, rendered: rendered, feeds: feeds)
+        let view = TemplateObject(view(card, path: path, rendered: rendered, feeds: feeds))
         for (target, searchDocument) in made {
             scratch.removeAll()
             try templates.render(view, card: card, searchDocument: searchDocument, onto: &scratch)

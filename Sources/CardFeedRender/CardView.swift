@@ -2,81 +2,16 @@ import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
 
-/// What a card template sees. Every name a template may use is a `Key`: the card's fields that
-/// `CardField` gives a template name, shown as they are, and the names of this view's own, so the
-/// list of names (for checking templates) and the values can never disagree. Text is given raw
-/// and escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark, or the escaped
-/// text of a plain-text card) for `{{{description}}}`.
-/// A class, so that the context stack holds it by reference: a card's template looks up some
-/// forty names.
-final class CardView: MustacheObject {
-    /// The names the card view works out itself: views of their own (dates, images, links),
-    /// values made from several fields, and the site's settings.
-    enum Own: String, CaseIterable, Sendable {
-        case id, anchor, type, unread, useWebView
-        case description, plainText, link
-        case image, pinnedIcon
-        case created, updated, expires
-        case categories, extras, extrasList
-        case rating, reviews, price
-        case newTab, strings, permalink
-        case dir
-
-        var kind: FieldKind {
-            switch self {
-            case .id, .anchor, .type, .permalink, .dir: .text
-            case .unread, .useWebView, .newTab, .plainText: .flag
-            case .description: .html
-            case .link: .view(LinkView.schema)
-            case .image, .pinnedIcon: .view(ImageView.schema)
-            case .created, .updated, .expires: .view(MomentView.schema)
-            case .categories: .list(CategoryView.schema)
-            case .extras, .strings: .open
-            case .extrasList: .list(ExtraView.schema)
-            case .rating: .view(RatingView.schema)
-            case .reviews: .view(ReviewsView.schema)
-            case .price: .view(PriceView.schema)
-            }
-        }
-    }
-
-    enum Key: ViewKey {
-        case own(Own)
-        /// A card field with a template name, shown as it is.
-        case field(CardField)
-
-        static let allCases: [Key] = Own.allCases.map(Key.own) + shownAsTheyAre.map(Key.field)
-
-        /// The fields with a template name whose value is text, a link, a flag or a whole number.
-        static let shownAsTheyAre = CardField.allCases.filter { field in
-            guard field.declaration.template != nil else { return false }
-            switch field.declaration.value {
-            case .text, .link, .flag, .integer: return true
-            case .image, .positiveNumber, .time, .format, .ownCode: return false
-            }
-        }
-
-        var rawValue: String {
-            switch self {
-            case .own(let own): own.rawValue
-            case .field(let field): field.declaration.template!
-            }
-        }
-
-        var kind: FieldKind {
-            switch self {
-            case .own(let own): own.kind
-            case .field(let field):
-                switch field.declaration.value {
-                case .flag: .flag
-                default: .text
-                }
-            }
-        }
-    }
-    static let schema = ViewSchema("card", Key.self)
-
+/// What a card template sees: the card's fields that `CardField` gives a template name, shown as
+/// they are, and the names this view works out itself (views of their own for dates, images and
+/// links, values made from several fields, the site's settings), so the list of names (for
+/// checking templates and the docs) and the values can never disagree. Text is given raw and
+/// escaped by Mustache's `{{name}}`; only `description` is HTML (from cmark, or the escaped text
+/// of a plain-text card) for `{{{description}}}`.
+struct CardView: TemplateModel {
     let card: Card
+    /// The card's HTML id (see `Formatting.anchor`).
+    let anchor: String
     let descriptionHTML: String?
     let settings: RenderSettings
     /// The card's own page (`cards/card-x.html`), or without card pages its place in its home
@@ -115,107 +50,95 @@ final class CardView: MustacheObject {
         if let domain = card.domain { return TextDirection.of(text: domain) }
         return nil
     }
-    /// The card's HTML id (see `Formatting.anchor`).
-    let anchor: String
 
-    static let fields = MustacheFields(Key.self)
+    static let names = ViewNames<Self>("card", own + shownAsTheyAre.map(name(of:)))
 
-    func value(for name: MustacheName) -> MustacheValue? {
-        guard let key = Self.fields[name] else { return nil }
-        switch key {
-        case .field(let field): return value(of: field)
-        case .own(let own): return value(of: own)
+    private static let own: [ViewName<Self>] = [
+        .text("id", "The card's id.") { $0.card.id },
+        .text("anchor", "Its HTML id, `card-` and its id made safe for an id.") { $0.anchor },
+        .text("type", "Its type: `classic`, `captioned_image`, `banner_image`, `short_news`, `text_announcement`, `cross_promotion_small`...") { $0.card.type.rawValue },
+        .flag("unread", "True for a card not yet viewed.") { !$0.card.viewed },
+        .flag("useWebView", "True when its link opens in the app's web view (a link it has).") { $0.card.useWebView && $0.card.url != nil },
+        .html("description", "Its description as HTML: use `{{{description}}}`.") { $0.descriptionHTML },
+        .flag("plainText", "True for a card in [text mode](cards.md#text-mode): its `description` is then its text, escaped, and its title and description need `white-space: pre-wrap`.") {
+            $0.card.descriptionFormat == .text
+        },
+        .view("link", LinkView.self, "Its link, when it has one.") { view in
+            view.card.url.map { .view(LinkView(href: $0, text: view.card.domain ?? URLCheck.words(for: $0) ?? $0)) }
+        },
+        .view("image", ImageView.self, "Its image, else the placeholder.") { .view($0.settings.images.cardImage($0.card)) },
+        .view("pinnedIcon", ImageView.self, "The pin shown on a pinned card.") { .view($0.settings.images.pinnedIcon(alt: $0.settings.strings["pinned"])) },
+        .view("created", MomentView.self, "When it was made; empty for a card without a date, so wrap it in `{{#created}}…{{/created}}`.") { $0.created.map(MustacheValue.view) },
+        .view("updated", MomentView.self, "When it was last changed, where that is after `created`.") { view in
+            view.card.updated > view.card.created ?? 0 ? .view(view.settings.moment(view.card.updated)) : nil
+        },
+        .view("expires", MomentView.self, "When it expires, if it does.") { view in view.card.expiresAt.map { .view(view.settings.moment($0)) } },
+        .list("categories", CategoryView.self, "Each of its categories that has a feed of its own, linked to it; see [Feeds](customising.md#feeds).") { view in
+            .list(view.card.categories.compactMap { view.settings.categoryChips[$0].map(MustacheValue.object) })
+        },
+        .value("extras", .open, "Its extras by key: `{{extras.campaign}}`.") { $0.card.extras.isEmpty ? nil : .object(ExtrasView(pairs: $0.card.extras)) },
+        .list("extrasList", ExtraView.self, "Its extras in order.") { .views($0.card.extras.map { ExtraView(key: $0.key, value: $0.value) }) },
+        .view("rating", RatingView.self, "A cross promotion's rating.") { view in view.card.rating.map { .view(RatingView($0, strings: view.settings.strings)) } },
+        .view("reviews", ReviewsView.self, "A cross promotion's reviews.") { view in
+            view.card.reviews.map { .view(ReviewsView(count: $0, text: view.settings.strings.reviews($0))) }
+        },
+        .view("price", PriceView.self, "A cross promotion's price, as its button shows it.") { PriceView($0.card, strings: $0.settings.strings).map(MustacheValue.view) },
+        .flag("newTab", "True when its link opens in a new tab (`links` in cardfeed.yml).") { $0.newTab },
+        .value("strings", .open, "The string table.") { .object($0.settings.stringsView) },
+        .text("permalink", """
+            The card's own page, `cards/card-x.html`; with `card_pages: false`, the card on the archive page of its home \
+            feed, the "all" feed by default, that shows it: `page-summer-sale.html#card-x`, an address that lasts; the \
+            front page for a card newer than the feed's newest archive page: see [Pages](cards.md#pages).
+            """) { $0.permalink },
+        .text("dir", "`rtl` or `ltr`, only where the card's direction is not the page's; see [Language and direction](cards.md#language-and-direction).") {
+            $0.direction?.rawValue
+        },
+    ]
+
+    /// The fields with a template name whose value is text, a link, a flag or a whole number.
+    static let shownAsTheyAre = CardField.allCases.filter { field in
+        guard field.declaration.template != nil else { return false }
+        switch field.declaration.value {
+        case .text, .link, .flag, .integer: return true
+        case .image, .positiveNumber, .time, .format, .ownCode: return false
         }
     }
 
-    /// A field as it is: text, a flag, a whole number as text.
-    private func value(of field: CardField) -> MustacheValue? {
-        switch card[field] {
-        case .text(let text): text.mustache
-        case .flag(let flag): .bool(flag)
-        case .integer(let number): number.map { .text(String($0)) }
-        case .image, .number, .format, nil: nil  // not `Key.shownAsTheyAre`
-        }
-    }
-
-    private func value(of own: Own) -> MustacheValue? {
-        switch own {
-        case .id: return .text(card.id)
-        case .anchor: return .text(anchor)
-        case .type: return .text(card.type.rawValue)
-        case .unread: return .bool(!card.viewed)
-        case .useWebView: return .bool(card.useWebView && card.url != nil)
-        case .description: return descriptionHTML.mustache
-        case .plainText: return .bool(card.descriptionFormat == .text)
-        case .link: return card.url.map { .object(LinkView(href: $0, text: card.domain ?? URLCheck.words(for: $0) ?? $0)) }
-        case .image: return .object(settings.images.cardImage(card))
-        case .pinnedIcon: return .object(settings.images.pinnedIcon(alt: settings.strings["pinned"]))
-        case .created: return created.map { .object($0) }
-        case .updated: return card.updated > card.created ?? 0 ? .object(settings.moment(card.updated)) : nil
-        case .expires: return card.expiresAt.map { .object(settings.moment($0)) }
-        case .categories: return .objects(card.categories.compactMap { settings.categoryChips[$0] })
-        case .extras: return card.extras.isEmpty ? nil : .object(ExtrasView(pairs: card.extras))
-        case .extrasList: return .objects(card.extras.map { ExtraView(key: $0.key, value: $0.value) })
-        case .rating: return card.rating.map { .object(RatingView($0, strings: settings.strings)) }
-        case .reviews: return card.reviews.map { .object(ReviewsView(count: $0, text: settings.strings.reviews($0))) }
-        case .price: return PriceView(card, strings: settings.strings).map { .object($0) }
-        case .newTab: return .bool(newTab)
-        case .strings: return .object(settings.stringsView)
-        case .permalink: return .text(permalink)
-        case .dir: return direction.map { .text($0.rawValue) }
+    /// A field shown as it is: text, a flag, a whole number as text.
+    private static func name(of field: CardField) -> ViewName<Self> {
+        let kind: FieldKind = field.declaration.value == .flag ? .flag : .text
+        return .numbered(field.declaration.template!, kind, field.declaration.help ?? "", field.rawValue) { view, number in
+            switch view.card[CardField(rawValue: number)!] {
+            case .text(let text): text.mustache
+            case .flag(let flag): .bool(flag)
+            case .integer(let number): number.map { .text(String($0)) }
+            case .image, .number, .format, nil: nil  // not `shownAsTheyAre`
+            }
         }
     }
 }
 
-final class LinkView: MustacheObject {
-    let href: String
-    let text: String
+struct LinkView: TemplateModel {
+    let href, text: String
 
-    init(href: String, text: String) {
-        self.href = href
-        self.text = text
-    }
-
-    enum Key: String, ViewKey {
-        case href, text
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("link", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .href: .text(href)
-        case .text: .text(text)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("link", [
+        .text("href", "The address.") { $0.href },
+        .text("text", "The words shown for it: the card's `domain`, else the address's host.") { $0.text },
+    ])
 }
 
 /// A card's category: its name, and the title and first page of the category's own feed.
-final class CategoryView: MustacheObject {
+struct CategoryView: TemplateModel {
     let name: String
     let title: String
     /// Nil for a category that has no feed of its own (in feed entries, which name every category).
     let href: String?
 
-    enum Key: String, ViewKey {
-        case name, title, href
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("category", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .name: .text(self.name)
-        case .title: .text(title)
-        case .href: href.mustache
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("category", [
+        .text("name", "The category: `news`, `advertising`, `announcements`, `social`, `no_category`.") { $0.name },
+        .text("title", "Its feed's title, else the string table's name of it.") { $0.title },
+        .text("href", "Its feed's first page; empty for a category without a feed.") { $0.href },
+    ])
 
     init(_ category: FeedCategory, feed: Feed?, strings: StringTable) {
         name = category.rawValue
@@ -234,73 +157,32 @@ final class ExtrasView: MustacheObject {
     func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
 }
 
-final class ExtraView: MustacheObject {
-    let key: String
-    let value: String
+struct ExtraView: TemplateModel {
+    let key, value: String
 
-    init(key: String, value: String) {
-        self.key = key
-        self.value = value
-    }
-
-    enum Key: String, ViewKey {
-        case key, value
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("extra", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .key: .text(key)
-        case .value: .text(value)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("extra", [
+        .text("key", "The extra's key.") { $0.key },
+        .text("value", "Its value.") { $0.value },
+    ])
 }
 
 /// A 0-5 rating as five stars (full, half or empty) and as a sentence for screen readers.
-final class RatingView: MustacheObject {
-    final class Star: MustacheObject {
-        init(kind: String) { self.kind = kind }
-
+struct RatingView: TemplateModel {
+    struct Star: TemplateModel {
         let kind: String
-        enum Key: String, ViewKey {
-            case kind
 
-            var kind: FieldKind { .text }
-        }
-        static let schema = ViewSchema("star", Key.self)
-        static let fields = MustacheFields(Key.self)
-        func value(for name: MustacheName) -> MustacheValue? { Self.fields[name] == .kind ? .text(kind) : nil }
+        static let names = ViewNames<Self>("star", [.text("kind", "`full`, `half` or `empty`.") { $0.kind }])
     }
 
     let value: String
     let text: String
     let stars: [Star]
 
-    enum Key: String, ViewKey {
-        case value, text, stars
-
-        var kind: FieldKind {
-            switch self {
-            case .value, .text: .text
-            case .stars: .list(Star.schema)
-            }
-        }
-    }
-    static let schema = ViewSchema("rating", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .value: .text(value)
-        case .text: .text(text)
-        case .stars: .objects(stars)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("rating", [
+        .text("value", "The rating, 0 to 5, with one decimal: `4.5`.") { $0.value },
+        .text("text", "The rating as a sentence, for screen readers.") { $0.text },
+        .list("stars", Star.self, "Five stars.") { .views($0.stars) },
+    ])
 
     init(_ rating: Double, strings: StringTable) {
         value = strings.decimal(rating, places: 1)
@@ -312,63 +194,27 @@ final class RatingView: MustacheObject {
     }
 }
 
-final class ReviewsView: MustacheObject {
+struct ReviewsView: TemplateModel {
     let count: Int
     let text: String
 
-    init(count: Int, text: String) {
-        self.count = count
-        self.text = text
-    }
-
-    enum Key: String, ViewKey {
-        case count, text
-
-        var kind: FieldKind {
-            switch self {
-            case .count, .text: .text
-            }
-        }
-    }
-    static let schema = ViewSchema("reviews", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .count: .int(count)
-        case .text: .text(text)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("reviews", [
+        .number("count", "How many.") { $0.count },
+        .text("text", "The count in words: `12 reviews`.") { $0.text },
+    ])
 }
 
 /// The call-to-action label of a cross promotion: the server's `display_price`, else "Free"
 /// for a price of 0, else the price in dollars (the App Store's default storefront), written
 /// for the locale (`StringTable.price`).
-final class PriceView: MustacheObject {
+struct PriceView: TemplateModel {
     let text: String
     let free: Bool
 
-    enum Key: String, ViewKey {
-        case text, free
-
-        var kind: FieldKind {
-            switch self {
-            case .text: .text
-            case .free: .flag
-            }
-        }
-    }
-    static let schema = ViewSchema("price", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .text: .text(text)
-        case .free: .bool(free)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("price", [
+        .text("text", "The label: the card's `display_price`, else Free for a price of 0, else the price.") { $0.text },
+        .flag("free", "True for a price of 0 without a `display_price`.") { $0.free },
+    ])
 
     init?(_ card: Card, strings: StringTable) {
         free = card.price == 0 && card.displayPrice == nil
@@ -452,9 +298,9 @@ package final class RenderSettings: Sendable {
     let direction: TextDirection
     /// A card's `categories`: each category that has a feed of its own (the first feed that
     /// shows that category alone), linked to it. Made once: every card shows them.
-    let categoryChips: [FeedCategory: CategoryView]
+    let categoryChips: [FeedCategory: TemplateObject<CategoryView>]
     /// What feed entries name a card's categories by: every category, linked where it has a feed.
-    let categoryTags: [FeedCategory: CategoryView]
+    let categoryTags: [FeedCategory: TemplateObject<CategoryView>]
 
     /// `imageSizes` reads SITE/assets/ (none: the files' sizes are not known).
     package init(_ values: Values, imageSizes: ImageSizes = ImageSizes(folder: nil)) {
@@ -463,11 +309,11 @@ package final class RenderSettings: Sendable {
         stringsView = StringsView(table: values.strings)
         pageConstants = PageConstants(strings: values.strings, stylesheets: values.stylesheets)
         direction = TextDirection.of(languageTag: values.strings.locale) ?? .ltr
-        var chips: [FeedCategory: CategoryView] = [:]
-        var tags: [FeedCategory: CategoryView] = [:]
+        var chips: [FeedCategory: TemplateObject<CategoryView>] = [:]
+        var tags: [FeedCategory: TemplateObject<CategoryView>] = [:]
         for category in FeedCategory.allCases {
             let feed = values.feeds.first { $0.match == FeedMatch(categories: [category]) }
-            let view = CategoryView(category, feed: feed, strings: values.strings)
+            let view = TemplateObject(CategoryView(category, feed: feed, strings: values.strings))
             if feed != nil { chips[category] = view }
             tags[category] = view
         }

@@ -6,91 +6,53 @@ import CardFeedSelect
 /// What the templates of a feed's files (`feed.atom`, `feed.rss`) see: one feed, its entries the
 /// cards of its front page, and the address of each of its files (`atomURL`, `rssURL`...). Every
 /// address is absolute; times are ISO 8601, and RFC 822 where a name says so.
-final class FeedDocumentView: MustacheObject {
-    enum Own: String, CaseIterable, Sendable {
-        case lang, baseURL, title, description, id, url, updated, updatedRFC822, siteTitle, version, entries
-    }
-
-    enum Key: ViewKey {
-        case own(Own)
-        /// The address of the feed's file of that format: `atomURL`.
-        case file(OutputFormat)
-
-        static let allCases: [Key] = Own.allCases.map(Key.own) + OutputFormat.alternates.map(Key.file)
-
-        var rawValue: String {
-            switch self {
-            case .own(let own): own.rawValue
-            case .file(let format): format.alternate! + "URL"
-            }
+struct FeedDocumentView: TemplateModel {
+    static let names = ViewNames<Self>("feed document", [
+        .text("lang", "The site's language tag.") { $0.syndication.settings.strings.locale },
+        .text("baseURL", "The site's base URL.") { $0.syndication.baseURL },
+        .text("title", "The feed's title.") { $0.syndication.title($0.feed) },
+        .text("description", "cardfeed.yml's `description`, else the title.") { $0.syndication.settings.head.description ?? $0.syndication.title($0.feed) },
+        // The feed's Atom id: the address its first page had when feeds began, kept as it was
+        // (readers know a feed by its id), while `url` names the page as the site serves it.
+        .text("id", "Its Atom id.") { $0.syndication.absolute(PagePaths.front($0.feed)) },
+        .text("url", "Its front page.") { $0.syndication.pageURL(PagePaths.front($0.feed)) },
+        .text("updated", "Its newest card's time.") { Formatting.iso($0.updated) },
+        .text("updatedRFC822", "The same, as RSS writes dates.") { Formatting.rfc822($0.updated) },
+        .text("siteTitle", "The site's title.") { $0.syndication.settings.siteTitle },
+        .text("version", "CardFeed's version.") { _ in CardFeedVersion.current },
+        .list("entries", FeedEntryView.self, "The cards of its front page.") { .views($0.entries) },
+    ] + OutputFormat.alternates.enumerated().map { number, format in
+        .numbered(format.alternate! + "URL", .text, "The address of its \(format.name) file.", number) { view, number in
+            .text(view.syndication.absolute(OutputFormat.alternates[number].path(for: view.feed)))
         }
-
-        var kind: FieldKind {
-            switch self {
-            case .own(.entries): .list(FeedEntryView.schema)
-            case .own, .file: .text
-            }
-        }
-    }
-    static let schema = ViewSchema("feed document", Key.self)
-    static let fields = MustacheFields(Key.self)
+    })
 
     let feed: Feed
     let entries: [FeedEntryView]
     /// The newest entry's time, or without entries the newest card's, in Unix seconds.
     let updated: Int64
     let syndication: Syndication
-
-    init(feed: Feed, entries: [FeedEntryView], updated: Int64, syndication: Syndication) {
-        self.feed = feed
-        self.entries = entries
-        self.updated = updated
-        self.syndication = syndication
-    }
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .own(let own): value(of: own)
-        case .file(let format): .text(syndication.absolute(format.path(for: feed)))
-        case nil: nil
-        }
-    }
-
-    private func value(of own: Own) -> MustacheValue {
-        switch own {
-        case .lang: .text(syndication.settings.strings.locale)
-        case .baseURL: .text(syndication.baseURL)
-        case .title: .text(syndication.title(feed))
-        case .description: .text(syndication.settings.head.description ?? syndication.title(feed))
-        // The feed's Atom id: the address its first page had when feeds began, kept as it was
-        // (readers know a feed by its id), while `url` names the page as the site serves it.
-        case .id: .text(syndication.absolute(PagePaths.front(feed)))
-        case .url: .text(syndication.pageURL(PagePaths.front(feed)))
-        case .updated: .text(Formatting.iso(updated))
-        case .updatedRFC822: .text(Formatting.rfc822(updated))
-        case .siteTitle: .text(syndication.settings.siteTitle)
-        case .version: .text(CardFeedVersion.current)
-        case .entries: .objects(entries)
-        }
-    }
 }
 
 /// What `feed_entry` (the entry's HTML) and each of `feed.atom`'s `entries` see of a card.
-final class FeedEntryView: MustacheObject {
-    enum Key: String, ViewKey {
-        case id, title, url, link, image, imageType, description, published, publishedRFC822, updated, categories, content, language
-
-        var kind: FieldKind {
-            switch self {
-            case .id, .title, .url, .link, .imageType, .published, .publishedRFC822, .updated, .language: .text
-            case .image: .view(ImageView.schema)
-            case .description, .content: .html
-            case .categories: .list(CategoryView.schema)
-            }
-        }
-    }
-    static let schema = ViewSchema("feed entry", Key.self)
-    static let fields = MustacheFields(Key.self)
+struct FeedEntryView: TemplateModel {
+    static let names = ViewNames<Self>("feed entry", [
+        .text("id", "The entry's id.") { $0.entry.id },
+        .text("title", "The card's title; for a card without one, the start of its description's text, else its image's alt text, link text or id.") {
+            $0.entry.title
+        },
+        .text("url", "The card on its page.") { $0.entry.url },
+        .text("link", "The card's own link.") { $0.entry.link },
+        .view("image", ImageView.self, "The card's own image (`src`, `alt`), not the placeholder.") { $0.entry.image.map(MustacheValue.view) },
+        .text("imageType", "Its media type.") { $0.entry.image.map { FeedEntry.imageType($0.src) } },
+        .html("description", "In `feed_entry`: the description's HTML, `{{{description}}}`.") { $0.entry.description },
+        .text("published", "When the card was made; empty for a card without a date.") { $0.entry.published.map(Formatting.iso) },
+        .text("publishedRFC822", "The same, as RSS writes dates.") { $0.entry.published.map(Formatting.rfc822) },
+        .text("updated", "When it last changed.") { $0.entry.updated },
+        .list("categories", CategoryView.self, "Every category of the card, `href` empty for one without a feed.") { .list($0.entry.categories.map(MustacheValue.object)) },
+        .html("content", "In `feed.atom` and `feed.rss`: what `feed_entry` rendered.") { $0.content },
+        .text("language", "The card's language tag.") { $0.entry.language },
+    ])
 
     let entry: FeedEntry
     /// What `feed_entry` rendered for the card; nil while it renders.
@@ -100,148 +62,64 @@ final class FeedEntryView: MustacheObject {
         self.entry = entry
         self.content = content
     }
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .id: .text(entry.id)
-        case .title: .text(entry.title)
-        case .url: .text(entry.url)
-        case .link: entry.link.mustache
-        case .image: entry.image.map { .object($0) }
-        case .imageType: entry.image.map { .text(FeedEntry.imageType($0.src)) }
-        case .description: entry.description.mustache
-        case .published: entry.published.map { .text(Formatting.iso($0)) }
-        case .publishedRFC822: entry.published.map { .text(Formatting.rfc822($0)) }
-        case .updated: .text(entry.updated)
-        case .categories: .objects(entry.categories)
-        case .content: content.mustache
-        case .language: entry.language.mustache
-        case nil: nil
-        }
-    }
 }
 
 /// What the formats of the whole site see (`OutputFormat.View.site`): `sitemap.xml` every page
 /// of every feed the navigation lists, then every card's own page, in display order; `llms.txt`
 /// the site's title and description and each listed feed with its newest cards.
-final class SitemapView: MustacheObject {
-    final class PageURL: MustacheObject {
-        enum Key: String, ViewKey {
-            case loc, lastmod, alternates
-
-            var kind: FieldKind { self == .alternates ? .list(LanguagesView.Alternate.schema) : .text }
-        }
-        static let schema = ViewSchema("sitemap URL", Key.self)
-        static let fields = MustacheFields(Key.self)
+struct SitemapView: TemplateModel {
+    struct PageURL: TemplateModel {
+        static let names = ViewNames<Self>("sitemap URL", [
+            .text("loc", "The page's address.") { $0.loc },
+            .text("lastmod", "The page's newest card's time; empty for a page without cards.") { $0.lastmod },
+            .list("alternates", LanguagesView.Alternate.self, """
+                On a site in several languages, the page in each language that has it, itself included, and `x-default`.
+                """) { .views($0.alternates) },
+        ])
 
         /// The page's address.
         let loc: String
         /// Its newest card's time; nil for a page without cards.
         let lastmod: String?
         /// On a site in several languages, the page in each language that has it (`LanguageLinks`).
-        let alternates: [LanguagesView.Alternate]
-
-        init(loc: String, lastmod: String?, alternates: [LanguagesView.Alternate] = []) {
-            self.loc = loc
-            self.lastmod = lastmod
-            self.alternates = alternates
-        }
-
-        func value(for name: MustacheName) -> MustacheValue? {
-            switch Self.fields[name] {
-            case .loc: .text(loc)
-            case .lastmod: lastmod.mustache
-            case .alternates: .objects(alternates)
-            case nil: nil
-            }
-        }
+        var alternates: [LanguagesView.Alternate] = []
     }
 
     /// A feed the navigation lists, as `llms.txt` names it: its title, front page, Atom file and
     /// newest cards.
-    final class SiteFeed: MustacheObject {
-        enum Key: String, ViewKey {
-            case title, url, atomURL, language, cards, hasCards
+    struct SiteFeed: TemplateModel {
+        static let names = ViewNames<Self>("site feed", [
+            .text("title", "The feed's title.") { $0.title },
+            .text("url", "Its front page.") { $0.url },
+            .text("atomURL", "Its Atom file.") { $0.atomURL },
+            .text("language", "Its tree's language, on a site in several languages; else empty.") { $0.language },
+            .list("cards", SiteCard.self, "Its front page's first 10 cards.") { .views($0.cards) },
+            .flag("hasCards", "True for a feed with cards.") { !$0.cards.isEmpty },
+        ])
 
-            var kind: FieldKind {
-                switch self {
-                case .cards: .list(SiteCard.schema)
-                case .hasCards: .flag
-                case .title, .url, .atomURL, .language: .text
-                }
-            }
-        }
-        static let schema = ViewSchema("site feed", Key.self)
-        static let fields = MustacheFields(Key.self)
-
-        let title: String
-        let url: String
-        let atomURL: String
+        let title, url, atomURL: String
         /// The tree's language on a site in several languages; nil on a site in one.
         let language: String?
         let cards: [SiteCard]
-
-        init(title: String, url: String, atomURL: String, language: String?, cards: [SiteCard]) {
-            self.title = title
-            self.url = url
-            self.atomURL = atomURL
-            self.language = language
-            self.cards = cards
-        }
-
-        func value(for name: MustacheName) -> MustacheValue? {
-            switch Self.fields[name] {
-            case .title: .text(title)
-            case .url: .text(url)
-            case .atomURL: .text(atomURL)
-            case .language: language.mustache
-            case .cards: .objects(cards)
-            case .hasCards: .bool(!cards.isEmpty)
-            case nil: nil
-            }
-        }
     }
 
     /// A card as `llms.txt` lists it: its title (or the words of a card without one) and permalink.
-    final class SiteCard: MustacheObject {
-        enum Key: String, ViewKey {
-            case title, url
-            var kind: FieldKind { .text }
-        }
-        static let schema = ViewSchema("site card", Key.self)
-        static let fields = MustacheFields(Key.self)
+    struct SiteCard: TemplateModel {
+        static let names = ViewNames<Self>("site card", [
+            .text("title", "The card's title, or the words that stand for it.") { $0.title },
+            .text("url", "Its permalink.") { $0.url },
+        ])
 
-        let title: String
-        let url: String
-
-        init(title: String, url: String) {
-            self.title = title
-            self.url = url
-        }
-
-        func value(for name: MustacheName) -> MustacheValue? {
-            switch Self.fields[name] {
-            case .title: .text(title)
-            case .url: .text(url)
-            case nil: nil
-            }
-        }
+        let title, url: String
     }
 
-    enum Key: String, ViewKey {
-        case urls, languages, title, description, feeds
-
-        var kind: FieldKind {
-            switch self {
-            case .urls: .list(PageURL.schema)
-            case .languages: .flag
-            case .title, .description: .text
-            case .feeds: .list(SiteFeed.schema)
-            }
-        }
-    }
-    static let schema = ViewSchema("sitemap", Key.self)
-    static let fields = MustacheFields(Key.self)
+    static let names = ViewNames<Self>("sitemap", [
+        .list("urls", PageURL.self, "Every page of every feed the navigation lists, then every card's own page.") { .views($0.urls) },
+        .flag("languages", "True on a site in several languages.") { $0.languages },
+        .text("title", "The site's title (`llms.txt`).") { $0.syndication.settings.siteTitle },
+        .text("description", "cardfeed.yml's `description`; empty without one.") { $0.syndication.settings.head.description },
+        .list("feeds", SiteFeed.self, "Each feed the navigation lists, every language's in turn (`llms.txt`).") { .views($0.feeds) },
+    ])
 
     /// The newest cards of a feed that `feeds` lists: its front page's first, in the page's order.
     static let cardsPerFeed = 10
@@ -300,17 +178,6 @@ final class SitemapView: MustacheObject {
             return SiteFeed(
                 title: settings.strings.feedTitle(feed.feed), url: syndication.pageURL(PagePaths.front(feed.feed)),
                 atomURL: syndication.absolute(OutputFormat.atom.path(for: feed.feed)), language: language, cards: cards)
-        }
-    }
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .urls: .objects(urls)
-        case .languages: .bool(languages)
-        case .title: .text(syndication.settings.siteTitle)
-        case .description: syndication.settings.head.description.mustache
-        case .feeds: .objects(feeds)
-        case nil: nil
         }
     }
 }

@@ -3,22 +3,7 @@ import CardFeedLoad
 import CardFeedModel
 
 /// An `<img>` as templates see it.
-final class ImageView: MustacheObject {
-    init(src: String, srcset: String?, alt: String, width: Int?, height: Int?, placeholder: Bool, small: Bool = false) {
-        self.small = small
-        self.src = src
-        self.srcset = srcset
-        self.alt = alt
-        self.width = width
-        self.height = height
-        self.placeholder = placeholder
-    }
-
-    /// The same image with another text alternative.
-    func with(alt: String) -> ImageView {
-        ImageView(src: src, srcset: srcset, alt: alt, width: width, height: height, placeholder: placeholder, small: small)
-    }
-
+struct ImageView: TemplateModel {
     let src: String
     /// `srcset` with the @2x and @3x variants, when the site has them.
     let srcset: String?
@@ -31,33 +16,22 @@ final class ImageView: MustacheObject {
     let placeholder: Bool
     /// The file is narrower than `ImageURLs.smallWidth`: the stylesheet shows it at its own
     /// size instead of stretching it, blurred, across the card.
-    let small: Bool
+    var small = false
 
-    enum Key: String, ViewKey {
-        case src, srcset, alt, width, height, placeholder, small
-
-        var kind: FieldKind {
-            switch self {
-            case .src, .srcset, .alt, .width, .height: .text
-            case .placeholder, .small: .flag
-            }
-        }
+    /// The same image with another text alternative.
+    func with(alt: String) -> ImageView {
+        ImageView(src: src, srcset: srcset, alt: alt, width: width, height: height, placeholder: placeholder, small: small)
     }
-    static let schema = ViewSchema("image", Key.self)
-    static let fields = MustacheFields(Key.self)
 
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .src: .text(src)
-        case .srcset: srcset.mustache
-        case .alt: .text(alt)
-        case .width: width.map { .int($0) }
-        case .height: height.map { .int($0) }
-        case .placeholder: .bool(placeholder)
-        case .small: .bool(small)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("image", [
+        .text("src", "Its address.") { $0.src },
+        .text("srcset", "Its @2x and @3x files, where the site has them.") { $0.srcset },
+        .text("alt", "Its text alternative.") { $0.alt },
+        .number("width", "Its width, where it is known, so the page keeps its room before it loads.") { $0.width },
+        .number("height", "Its height, likewise.") { $0.height },
+        .flag("placeholder", "True for the placeholder shown for a card without an image.") { $0.placeholder },
+        .flag("small", "True for an image narrower than 600 pixels, shown at its own size.") { $0.small },
+    ])
 }
 
 /// The URLs of the two replaceable built-in images (placeholder and pinned icon) with their

@@ -125,91 +125,36 @@ package enum LanguageSwitch {
 
 /// A page's languages: the switcher's links (`links`: `lang`, `name`, `href`, `current`) and its
 /// `hreflang` alternates (`alternates`: `lang`, `href`).
-final class LanguagesView: MustacheObject {
-    final class Link: MustacheObject {
-        let lang: String
-        let name: String
-        let href: String
+struct LanguagesView: TemplateModel {
+    struct Link: TemplateModel {
+        let lang, name, href: String
         let current: Bool
 
-        init(lang: String, name: String, href: String, current: Bool) {
-            self.lang = lang
-            self.name = name
-            self.href = href
-            self.current = current
-        }
-
-        enum Key: String, ViewKey {
-            case lang, name, href, current
-
-            var kind: FieldKind { self == .current ? .flag : .text }
-        }
-        static let schema = ViewSchema("language link", Key.self)
-        static let fields = MustacheFields(Key.self)
-
-        func value(for name: MustacheName) -> MustacheValue? {
-            switch Self.fields[name] {
-            case .lang: .text(lang)
-            case .name: .text(self.name)
-            case .href: .text(href)
-            case .current: .bool(current)
-            case nil: nil
-            }
-        }
+        static let names = ViewNames<Self>("language link", [
+            .text("lang", "The language's tag.") { $0.lang },
+            .text("name", "The language's own name, its strings' `languageName`.") { $0.name },
+            .text("href", "This page in that language, else its front page.") { $0.href },
+            .flag("current", "True for the page's own language.") { $0.current },
+        ])
     }
 
-    final class Alternate: MustacheObject {
-        let lang: String
-        let href: String
+    struct Alternate: TemplateModel {
+        let lang, href: String
 
-        init(lang: String, href: String) {
-            self.lang = lang
-            self.href = href
-        }
-
-        enum Key: String, ViewKey {
-            case lang, href
-
-            var kind: FieldKind { .text }
-        }
-        static let schema = ViewSchema("language alternate", Key.self)
-        static let fields = MustacheFields(Key.self)
-
-        func value(for name: MustacheName) -> MustacheValue? {
-            switch Self.fields[name] {
-            case .lang: .text(lang)
-            case .href: .text(href)
-            case nil: nil
-            }
-        }
+        static let names = ViewNames<Self>("language alternate", [
+            .text("lang", "The language's tag, or `x-default`.") { $0.lang },
+            .text("href", "The page in that language.") { $0.href },
+        ])
     }
 
     let links: [Link]
     let alternates: [Alternate]
 
-    init(links: [Link], alternates: [Alternate]) {
-        self.links = links
-        self.alternates = alternates
-    }
-
-    enum Key: String, ViewKey {
-        case links, alternates
-
-        var kind: FieldKind {
-            switch self {
-            case .links: .list(Link.schema)
-            case .alternates: .list(Alternate.schema)
-            }
-        }
-    }
-    static let schema = ViewSchema("languages", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .links: .objects(links)
-        case .alternates: .objects(alternates)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("languages", [
+        .list("links", Link.self, "The language switcher's links, one a language.") { .views($0.links) },
+        .list("alternates", Alternate.self, """
+            What `partials/head` writes as `<link rel="alternate" hreflang>`: the page in every language that has it, \
+            itself included, and `x-default`.
+            """) { .views($0.alternates) },
+    ])
 }

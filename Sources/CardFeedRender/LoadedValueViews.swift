@@ -2,26 +2,15 @@ import CardFeedLoad
 import CardFeedMustache
 
 /// A date (`created`, `updated`, `expires`) as templates see it: `iso` and `text`.
-final class MomentView: MustacheObject {
+struct MomentView: TemplateModel {
     let moment: Moment
 
     init(_ moment: Moment) { self.moment = moment }
 
-    enum Key: String, ViewKey {
-        case iso, text
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("date", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .iso: .text(moment.iso)
-        case .text: .text(moment.text)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("date", [
+        .text("iso", "The time in ISO 8601, for `<time datetime>`.") { $0.moment.iso },
+        .text("text", "The day as the page's language writes it: `Mar 2, 2026`.") { $0.moment.text },
+    ])
 }
 
 /// `{{strings.unread}}` in templates: the string table's texts by name.

@@ -45,70 +45,33 @@ package struct PageHead: Sendable, Hashable, Decodable {
 }
 
 /// `{{#social}}`: the page's Open Graph and Twitter card values, on sites with a base URL.
-final class SocialView: MustacheObject {
-    let url: String
-    let title: String
-    let description: String
+struct SocialView: TemplateModel {
+    let url, title, description: String
     let image: String?
     let siteName: String
     /// `og:type`: "website" for a feed's pages, "article" for a card's.
     let type: String
 
-    init(url: String, title: String, description: String, image: String?, siteName: String, type: String) {
-        self.url = url
-        self.title = title
-        self.description = description
-        self.image = image
-        self.siteName = siteName
-        self.type = type
-    }
-
-    enum Key: String, ViewKey {
-        case url, title, description, image, siteName, type, twitterCard
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("social", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .url: .text(url)
-        case .title: .text(title)
-        case .description: .text(description)
-        case .image: image.mustache
-        case .siteName: .text(siteName)
-        case .type: .text(type)
+    static let names = ViewNames<Self>("social", [
+        .text("url", "The page's address.") { $0.url },
+        .text("title", "Its title.") { $0.title },
+        .text("description", "Its description.") { $0.description },
+        .text("image", "Its link preview picture, absolute.") { $0.image },
+        .text("siteName", "The site's title.") { $0.siteName },
+        .text("type", "`og:type`: `website`, or `article` on a card's page.") { $0.type },
         // A large picture when there is one to show.
-        case .twitterCard: .text(image == nil ? "summary" : "summary_large_image")
-        case nil: nil
-        }
-    }
+        .text("twitterCard", "`summary_large_image` with a picture, else `summary`.") { $0.image == nil ? "summary" : "summary_large_image" },
+    ])
 }
 
 /// `{{favicon.href}}`, `{{favicon.type}}`.
-final class FaviconView: MustacheObject {
-    let href: String
-    let type: String
+struct FaviconView: TemplateModel {
+    let favicon: PageHead.Favicon
 
-    init(_ favicon: PageHead.Favicon) {
-        href = favicon.href
-        type = favicon.type
-    }
+    init(_ favicon: PageHead.Favicon) { self.favicon = favicon }
 
-    enum Key: String, ViewKey {
-        case href, type
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("favicon", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .href: .text(href)
-        case .type: .text(type)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("favicon", [
+        .text("href", "The icon's path from the site root.") { $0.favicon.href },
+        .text("type", "Its media type.") { $0.favicon.type },
+    ])
 }

@@ -7,28 +7,50 @@ import CardFeedModel
 /// Content Security Policy), the header with the feeds' navigation (`partials/header`) and the
 /// footer (`partials/footer`). A feed's pages (`PageView`) and a card's page (`CardPageView`)
 /// each hold one, so that the same partials write both and a card's page looks like the site.
-struct PageShell {
-    enum Key: String, ViewKey {
-        case lang, rtl, siteTitle, title, description, root, path, stylesheet, stylesheets, generator
-        case nav, strings, madeWith, alternates, csp, favicon, canonical, social, search, home, languages
-
-        var kind: FieldKind {
-            switch self {
-            case .lang, .siteTitle, .title, .description, .root, .path, .stylesheet, .generator, .madeWith, .csp, .canonical, .home: .text
-            case .stylesheets: .texts
-            case .rtl, .search: .flag
-            case .nav: .list(NavItem.schema)
-            case .strings: .open
-            case .alternates: .list(AlternateView.schema)
-            case .favicon: .view(FaviconView.schema)
-            case .social: .view(SocialView.schema)
-            case .languages: .view(LanguagesView.schema)
+struct PageShell: TemplateModel {
+    static let names = ViewNames<Self>("page shell", [
+        .text("lang", "The page's language tag.") { $0.settings.strings.locale },
+        .flag("rtl", "True for a right-to-left locale.") { $0.settings.direction == .rtl },
+        .text("siteTitle", "The site's title.") { $0.settings.siteTitle },
+        .text("title", "The page's `<title>`.") { $0.title },
+        .text("description", "Its meta description.") { $0.description },
+        .text("root", "The site root, relative to the page: `../`, or empty.") { PagePaths.root(of: $0.path) },
+        .text("path", "The page's file, from the root.") { $0.path },
+        .text("stylesheet", "The first of `stylesheets`.") { $0.settings.stylesheets.first },
+        .value("stylesheets", .texts, "The stylesheets every page links, in order.") { $0.settings.pageConstants.stylesheets },
+        .text("generator", "CardFeed and its version.") { _ in PageConstants.generator },
+        .list("nav", NavItem.self, """
+            Every feed of the site, in order, but the empty ones `hide_empty_feeds` leaves out; none is current on a \
+            card's page.
+            """) { $0.nav },
+        .value("strings", .open, "The string table.") { .object($0.settings.stringsView) },
+        .value("madeWith", .text, "The footer's line naming CardFeed.") { $0.settings.pageConstants.madeWith },
+        .list("alternates", AlternateView.self, """
+            The feed's files that `partials/head` links, with a base URL; on a card's page, the front page's.
+            """) { $0.alternates },
+        .text("csp", "The Content-Security-Policy, when there is one.") { $0.settings.contentSecurityPolicy },
+        .view("favicon", FaviconView.self, "The site's icon.") { .view(FaviconView($0.settings.head.favicon)) },
+        .text("canonical", "The page's address, with a base URL.") { page in page.settings.baseURL.map { $0 + PagePaths.served(page.path) } },
+        .view("social", SocialView.self, "The page's Open Graph and Twitter card values, with a base URL.") { page in
+            page.settings.baseURL.map { baseURL in
+                .view(SocialView(
+                    url: baseURL + PagePaths.served(page.path), title: page.preview.title, description: page.preview.description, image: page.preview.image,
+                    siteName: page.settings.siteTitle, type: page.preview.type))
             }
-        }
-    }
-    static let fields = MustacheFields(Key.self)
+        },
+        .flag("search", """
+            True on a site with [search](search.md): the partials load `assets/cardfeed-search.js` and show its search box.
+            """) { $0.settings.search },
+        .text("home", """
+            The front page of the page's language: `index.html`, or `de/index.html` on a \
+            [site in several languages](customising.md#one-site-in-several-languages).
+            """) { PagePaths.front(folder: $0.settings.tree) },
+        .view("languages", LanguagesView.self, "Only on a [site in several languages](customising.md#one-site-in-several-languages).") {
+            $0.languages.map(MustacheValue.view)
+        },
+    ])
 
-    /// What a link to the page shows in a preview (Open Graph, Twitter cards), besides its address.
+/// What a link to the page shows in a preview (Open Graph, Twitter cards), besides its address.
     struct Preview {
         var title: String
         var description: String
@@ -52,37 +74,6 @@ struct PageShell {
     let preview: Preview
     /// On a site in several languages, the page in the others (`LanguageLinks`); nil otherwise.
     var languages: LanguagesView? = nil
-
-    func value(for key: Key) -> MustacheValue? {
-        switch key {
-        case .lang: .text(settings.strings.locale)
-        case .rtl: .bool(settings.direction == .rtl)
-        case .siteTitle: .text(settings.siteTitle)
-        case .title: .text(title)
-        case .description: .text(description)
-        case .root: .text(PagePaths.root(of: path))
-        case .path: .text(path)
-        case .stylesheet: settings.stylesheets.first.mustache
-        case .stylesheets: settings.pageConstants.stylesheets
-        case .generator: .text(PageConstants.generator)
-        case .nav: nav
-        case .strings: .object(settings.stringsView)
-        case .madeWith: settings.pageConstants.madeWith
-        case .alternates: alternates
-        case .csp: settings.contentSecurityPolicy.mustache
-        case .favicon: .object(FaviconView(settings.head.favicon))
-        case .canonical: settings.baseURL.map { .text($0 + PagePaths.served(path)) }
-        case .social:
-            settings.baseURL.map { baseURL in
-                .object(SocialView(
-                    url: baseURL + PagePaths.served(path), title: preview.title, description: preview.description, image: preview.image,
-                    siteName: settings.siteTitle, type: preview.type))
-            }
-        case .search: .bool(settings.search)
-        case .home: .text(PagePaths.front(folder: settings.tree))
-        case .languages: languages.map { .object($0) }
-        }
-    }
 }
 
 /// What every page shows the same, worked out once a build rather than on each of thousands

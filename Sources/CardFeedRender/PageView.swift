@@ -4,23 +4,17 @@ import CardFeedModel
 import CardFeedSelect
 
 /// What the page template sees: one page of one feed, in the shell every page of the site has
-/// (`PageShell`, whose names it has too). Every name is a case of a `Key` (see `CardView`).
-/// A class, so that the context stack holds it by reference.
-final class PageView: MustacheObject {
-    enum Key: String, ViewKey {
-        case feed, cards, emptyMessage, pagination, dates
-
-        var kind: FieldKind {
-            switch self {
-            case .emptyMessage: .text
-            case .feed: .view(FeedView.schema)
-            case .cards: .cards
-            case .pagination: .view(PaginationView.schema)
-            case .dates: .view(DatesView.schema)
-            }
-        }
-    }
-    static let schema = ViewSchema("page", PageShell.Key.self, Key.self)
+/// (`PageShell`, whose names it has too).
+struct PageView: TemplateModel {
+    static let names = ViewNames<Self>("page", shared: PageShell.self, { PageShell.value(of: $0.shell, for: $1) }, [
+        .view("feed", FeedView.self, "The feed the page is of.") { .view($0.feed) },
+        .value("cards", .cards, "The page's cards, each as its card template renders it: `{{#cards}}{{{.}}}{{/cards}}`.") { .deferredList(count: $0.cardCount) },
+        .text("emptyMessage", "What a feed without cards says.") { $0.shell.settings.strings["emptyFeed"] },
+        .view("pagination", PaginationView.self, "The way to the feed's other pages; none on a page with none of them.") { $0.pagination.map(MustacheValue.view) },
+        .view("dates", DatesView.self, """
+            The days of the page's cards, but the pinned ones on a front page; none for a page whose cards have no date.
+            """) { $0.dates.map(MustacheValue.view) },
+    ])
 
     let shell: PageShell
     let feed: FeedView
@@ -55,20 +49,6 @@ final class PageView: MustacheObject {
             settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
             preview: PageShell.Preview(title: title, description: description, image: settings.head.image, type: "website"), languages: languages)
     }
-
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        if let key = PageShell.fields[name] { return shell.value(for: key) }
-        switch Self.fields[name] {
-        case .feed: return .object(feed)
-        case .cards: return .deferredList(count: cardCount)
-        case .emptyMessage: return .text(shell.settings.strings["emptyFeed"])
-        case .pagination: return pagination.map { .object($0) }
-        case .dates: return dates.map { .object($0) }
-        case nil: return nil
-        }
-    }
 }
 
 /// The search box of a site with search (`search: true`): its script, which finds its words in
@@ -81,7 +61,7 @@ package enum SearchBox {
 
 /// The feed a page belongs to. No card count: it would change the feed's pages with every card
 /// that comes or goes (the navigation's would change every page of the site).
-final class FeedView: MustacheObject {
+struct FeedView: TemplateModel {
     let feed: Feed
     let slug: String
     let title: String
@@ -94,154 +74,61 @@ final class FeedView: MustacheObject {
         href = PagePaths.front(feed)
     }
 
-    enum Key: String, ViewKey {
-        case slug, title, href
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("feed", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .slug: .text(slug)
-        case .title: .text(title)
-        case .href: .text(href)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("feed", [
+        .text("slug", "The feed's slug.") { $0.slug },
+        .text("title", "Its title.") { $0.title },
+        .text("href", "Its front page.") { $0.href },
+    ])
 }
 
 /// A feed's files that its pages link with `rel="alternate"` (`OutputFormat.alternates`): each
 /// by its format's name (`{{atom}}`), and all of them as `links`, each with its media type.
-final class AlternateView: MustacheObject {
+struct AlternateView: TemplateModel {
     let feed: Feed
     let title: String
 
-    enum Key: ViewKey {
-        case title, links
-        case format(OutputFormat)
-
-        static let allCases: [Key] = [.title, .links] + OutputFormat.alternates.map(Key.format)
-
-        var rawValue: String {
-            switch self {
-            case .title: "title"
-            case .links: "links"
-            case .format(let format): format.alternate!
-            }
-        }
-
-        var kind: FieldKind {
-            switch self {
-            case .title, .format: .text
-            case .links: .list(AlternateLink.schema)
-            }
-        }
-    }
-    static let schema = ViewSchema("alternates", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .title: .text(title)
-        case .links: .objects(OutputFormat.alternates.map { AlternateLink(href: $0.path(for: feed), type: $0.mediaType) })
-        case .format(let format): .text(format.path(for: feed))
-        case nil: nil
-        }
-    }
-
-    init(feed: Feed, title: String) {
-        self.feed = feed
-        self.title = title
-    }
+    static let names = ViewNames<Self>("alternates", [
+        .text("title", "The feed's title, as its files name it.") { $0.title },
+        .list("links", AlternateLink.self, "Every feed file in turn, as the built-in `partials/head` links them.") { view in
+            .views(OutputFormat.alternates.map { AlternateLink(href: $0.path(for: view.feed), type: $0.mediaType) })
+        },
+    ] + OutputFormat.alternates.enumerated().map { number, format in
+        .numbered(format.alternate!, .text, "The address of the feed's \(format.name) file.", number) { .text(OutputFormat.alternates[$1].path(for: $0.feed)) }
+    })
 }
 
 /// One of a feed's files that its pages link: its address and media type.
-final class AlternateLink: MustacheObject {
-    let href: String
-    let type: String
+struct AlternateLink: TemplateModel {
+    let href, type: String
 
-    init(href: String, type: String) {
-        self.href = href
-        self.type = type
-    }
-
-    enum Key: String, ViewKey {
-        case href, type
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("alternate link", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .href: .text(href)
-        case .type: .text(type)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("alternate link", [
+        .text("href", "The file's address.") { $0.href },
+        .text("type", "Its media type.") { $0.type },
+    ])
 }
 
 /// A feed in the navigation: its title and link, without its card count, which would change
 /// every page of the site with every card.
-final class NavItem: MustacheObject {
-    let slug: String
-    let title: String
-    let href: String
+struct NavItem: TemplateModel {
+    let slug, title, href: String
     let current: Bool
 
-    init(slug: String, title: String, href: String, current: Bool) {
-        self.slug = slug
-        self.title = title
-        self.href = href
-        self.current = current
-    }
-
-    enum Key: String, ViewKey {
-        case slug, title, href, current
-
-        var kind: FieldKind {
-            switch self {
-            case .slug, .title, .href: .text
-            case .current: .flag
-            }
-        }
-    }
-    static let schema = ViewSchema("nav item", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .slug: .text(slug)
-        case .title: .text(title)
-        case .href: .text(href)
-        case .current: .bool(current)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("nav item", [
+        .text("slug", "The feed's slug.") { $0.slug },
+        .text("title", "Its title.") { $0.title },
+        .text("href", "Its front page.") { $0.href },
+        .flag("current", "True for the page's own feed.") { $0.current },
+    ])
 }
 
 /// The way from a page to the feed's newer and older pages, and back to its front page. No
 /// list of numbered pages: every page would change with every card.
-final class PaginationView: MustacheObject {
-    enum Key: String, ViewKey {
-        case newer, older, latest
-
-        var kind: FieldKind { .text }
-    }
-    static let schema = ViewSchema("pagination", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .newer: newer.mustache
-        case .older: older.mustache
-        case .latest: latest.mustache
-        case nil: nil
-        }
-    }
+struct PaginationView: TemplateModel {
+    static let names = ViewNames<Self>("pagination", [
+        .text("newer", "The next newer page (from the newest archive page, the front page).") { $0.newer },
+        .text("older", "The next older page.") { $0.older },
+        .text("latest", "The front page, on an archive page whose newer page is not the front page.") { $0.latest },
+    ])
 
     /// The next newer page (from the newest archive page, the front page), the next older one,
     /// and the front page, from an archive page that does not link it as its newer one.
@@ -266,7 +153,7 @@ final class PaginationView: MustacheObject {
 }
 
 /// The days a page's cards are from, oldest to newest, on the site's clocks.
-final class DatesView: MustacheObject {
+struct DatesView: TemplateModel {
     /// "Feb 11 – Mar 2, 2026", "Mar 2, 2026" for cards of one day.
     let text: String
     let oldest: MomentView
@@ -282,25 +169,9 @@ final class DatesView: MustacheObject {
         newest = settings.moment(range.newest)
     }
 
-    enum Key: String, ViewKey {
-        case text, oldest, newest
-
-        var kind: FieldKind {
-            switch self {
-            case .text: .text
-            case .oldest, .newest: .view(MomentView.schema)
-            }
-        }
-    }
-    static let schema = ViewSchema("dates", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .text: .text(text)
-        case .oldest: .object(oldest)
-        case .newest: .object(newest)
-        case nil: nil
-        }
-    }
+    static let names = ViewNames<Self>("dates", [
+        .text("text", "The days: `Feb 11 – Mar 2, 2026`.") { $0.text },
+        .view("oldest", MomentView.self, "The oldest card's time.") { .view($0.oldest) },
+        .view("newest", MomentView.self, "The newest card's time.") { .view($0.newest) },
+    ])
 }

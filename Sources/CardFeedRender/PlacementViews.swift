@@ -5,21 +5,16 @@ import CardFeedModel
 /// What the `placement` template sees: one placement's cards, each as its card template
 /// rendered it. Its output is all three forms' cards (`embed/NAME.html`, the JSON's `html`, the
 /// frame page's body), with every class and id prefixed (`EmbedHTML`).
-final class PlacementView: MustacheObject {
-    enum Key: String, ViewKey {
-        case name, feed, feedTitle, cards, lang, rtl, strings
-
-        var kind: FieldKind {
-            switch self {
-            case .name, .feed, .feedTitle, .lang: .text
-            case .rtl: .flag
-            case .cards: .list(PlacementCardView.schema)
-            case .strings: .open
-            }
-        }
-    }
-    static let schema = ViewSchema("placement", Key.self)
-    static let fields = MustacheFields(Key.self)
+struct PlacementView: TemplateModel {
+    static let names = ViewNames<Self>("placement", [
+        .text("name", "The placement's name.") { $0.placement.name },
+        .text("feed", "Its feed's slug.") { $0.placement.feed },
+        .text("feedTitle", "Its feed's title.") { $0.feedTitle },
+        .list("cards", PlacementCardView.self, "Its cards.") { $0.cards },
+        .text("lang", "The language tag of its tree.") { $0.settings.strings.locale },
+        .flag("rtl", "True for a right-to-left locale.") { $0.settings.direction == .rtl },
+        .value("strings", .open, "The string table.") { .object($0.settings.stringsView) },
+    ])
 
     let placement: Placement
     let feedTitle: String
@@ -29,74 +24,34 @@ final class PlacementView: MustacheObject {
     init(placement: Placement, feedTitle: String, cards: [PlacementCardView], settings: RenderSettings) {
         self.placement = placement
         self.feedTitle = feedTitle
-        self.cards = .objects(cards)
+        self.cards = .views(cards)
         self.settings = settings
-    }
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        Self.fields[name].flatMap(value(for:))
-    }
-
-    func value(for key: Key) -> MustacheValue? {
-        switch key {
-        case .name: .text(placement.name)
-        case .feed: .text(placement.feed)
-        case .feedTitle: .text(feedTitle)
-        case .cards: cards
-        case .lang: .text(settings.strings.locale)
-        case .rtl: .bool(settings.direction == .rtl)
-        case .strings: .object(settings.stringsView)
-        }
     }
 }
 
 /// One card of a placement: its HTML as the feeds show it.
-final class PlacementCardView: MustacheObject {
-    enum Key: String, ViewKey {
-        case card, id
+struct PlacementCardView: TemplateModel {
+    static let names = ViewNames<Self>("placement card", [
+        .html("card", "The card's HTML: `{{{card}}}`.") { $0.card },
+        .text("id", "The card's id.") { $0.id },
+    ])
 
-        var kind: FieldKind {
-            switch self {
-            case .card: .html
-            case .id: .text
-            }
-        }
-    }
-    static let schema = ViewSchema("placement card", Key.self)
-    static let fields = MustacheFields(Key.self)
-
-    let card: String
-    let id: String
-
-    init(card: String, id: String) {
-        self.card = card
-        self.id = id
-    }
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        switch Self.fields[name] {
-        case .card: .text(card)
-        case .id: .text(id)
-        case nil: nil
-        }
-    }
+    let card, id: String
 }
 
 /// What the `placement_frame` template sees: the page `embed/NAME/` that an `<iframe>` shows,
 /// with the placement's names (it includes `placement`) and the page's own.
-final class PlacementFrameView: MustacheObject {
-    enum Key: String, ViewKey {
-        case placement, root, embed, title, csp
-
-        var kind: FieldKind {
-            switch self {
-            case .placement: .html
-            case .root, .embed, .title, .csp: .text
-            }
-        }
-    }
-    static let schema = ViewSchema("placement frame", PlacementView.Key.self, Key.self)
-    static let fields = MustacheFields(Key.self)
+struct PlacementFrameView: TemplateModel {
+    static let names = ViewNames<Self>("placement frame", shared: PlacementView.self, { PlacementView.value(of: $0.inner, for: $1) }, [
+        .html("placement", "What `placement` rendered: `{{{placement}}}`.") { $0.html },
+        .text("root", "The site root, relative: its `<base>`.") { $0.root },
+        .text("embed", """
+            The folder of the placements' files below the root, where the page's stylesheet and script are: `embed/`, \
+            or on a [site in several languages](embedding.md#in-several-languages) its language's, `de/embed/`.
+            """) { $0.embed },
+        .text("title", "The page's title: the feed's and the site's.") { "\($0.inner.feedTitle) · \($0.inner.settings.siteTitle)" },
+        .text("csp", "The Content-Security-Policy, when there is one.") { $0.inner.settings.contentSecurityPolicy },
+    ])
 
     let inner: PlacementView
     /// The placement's HTML as `placement` rendered it: what `{{{placement}}}` writes (the page
@@ -112,17 +67,5 @@ final class PlacementFrameView: MustacheObject {
         self.html = html
         self.root = root
         self.embed = embed
-    }
-
-    func value(for name: MustacheName) -> MustacheValue? {
-        if let key = PlacementView.fields[name] { return inner.value(for: key) }
-        switch Self.fields[name] {
-        case .placement: return .text(html)
-        case .root: return .text(root)
-        case .embed: return .text(embed)
-        case .title: return .text("\(inner.feedTitle) · \(inner.settings.siteTitle)")
-        case .csp: return inner.settings.contentSecurityPolicy.mustache
-        case nil: return nil
-        }
     }
 }

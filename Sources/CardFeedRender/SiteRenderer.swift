@@ -148,7 +148,7 @@ package struct SiteRenderer {
 
     /// `scratch` is memory to render in, reused from card to card.
     func renderCard(_ card: Card, description: String?, anchor: String, permalink: String, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
-        return try templates.render(CardView(card: card, anchor: anchor, descriptionHTML: description, settings: settings, permalink: permalink), using: &scratch)
+        return try templates.render(TemplateObject(CardView(card: card, anchor: anchor, descriptionHTML: description, settings: settings, permalink: permalink)), using: &scratch)
     }
 
     /// Every feed's pages, for `PageStreams` to write as the cards render.
@@ -178,18 +178,18 @@ package struct SiteRenderer {
         }
     }
 
-    /// `.objects` of the `AlternateView` of `feed`'s feed files, which a page links; none without
+    /// `.views` of the `AlternateView` of `feed`'s feed files, which a page links; none without
     /// a base URL (the files are not written) or a feed.
     func alternates(_ feed: Feed?) -> MustacheValue {
-        guard let feed, settings.baseURL != nil else { return .objects([AlternateView]()) }
-        return .objects([AlternateView(feed: feed, title: Syndication.title(feed, settings))])
+        guard let feed, settings.baseURL != nil else { return .views([AlternateView]()) }
+        return .views([AlternateView(feed: feed, title: Syndication.title(feed, settings))])
     }
 
     /// The views of `feed`'s pages, by index into its `pages` (0: the front page). What the
     /// pages share (the navigation, the feed, the feed links) is made once: a paginated feed has
     /// thousands of pages.
     func pageViews(_ selection: Selection, _ feed: FeedSelection) -> @Sendable (_ index: Int) -> PageView {
-        let nav = MustacheValue.objects(navItems(selection, current: feed.feed))
+        let nav = MustacheValue.views(navItems(selection, current: feed.feed))
         let feedView = FeedView(feed.feed, strings: settings.strings)
         let alternates = alternates(feed.feed)
         let pages = feed.pages

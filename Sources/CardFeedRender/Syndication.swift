@@ -128,7 +128,7 @@ package struct Syndication {
             if let published = entry.published { item["date_published"] = Formatting.iso(published) }
             if let link = entry.link { item["external_url"] = link }
             if let image = entry.image { item["image"] = image.src }
-            if !entry.categories.isEmpty { item["tags"] = entry.categories.map(\.name) }
+            if !entry.categories.isEmpty { item["tags"] = entry.categories.map(\.model.name) }
             return item
         }
         let object: [String: Any] = [
@@ -165,7 +165,7 @@ struct FeedEntry {
     /// Unix seconds; nil for a card without a date.
     var published: Int64?
     var updated: String
-    var categories: [CategoryView]
+    var categories: [TemplateObject<CategoryView>]
 
     init(card: Card, permalink: String, anchor: String, description: String?, linkSchemes: Set<String>, syndication: Syndication) {
         let settings = syndication.settings

@@ -218,14 +218,16 @@ public struct TemplateSet: Sendable {
 
     /// The card's HTML as UTF-8 bytes, which go to its pages as they are; rendered in
     /// `scratch`, which keeps its memory for the next card.
-    func render(_ view: CardView, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
-        guard let template = template(for: view.card) else { return [] }
+    /// (The view comes made into its object: a `CardView` passed here and wrapped would be
+    /// copied, the card's every field retained and released again, for every card.)
+    func render(_ view: TemplateObject<CardView>, using scratch: inout MustacheBytes) throws(TemplateFailure) -> [UInt8] {
+        guard let template = template(for: view.model.card) else { return [] }
         do {
             scratch.removeAll()
             _ = try library.render(template, .object(view), budget: Self.cardBudget, onto: &scratch)
             return scratch.array
         } catch {
-            throw failure(error, card: view.card)
+            throw failure(error, card: view.model.card)
         }
     }
 
@@ -233,7 +235,7 @@ public struct TemplateSet: Sendable {
     func render(_ view: PageView) throws(TemplateFailure) -> MustacheOutput {
         guard let page else { return MustacheOutput(bytes: [], holes: []) }
         do {
-            return try library.render(page, .object(view), capacity: 8192, budget: Self.pageBudget)
+            return try library.render(page, .view(view), capacity: 8192, budget: Self.pageBudget)
         } catch {
             throw failure(error, card: nil)
         }
@@ -242,7 +244,7 @@ public struct TemplateSet: Sendable {
     /// `card`'s own page, or with `searchDocument` what the search index reads in its place,
     /// rendered onto the end of `out` within the budget of a page; its failure is the card's
     /// (its data chose the way through the template).
-    func render(_ view: CardPageView, card: Card, searchDocument: Bool = false, onto out: inout MustacheBytes) throws(TemplateFailure) {
+    func render(_ view: TemplateObject<CardPageView>, card: Card, searchDocument: Bool = false, onto out: inout MustacheBytes) throws(TemplateFailure) {
         guard let template = searchDocument ? self.searchDocument : cardPage else { return }
         do {
             _ = try library.render(template, .object(view), budget: Self.pageBudget, onto: &out)
@@ -253,14 +255,14 @@ public struct TemplateSet: Sendable {
 
     /// The template `name` (a feed, the sitemap, a feed entry) rendered onto the end of `out`
     /// with `view` as its context, escaping for the language it writes.
-    func render(_ name: String, _ view: MustacheObject, onto out: inout MustacheBytes) throws(TemplateFailure) {
+    func render(_ name: String, _ view: some TemplateModel, onto out: inout MustacheBytes) throws(TemplateFailure) {
         let escaping = Self.escaping(forTemplate: name)
         let library = escaping == .html ? library : otherLibraries[escaping]!
         guard let template = library.name(of: name) else {
             throw TemplateFailure(message: "no template named \(Diagnostic.quoted(name)): the file would be empty")
         }
         do {
-            _ = try library.render(template, .object(view), onto: &out)
+            _ = try library.render(template, .view(view), onto: &out)
         } catch {
             throw failure(error, card: nil)
         }

@@ -1,26 +1,21 @@
 import CardFeedLoad
 import CardFeedMustache
 
-/// The names one view gives templates, each with what it holds. A view declares it once, with
-/// its `Key`: the cases are the names, and `kind` (a switch the compiler makes exhaustive) says
-/// what each holds, so a name added to a view needs its kind and nothing else. The linter
-/// checks every template against the schemas of the views it is rendered over, and the tests
-/// hold the real views and docs/templates.md to them.
+/// The names one view gives templates, each with what it holds and what the docs say of it, as
+/// the view's `ViewNames` declares them. The linter checks every template against the schemas of
+/// the views it is rendered over, and docs/templates.md's "What templates see" is made from them.
 struct ViewSchema: Sendable {
     /// How messages call the view: "card", "page", "link"...
     let name: String
-    /// In the order of the view's `Key`.
-    let fields: [(name: String, kind: FieldKind)]
+    /// In the order they are declared.
+    let fields: [(name: String, kind: FieldKind, help: String)]
+    /// The view whose names this one has first, as its own (a page has those of `PageShell`).
+    let shared: [ViewSchema]
 
-    init<Key: ViewKey>(_ name: String, _: Key.Type) {
+    init(_ name: String, _ fields: [(name: String, kind: FieldKind, help: String)], shared: ViewSchema? = nil) {
         self.name = name
-        fields = Key.allCases.map { ($0.rawValue, $0.kind) }
-    }
-
-    /// A view with the names of `Shared` (which another view has too: see `PageShell`) and its own.
-    init<Shared: ViewKey, Key: ViewKey>(_ name: String, _: Shared.Type, _: Key.Type) {
-        self.name = name
-        fields = Shared.allCases.map { ($0.rawValue, $0.kind) } + Key.allCases.map { ($0.rawValue, $0.kind) }
+        self.fields = (shared?.fields ?? []) + fields
+        self.shared = shared.map { [$0] } ?? []
     }
 
     func kind(of field: String) -> FieldKind? { fields.first { $0.name == field }?.kind }
@@ -56,19 +51,3 @@ indirect enum FieldKind: Sendable {
         }
     }
 }
-
-/// A view's `Key`: its names, each with its kind.
-protocol ViewKey: RawRepresentable<String>, CaseIterable, Sendable {
-    var kind: FieldKind { get }
-}
-
-extension ViewKey {
-    /// For a `Key` whose names are not its cases' own (a view's names and a table's, as
-    /// `CardView.Key`): the case of that name.
-    init?(rawValue: String) {
-        guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-        self = key
-    }
-}
-
-

@@ -129,7 +129,7 @@ struct CardFieldTableTests {
             Issue.record("\(field): no card")
             return
         }
-        let view = CardView(card: card, descriptionHTML: nil, settings: try RenderSettings.forTests(), permalink: "index.html#card-c")
+        let view = TemplateObject(CardView(card: card, descriptionHTML: nil, settings: try RenderSettings.forTests(), permalink: "index.html#card-c"))
         let shown: String? =
             switch view.value(for: MustacheName(name)) {
             case .text(let text): text

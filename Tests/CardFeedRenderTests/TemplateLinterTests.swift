@@ -82,40 +82,117 @@ import Testing
         let placement = PlacementView(
             placement: Placement(name: "hero", feed: "all", extras: [], limit: 1, file: "cardfeed.yml"), feedTitle: "All",
             cards: [PlacementCardView(card: "<article></article>\n", id: "c")], settings: settings)
+        func view<Model: TemplateModel>(_ model: Model) -> (ViewSchema, MustacheObject) { (Model.schema, TemplateObject(model)) }
         let views: [(ViewSchema, MustacheObject)] = [
-            (LanguagesView.schema, languages.feedPage(tree: 1, slug: "all", front: true)),
-            (SitemapView.schema, SitemapView([shown, shown], trees: [settings, settings], syndication: syndication, languages: languages)),
-            (CardView.schema, card), (PageView.schema, page), (CardPageView.schema, cardPage), (FeedEntryView.schema, FeedEntryView(entry, content: "<p>d</p>\n")),
-            (FeedDocumentView.schema, document),
-            (PlacementView.schema, placement), (PlacementFrameView.schema, PlacementFrameView(placement, html: "<div></div>", root: "../../", embed: "embed/")),
+            view(languages.feedPage(tree: 1, slug: "all", front: true)),
+            view(SitemapView([shown, shown], trees: [settings, settings], syndication: syndication, languages: languages)),
+            view(card), view(page), view(cardPage), view(FeedEntryView(entry, content: "<p>d</p>\n")), view(document),
+            view(placement), view(PlacementFrameView(placement, html: "<div></div>", root: "../../", embed: "embed/")),
         ]
         for (schema, view) in views {
             try Self.expectAnswers(schema, view, path: schema.name, cards: card)
         }
     }
 
-    /// docs/templates.md's "What templates see" names every name of every view (the schemas are
-    /// the list; the page is its prose).
-    @Test func theTemplatesPageNamesEveryNameOfEveryView() throws {
-        let text = try String(contentsOf: Self.repository.appendingPathComponent("docs/templates.md"), encoding: .utf8)
-        let start = try #require(text.range(of: "## What templates see")).upperBound
-        let section = text[start...].prefix { _ in true }.components(separatedBy: "\n## ").first ?? ""
-        var seen = Set<String>()
-        func names(_ schema: ViewSchema) {
-            guard seen.insert(schema.name).inserted else { return }
-            for (name, kind) in schema.fields {
-                #expect(section.contains("`\(name)`"), "docs/templates.md does not name `\(name)` of the \(schema.name)")
-                kind.schema.map(names)
+    /// docs/templates.md's tables of what templates see are the views' declarations: a name added
+    /// to a view and not to the page fails, and so does one the page has and no view. Run with
+    /// CARDFEED_WRITE_DOCS=1 to write the tables from the declarations.
+    @Test func theTemplatesPageTablesAreTheViews() throws {
+        let url = Self.repository.appendingPathComponent("docs/templates.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let start = try #require(text.range(of: Self.tablesStart)).upperBound
+        let end = try #require(text.range(of: Self.tablesEnd, range: start..<text.endIndex)).lowerBound
+        let tables = Self.tables()
+        if ProcessInfo.processInfo.environment["CARDFEED_WRITE_DOCS"] == "1" {
+            try (text[..<start] + tables + text[end...]).write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let written = String(text[start..<end])
+        for (name, view) in Self.rows(tables) where Self.rows(written)[name] == nil {
+            Issue.record("docs/templates.md does not name `\(name)` of the \(view)")
+        }
+        for (name, view) in Self.rows(written) where Self.rows(tables)[name] == nil {
+            Issue.record("docs/templates.md names `\(name)` of the \(view), which no view has")
+        }
+        // The names agree: the rest (help lines, kinds, order) is written by the command below.
+        if written != tables, let line = zip(written.split(separator: "\n"), tables.split(separator: "\n")).first(where: { $0 != $1 }) {
+            Issue.record("docs/templates.md's tables are not the views' declarations: it has \"\(line.0)\" where they say \"\(line.1)\"; run CARDFEED_WRITE_DOCS=1 swift test --filter TemplateLinterTests")
+        }
+    }
+
+    static let tablesStart = "<!-- The tables below are made from the views' declarations (Sources/CardFeedRender): CARDFEED_WRITE_DOCS=1 swift test --filter TemplateLinterTests -->\n"
+    static let tablesEnd = "<!-- End of the tables made from the views. -->"
+
+    /// Each row's name, qualified by its view ("link.href"), and its view.
+    static func rows(_ tables: String) -> [String: String] {
+        var rows: [String: String] = [:]
+        var view = ""
+        for line in tables.split(separator: "\n") {
+            if line.hasPrefix("#"), let open = line.firstIndex(of: "`"), let close = line[line.index(after: open)...].firstIndex(of: "`") {
+                view = String(line[line.index(after: open)..<close])
+            } else if line.hasPrefix("| `"), let close = line.dropFirst(3).firstIndex(of: "`") {
+                rows["\(view).\(line[line.index(line.startIndex, offsetBy: 3)..<close])"] = view
             }
         }
-        TemplateLinter.anyRoot.compactMap { $0.scopes.first ?? nil }.forEach(names)
+        return rows
+    }
+
+    /// The tables: each view a template is rendered over (with the templates that are), then each
+    /// view they hold, once.
+    static func tables() -> String {
+        var templates: [String: [String]] = [:]
+        for (template, schema) in TemplateLinter.roots.sorted(by: { $0.key < $1.key }) { templates[schema.name, default: []].append(template) }
+        templates[CardView.schema.name, default: []].insert("cards/*", at: 0)
+        var out = ""
+        var inner: [ViewSchema] = []
+        var seen = Set<String>()
+        func table(_ schema: ViewSchema, heading: String) {
+            out += "\(heading) `\(schema.name)`\n\n"
+            if let names = templates[schema.name] { out += "Seen by \(names.map { "`\($0)`" }.joined(separator: ", ")).\n\n" }
+            let shared = schema.shared.first
+            if let shared { out += "All the names of the [`\(shared.name)`](#\(anchor(shared.name))), and:\n\n" }
+            out += "| name | holds | what it is |\n| --- | --- | --- |\n"
+            for field in schema.fields.dropFirst(shared?.fields.count ?? 0) {
+                out += "| `\(field.name)` | \(describe(field.kind)) | \(field.help.replacingOccurrences(of: "|", with: "\\|")) |\n"
+            }
+            out += "\n"
+            for field in schema.fields {
+                if let held = field.kind.schema, seen.insert(held.name).inserted { inner.append(held) }
+            }
+            for shared in schema.shared where seen.insert(shared.name).inserted { inner.insert(shared, at: 0) }
+        }
+        let roots = TemplateLinter.anyRoot.compactMap { $0.scopes.first ?? nil }
+        roots.forEach { seen.insert($0.name) }
+        for root in roots { table(root, heading: "###") }
+        out += "### The views they hold\n\n"
+        var next = 0
+        while next < inner.count {
+            table(inner[next], heading: "####")
+            next += 1
+        }
+        return out
+    }
+
+    static func anchor(_ name: String) -> String { name.lowercased().replacingOccurrences(of: " ", with: "-") }
+
+    static func describe(_ kind: FieldKind) -> String {
+        switch kind {
+        case .text: "text"
+        case .html: "HTML: `{{{…}}}`"
+        case .flag: "true or false"
+        case .texts: "a list of texts"
+        case .view(let schema): "one [`\(schema.name)`](#\(anchor(schema.name)))"
+        case .list(let schema): "a list of [`\(schema.name)`](#\(anchor(schema.name)))"
+        case .cards: "the page's cards"
+        case .open: "any name"
+        }
     }
 
     /// Every name of `schema` has a value in `view` of the kind the schema says, down through
     /// the views it holds; an undeclared name has none.
     static func expectAnswers(_ schema: ViewSchema, _ view: MustacheObject, path: String, cards: CardView) throws {
         #expect(view.value(for: MustacheName("nonexistent")) == nil, "\(path)")
-        for (name, kind) in schema.fields {
+        for (name, kind, _) in schema.fields {
             // Names come from the view's own `Key`, so a view knows each one; an empty value
             // (a card without a subtitle) says nothing of its kind.
             guard let value = view.value(for: MustacheName(name)) else { continue }

@@ -19,38 +19,38 @@ public enum CardField: Int, CaseIterable, Sendable {
         // Every card, control cards too.
         case .id: Declaration("id", .ownCode)
         case .type: Declaration("type", short: "tp", .ownCode)
-        case .viewed: Declaration("viewed", short: "v", .flag, settable: true, template: "viewed")
+        case .viewed: Declaration("viewed", short: "v", .flag, settable: true, template: "viewed", help: "True for a card the user has seen.")
         case .created: Declaration("created", short: "ca", .ownCode)
         case .updated: Declaration("updated", .ownCode)
         case .expiresAt: Declaration("expires_at", short: "ea", .time, settable: true, whenUnreadable: "the card does not expire")
         case .categories: Declaration("categories", .ownCode)
         case .extras: Declaration("extras", short: "e", .ownCode, counted: true)
-        case .pinned: Declaration("pinned", short: "p", .flag, settable: true, template: "pinned")
+        case .pinned: Declaration("pinned", short: "p", .flag, settable: true, template: "pinned", help: "True for a pinned card.")
         case .dismissed: Declaration("dismissed", short: "d", .flag)
         case .removed: Declaration("removed", short: "r", .ownCode)
-        case .dismissible: Declaration("dismissible", short: "db", .flag, settable: true, template: "dismissible")
+        case .dismissible: Declaration("dismissible", short: "db", .flag, settable: true, template: "dismissible", help: "True for a card the user may dismiss.")
         case .isTest: Declaration("test", short: "t", .flag)
         case .clicked: Declaration("clicked", short: "cl", .flag)
         case .useWebView: Declaration("use_webview", short: "uw", .flag, settable: true)
         // Every card shown (not control cards).
-        case .title: Declaration("title", short: "tt", .text, of: .shown, settable: true, counted: true, template: "title")
+        case .title: Declaration("title", short: "tt", .text, of: .shown, settable: true, counted: true, template: "title", help: "Its title.")
         case .description: Declaration("description", short: "ds", .text, of: .shown, settable: true, counted: true)
-        case .domain: Declaration("domain", short: "dm", .text, of: .shown, settable: true, counted: true, template: "domain")
+        case .domain: Declaration("domain", short: "dm", .text, of: .shown, settable: true, counted: true, template: "domain", help: "Its link's text, as the card file gives it.")
         case .imageAlt: Declaration("image_alt", .text, of: .shown, settable: true, counted: true)
-        case .language: Declaration("language", .text, of: .shown, template: "language")
+        case .language: Declaration("language", .text, of: .shown, template: "language", help: "The card's language tag.")
         case .aspectRatio: Declaration("aspect_ratio", short: "ar", .positiveNumber, of: .shown, settable: true)
-        case .url: Declaration("url", short: "u", .link, of: .shown, settable: true, counted: true, template: "url")
+        case .url: Declaration("url", short: "u", .link, of: .shown, settable: true, counted: true, template: "url", help: "Its link's address.")
         case .image: Declaration("image", short: "i", .image, of: .shown, settable: true, counted: true)
         // Cross promotion cards alone.
-        case .subtitle: Declaration("subtitle", .text, of: .crossPromotion, settable: true, counted: true, template: "subtitle")
-        case .caption: Declaration("caption", .text, of: .crossPromotion, settable: true, counted: true, template: "caption")
+        case .subtitle: Declaration("subtitle", .text, of: .crossPromotion, settable: true, counted: true, template: "subtitle", help: "A cross promotion's subtitle.")
+        case .caption: Declaration("caption", .text, of: .crossPromotion, settable: true, counted: true, template: "caption", help: "A cross promotion's caption.")
         case .rating: Declaration("rating", .ownCode, of: .crossPromotion)
         case .reviews: Declaration("reviews", .ownCode, of: .crossPromotion)
         case .price: Declaration("price", .ownCode, of: .crossPromotion)
         case .displayPrice: Declaration("display_price", .text, of: .crossPromotion, settable: true, counted: true)
-        case .mediaType: Declaration("media_type", .text, of: .crossPromotion, template: "mediaType")
-        case .itunesID: Declaration("itunes_id", .integer, of: .crossPromotion, template: "itunesID")
-        case .universal: Declaration("universal", .flag, of: .crossPromotion, template: "universal")
+        case .mediaType: Declaration("media_type", .text, of: .crossPromotion, template: "mediaType", help: "A cross promotion's media type: `ItunesAlbum`...")
+        case .itunesID: Declaration("itunes_id", .integer, of: .crossPromotion, template: "itunesID", help: "A cross promotion's App Store id.")
+        case .universal: Declaration("universal", .flag, of: .crossPromotion, template: "universal", help: "True for a cross promotion of a universal app.")
         // No key in card files (a card says it in its extras, `cardfeed_descriptions`).
         case .descriptions: Declaration("descriptions", .format, of: .rulesOnly, settable: true)
         }
@@ -72,12 +72,14 @@ public enum CardField: Int, CaseIterable, Sendable {
         /// whole number); fields shown through a view of their own (dates, images, prices) are
         /// named by the card view.
         public let template: String?
+        /// What docs/templates.md says of its template name.
+        public let help: String?
         /// What a card's reader says follows from a value it cannot read, after "ignored; ".
         public let whenUnreadable: String?
 
         init(
             _ key: String, short: String? = nil, _ value: Value, of scope: Scope = .every, settable: Bool = false, counted: Bool = false,
-            template: String? = nil, whenUnreadable: String? = nil
+            template: String? = nil, help: String? = nil, whenUnreadable: String? = nil
         ) {
             self.key = key
             shortKey = short
@@ -86,6 +88,7 @@ public enum CardField: Int, CaseIterable, Sendable {
             self.settable = settable
             self.counted = counted
             self.template = template
+            self.help = help
             self.whenUnreadable = whenUnreadable
         }
     }

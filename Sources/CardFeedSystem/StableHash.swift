@@ -9,16 +9,6 @@ package enum StableHash {
         // The header compiled in (XXH_INLINE_ALL) names its functions XXH_INLINE_*.
         bytes.withUnsafeBufferPointer { XXH_INLINE_XXH3_64bits($0.baseAddress, $0.count) }
     }
-
-    /// The hash of `value`'s every stored field, in the order its `Encodable` conformance gives
-    /// them (the compiler's, for the types the cache keys are made of, so that a field added is
-    /// never left out of its key). A dictionary's entries count whatever their order.
-    package static func of(_ value: some Encodable) -> Int {
-        var encoder = CanonicalEncoder()
-        // Only a conformance written by hand can throw, and those of the keys' types do not.
-        try! value.encode(to: encoder)
-        return Int(truncatingIfNeeded: of(bytes: encoder.bytes.finish()))
-    }
 }
 
 extension StableHash {
@@ -46,6 +36,11 @@ extension CanonicalBytes {
         case let integer as any BinaryInteger:
             mark(.integer, depth)
             append(String(describing: integer))
+        case let integers as [Int]:
+            // A feed's cards, by the thousand: their bytes, not a mirror of each.
+            mark(.unkeyed, depth)
+            append(UInt64(integers.count))
+            integers.withUnsafeBytes { append(bytes: Array($0)) }
         default:
             let mirror = Mirror(reflecting: value)
             mark(.keyed, depth)
@@ -80,4 +75,42 @@ extension CanonicalBytes {
             }
         }
     }
+}
+
+/// The bytes `StableHash.reflecting` hashes: each value with a mark and its depth in the whole
+/// before it, so that no two different values give the same bytes.
+final class CanonicalBytes {
+    enum Mark: UInt8 {
+        case keyed = 1, unkeyed, key, element, superValue, null, yes, no, string, double, integer, unsigned
+    }
+
+    private var storage: [UInt8] = []
+
+    init() {
+        storage.reserveCapacity(1024)
+    }
+
+    func mark(_ mark: Mark, _ depth: UInt8) {
+        storage.append(mark.rawValue)
+        storage.append(depth)
+    }
+
+    /// A string as its length and its UTF-8.
+    func append(_ string: String) {
+        var string = string
+        string.withUTF8 { utf8 in
+            append(UInt64(utf8.count))
+            storage.append(contentsOf: utf8)
+        }
+    }
+
+    func append(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
+    }
+
+    func append(bytes: [UInt8]) {
+        storage.append(contentsOf: bytes)
+    }
+
+    func finish() -> [UInt8] { storage }
 }

@@ -46,6 +46,15 @@ public final class ReuseCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// What a cache on disk kept (see `BuildCache`), as if the last build had made it.
+    package func seed(_ values: [Int: Value]) {
+        state.withLock { $0.values = values }
+    }
+
+    /// What the build under way has used so far, and how many of those it made (rather than
+    /// took from the cache): what a cache on disk keeps for the next build.
+    package var thisBuild: (used: [Int: Value], made: Int) { state.withLock { ($0.used, $0.stored) } }
+
     /// Ends a build: what it did not use is forgotten.
     package func endBuild() {
         state.withLock { state in

@@ -81,8 +81,7 @@ public struct SiteBuilder: Sendable {
         guard let folder = options.cache, reuse == nil, case .folder(let output) = destination else { return try run(BuildReport()) }
         let (cache, note) = BuildCache.open(folder, site: options.site.root, output: output)
         defer { cache?.release() }
-        let caches = ReuseCaches()
-        if let cache { caches.cards.seed(cache.cards) }
+        let caches = cache.map(ReuseCaches.init(cardsFrom:)) ?? ReuseCaches()
         var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)
         builder.cache = cache
         var report = BuildReport()

@@ -27,6 +27,11 @@ package struct BinaryWriter {
         }
     }
 
+    /// Bytes as they are, without their length.
+    package mutating func append(_ data: [UInt8]) {
+        bytes.append(contentsOf: data)
+    }
+
     /// An optional string: a flag, then the string.
     package mutating func write(_ string: String?) {
         write(string == nil ? 0 : 1)

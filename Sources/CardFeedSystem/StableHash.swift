@@ -44,7 +44,7 @@ extension CanonicalBytes {
         default:
             let mirror = Mirror(reflecting: value)
             mark(.keyed, depth)
-            append(String(reflecting: type(of: value)))
+            append(Self.typeName(of: value))
             switch mirror.displayStyle {
             case .dictionary?, .set?:
                 // Each entry on its own, then in the order of their bytes: a process's order is its own.
@@ -106,6 +106,19 @@ final class CanonicalBytes {
 
     func append(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
+    }
+
+    /// The value's type, qualified by its module, without what names a private type's place in
+    /// memory ("(unknown context at $5632...)"), which changes from process to process.
+    static func typeName(of value: Any) -> String {
+        var name = Substring(String(reflecting: type(of: value)))
+        var cleaned = ""
+        while let start = name.range(of: "(unknown context at $") {
+            cleaned += name[..<start.lowerBound]
+            name = name[start.upperBound...].drop { $0 != ")" }.dropFirst()
+            if cleaned.hasSuffix(".") == false, name.first == "." { name = name.dropFirst() }
+        }
+        return cleaned + name
     }
 
     func append(bytes: [UInt8]) {

@@ -44,3 +44,14 @@ struct StableHashTests {
         #expect(StableHash.reflecting(one) != StableHash.reflecting(other))
     }
 }
+
+private struct Hidden { var part = Part.one; enum Part { case one } }
+
+extension StableHashTests {
+    /// A private type's name carries its place in memory, which another process does not share.
+    @Test func aPrivateTypesNameIsReadWithoutItsAddress() {
+        let name = CanonicalBytes.typeName(of: [Hidden()])
+        #expect(!name.contains("unknown context"), "\(name)")
+        #expect(name.hasSuffix("Hidden>"), "\(name)")
+    }
+}

@@ -9,6 +9,10 @@ package enum StableHash {
         // The header compiled in (XXH_INLINE_ALL) names its functions XXH_INLINE_*.
         bytes.withUnsafeBufferPointer { XXH_INLINE_XXH3_64bits($0.baseAddress, $0.count) }
     }
+
+    package static func of(bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBufferPointer { XXH_INLINE_XXH3_64bits($0.baseAddress, $0.count) }
+    }
 }
 
 extension StableHash {

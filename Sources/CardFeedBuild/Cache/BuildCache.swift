@@ -157,41 +157,64 @@ final class BuildCache: Sendable {
 
     /// The cards' file that holds every card of `used`, and where each is in it.
     private func writeCards(_ used: [Int: RenderedCard]) throws -> (generation: Int, size: Int, records: [Int: CardRecord]) {
-        let kept = used.keys.filter { index[$0] != nil }
-        let made = used.keys.filter { index[$0] == nil }.sorted()
-        let madeBytes = made.map { Self.record(used[$0]!) }
-        let live = kept.reduce(0) { $0 + index[$1]!.length } + madeBytes.reduce(0) { $0 + $1.count }
-        let appended = cardsSize + madeBytes.reduce(0) { $0 + $1.count }
-        var records: [Int: CardRecord] = [:]
-        records.reserveCapacity(used.count)
-        if generation > 0, Double(live) >= Double(appended) * Self.liveShare {
-            // Appended: what a build stopped meanwhile added is past the end the index gives, unread.
-            var offset = cardsSize
-            var bytes: [UInt8] = []
-            for (key, record) in zip(made, madeBytes) {
-                records[key] = CardRecord(offset: offset, length: record.count, checksum: StableHash.of(bytes: record))
-                offset += record.count
-                bytes += record
+        let keys = used.keys.sorted()
+        let madeBytes = keys.reduce(0) { $0 + (index[$1] == nil ? used[$1]!.html.count : 0) }
+        let live = keys.reduce(0) { $0 + (index[$1]?.length ?? 0) } + madeBytes
+        // Appended: what a build stopped meanwhile added is past the end the index gives, unread.
+        // Written anew (under the next generation's name), live cards only, when a fifth of the
+        // old file would be dead.
+        let appends = generation > 0 && Double(live) >= Double(cardsSize + madeBytes) * Self.liveShare
+        let chunks = appends ? Self.records(keys.filter { index[$0] == nil }, used, copying: nil) : Self.records(keys, used, copying: self)
+        var records: [Int: CardRecord] = appends ? index.filter { used[$0.key] != nil } : [:]
+        records.reserveCapacity(keys.count)
+        var offset = appends ? cardsSize : 0
+        for chunk in chunks {
+            for (key, start, length, checksum) in chunk.records { records[key] = CardRecord(offset: offset + start, length: length, checksum: checksum) }
+            offset += chunk.bytes.count
+        }
+        let next = appends ? generation : generation + 1
+        let file = folder.url.appendingPathComponent(Self.cardsFileName(next))
+        if appends {
+            try Self.write(chunks.map(\.bytes), to: file, from: cardsSize)
+        } else {
+            let partial = file.deletingLastPathComponent().appendingPathComponent("\(file.lastPathComponent).\(getpid()).partial")
+            do {
+                try Self.write(chunks.map(\.bytes), to: partial, from: nil)
+                guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            } catch {
+                try? FileManager.default.removeItem(at: partial)
+                throw error
             }
-            for key in kept { records[key] = index[key]! }
-            let handle = try FileHandle(forWritingTo: folder.url.appendingPathComponent(Self.cardsFileName(generation)))
-            defer { try? handle.close() }
-            try handle.truncate(atOffset: UInt64(cardsSize))
-            try handle.seekToEnd()
-            try handle.write(contentsOf: bytes)
-            return (generation, offset, records)
         }
-        // Written anew, live cards only, in key order, under the next generation's name.
-        var writer = BinaryWriter(capacity: live)
-        let fresh = Dictionary(uniqueKeysWithValues: zip(made, madeBytes))
-        for key in used.keys.sorted() {
-            let bytes = fresh[key] ?? recordBytes(index[key]!) ?? Self.record(used[key]!)
-            records[key] = CardRecord(offset: writer.bytes.count, length: bytes.count, checksum: StableHash.of(bytes: bytes))
-            writer.append(bytes)
+        return (next, offset, records)
+    }
+
+    /// The records of `keys`, a chunk at a time on both cores: each chunk's bytes, and each card's
+    /// key, place in them, length and checksum. With `copying`, a card its index has is copied
+    /// from its file (one whose bytes no longer match is written anew from `used`).
+    private static func records(_ keys: [Int], _ used: [Int: RenderedCard], copying old: BuildCache?) -> [(bytes: [UInt8], records: [(Int, Int, Int, UInt64)])] {
+        let size = 1024
+        let count = (keys.count + size - 1) / size
+        let chunks = ConcurrentResults<(bytes: [UInt8], records: [(Int, Int, Int, UInt64)])>(count: count)
+        Parallel.perform(iterations: count) { chunk in
+            var writer = BinaryWriter()
+            var records: [(Int, Int, Int, UInt64)] = []
+            for key in keys[(chunk * size)..<min(keys.count, (chunk + 1) * size)] {
+                let known = old?.index[key] ?? nil
+                let start = writer.bytes.count
+                if let known, let bytes = old?.recordBytes(known) {
+                    writer.append(bytes)
+                } else if let card = used[key] {
+                    writer.write(card.html)
+                    writer.write(card.description)
+                    writer.write(card.words)
+                }
+                let length = writer.bytes.count - start
+                records.append((key, start, length, StableHash.of(bytes: writer.bytes[start...])))
+            }
+            chunks.set(chunk, (writer.bytes, records))
         }
-        let next = generation + 1
-        try Self.replace(folder.url.appendingPathComponent(Self.cardsFileName(next)), with: writer.bytes)
-        return (next, writer.bytes.count, records)
+        return chunks.values
     }
 
     /// Each page's key with its file's stamp in `output`; a page whose file is gone is left out.
@@ -233,6 +256,22 @@ final class BuildCache: Sendable {
         let checksum = StableHash.of(bytes: writer.bytes)
         writer.write(checksum)
         try Self.replace(folder.url.appendingPathComponent(Self.fileName), with: Self.magic + writer.bytes)
+    }
+
+    /// `chunks` written into `file` one after another: from `offset` (the file cut there first),
+    /// or into a new file.
+    private static func write(_ chunks: [[UInt8]], to file: URL, from offset: Int?) throws {
+        let descriptor = Glibc.open(file.path, offset == nil ? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC : O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        if let offset {
+            guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+        }
+        for chunk in chunks {
+            if let code = chunk.withByteView({ SystemCalls.write($0, to: descriptor) }) { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
+        }
     }
 
     /// Written beside it, then put in its place in one rename: a build stopped meanwhile leaves

@@ -30,7 +30,7 @@ import Darwin
 /// goes on without a cache.
 final class BuildCache: Sendable {
     let folder: BuildCacheFolder
-    /// The pages the previous build wrote.
+    /// Every file of the output the previous build wrote, its pages with their keys.
     let pages: [String: KeptPage]
     /// Where each card the previous build used is in `cardsFile`.
     private let index: [Int: CardRecord]
@@ -133,13 +133,13 @@ final class BuildCache: Sendable {
 
     /// Replaces the cache with what this build used: its cards (those it made appended to the
     /// cards' file, or every one written into a new file when most of the old one is dead) and
-    /// its pages, each with its file's stamp in `output` (read now that the output is in place).
+    /// the files of its output, with their stamps and, for pages, their keys.
     /// Returns a note when it cannot (the build has succeeded all the same; the next one makes
     /// everything again).
-    func save(cards used: [Int: RenderedCard], pageKeys: [String: Int], output: URL) -> String? {
+    func save(cards used: [Int: RenderedCard], files: [String: KeptPage]) -> String? {
         do {
             let (generation, size, records) = try writeCards(used)
-            try writeIndex(generation: generation, cardsSize: size, records: records, pages: stamps(pageKeys, in: output))
+            try writeIndex(generation: generation, cardsSize: size, records: records, pages: files.sorted { $0.key < $1.key })
             if generation != self.generation { try? FileManager.default.removeItem(at: folder.url.appendingPathComponent(Self.cardsFileName(self.generation))) }
             return nil
         } catch {
@@ -217,20 +217,6 @@ final class BuildCache: Sendable {
         return chunks.values
     }
 
-    /// Each page's key with its file's stamp in `output`; a page whose file is gone is left out.
-    private func stamps(_ pageKeys: [String: Int], in output: URL) -> [(String, KeptPage)] {
-        let paths = pageKeys.keys.sorted()
-        let root = SiteFolder.realPath(output)
-        let stamps = ConcurrentResults<FileStamp?>(count: paths.count)
-        let chunk = 1024
-        Parallel.perform(iterations: (paths.count + chunk - 1) / chunk) { index in
-            for position in index * chunk..<min(paths.count, (index + 1) * chunk) {
-                stamps.set(position, FileStamp(path: root + "/" + paths[position]))
-            }
-        }
-        return zip(paths, stamps.values).compactMap { path, stamp in stamp.map { (path, KeptPage(key: pageKeys[path]!, stamp: $0)) } }
-    }
-
     private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], pages: [(String, KeptPage)]) throws {
         var writer = BinaryWriter(capacity: records.count * 32 + pages.count * 96 + 4096)
         writer.write(identity.count)
@@ -285,6 +271,12 @@ final class BuildCache: Sendable {
             try? FileManager.default.removeItem(at: partial)
             throw error
         }
+    }
+
+    /// Forgets the output's files, before a build changes them in place (see `OutputTransaction`):
+    /// a build stopped then is followed by one that compares every file.
+    func forgetOutput() {
+        unlink(folder.url.appendingPathComponent(Self.fileName).path)
     }
 
     /// Lets go of the cache: another build may use it from now.

@@ -16,7 +16,7 @@ extension SiteBuilder {
             do {
                 var forget: (@Sendable () -> Void)?
                 if let cache { forget = { cache.forgetOutput() } }
-                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages, beforeUpdating: forget)
+                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.files(of: folder), beforeUpdating: forget)
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }

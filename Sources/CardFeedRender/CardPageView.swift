@@ -5,24 +5,26 @@ import CardFeedModel
 /// What the `card_page` template sees: one card on a page of its own, in the shell every page of
 /// the site has (`PageShell`, whose names it has too).
 struct CardPageView: TemplateModel {
-    static let names = ViewNames<Self>("card page", shared: PageShell.self, { PageShell.value(of: $0.shell, for: $1) }, [
+    static let names = ViewNames<Self>("card page", shared: PageShell.self, { $0.shell.value(for: $1) }, [
         .html("card", "The card's HTML, as its feeds show it: `{{{card}}}`.") { $0.card },
         .text("heading", "The card's title, or for a card without one what its feed entry's title would be.") { $0.heading },
         .list("feeds", CardPlaceView.self, "Each feed that shows the card, in order.") { $0.feeds },
         // The card's own picture, not the placeholder that stands in for a missing one.
         .text("image", "For the search index: the card's own image, `assets/…` or a remote URL; none when it shows the placeholder.") { page in
-            let image = page.shell.settings.images.cardImage(page.shown)
+            let image = page.shell.model.settings.images.cardImage(page.shown)
             return image.placeholder ? nil : image.src
         },
         .view("created", MomentView.self, "For the search index: when the card was made, as a card's.") { page in
-            page.shown.created.map { .view(page.shell.settings.moment($0)) }
+            page.shown.created.map { .view(page.shell.model.settings.moment($0)) }
         },
         // A banner's only words are its image's alt text, which an index of text does not read:
         // the heading stands for them.
         .flag("imageOnly", "For the search index: true for a card that shows only its image, a banner.") { $0.shown.showsOnlyItsImage },
     ])
 
-    let shell: PageShell
+    /// Held by reference: the page's names of the shell reach it on every lookup, where a copy
+    /// of its dozen values would be made each time.
+    let shell: TemplateObject<PageShell>
     /// The card's HTML, as its feeds show it.
     let card: String
     /// The card's title, or the words that stand for it (see `CardText.title`).
@@ -33,7 +35,7 @@ struct CardPageView: TemplateModel {
     /// (see `card_page`'s Pagefind attributes): made when a template asks for them, not on every page.
     let shown: Card
 
-    init(shell: PageShell, card: String, heading: String, feeds: [CardPlaceView], shown: Card) {
+    init(shell: TemplateObject<PageShell>, card: String, heading: String, feeds: [CardPlaceView], shown: Card) {
         self.shell = shell
         self.card = card
         self.heading = heading

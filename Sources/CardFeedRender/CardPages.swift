@@ -131,10 +131,10 @@ struct CardPages: Sendable {
         let description = rendered.words.flatMap { $0.isEmpty ? nil : CardText.shortened($0, to: Self.descriptionLimit) } ?? settings.head.description ?? heading
         // Its own picture in a link preview, else the site's.
         let image = settings.baseURL.flatMap { settings.images.ownImage(card, baseURL: $0)?.src } ?? settings.head.image
-        let shell = PageShell(
+        let shell = TemplateObject(PageShell(
             settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
             preview: PageShell.Preview(title: heading, description: description, image: image, type: "article"),
-            languages: languages.map { $0.links.cardPage(tree: $0.tree, id: card.id) })
+            languages: languages.map { $0.links.cardPage(tree: $0.tree, id: card.id) }))
         return CardPageView(shell: shell, card: String(decoding: rendered.html, as: UTF8.self), heading: heading, feeds: feeds, shown: card)
     }
 

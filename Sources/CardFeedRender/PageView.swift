@@ -6,17 +6,19 @@ import CardFeedSelect
 /// What the page template sees: one page of one feed, in the shell every page of the site has
 /// (`PageShell`, whose names it has too).
 struct PageView: TemplateModel {
-    static let names = ViewNames<Self>("page", shared: PageShell.self, { PageShell.value(of: $0.shell, for: $1) }, [
+    static let names = ViewNames<Self>("page", shared: PageShell.self, { $0.shell.value(for: $1) }, [
         .view("feed", FeedView.self, "The feed the page is of.") { .view($0.feed) },
         .value("cards", .cards, "The page's cards, each as its card template renders it: `{{#cards}}{{{.}}}{{/cards}}`.") { .deferredList(count: $0.cardCount) },
-        .text("emptyMessage", "What a feed without cards says.") { $0.shell.settings.strings["emptyFeed"] },
+        .text("emptyMessage", "What a feed without cards says.") { $0.shell.model.settings.strings["emptyFeed"] },
         .view("pagination", PaginationView.self, "The way to the feed's other pages; none on a page with none of them.") { $0.pagination.map(MustacheValue.view) },
         .view("dates", DatesView.self, """
             The days of the page's cards, but the pinned ones on a front page; none for a page whose cards have no date.
             """) { $0.dates.map(MustacheValue.view) },
     ])
 
-    let shell: PageShell
+    /// Held by reference: the page's names of the shell reach it on every lookup, where a copy
+    /// of its dozen values would be made each time.
+    let shell: TemplateObject<PageShell>
     let feed: FeedView
     /// How many cards the page shows. `{{#cards}}` leaves a hole in the page where they go,
     /// which the page's writer fills (see `PageFrame`).
@@ -45,9 +47,9 @@ struct PageView: TemplateModel {
         }
         // cardfeed.yml's description, else what the page shows: "Brewline · News · Feb 11 – Mar 2, 2026".
         let description = settings.head.description ?? ([settings.siteTitle, feed.title] + [dates?.text].compactMap { $0 }).joined(separator: " · ")
-        shell = PageShell(
+        shell = TemplateObject(PageShell(
             settings: settings, path: path, title: title, description: description, nav: nav, alternates: alternates,
-            preview: PageShell.Preview(title: title, description: description, image: settings.head.image, type: "website"), languages: languages)
+            preview: PageShell.Preview(title: title, description: description, image: settings.head.image, type: "website"), languages: languages))
     }
 }
 

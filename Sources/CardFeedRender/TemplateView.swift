@@ -111,8 +111,8 @@ struct ViewNames<Model>: Sendable {
     }
 
     /// A view with the names of `Shared` (which another view has too: see `PageShell`) and its
-    /// own: `shared` answers those, as `{ PageShell.value(of: $0.shell, for: $1) }`, a closure
-    /// that captures nothing and reads the part in place.
+    /// own: `shared` answers those, as `{ $0.shell.value(for: $1) }`, a closure that captures
+    /// nothing, over the part held by reference (a part held by value was copied on each name).
     init<Shared: TemplateModel>(
         _ view: String, shared: Shared.Type, _ read: @escaping @Sendable (Model, MustacheName) -> MustacheValue?, _ names: [ViewName<Model>]
     ) {

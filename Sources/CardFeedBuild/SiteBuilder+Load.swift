@@ -41,7 +41,7 @@ extension SiteBuilder {
         var loader = CardLoader(site: options.site, linkSchemes: config.links.linkSchemes)
         loader.timeZone = config.timeZone
         loader.descriptions = config.descriptions
-        if options.overrides.now != nil { loader.givenNow = config.now }
+        if config.source(of: .now) != .fallback { loader.givenNow = config.now }
         return loader
     }
 

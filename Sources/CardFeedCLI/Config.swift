@@ -73,6 +73,7 @@ struct Config: ParsableCommand {
             [
                 "key": setting.name, "value": setting.value(config).json, "source": config.source(of: setting).description,
                 "default": setting.fallback, "type": setting.type, "option": setting.option ?? NSNull(), "in_file": setting.inFile,
+                "help": setting.help,
             ]
         }
         let written = OutputFormat.written(withBaseURL: config.baseURL != nil)

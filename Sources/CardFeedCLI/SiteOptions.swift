@@ -6,13 +6,16 @@ import CardFeedLoad
 import CardFeedModel
 import CardFeedRender
 
-/// Options shared by `build`, `check` and `serve`.
+/// Options shared by `build`, `check`, `explain`, `config` and `serve`. A property named after a
+/// setting's option (`pageSize`, `--page-size`) is that setting's (`SettingArguments`): its help
+/// is the setting's `optionHelp`, and its type what the setting's `SettingOption` takes (a flag's
+/// `Bool`, an option's value, optional).
 struct SiteOptions: ParsableArguments {
     @OptionGroup var location: SiteArgument
 
     @Option(name: .customLong("now"), parsing: .unconditional, help: ArgumentHelp(
-        Setting.now.help,
-        discussion: "Cards that expire at or before it are hidden; cards created after it are future cards (see future in cardfeed.yml). An offset may follow a date-time (2026-11-20T10:00:00+02:00); a time without an offset (a date alone is midnight) is on the site's clocks (timezone in cardfeed.yml, default UTC). Defaults to the current time. Fix it to make a build reproducible.",
+        Setting.now.optionHelp,
+        discussion: "Cards that expire at or before it are hidden; cards created after it are future cards (see future in cardfeed.yml). An offset may follow a date-time (2026-11-20T10:00:00+02:00); a time without an offset (a date alone is midnight) is on the site's clocks (timezone in cardfeed.yml, default UTC). Fix it to make a build reproducible.",
         valueName: "time"))
     var now: NowArgument?
 
@@ -37,7 +40,7 @@ struct SiteOptions: ParsableArguments {
         discussion: "The .deb and the release archive bring Pagefind, beside cardfeed; a cardfeed built from source finds it on PATH (sudo bash scripts/get-pagefind.sh installs the version CardFeed is tested with), and PAGEFIND names another. The index goes in OUTPUT/pagefind/, made before the output is replaced, so a failed index leaves the previous output as it was; serve makes it in the background once the saves pause for a second. Search works over http(s), not from files opened in a browser."))
     var search = false
 
-    @Flag(help: ArgumentHelp(Setting.strict.help))
+    @Flag(help: ArgumentHelp(Setting.strict.optionHelp))
     var strict = false
 
     @Flag(name: .shortAndLong, help: ArgumentHelp(
@@ -61,8 +64,7 @@ struct SiteOptions: ParsableArguments {
     }
 
     func buildOptions() -> BuildOptions {
-        BuildOptions(site: location.located.folder, overrides: SettingOverrides(
-            now: now?.time, pageSize: pageSize, locale: locale, baseURL: baseURL, contentSecurityPolicy: csp, search: search, strict: strict))
+        BuildOptions(site: location.located.folder, overrides: SettingArguments.given(in: self))
     }
 
     func logger() -> Logger {

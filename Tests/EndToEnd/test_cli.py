@@ -201,7 +201,8 @@ def test_config_prints_each_setting_with_where_it_came_from(run, tmp_path):
     data = json.loads(run("config", site, "--json").stdout)
     settings = {setting["key"]: setting for setting in data["settings"]}
     assert settings["page_size"] == {"key": "page_size", "value": 7, "source": "cardfeed.yml:3", "default": "20",
-                                     "type": "whole number, 0 or more", "option": "--page-size", "in_file": True}
+                                     "type": "whole number, 0 or more", "option": "--page-size", "in_file": True,
+                                     "help": "Cards a page, on average; 0 puts each feed on one page."}
     assert settings["base_url"]["value"] is None and settings["base_url"]["source"] == "default"
     assert settings["strict"]["value"] is False and settings["description"]["option"] is None
     assert not any(f["written"] for f in data["output_formats"] if f["needs_base_url"]), "no base URL, no feed files"

@@ -115,6 +115,11 @@ enum Browser {
             warn("found no program to open a browser with (\(names.joined(separator: " or ")))", url)
             return
         }
+        // Foundation's Process, not swift-subprocess nor `ChildProcess`: the opener is started and
+        // left to run, its output discarded and only its exit status read, and nothing ends it,
+        // so none of what `ChildProcess` does for Pagefind (a process group ended whole, the
+        // output's tail, the pid kept until then) is needed here; swift-subprocess would add a
+        // package, and swift-system under it, to every build for this one call.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = [url]

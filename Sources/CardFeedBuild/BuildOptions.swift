@@ -27,6 +27,9 @@ public struct BuildOptions: Sendable {
     /// hands their memory back at once, where freeing them string by string as the build
     /// returns would keep the user waiting. Nil (`serve`, the tests) frees them then.
     public var whenDoneWithCards: (@Sendable (_ read: [Card], _ ruled: [Card]) -> Void)?
+    /// Where the build keeps what the next one reuses, and finds what the last one kept
+    /// (`--cache-dir`, `cache_dir:`, by default `SITE/.cardfeed-cache/`); nil with `--no-cache`.
+    public var cache: BuildCacheFolder?
 
     public init(site: SiteFolder, overrides: SettingOverrides = SettingOverrides()) {
         self.site = site
@@ -72,6 +75,12 @@ public struct BuildReport: Sendable {
     public var comparedWithPrevious = false
     /// Files of the previous output that this build no longer produces, removed.
     public var filesRemoved: [String] = []
+    /// With a cache (`BuildOptions.cache`), the cards taken from it rather than rendered; nil
+    /// without one.
+    public var cardsReused: Int?
+    /// Why the cache was not used, or not kept, when it was asked for: one line for the summary
+    /// (never an error: the build goes on without it).
+    public var cacheNote: String?
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []

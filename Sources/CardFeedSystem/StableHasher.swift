@@ -22,7 +22,7 @@ package struct StableHasher {
     }
 
     package mutating func combine(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(littleEndian: value)
     }
 
     package mutating func combine(_ value: Int64) { combine(UInt64(bitPattern: value)) }

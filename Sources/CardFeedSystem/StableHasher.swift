@@ -36,7 +36,7 @@ package struct StableHasher {
     }
 
     /// An optional: a flag, then the value if there is one.
-    package mutating func combine<Value>(_ value: Value?, _ combine: (inout StableHasher, Value) -> Void) {
+    package mutating func combine<Wrapped>(_ value: Wrapped?, _ combine: (inout StableHasher, Wrapped) -> Void) {
         self.combine(value != nil)
         if let value { combine(&self, value) }
     }

@@ -10,6 +10,10 @@ package enum StableHash {
         // passed as the C function's `const void *`, which points at it for the call alone.
         XXH_INLINE_XXH3_64bits(bytes, bytes.count)
     }
+
+    package static func of(bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBufferPointer { XXH_INLINE_XXH3_64bits($0.baseAddress, $0.count) }
+    }
 }
 
 extension StableHash {

@@ -67,7 +67,7 @@ def commands(result):
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
-@pytest.mark.parametrize("name", ["CARDFEED_SITE", "CARDFEED_OUTPUT", "CARDFEED_BASE_URL", "CARDFEED_STRICT"])
+@pytest.mark.parametrize("name", ["CARDFEED_SITE", "CARDFEED_OUTPUT", "CARDFEED_BASE_URL", "CARDFEED_STRICT", "CARDFEED_CACHE_DIR"])
 def test_no_input_of_the_build_step_adds_a_workflow_command_or_an_output(runner, name, payload):
     result, written = runner("build.sh", **{name: payload})
     for line in commands(result):
@@ -86,11 +86,54 @@ def test_the_build_step_passes_ordinary_inputs_as_they_are(runner, tmp_path):
     site = "my site/100% cards"
     result, written = runner("build.sh", CARDFEED_SITE=site, CARDFEED_OUTPUT="", CARDFEED_BASE_URL="https://x.example/a b", CARDFEED_STRICT="true")
     assert result.returncode == 0, result.stderr
-    assert (tmp_path / "arguments").read_text().split("\0")[:-1] == ["build", site, "--base-url", "https://x.example/a b", "--strict"]
+    assert (tmp_path / "arguments").read_text().split("\0")[:-1] == ["build", site, "--base-url", "https://x.example/a b", "--strict", "--no-cache"]
     assert written == {"output": f"{site}/public"}
-    assert result.stdout.splitlines()[0] == "cardfeed build my\\ site/100%\\ cards --base-url https://x.example/a\\ b --strict"
-    result, written = runner("build.sh", CARDFEED_SITE="s", CARDFEED_OUTPUT="out/site")
+    assert result.stdout.splitlines()[0] == "cardfeed build my\\ site/100%\\ cards --base-url https://x.example/a\\ b --strict --no-cache"
+    result, written = runner("build.sh", CARDFEED_SITE="s", CARDFEED_OUTPUT="out/site", CARDFEED_CACHE_DIR="s/.cardfeed-cache")
     assert written == {"output": "out/site"}
+    assert (tmp_path / "arguments").read_text().split("\0")[:-1] == ["build", "s", "--output", "out/site", "--cache-dir", "s/.cardfeed-cache"]
+
+
+def test_the_cache_step_keys_the_cache_by_version_site_and_settings(runner, tmp_path):
+    """The key holds the version, the site and its cardfeed.yml's hash, and the run (each build
+    saves its cache); the restore keys drop the run, then the settings. A key has no comma and
+    fits actions/cache's 512 characters whatever the site's path."""
+    site = tmp_path / "my site, 100%"
+    site.mkdir()
+    (site / "cardfeed.yml").write_text("title: A\n")
+    env = {"CARDFEED_SITE": site.name, "CARDFEED_CACHE": "true", "CARDFEED_INSTALLED": "1.2.3",
+           "RUNNER_OS": "Linux", "GITHUB_RUN_ID": "77", "GITHUB_RUN_ATTEMPT": "2"}
+    result, first = runner("cache-key.sh", **env)
+    assert result.returncode == 0, result.stderr
+    assert first["path"] == f"{site.name}/.cardfeed-cache"
+    key, restore = first["key"], first["restore-keys"].split("\n")
+    assert key.startswith("cardfeed-1.2.3-Linux-") and key.endswith("-77-2") and "," not in key and len(key) <= 512, key
+    assert len(restore) == 2 and key.startswith(restore[0]) and restore[0].startswith(restore[1]) and restore[1] != restore[0], restore
+    assert "," not in first["restore-keys"]
+    (site / "cardfeed.yml").write_text("title: B\n")
+    _, changed = runner("cache-key.sh", **env)
+    assert changed["key"] != key and changed["restore-keys"].split("\n")[1] == restore[1], "other settings: another key, the same last restore key"
+    _, other_version = runner("cache-key.sh", **{**env, "CARDFEED_INSTALLED": "1.2.4"})
+    assert not other_version["key"].startswith(restore[1]), "another version restores nothing of this one's"
+    _, other_site = runner("cache-key.sh", **{**env, "CARDFEED_SITE": "elsewhere"})
+    assert not other_site["key"].startswith(restore[1]), "another site restores nothing of this one's"
+    off, written = runner("cache-key.sh", **{**env, "CARDFEED_CACHE": "false"})
+    assert off.returncode == 0 and written == {}, "cache: false: no key, so neither restore nor save runs"
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+@pytest.mark.parametrize("name", ["CARDFEED_SITE", "CARDFEED_CACHE"])
+def test_no_input_of_the_cache_step_adds_a_workflow_command_or_an_output(runner, name, payload):
+    inputs = {"CARDFEED_SITE": "site", "CARDFEED_CACHE": "true", "CARDFEED_INSTALLED": "1.0.0", name: payload}
+    result, written = runner("cache-key.sh", **inputs)
+    for line in commands(result):
+        assert OURS.match(line), f"{name}={payload!r} printed the command {line!r}:\n{result.stdout}{result.stderr}"
+    assert set(written) <= {"path", "key", "restore-keys"}, written
+    if "\n" in payload or "\r" in payload or name == "CARDFEED_CACHE":
+        assert result.returncode == 1 and written == {}, (result.stdout, result.stderr)
+        assert len(commands(result)) == 1 and "input" in commands(result)[0], result.stdout
+    else:
+        assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)

@@ -4,11 +4,13 @@ import CardFeedModel
 import CardFeedSelect
 import CardFeedSystem
 
-// `serve` reuses a rendered card, and leaves a page as it is, when what it is made of did not
-// change. What it is made of is written down below as values whose `Hashable` the compiler
-// writes from their fields (and from the fields of `Card.Fields`, `RenderSettings.Values` and
-// `FeedSelection`), so that nothing is left out when a field is added; the caches keep the
-// hashes. `cardfeed build` has no cache and makes none of these.
+// `serve` and a build with a cache (`BuildCache`) reuse a rendered card, and leave a page as it
+// is, when what it is made of did not change. What it is made of is written down below as values
+// whose `Encodable` the compiler writes from their fields (and from those of `Card.Fields`), or
+// that are read whole through their mirror (`StableHash.reflecting`: the settings, the feeds'
+// selections, once a build), so that nothing is left out when a field is added; the caches keep
+// the hashes, which are the same from process to process (`StableHash`), so that a cache on disk
+// holds them. A build without a cache makes none of these.
 
 /// What every card and page of a build is made of: the templates and the settings.
 struct RenderContextKey: Hashable {
@@ -18,7 +20,7 @@ struct RenderContextKey: Hashable {
 }
 
 /// What a card's HTML is made of.
-struct CardRenderKey: Hashable {
+struct CardRenderKey: Encodable {
     var card: Card.Fields
     /// Its HTML id; the permalink names its page (see `CardPlaces.permalink`).
     var anchor: String
@@ -42,7 +44,7 @@ struct PageFrameKey: Hashable {
 }
 
 /// What a page is made of: its frame, its place and its cards.
-struct PageKey: Hashable {
+struct PageKey: Encodable {
     /// The hash of the build's `PageFrameKey`.
     var frame: Int
     var path: String
@@ -64,7 +66,7 @@ struct CardPageFrameKey: Hashable {
 /// What a card's page is made of: its card, the frame every card page shares, and where the
 /// card sits in its feeds (its links back to them). Its places and the frame, not
 /// the whole selection: a card that moves to another page of a feed changes only its own page.
-struct CardPageKey: Hashable {
+struct CardPageKey: Encodable {
     /// The hash of the card's `CardRenderKey`.
     var card: Int
     /// The hash of the build's `CardPageFrameKey`.
@@ -85,7 +87,7 @@ extension SiteRenderer {
     /// Every card's key, computed once for the cards and for the pages that show them (only
     /// when there is a cache to look them up in: `cardfeed build` makes none).
     func renderKeys(_ cards: ShownCards, places: CardPlaces) -> RenderKeys {
-        let context = RenderContextKey(templates: templates.fingerprint, settings: settings.values).hashValue
+        let context = StableHash.reflecting(RenderContextKey(templates: templates.fingerprint, settings: settings.values))
         let keys = ConcurrentResults<Int>(count: cards.count)
         let chunk = 512
         Parallel.perform(iterations: (cards.count + chunk - 1) / chunk) { index in
@@ -101,18 +103,18 @@ extension SiteRenderer {
     func renderKey(_ card: Card, anchor: String, permalink: String, context: Int) -> Int {
         var imageSize: ImageSize?
         if case .asset(let path) = card.image { imageSize = settings.images.sizes.size(of: path) }
-        return CardRenderKey(
+        return StableHash.of(CardRenderKey(
             card: card.fields, anchor: anchor, permalink: permalink,
             imageSize: imageSize, context: context
-        ).hashValue
+        ))
     }
 
     /// Each page's key (the hash of its `PageKey`), by feed and page (as `FeedSelection.pages`).
     func pageKeys(_ selection: Selection, _ keys: RenderKeys) -> [[Int]] {
-        let frame = PageFrameKey(context: keys.context, feeds: selection.feeds, languages: languages?.links).hashValue
+        let frame = StableHash.reflecting(PageFrameKey(context: keys.context, feeds: selection.feeds, languages: languages?.links))
         return selection.feeds.map { feed in
             feed.pages.map { page in
-                PageKey(frame: frame, path: page.path, cards: page.cards.map { keys.cards[feed.cards[$0]] }).hashValue
+                StableHash.of(PageKey(frame: frame, path: page.path, cards: page.cards.map { keys.cards[feed.cards[$0]] }))
             }
         }
     }

@@ -11,11 +11,12 @@ import Foundation
 /// `Fields` first.
 @dynamicMemberLookup
 public struct Card: Sendable {
-    /// Everything a card says. `Hashable` as the compiler writes it, from every field: `serve`
-    /// reuses a rendered card under a key made from it (see `CardRenderKey`), so a field added
-    /// here counts with no other edit. (`Decodable`, also written by the compiler, lets the tests
-    /// make a copy with any one field changed: see `ReuseKeyTests`.)
-    public struct Fields: Sendable, Hashable, Decodable {
+    /// Everything a card says. `Hashable` and `Encodable` as the compiler writes them, from every
+    /// field: `serve` and the build cache reuse a rendered card under a key made from its
+    /// `Encodable` form (see `CardRenderKey`), so a field added here counts with no other edit.
+    /// (`Decodable`, also written by the compiler, lets the tests make a copy with any one field
+    /// changed: see `ReuseKeyTests`.)
+    public struct Fields: Sendable, Hashable, Codable {
         public var id: String
         public var type: CardType
         public var viewed = false
@@ -133,7 +134,7 @@ public struct Card: Sendable {
     }
 
     /// One of a card's `extras`: a key and its text.
-    public struct Extra: Sendable, Hashable, Decodable {
+    public struct Extra: Sendable, Hashable, Codable {
         public var key: String
         public var value: String
 
@@ -150,7 +151,7 @@ public struct Card: Sendable {
 
 /// A CSS custom property's name (without `--cf-`) and value, as a card's style extras and the
 /// theme of cardfeed.yml set them.
-public struct CSSProperty: Sendable, Hashable, Decodable {
+public struct CSSProperty: Sendable, Hashable, Codable {
     public var name: String
     public var value: String
 
@@ -161,7 +162,7 @@ public struct CSSProperty: Sendable, Hashable, Decodable {
 }
 
 /// Where a card's image comes from.
-public enum CardImage: Sendable, Hashable, Decodable {
+public enum CardImage: Sendable, Hashable, Codable {
     /// An http(s) URL, used as it is.
     case remote(String)
     /// A file in SITE/assets/ (path relative to that folder), copied into the output.
@@ -169,7 +170,7 @@ public enum CardImage: Sendable, Hashable, Decodable {
 }
 
 /// The wire type names of Braze cards.
-public enum CardType: String, Sendable, CaseIterable, Comparable, Decodable {
+public enum CardType: String, Sendable, CaseIterable, Comparable, Codable {
     case bannerImage = "banner_image"
     case captionedImage = "captioned_image"
     case shortNews = "short_news"
@@ -213,7 +214,7 @@ public enum CardType: String, Sendable, CaseIterable, Comparable, Decodable {
 }
 
 /// The categories Braze's News Feed knows.
-public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Decodable {
+public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Codable {
     case news, advertising, announcements, social
 
     /// Why `name` is no category, with the one it was probably meant to be (`Suggestion`) and
@@ -255,7 +256,7 @@ public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Decodable 
 }
 
 /// Where a card was read from.
-public struct CardSource: Sendable, Hashable, Decodable, CustomStringConvertible {
+public struct CardSource: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The file's path as the user would write it (relative to the working directory where possible).
     public var file: String
     /// Position in the file's list of cards, from 0.

@@ -19,3 +19,9 @@ extension KeyExempt: Decodable where Value: Decodable {
         wrappedValue = try Value(from: decoder)
     }
 }
+
+/// Nothing, as in its hash: a value's stable key (`StableHash`) leaves it out as its
+/// `Hashable` does.
+extension KeyExempt: Encodable {
+    public func encode(to encoder: any Encoder) throws {}
+}

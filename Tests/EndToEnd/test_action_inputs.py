@@ -142,3 +142,33 @@ def test_the_install_steps_version_input_adds_no_workflow_command_or_output(runn
     assert result.returncode == 1
     assert [OURS.match(line) is not None for line in commands(result)] == [True], commands(result)
     assert written == {}
+
+
+def test_the_cache_steps_path_is_one_the_real_build_takes(cardfeed_bin, tmp_path):
+    """cache-key.sh, then build.sh with the folder it named, as action.yml chains them, with the
+    real cardfeed: the cache goes beside the site's folders, out of the output that is uploaded,
+    and the build takes it; with cache: false the build runs with --no-cache."""
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    (bin_folder / "cardfeed").symlink_to(cardfeed_bin)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "cards.json").write_text('[{"id": "a", "type": "text_announcement", "created": 1, "description": "d"}]')
+    github_output = tmp_path / "GITHUB_OUTPUT"
+
+    def step(script, **env):
+        github_output.write_text("")
+        result = subprocess.run(["bash", str(REPO / "action" / script)], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                                env={"PATH": f"{bin_folder}:/usr/bin:/bin", "HOME": str(tmp_path), "GITHUB_OUTPUT": str(github_output), **env})
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result, outputs(github_output.read_text())
+
+    _, named = step("cache-key.sh", CARDFEED_SITE="site", CARDFEED_CACHE="true", CARDFEED_INSTALLED="1.0.0")
+    built, written = step("build.sh", CARDFEED_SITE="site", CARDFEED_CACHE_DIR=named["path"])
+    assert built.stdout.splitlines()[0] == "cardfeed build site --cache-dir site/.cardfeed-cache", built.stdout
+    assert not (tmp_path / written["output"]).joinpath(".cardfeed-cache").exists()
+    (site / "cardfeed.yml").write_text("cache_dir: public/cache\n")  # the action's folder wins over the file's
+    step("build.sh", CARDFEED_SITE="site", CARDFEED_CACHE_DIR=named["path"])
+    _, none = step("cache-key.sh", CARDFEED_SITE="site", CARDFEED_CACHE="false", CARDFEED_INSTALLED="1.0.0")
+    without, _ = step("build.sh", CARDFEED_SITE="site", CARDFEED_CACHE_DIR=none.get("path", ""))
+    assert without.stdout.splitlines()[0] == "cardfeed build site --no-cache", without.stdout

@@ -160,8 +160,12 @@ public struct TemplateSet: Sendable {
         let problems = TemplateLinter(templates: files, names: names).check()
         problems.forEach { diagnostics.append($0) }
         if problems.contains(where: { $0.severity == .error }) { return nil }
-        let texts = parsed.sorted(by: { $0.key < $1.key }).map { [$0.key, $0.value.source.text] }
-        var set = TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: StableHash.of(texts))
+        var hasher = StableHasher()
+        for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(name)
+            hasher.combine(entry.source.text)
+        }
+        var set = TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
         if let source = parsed[searchDocumentTemplate]?.source { set.searchDocumentFile = source.file }
         for (name, entry) in parsed where name.hasPrefix("cards/") && !entry.source.builtin && !showsImage(entry.source.text) {
             set.cardTemplatesWithoutImage[String(name.dropFirst("cards/".count))] = entry.source.file

@@ -10,14 +10,8 @@ package enum StableHash {
         bytes.withUnsafeBufferPointer { XXH_INLINE_XXH3_64bits($0.baseAddress, $0.count) }
     }
 
-    /// The hash of `value`'s every stored field, in the order its `Encodable` conformance gives
-    /// them (the compiler's, for the types the cache keys are made of, so that a field added is
-    /// never left out of its key). A dictionary's entries count whatever their order.
-    package static func of(_ value: some Encodable) -> Int {
-        var encoder = CanonicalEncoder()
-        // Only a conformance written by hand can throw, and those of the keys' types do not.
-        try! value.encode(to: encoder)
-        return Int(truncatingIfNeeded: of(bytes: encoder.bytes.finish()))
+    package static func of(bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBufferPointer { XXH_INLINE_XXH3_64bits($0.baseAddress, $0.count) }
     }
 }
 
@@ -46,10 +40,15 @@ extension CanonicalBytes {
         case let integer as any BinaryInteger:
             mark(.integer, depth)
             append(String(describing: integer))
+        case let integers as [Int]:
+            // A feed's cards, by the thousand: their bytes, not a mirror of each.
+            mark(.unkeyed, depth)
+            append(UInt64(integers.count))
+            integers.withUnsafeBytes { append(bytes: Array($0)) }
         default:
             let mirror = Mirror(reflecting: value)
             mark(.keyed, depth)
-            append(String(reflecting: type(of: value)))
+            append(Self.typeName(of: value))
             switch mirror.displayStyle {
             case .dictionary?, .set?:
                 // Each entry on its own, then in the order of their bytes: a process's order is its own.
@@ -80,4 +79,55 @@ extension CanonicalBytes {
             }
         }
     }
+}
+
+/// The bytes `StableHash.reflecting` hashes: each value with a mark and its depth in the whole
+/// before it, so that no two different values give the same bytes.
+final class CanonicalBytes {
+    enum Mark: UInt8 {
+        case keyed = 1, unkeyed, key, element, superValue, null, yes, no, string, double, integer, unsigned
+    }
+
+    private var storage: [UInt8] = []
+
+    init() {
+        storage.reserveCapacity(1024)
+    }
+
+    func mark(_ mark: Mark, _ depth: UInt8) {
+        storage.append(mark.rawValue)
+        storage.append(depth)
+    }
+
+    /// A string as its length and its UTF-8.
+    func append(_ string: String) {
+        var string = string
+        string.withUTF8 { utf8 in
+            append(UInt64(utf8.count))
+            storage.append(contentsOf: utf8)
+        }
+    }
+
+    func append(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
+    }
+
+    /// The value's type, qualified by its module, without what names a private type's place in
+    /// memory ("(unknown context at $5632...)"), which changes from process to process.
+    static func typeName(of value: Any) -> String {
+        var name = Substring(String(reflecting: type(of: value)))
+        var cleaned = ""
+        while let start = name.range(of: "(unknown context at $") {
+            cleaned += name[..<start.lowerBound]
+            name = name[start.upperBound...].drop { $0 != ")" }.dropFirst()
+            if cleaned.hasSuffix(".") == false, name.first == "." { name = name.dropFirst() }
+        }
+        return cleaned + name
+    }
+
+    func append(bytes: [UInt8]) {
+        storage.append(contentsOf: bytes)
+    }
+
+    func finish() -> [UInt8] { storage }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// and extended) and SVG (its width and height, else its viewBox). Cards rarely carry an
 /// `aspect_ratio`; with the size, every `<img>` gets `width` and `height`, so the page does not
 /// shift as images arrive, and a small image need not be scaled up.
-public struct ImageSize: Sendable, Hashable, Encodable {
+public struct ImageSize: Sendable, Hashable {
     public let width: Int
     public let height: Int
 

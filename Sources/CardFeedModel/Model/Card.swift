@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedSystem
 
 /// One card, normalised from either Braze key style (News Feed long keys or Content Cards short
 /// keys). Every value here has already been checked: URLs are safe to put in a page, timestamps
@@ -11,12 +12,12 @@ import Foundation
 /// `Fields` first.
 @dynamicMemberLookup
 public struct Card: Sendable {
-    /// Everything a card says. `Hashable` and `Encodable` as the compiler writes them, from every
-    /// field: `serve` and the build cache reuse a rendered card under a key made from its
-    /// `Encodable` form (see `CardRenderKey`), so a field added here counts with no other edit.
+    /// Everything a card says. `Hashable` as the compiler writes it, from every field; `serve`
+    /// and the build cache reuse a rendered card under a key made from its fields (see
+    /// `CardRenderKey` and `stableHash(into:)`, which `ReuseKeyTests` holds to every field).
     /// (`Decodable`, also written by the compiler, lets the tests make a copy with any one field
-    /// changed: see `ReuseKeyTests`.)
-    public struct Fields: Sendable, Hashable, Codable {
+    /// changed.)
+    public struct Fields: Sendable, Hashable, Decodable {
         public var id: String
         public var type: CardType
         public var viewed = false
@@ -134,7 +135,7 @@ public struct Card: Sendable {
     }
 
     /// One of a card's `extras`: a key and its text.
-    public struct Extra: Sendable, Hashable, Codable {
+    public struct Extra: Sendable, Hashable, Decodable {
         public var key: String
         public var value: String
 
@@ -151,7 +152,7 @@ public struct Card: Sendable {
 
 /// A CSS custom property's name (without `--cf-`) and value, as a card's style extras and the
 /// theme of cardfeed.yml set them.
-public struct CSSProperty: Sendable, Hashable, Codable {
+public struct CSSProperty: Sendable, Hashable, Decodable {
     public var name: String
     public var value: String
 
@@ -162,7 +163,7 @@ public struct CSSProperty: Sendable, Hashable, Codable {
 }
 
 /// Where a card's image comes from.
-public enum CardImage: Sendable, Hashable, Codable {
+public enum CardImage: Sendable, Hashable, Decodable {
     /// An http(s) URL, used as it is.
     case remote(String)
     /// A file in SITE/assets/ (path relative to that folder), copied into the output.
@@ -170,7 +171,7 @@ public enum CardImage: Sendable, Hashable, Codable {
 }
 
 /// The wire type names of Braze cards.
-public enum CardType: String, Sendable, CaseIterable, Comparable, Codable {
+public enum CardType: String, Sendable, CaseIterable, Comparable, Decodable {
     case bannerImage = "banner_image"
     case captionedImage = "captioned_image"
     case shortNews = "short_news"
@@ -214,7 +215,7 @@ public enum CardType: String, Sendable, CaseIterable, Comparable, Codable {
 }
 
 /// The categories Braze's News Feed knows.
-public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Codable {
+public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Decodable {
     case news, advertising, announcements, social
 
     /// Why `name` is no category, with the one it was probably meant to be (`Suggestion`) and
@@ -256,7 +257,7 @@ public enum FeedCategory: String, Sendable, CaseIterable, Comparable, Codable {
 }
 
 /// Where a card was read from.
-public struct CardSource: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct CardSource: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// The file's path as the user would write it (relative to the working directory where possible).
     public var file: String
     /// Position in the file's list of cards, from 0.
@@ -280,4 +281,61 @@ public struct CardSource: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `site/cards.json: card 4`: cards are counted from 1 in messages, as people count.
     public var description: String { "\(file): card \(index + 1)" }
+}
+
+extension Card.Fields {
+    /// Every field but `source` (as `Hashable`, see `KeyExempt`), for the build cache's card keys
+    /// (`StableHasher`). `ReuseKeyTests` edits every field the type has, one at a time, and
+    /// expects the key to change: a field added to the type and not here fails it.
+    package func stableHash(into hasher: inout StableHasher) {
+        hasher.combine(id)
+        hasher.combine(type.rawValue)
+        hasher.combine(viewed)
+        hasher.combine(created)
+        hasher.combine(updated)
+        hasher.combine(expiresAt)
+        hasher.combine(categories.count)
+        for category in categories { hasher.combine(category.rawValue) }
+        hasher.combine(extras.count)
+        for extra in extras {
+            hasher.combine(extra.key)
+            hasher.combine(extra.value)
+        }
+        hasher.combine(image) { hasher, image in
+            switch image {
+            case .remote(let url): hasher.combine("remote"); hasher.combine(url)
+            case .asset(let path): hasher.combine("asset"); hasher.combine(path)
+            }
+        }
+        hasher.combine(imageAlt)
+        hasher.combine(language)
+        hasher.combine(title)
+        hasher.combine(description)
+        hasher.combine(descriptionFormat.rawValue)
+        hasher.combine(url)
+        hasher.combine(domain)
+        hasher.combine(aspectRatio)
+        hasher.combine(useWebView)
+        hasher.combine(pinned)
+        hasher.combine(dismissed)
+        hasher.combine(removed)
+        hasher.combine(dismissible)
+        hasher.combine(isTest)
+        hasher.combine(clicked)
+        hasher.combine(subtitle)
+        hasher.combine(caption)
+        hasher.combine(rating)
+        hasher.combine(reviews)
+        hasher.combine(price)
+        hasher.combine(displayPrice)
+        hasher.combine(mediaType)
+        hasher.combine(itunesID)
+        hasher.combine(universal)
+        hasher.combine(styles.count)
+        for style in styles {
+            hasher.combine(style.name)
+            hasher.combine(style.value)
+        }
+        hasher.combine(templateName)
+    }
 }

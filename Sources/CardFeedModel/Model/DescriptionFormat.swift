@@ -1,6 +1,6 @@
 /// How a card's title and description are shown: `descriptions` in cardfeed.yml for the site,
 /// the extra `cardfeed_descriptions` for one card, `set: {descriptions: …}` in a rule.
-public enum DescriptionFormat: String, Sendable, Hashable, CaseIterable, Codable {
+public enum DescriptionFormat: String, Sendable, Hashable, CaseIterable, Decodable {
     /// The description is Markdown with a little HTML; a newline is a line break.
     case markdown
     /// Title and description are plain text, shown as Braze's SDKs show them: every character

@@ -20,8 +20,3 @@ extension KeyExempt: Decodable where Value: Decodable {
     }
 }
 
-/// Nothing, as in its hash: a value's stable key (`StableHash`) leaves it out as its
-/// `Hashable` does.
-extension KeyExempt: Encodable {
-    public func encode(to encoder: any Encoder) throws {}
-}

@@ -78,7 +78,10 @@ public struct SiteBuilder: Sendable {
     public func run() throws(BuildFailure) -> BuildReport {
         // A build into a folder replaced as a whole keeps a cache on disk; serve keeps its own
         // in memory, and `check` writes nothing to compare a cache with.
-        guard let folder = options.cache, reuse == nil, case .folder(let output) = destination else { return try run(BuildReport()) }
+        // A cache where the build may not keep it (`misplacement`) is never opened: the configure
+        // step refuses it with an error at the setting that put it there.
+        guard let folder = options.cache, reuse == nil, case .folder(let output) = destination,
+              folder.misplacement(site: options.site, output: output) == nil else { return try run(BuildReport()) }
         let (cache, note) = BuildCache.open(folder, site: options.site.root, output: output)
         defer { cache?.release() }
         let caches = cache.map(ReuseCaches.init(cardsFrom:)) ?? ReuseCaches()

@@ -8,10 +8,11 @@ struct Cache: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage the build cache.",
         discussion: """
-            build, check and serve keep what the next build can reuse in a cache folder: \
+            build keeps what the next build can reuse in a cache folder: \
             SITE/.cardfeed-cache unless --cache-dir or cache_dir: in cardfeed.yml moves it \
-            (--no-cache goes without). A cache that another version of cardfeed, other settings \
-            or another site made is not used, and a note says so: it never changes what is built.
+            (--no-cache goes without). A cache that another version of cardfeed, another site or \
+            another output made, or a damaged one, is not used, and a note says so: it never \
+            changes what is built.
             """,
         subcommands: [CacheClean.self])
 }

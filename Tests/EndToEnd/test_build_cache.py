@@ -151,3 +151,33 @@ def test_cache_clean_has_help_and_a_site_that_is_none_is_an_error(run, tmp_path)
 def test_init_leaves_the_cache_out_of_git(run, tmp_path):
     assert run("init", "new").returncode == 0
     assert "/.cardfeed-cache/" in (tmp_path / "new" / ".gitignore").read_text().splitlines()
+
+
+def test_the_summary_says_what_the_cache_gave_and_quiet_hides_it(run, tmp_path):
+    site = site_with(tmp_path)
+    first = run("build", site, "--now", "10")
+    assert first.returncode == 0, first.stderr
+    assert (site / ".cardfeed-cache" / "CACHEDIR.TAG").is_file(), "the build keeps its cache in SITE/.cardfeed-cache"
+    second = run("build", site, "--now", "10")
+    lines = second.stdout.splitlines()
+    wrote = next(i for i, line in enumerate(lines) if line.startswith("Wrote "))
+    assert lines[wrote + 1] == "Reused 3 of 3 cards; 0 files written.", second.stdout
+    assert "Reused" not in run("build", site, "--now", "10", "--no-cache").stdout
+    quiet = run("build", site, "--now", "10", "-q")
+    assert quiet.returncode == 0 and quiet.stdout == "", quiet.stdout
+    # What the build keeps, cache clean removes.
+    cleaned = run("cache", "clean", site)
+    assert cleaned.stdout.strip() == "Removed the build cache s/.cardfeed-cache." and not (site / ".cardfeed-cache").exists()
+    assert "Reused 0 of 3 cards" in run("build", site, "--now", "10").stdout
+
+
+def test_a_cache_that_cannot_be_kept_is_a_note_not_a_warning(run, tmp_path):
+    site = site_with(tmp_path)
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache's folder would go")
+    result = run("build", site, "--strict", "--cache-dir", blocked)
+    assert result.returncode == 0, result.stderr
+    notes = [line for line in result.stdout.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1 and "blocked" in notes[0], result.stdout
+    assert "warning" not in result.stderr and "Reused" not in result.stdout, (result.stdout, result.stderr)
+    assert run("build", site, "--cache-dir", blocked, "-q").stdout == "", "--quiet leaves the note out with the rest of the summary"

@@ -37,7 +37,7 @@ extension SiteBuilder {
 
     /// The output a cache may not be inside: the folder a build replaces, or for a check or a
     /// preview, which write none there, the one a build without `--output` would.
-    private var cacheCheckedOutput: URL {
+    var cacheCheckedOutput: URL {
         if case .folder(let folder) = destination { return folder }
         return options.site.defaultOutput
     }

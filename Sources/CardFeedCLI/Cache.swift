@@ -8,10 +8,10 @@ struct Cache: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage the build cache.",
         discussion: """
-            build keeps what the next build can reuse in a cache folder: \
-            SITE/.cardfeed-cache unless --cache-dir or cache_dir: in cardfeed.yml moves it \
-            (--no-cache goes without). A cache that another version of cardfeed, another site or \
-            another output made, or a damaged one, is not used, and a note says so: it never \
+            build and check keep what the next build can reuse in a cache folder, and serve \
+            starts from it: SITE/.cardfeed-cache unless --cache-dir or cache_dir: in cardfeed.yml \
+            moves it (--no-cache goes without). A cache that another version of cardfeed or \
+            another site made, or a damaged one, is not used, and a note says so: it never \
             changes what is built.
             """,
         subcommands: [CacheClean.self])

@@ -43,7 +43,7 @@ struct SiteOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             Setting.cacheDir.optionHelp,
-            discussion: "build keeps in it what the next build can reuse rather than make again (serve keeps its own in memory while it runs); a cache that another version of cardfeed, another site or another output made, or a damaged one, is not used (a note says so), so it never changes what is built. It may not be inside the output folder or the site's cards/, templates/, assets/, static/ or strings/. Remove it with 'cardfeed cache clean'.",
+            discussion: "build and check keep in it what the next build can reuse rather than make again, and serve starts from it; a cache that another version of cardfeed or another site made, or a damaged one, is not used (a note says so), so it never changes what is built. It may not be inside the output folder or the site's cards/, templates/, assets/, static/ or strings/. Remove it with 'cardfeed cache clean'.",
             valueName: "dir"),
         completion: .directory)
     var cacheDir: String?

@@ -41,6 +41,12 @@ def test_serve_takes_the_cache_options(running, tmp_path):
         server = running("serve", site, "--port", "0", *options)
         server.wait_for(r"Serving s at http://")
         server.stop()
+    # A folder the build reads: refused as a build refuses it, and never made.
+    refused = running("serve", site, "--port", "0", "--cache-dir", site / "static" / "cache")
+    refused.wait_for(r"error: --cache-dir: .*static/cache is inside the site's static/ folder", stream="stderr")
+    refused.wait_for(r"Serving s at http://")
+    refused.stop()
+    assert not (site / "static").exists()
 
 
 def test_the_options_help_says_what_they_do_and_the_default(run):

@@ -12,18 +12,22 @@ enum SettingArguments {
     static func given(in options: some ParsableArguments) -> SettingOverrides {
         var overrides = SettingOverrides()
         for child in Mirror(reflecting: options).children {
-            guard let label = child.label, let argument = child.value as? any SettingArgument,
-                  let setting = setting(forProperty: label), let value = argument.settingValue else { continue }
-            overrides[setting] = value
+            guard let label = child.label, let argument = child.value as? any SettingArgument, let value = argument.settingValue else { continue }
+            if let setting = setting(forProperty: label) {
+                overrides[setting] = value
+            } else if let setting = setting(forProperty: label, option: \.commandLine?.off?.name) {
+                overrides.turnOff(setting)
+            }
         }
         return overrides
     }
 
-    /// The setting whose option the property `_pageSize` (a property wrapper's storage) is.
-    static func setting(forProperty label: String) -> Setting? {
-        let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+    /// The setting whose option (or `off` flag: `noCache`, `--no-cache`) the property
+    /// `_pageSize` (a property wrapper's storage) is.
+    static func setting(forProperty label: String, option: KeyPath<Setting, String?> = \.option) -> Setting? {
+        let name = (label.hasPrefix("_") ? String(label.dropFirst()) : label).lowercased()
         return Setting.all.first { setting in
-            setting.option.map { $0.dropFirst(2).replacingOccurrences(of: "-", with: "") == name.lowercased() } ?? false
+            setting[keyPath: option].map { $0.dropFirst(2).replacingOccurrences(of: "-", with: "") == name } ?? false
         }
     }
 }

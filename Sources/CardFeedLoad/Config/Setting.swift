@@ -243,6 +243,22 @@ extension Setting {
         help: "With languages: the default language's pages are under their own folder.",
         read: { reader, key, value, _ in reader.languageKeys.defaultFolder = (key, value) },
         value: { .flag($0.languages?.defaultInFolder ?? false) })
+    public static let cacheDir = Setting(
+        "cache_dir",
+        option: SettingOption("--cache-dir", of: String.self, off: ("--no-cache", { config in config.noCache = true })) { path, config, _ in
+            config.cacheDir = CacheDirSetting(path: path, fromCommandLine: true)
+        },
+        type: "folder path", fallback: "SITE/" + SiteConfig.defaultCacheDir,
+        help: "Where the build cache is kept, what the next build reuses; a relative path in cardfeed.yml is relative to the site folder.",
+        read: { reader, _, value, config in
+            guard let path = reader.string(value, key: "cache_dir") else { return }
+            if path.isEmpty {
+                reader.error(value, "cache_dir", "must be a folder's path (relative to the site folder), not empty; leave the key out for the default, \(SiteConfig.defaultCacheDir)")
+            } else {
+                config.cacheDir = CacheDirSetting(path: path, line: value.mark?.line, column: value.mark?.column)
+            }
+        },
+        value: { config in config.noCache ? .none : .text(config.cacheDir?.path ?? SiteConfig.defaultCacheDir) })
     public static let now = Setting(
         "now", inFile: false,
         option: SettingOption("--now", of: WrittenTime.self, absent: { config in config.now = WrittenTime.current.moment(in: config.timeZone) }) { now, config, _ in
@@ -261,6 +277,6 @@ extension Setting {
     public static let all: [Setting] = [
         title, description, image, baseURL, pageSize, locale, timezone, future, descriptions, theme, rules, links,
         contentSecurityPolicy, feeds, hideEmptyFeeds, cardPages, search, placements, languages, untaggedCards,
-        defaultLanguageFolder, now, strict,
+        defaultLanguageFolder, cacheDir, now, strict,
     ]
 }

@@ -55,6 +55,13 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // Debian's libxxhash-dev, header-only: the hash of the build cache's keys and checksums
+        // (StableHash), the same from process to process, where Swift's `Hasher` is seeded anew
+        // in each.
+        .systemLibrary(
+            name: "CXXHash",
+            providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
+        ),
         // Exchanging two folders in one rename (renameat2 is not in Swift's Glibc module).
         .target(name: "CFileSwap"),
         // pipe2 and posix_spawn's chdir action, for ChildProcess (not in Swift's Glibc module).
@@ -72,7 +79,7 @@ let package = Package(
         // is here, each piece a small safe API the rest uses (docs/architecture.md).
         .target(
             name: "CardFeedSystem",
-            dependencies: ["CSpawn", "CZlib", "CArguments"],
+            dependencies: ["CSpawn", "CZlib", "CXXHash", "CArguments"],
             swiftSettings: pipeline
         ),
         // The pipeline, one target a step; each may use only the targets before it, so a step that

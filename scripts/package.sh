@@ -10,7 +10,7 @@
 # needs only libc6, libstdc++6 and libgcc-s1, so it has zlib linked in and keeps glibc's allocator.
 #
 # Usage: bash scripts/package.sh      (the version is the one in VERSION)
-# Installs the Debian tools it needs (dpkg-dev, lintian, libcmark-dev, libmimalloc-dev, zlib1g-dev, python3) if
+# Installs the Debian tools it needs (dpkg-dev, lintian, libcmark-dev, libmimalloc-dev, zlib1g-dev, libxxhash-dev, python3) if
 # missing; the C stand-in is compiled with the clang of the Swift toolchain.
 # The same input gives byte-identical files: times come from the release's CHANGELOG.md date.
 set -euo pipefail
@@ -27,7 +27,7 @@ release_date=$(sed -n "s/^## \[\?$version\]\? - \([0-9-]\{10\}\)\$/\1/p" CHANGEL
 SOURCE_DATE_EPOCH=$(date -u -d "$release_date 00:00:00" +%s)
 export SOURCE_DATE_EPOCH
 
-packages=(dpkg-dev lintian libcmark-dev libmimalloc-dev zlib1g-dev pkg-config gzip xz-utils python3)
+packages=(dpkg-dev lintian libcmark-dev libmimalloc-dev zlib1g-dev libxxhash-dev pkg-config gzip xz-utils python3)
 bash scripts/apt-install.sh package "${packages[@]}"
 
 work=$root/.build-package

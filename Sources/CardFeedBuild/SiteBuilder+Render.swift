@@ -14,7 +14,9 @@ extension SiteBuilder {
         switch destination {
         case .folder(let folder):
             do {
-                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder)
+                let transaction = try OutputTransaction(output: folder, staticFolder: options.site.staticFolder)
+                if let cache { transaction.keep(cache.pages) }
+                return transaction
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }

@@ -15,6 +15,9 @@ public struct SiteBuilder: Sendable {
     public let destination: BuildDestination
     /// What the previous build decoded and rendered, reused where nothing it depends on changed.
     let reuse: ReuseCaches?
+    /// With `options.cache`, the cache on disk that `reuse` was filled from, and that the build
+    /// replaces once its output is in place.
+    private(set) var cache: BuildCache?
     let logger: Logger
 
     public init(options: BuildOptions, destination: BuildDestination, reusing reuse: ReuseCaches? = nil, logger: Logger = Logger(label: "cardfeed")) {
@@ -26,8 +29,8 @@ public struct SiteBuilder: Sendable {
 
     /// The steps of a build, in order, each with its name, its line, when it runs and what it
     /// does over what the steps before it made (`BuildState`). `run` takes every step that the
-    /// build runs; `check`, whose output keeps nothing, the same list without its last two (the
-    /// index and the write step); `explain`, the steps before the checkpoint (`explainedSteps`).
+    /// build runs; `check`, whose output keeps nothing, the same list without its last three (the
+    /// index, the write step and keeping the cache); `explain`, the steps before the checkpoint (`explainedSteps`).
     static let steps: [BuildStep] = [
         BuildStep(.configure) { builder, state, report throws(BuildFailure) in
             state.configuration = try builder.configure(&report)
@@ -62,6 +65,10 @@ public struct SiteBuilder: Sendable {
         BuildStep(.write, title: { "Write \($0.destination.folder.map(SiteFolder.display) ?? "memory")" }, runs: { builder, _ in builder.writes }) { builder, state, report throws(BuildFailure) in
             try builder.write(state.site!, into: state.output!, &report)
         },
+        // With a cache, once the output is in place.
+        BuildStep(.keep, runs: { builder, _ in builder.cache != nil && builder.writes }) { builder, state, report in
+            builder.keepCache(state, &report)
+        },
     ]
 
     /// The steps `explain` runs: those before the checkpoint, which it does not stop at (it
@@ -69,7 +76,21 @@ public struct SiteBuilder: Sendable {
     static let explainedSteps = steps.prefix { $0.name != .checkpoint }
 
     public func run() throws(BuildFailure) -> BuildReport {
+        // A build into a folder replaced as a whole keeps a cache on disk; serve keeps its own
+        // in memory, and `check` writes nothing to compare a cache with.
+        guard let folder = options.cache, reuse == nil, case .folder(let output) = destination else { return try run(BuildReport()) }
+        let (cache, note) = BuildCache.open(folder, site: options.site.root, output: output)
+        defer { cache?.release() }
+        let caches = cache.map(ReuseCaches.init(cardsFrom:)) ?? ReuseCaches()
+        var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)
+        builder.cache = cache
         var report = BuildReport()
+        report.cacheNote = note
+        return try builder.run(report)
+    }
+
+    private func run(_ report: BuildReport) throws(BuildFailure) -> BuildReport {
+        var report = report
         var state = BuildState()
         reuse?.beginBuild()
         defer {

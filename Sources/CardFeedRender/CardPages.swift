@@ -2,6 +2,7 @@ import CardFeedMustache
 import CardFeedLoad
 import CardFeedModel
 import CardFeedSelect
+import CardFeedSystem
 import CardFeedWrite
 
 /// Every shown card's own page, `cards/<anchor>.html`: the `card_page` template around the card's
@@ -48,7 +49,7 @@ struct CardPages: Sendable {
         feeds = selection.feeds.map { ($0.feed.slug, strings.feedTitle($0.feed)) }
         self.keys = keys.map { keys in
             let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed), languages: renderer.languages?.links)
-            return (frame.hashValue, keys.cards)
+            return (StableHash.reflecting(frame), keys.cards)
         }
         tree = selection.tree
         languages = renderer.languages
@@ -69,7 +70,7 @@ struct CardPages: Sendable {
         var made: [(target: any OutputTarget, searchDocument: Bool)] = [(target, false)]
         if let searchDocuments { made.append((searchDocuments, true)) }
         if let keys {
-            let key = CardPageKey(card: keys.cards[position], frame: keys.frame, places: feeds.map(\.href)).hashValue
+            let key = CardPageKey(card: keys.cards[position], frame: keys.frame, places: feeds.map(\.href)).stableHash
             // Each target is asked, so that each remembers the key.
             made = made.filter { !$0.target.holds(path, madeFrom: key) }
             if made.isEmpty { return }

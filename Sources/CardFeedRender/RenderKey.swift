@@ -4,11 +4,13 @@ import CardFeedModel
 import CardFeedSelect
 import CardFeedSystem
 
-// `serve` reuses a rendered card, and leaves a page as it is, when what it is made of did not
-// change. What it is made of is written down below as values whose `Hashable` the compiler
-// writes from their fields (and from the fields of `Card.Fields`, `RenderSettings.Values` and
-// `FeedSelection`), so that nothing is left out when a field is added; the caches keep the
-// hashes. `cardfeed build` has no cache and makes none of these.
+// `serve` and a build with a cache (`BuildCache`) reuse a rendered card, and leave a page as it
+// is, when what it is made of did not change. What it is made of is written down below as values,
+// hashed the same from process to process so that a cache on disk can keep the hashes: those a
+// build hashes once (the settings, the feeds' selections) read whole through their mirror
+// (`StableHash.reflecting`), so that nothing is left out when a field is added; those hashed once
+// a card or page fed field by field (`StableHasher`, ten times as fast), each list held to its
+// type by `ReuseKeyTests`. A build without a cache makes none of these.
 
 /// What every card and page of a build is made of: the templates and the settings.
 struct RenderContextKey: Hashable {
@@ -18,7 +20,7 @@ struct RenderContextKey: Hashable {
 }
 
 /// What a card's HTML is made of.
-struct CardRenderKey: Hashable {
+struct CardRenderKey {
     var card: Card.Fields
     /// Its HTML id; the permalink names its page (see `CardPlaces.permalink`).
     var anchor: String
@@ -28,6 +30,19 @@ struct CardRenderKey: Hashable {
     var imageSize: ImageSize?
     /// The hash of the build's `RenderContextKey`.
     var context: Int
+
+    var stableHash: Int {
+        var hasher = StableHasher()
+        card.stableHash(into: &hasher)
+        hasher.combine(anchor)
+        hasher.combine(permalink)
+        hasher.combine(imageSize) { hasher, size in
+            hasher.combine(size.width)
+            hasher.combine(size.height)
+        }
+        hasher.combine(context)
+        return hasher.finalize()
+    }
 }
 
 /// What a page's frame (the page template around its cards) is made of, besides the page's
@@ -42,12 +57,21 @@ struct PageFrameKey: Hashable {
 }
 
 /// What a page is made of: its frame, its place and its cards.
-struct PageKey: Hashable {
+struct PageKey {
     /// The hash of the build's `PageFrameKey`.
     var frame: Int
     var path: String
     /// The hashes of its cards' `CardRenderKey`s, in order.
     var cards: [Int]
+
+    var stableHash: Int {
+        var hasher = StableHasher()
+        hasher.combine(frame)
+        hasher.combine(path)
+        hasher.combine(cards.count)
+        cards.forEach { hasher.combine($0) }
+        return hasher.finalize()
+    }
 }
 
 /// What every card's page shows the same besides the templates and settings: the feeds the
@@ -64,13 +88,22 @@ struct CardPageFrameKey: Hashable {
 /// What a card's page is made of: its card, the frame every card page shares, and where the
 /// card sits in its feeds (its links back to them). Its places and the frame, not
 /// the whole selection: a card that moves to another page of a feed changes only its own page.
-struct CardPageKey: Hashable {
+struct CardPageKey {
     /// The hash of the card's `CardRenderKey`.
     var card: Int
     /// The hash of the build's `CardPageFrameKey`.
     var frame: Int
     /// Its links to its place in each feed that shows it.
     var places: [String]
+
+    var stableHash: Int {
+        var hasher = StableHasher()
+        hasher.combine(card)
+        hasher.combine(frame)
+        hasher.combine(places.count)
+        places.forEach { hasher.combine($0) }
+        return hasher.finalize()
+    }
 }
 
 /// serve's keys for one build.
@@ -85,7 +118,7 @@ extension SiteRenderer {
     /// Every card's key, computed once for the cards and for the pages that show them (only
     /// when there is a cache to look them up in: `cardfeed build` makes none).
     func renderKeys(_ cards: ShownCards, places: CardPlaces) -> RenderKeys {
-        let context = RenderContextKey(templates: templates.fingerprint, settings: settings.values).hashValue
+        let context = StableHash.reflecting(RenderContextKey(templates: templates.fingerprint, settings: settings.values))
         let keys = ConcurrentResults<Int>(count: cards.count)
         let chunk = 512
         Parallel.perform(iterations: (cards.count + chunk - 1) / chunk) { index in
@@ -104,15 +137,15 @@ extension SiteRenderer {
         return CardRenderKey(
             card: card.fields, anchor: anchor, permalink: permalink,
             imageSize: imageSize, context: context
-        ).hashValue
+        ).stableHash
     }
 
     /// Each page's key (the hash of its `PageKey`), by feed and page (as `FeedSelection.pages`).
     func pageKeys(_ selection: Selection, _ keys: RenderKeys) -> [[Int]] {
-        let frame = PageFrameKey(context: keys.context, feeds: selection.feeds, languages: languages?.links).hashValue
+        let frame = StableHash.reflecting(PageFrameKey(context: keys.context, feeds: selection.feeds, languages: languages?.links))
         return selection.feeds.map { feed in
             feed.pages.map { page in
-                PageKey(frame: frame, path: page.path, cards: page.cards.map { keys.cards[feed.cards[$0]] }).hashValue
+                PageKey(frame: frame, path: page.path, cards: page.cards.map { keys.cards[feed.cards[$0]] }).stableHash
             }
         }
     }

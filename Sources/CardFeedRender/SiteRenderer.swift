@@ -10,9 +10,15 @@ import CardFeedWrite
 /// A card as rendered: its HTML, its description as HTML (which the feed files show), and with
 /// card pages the description's words (its page's meta description).
 public struct RenderedCard: Sendable {
-    var html: [UInt8]
-    var description: String?
-    var words: String?
+    package var html: [UInt8]
+    package var description: String?
+    package var words: String?
+
+    package init(html: [UInt8], description: String?, words: String?) {
+        self.html = html
+        self.description = description
+        self.words = words
+    }
 }
 
 /// Step 3 of a build: every card rendered once, into the pages of every feed that shows it, and

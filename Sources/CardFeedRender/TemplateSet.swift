@@ -1,6 +1,7 @@
 import CardFeedMustache
 import Foundation
 import CardFeedModel
+import CardFeedSystem
 
 /// The templates a site renders with: the built-ins, each replaced by the site's file of the
 /// same path under `SITE/templates/`, and every built-in also reachable as `builtin.<name>` so
@@ -159,7 +160,7 @@ public struct TemplateSet: Sendable {
         let problems = TemplateLinter(templates: files, names: names).check()
         problems.forEach { diagnostics.append($0) }
         if problems.contains(where: { $0.severity == .error }) { return nil }
-        var hasher = Hasher()
+        var hasher = StableHasher()
         for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
             hasher.combine(name)
             hasher.combine(entry.source.text)

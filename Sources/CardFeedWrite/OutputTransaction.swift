@@ -51,6 +51,9 @@ package final class OutputTransaction: OutputTarget {
         var linked = 0
         var paths: Set<String> = []
         var finished = false
+        /// With a cache: the previous build's pages (`keep`), and the keys of this build's.
+        var previousPages: [String: KeptPage] = [:]
+        var pageKeys: [String: Int] = [:]
     }
 
     /// Locks `output`, clears what an interrupted build left beside it and creates the staging
@@ -132,6 +135,32 @@ package final class OutputTransaction: OutputTarget {
         }
         return true
     }
+
+    /// With a cache (`BuildCache`): the pages the previous build made, each with its key and
+    /// its file's stamp then, which `holds` takes as they are.
+    package func keep(_ pages: [String: KeptPage]) {
+        state.withLock { $0.previousPages = pages }
+    }
+
+    /// A page made from the same key as the previous build's, whose file nobody touched since
+    /// (the same stamp), goes into the new output as it is, without being made again. Every
+    /// page's key is kept for the next build (`pageKeys`).
+    package func holds(_ path: String, madeFrom key: Int) -> Bool {
+        let (previous, comparable) = state.withLock { state in
+            state.pageKeys[path] = key
+            return (state.previousPages[path], state.comparable.contains(PagePaths.folder(path)))
+        }
+        guard let previous, previous.key == key, comparable, FileStamp(path: output + "/" + path) == previous.stamp,
+              linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0 else { return false }
+        state.withLock { state in
+            state.paths.insert(path)
+            state.linked += 1
+        }
+        return true
+    }
+
+    /// The key of each page this build made from one (asked through `holds`), by path.
+    package var pageKeys: [String: Int] { state.withLock { $0.pageKeys } }
 
     package func close(_ sink: OutputSink, path: String) throws {
         let outcome = try sink.finish()

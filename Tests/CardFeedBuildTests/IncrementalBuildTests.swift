@@ -5,8 +5,9 @@ import Testing
 @testable import CardFeedSelect
 
 
-/// `serve` rebuilds incrementally: cards, pages and files that did not change are reused. After
-/// every kind of edit, its output must be exactly what a fresh build writes.
+/// `serve` rebuilds incrementally: cards, pages and files that did not change are reused; so does
+/// a build with a cache on disk (`BuildCache`), each build a new `SiteBuilder` as each is a new
+/// process. After every kind of edit, the output must be exactly what a fresh build writes.
 @Suite struct IncrementalBuildTests {
     static func card(_ number: Int, title: String? = nil, category: String = "news") -> [String: Any] {
         ["id": "c\(number)", "type": "classic", "created": 1_700_000_000 + number, "title": title ?? "Card \(number)",
@@ -15,39 +16,78 @@ import Testing
 
     static func cards(_ list: [[String: Any]]) -> String { "[" + list.map(cardJSON).joined(separator: ",") + "]" }
 
-    /// Builds `site` incrementally with `caches` into its output, and freshly into another folder;
-    /// expects the two outputs to be identical. Returns the incremental build's report.
+    /// How the builds reuse the last one's work.
+    enum Reuse: CaseIterable, CustomStringConvertible {
+        /// `serve`'s: caches in memory, the output updated in place.
+        case serve
+        /// A build's: a cache folder on disk, the output replaced as a whole.
+        case disk
+        var description: String { self == .serve ? "serve" : "a cache on disk" }
+    }
+
+    /// What one sequence of builds reuses from build to build.
+    final class Rebuilds: Sendable {
+        let reuse: Reuse
+        let serve: ServeState
+        let cacheFolder: BuildCacheFolder
+
+        init(_ reuse: Reuse, _ site: TempSite) {
+            self.reuse = reuse
+            serve = ServeState(output: site.output)
+            cacheFolder = BuildCacheFolder(site.root.appendingPathComponent(".cardfeed-cache"))
+        }
+
+        func build(_ site: TempSite, _ options: BuildOptions) throws -> BuildReport {
+            switch reuse {
+            case .serve:
+                return try SiteBuilder(options: options, destination: .inPlace(serve.output), reusing: serve.reuse, logger: .quiet).run()
+            case .disk:
+                var options = options
+                options.cache = cacheFolder
+                return try SiteBuilder(options: options, destination: .folder(site.output), logger: .quiet).run()
+            }
+        }
+    }
+
+    /// Builds `site` reusing what `rebuilds` kept into its output, and freshly into another
+    /// folder; expects the two outputs to be identical. Returns the incremental build's report.
     @discardableResult
-    static func rebuild(_ site: TempSite, _ caches: ServeState, _ step: String) throws -> BuildReport {
+    static func rebuild(_ site: TempSite, _ rebuilds: Rebuilds, _ step: String) throws -> BuildReport {
         let before = FileManager.default.fileExists(atPath: site.output.path) ? try OutputSafetyTests.tree(site.output) : [:]
         let options = site.options(pageSize: 4)
-        let report = try SiteBuilder(options: options, destination: .inPlace(caches.output), reusing: caches.reuse, logger: .quiet).run()
+        let report = try rebuilds.build(site, options)
+        if rebuilds.reuse == .disk { #expect(report.cacheNote == nil, "\(step): \(report.cacheNote ?? "")") }
         let fresh = site.root.appendingPathComponent("fresh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: fresh) }
         _ = try SiteBuilder(options: options, destination: .folder(fresh), logger: .quiet).run()
         let incremental = try OutputSafetyTests.tree(site.output)
         let expected = try OutputSafetyTests.tree(fresh)
-        #expect(incremental != before, "\(step): the edit changes the site")
-        #expect(incremental.keys.sorted() == expected.keys.sorted(), "\(step): the same files")
+        #expect(incremental != before, "\(step) (\(rebuilds.reuse)): the edit changes the site")
+        #expect(incremental.keys.sorted() == expected.keys.sorted(), "\(step) (\(rebuilds.reuse)): the same files")
         for (path, bytes) in expected where incremental[path] != bytes {
-            Issue.record("\(step): \(path) differs from a fresh build's")
+            Issue.record("\(step) (\(rebuilds.reuse)): \(path) differs from a fresh build's")
         }
         return report
     }
 
-    @Test func everyKindOfEditGivesWhatAFreshBuildGives() throws {
+    @Test(arguments: Reuse.allCases) func everyKindOfEditGivesWhatAFreshBuildGives(_ reuse: Reuse) throws {
         var list = (1...30).map { Self.card($0, category: $0 % 3 == 0 ? "social" : "news") }
         let site = try TempSite(["cards.json": Self.cards(list)])
         defer { site.remove() }
-        let caches = ServeState(output: site.output)
+        let caches = Rebuilds(reuse, site)
         try Self.rebuild(site, caches, "first build")
 
         list[29] = Self.card(30, title: "A new title", category: "social")
         try site.write("cards.json", Self.cards(list))
         let edited = try Self.rebuild(site, caches, "one title")
-        #expect(caches.cards.madeByLastBuild == 1)
         #expect(edited.filesWritten <= 5, "the card's front page and archive page, in all and in its feed, and its own page")
-        #expect(caches.output.lastChanged.filter { $0.hasPrefix("cards/") } == ["cards/card-c30.html"])
+        switch reuse {
+        case .serve:
+            #expect(caches.serve.cards.madeByLastBuild == 1)
+            #expect(caches.serve.output.lastChanged.filter { $0.hasPrefix("cards/") } == ["cards/card-c30.html"])
+        case .disk:
+            #expect(edited.cardsReused == 29)
+        }
 
         list.append(Self.card(31))
         try site.write("cards.json", Self.cards(list))
@@ -103,7 +143,7 @@ import Testing
     /// Feeds a site defines, edited while serve runs: each edit gives what a fresh build gives
     /// (pages of a feed added, retitled, refilled, reordered, hidden from the navigation,
     /// removed; cards' permalinks moving to another feed).
-    @Test func everyEditOfTheFeedsGivesWhatAFreshBuildGives() throws {
+    @Test(arguments: Reuse.allCases) func everyEditOfTheFeedsGivesWhatAFreshBuildGives(_ reuse: Reuse) throws {
         let list = (1...12).map { number -> [String: Any] in
             let feed: String = ["offers", "deals", "news"][number % 3]
             let card: [String: Any] = ["id": "c\(number)", "tp": "short_news", "tt": "Card \(number)", "ds": "Text \(number)", "e": ["feed": feed]]
@@ -111,7 +151,7 @@ import Testing
         }
         let site = try TempSite(["cards.json": "{\"cards\": \(Self.cards(list)), \"full_sync\": true}"])
         defer { site.remove() }
-        let caches = ServeState(output: site.output)
+        let caches = Rebuilds(reuse, site)
         try Self.rebuild(site, caches, "first build, with the built-in feeds")
 
         let feeds = """

@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedSystem
 
 /// One card, normalised from either Braze key style (News Feed long keys or Content Cards short
 /// keys). Every value here has already been checked: URLs are safe to put in a page, timestamps
@@ -11,10 +12,11 @@ import Foundation
 /// `Fields` first.
 @dynamicMemberLookup
 public struct Card: Sendable {
-    /// Everything a card says. `Hashable` as the compiler writes it, from every field: `serve`
-    /// reuses a rendered card under a key made from it (see `CardRenderKey`), so a field added
-    /// here counts with no other edit. (`Decodable`, also written by the compiler, lets the tests
-    /// make a copy with any one field changed: see `ReuseKeyTests`.)
+    /// Everything a card says. `Hashable` as the compiler writes it, from every field; `serve`
+    /// and the build cache reuse a rendered card under a key made from its fields (see
+    /// `CardRenderKey` and `stableHash(into:)`, which `ReuseKeyTests` holds to every field).
+    /// (`Decodable`, also written by the compiler, lets the tests make a copy with any one field
+    /// changed.)
     public struct Fields: Sendable, Hashable, Decodable {
         public var id: String
         public var type: CardType
@@ -279,4 +281,61 @@ public struct CardSource: Sendable, Hashable, Decodable, CustomStringConvertible
 
     /// `site/cards.json: card 4`: cards are counted from 1 in messages, as people count.
     public var description: String { "\(file): card \(index + 1)" }
+}
+
+extension Card.Fields {
+    /// Every field but `source` (as `Hashable`, see `KeyExempt`), for the build cache's card keys
+    /// (`StableHasher`). `ReuseKeyTests` edits every field the type has, one at a time, and
+    /// expects the key to change: a field added to the type and not here fails it.
+    package func stableHash(into hasher: inout StableHasher) {
+        hasher.combine(id)
+        hasher.combine(type.rawValue)
+        hasher.combine(viewed)
+        hasher.combine(created)
+        hasher.combine(updated)
+        hasher.combine(expiresAt)
+        hasher.combine(categories.count)
+        for category in categories { hasher.combine(category.rawValue) }
+        hasher.combine(extras.count)
+        for extra in extras {
+            hasher.combine(extra.key)
+            hasher.combine(extra.value)
+        }
+        hasher.combine(image) { hasher, image in
+            switch image {
+            case .remote(let url): hasher.combine("remote"); hasher.combine(url)
+            case .asset(let path): hasher.combine("asset"); hasher.combine(path)
+            }
+        }
+        hasher.combine(imageAlt)
+        hasher.combine(language)
+        hasher.combine(title)
+        hasher.combine(description)
+        hasher.combine(descriptionFormat.rawValue)
+        hasher.combine(url)
+        hasher.combine(domain)
+        hasher.combine(aspectRatio)
+        hasher.combine(useWebView)
+        hasher.combine(pinned)
+        hasher.combine(dismissed)
+        hasher.combine(removed)
+        hasher.combine(dismissible)
+        hasher.combine(isTest)
+        hasher.combine(clicked)
+        hasher.combine(subtitle)
+        hasher.combine(caption)
+        hasher.combine(rating)
+        hasher.combine(reviews)
+        hasher.combine(price)
+        hasher.combine(displayPrice)
+        hasher.combine(mediaType)
+        hasher.combine(itunesID)
+        hasher.combine(universal)
+        hasher.combine(styles.count)
+        for style in styles {
+            hasher.combine(style.name)
+            hasher.combine(style.value)
+        }
+        hasher.combine(templateName)
+    }
 }

@@ -19,3 +19,4 @@ extension KeyExempt: Decodable where Value: Decodable {
         wrappedValue = try Value(from: decoder)
     }
 }
+

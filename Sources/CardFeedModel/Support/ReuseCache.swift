@@ -19,15 +19,28 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     /// Values made (not reused) by the last build, for the log and the tests.
     public var madeByLastBuild: Int { state.withLock { $0.madeByLastBuild } }
 
-    public init() {}
+    /// Where a value that no build of this process made is looked for: a cache on disk
+    /// (`BuildCache`), read a value at a time, as the build asks.
+    private let fallback: (@Sendable (Int) -> Value?)?
+
+    public init() {
+        fallback = nil
+    }
+
+    package init(fallback: @escaping @Sendable (Int) -> Value?) {
+        self.fallback = fallback
+    }
 
     /// The value stored under `key` by the last build (or this one), kept for the next.
     package func value(for key: Int) -> Value? {
-        state.withLock { state in
+        let found = state.withLock { state -> Value? in
             guard let value = state.used[key] ?? state.values[key] else { return nil }
             state.used[key] = value
             return value
         }
+        guard found == nil, let fallback, let value = fallback(key) else { return found }
+        state.withLock { $0.used[key] = value }
+        return value
     }
 
     package func store(_ value: Value, for key: Int) {
@@ -45,6 +58,10 @@ public final class ReuseCache<Value: Sendable>: Sendable {
             state.stored = 0
         }
     }
+
+    /// What the build under way has used so far, and how many of those it made (rather than
+    /// took from the cache): what a cache on disk keeps for the next build.
+    package var thisBuild: (used: [Int: Value], made: Int) { state.withLock { ($0.used, $0.stored) } }
 
     /// Ends a build: what it did not use is forgotten.
     package func endBuild() {

@@ -1,0 +1,403 @@
+import Foundation
+import Synchronization
+import CardFeedModel
+import CardFeedRender
+import CardFeedSystem
+import CardFeedWrite
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a build keeps on disk for the next one, in its cache folder (`BuildCacheFolder`): the
+/// cards it rendered, by their keys (`CardRenderKey`), and the pages it wrote, each with the key
+/// it was made from and its file's stamp (`KeptPage`). The next build takes a card whose key
+/// is the same rather than rendering it, and leaves a page whose key is the same, and whose file
+/// nobody touched, as it is; keys hash everything a card or page is made of, so a cached build
+/// writes what a build without the cache writes, byte for byte.
+///
+/// Two files. `cards-N.bin` holds the rendered cards, appended build after build and read one at
+/// a time as a build asks (a rebuild after one edit reads few); when more than a fifth of it is
+/// cards no build uses any more, the next build writes the live ones into `cards-(N+1).bin`. The
+/// index, `build-cache.bin`, says which file, where each card is and its checksum, and which
+/// pages were written; it is replaced whole by a rename once the output is in place, and checked
+/// whole before it is used. A cache that was cut short, damaged, written by another CardFeed
+/// (another program file, even of the same version) or for another site or output is not used,
+/// and the build says why in one note; a card whose bytes no longer match their checksum is made
+/// again. A lock (`flock`) keeps a second build out of the folder while one uses it: the second
+/// goes on without a cache.
+final class BuildCache: Sendable {
+    let folder: BuildCacheFolder
+    /// The pages the previous build wrote.
+    let pages: [String: KeptPage]
+    /// Where each card the previous build used is in `cardsFile`.
+    private let index: [Int: CardRecord]
+    /// The generation of the cards' file, which names it; its bytes (mapped), of which `index`
+    /// covers the first `cardsSize` (a build stopped while appending may have left more).
+    private let generation: Int
+    private let cardsFile: Data
+    private let cardsSize: Int
+    /// What the file says it is for: the format, the program, the site and the output.
+    private let identity: [String]
+    private let lock: CacheLock
+
+    /// A card's place in the cards' file.
+    struct CardRecord: Sendable {
+        var offset: Int
+        var length: Int
+        var checksum: UInt64
+    }
+
+    static let fileName = "build-cache.bin"
+    private static let magic = Array("CardFeed build cache\n".utf8)
+    private static let format = "format 1"
+    /// Live cards a cards' file must hold, as a share of its size, before it is written anew.
+    private static let liveShare = 0.8
+
+    private static func cardsFileName(_ generation: Int) -> String { "cards-\(generation).bin" }
+
+    private init(folder: BuildCacheFolder, identity: [String], lock: CacheLock, generation: Int = 0, cardsFile: Data = Data(), cardsSize: Int = 0, index: [Int: CardRecord] = [:], pages: [String: KeptPage] = [:]) {
+        self.cardsSize = cardsSize
+        self.folder = folder
+        self.identity = identity
+        self.lock = lock
+        self.generation = generation
+        self.cardsFile = cardsFile
+        self.index = index
+        self.pages = pages
+    }
+
+    /// How many cards the cache holds.
+    var cardCount: Int { index.count }
+
+    /// The cache in `folder` for a build of `site` into `output`, created if need be; nil when
+    /// the folder cannot hold one or another build holds it. The note says why a cache was not
+    /// used, or could not be.
+    static func open(_ folder: BuildCacheFolder, site: URL, output: URL) -> (cache: BuildCache?, note: String?) {
+        let shown = SiteFolder.display(folder.url)
+        let lock: CacheLock
+        do {
+            try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+            let tag = folder.url.appendingPathComponent(BuildCacheFolder.tagName)
+            if !folder.isTagged { try Data(BuildCacheFolder.tagText.utf8).write(to: tag) }
+            guard let locked = try CacheLock(path: folder.url.appendingPathComponent("lock").path) else {
+                return (nil, "another build is using the cache in \(shown), so this one goes on without it")
+            }
+            lock = locked
+        } catch {
+            return (nil, "cannot keep a build cache in \(shown) (\(Self.reason(error))), so the build goes on without one")
+        }
+        removeLeftovers(in: folder.url)
+        let identity = [format, "cardfeed \(CardFeedVersion.current)", "program \(programStamp())", "site \(SiteFolder.realPath(site))", "output \(SiteFolder.realPath(output))"]
+        let file = folder.url.appendingPathComponent(fileName)
+        let empty = BuildCache(folder: folder, identity: identity, lock: lock)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            removeCardFiles(in: folder.url, but: nil)
+            return (empty, nil)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try InputFile.read(file))
+        } catch {
+            return (empty, "cannot read the build cache \(shown)/\(fileName) (\(error)), so everything is made again")
+        }
+        switch read(bytes, for: identity) {
+        case .success(let (generation, size, index, pages)):
+            removeCardFiles(in: folder.url, but: generation)
+            let cards = folder.url.appendingPathComponent(cardsFileName(generation))
+            guard let mapped = try? InputFile.read(cards, mapped: true), mapped.count >= size else {
+                return (empty, "the build cache's \(shown)/\(cardsFileName(generation)) is missing or was cut short, so everything is made again")
+            }
+            return (BuildCache(folder: folder, identity: identity, lock: lock, generation: generation, cardsFile: mapped, cardsSize: size, index: index, pages: pages), nil)
+        case .failure(let problem):
+            removeCardFiles(in: folder.url, but: nil)
+            return (empty, "the build cache \(shown)/\(fileName) \(problem.description), so everything is made again")
+        }
+    }
+
+    /// The card the previous build kept under `key`; nil when it kept none, or its bytes no
+    /// longer match their checksum (then it is made again).
+    func card(_ key: Int) -> RenderedCard? {
+        guard let record = index[key], let bytes = recordBytes(record) else { return nil }
+        var reader = BinaryReader(bytes)
+        return try? RenderedCard(html: reader.byteArray(), description: reader.optionalString(), words: reader.optionalString())
+    }
+
+    private func recordBytes(_ record: CardRecord) -> [UInt8]? {
+        guard record.offset >= 0, record.length >= 0, record.offset + record.length <= cardsSize else { return nil }
+        let bytes = [UInt8](cardsFile[record.offset..<(record.offset + record.length)])
+        return StableHash.of(bytes: bytes) == record.checksum ? bytes : nil
+    }
+
+    /// Replaces the cache with what this build used: its cards (those it made appended to the
+    /// cards' file, or every one written into a new file when most of the old one is dead) and
+    /// its pages, each with its file's stamp in `output` (read now that the output is in place).
+    /// Returns a note when it cannot (the build has succeeded all the same; the next one makes
+    /// everything again).
+    func save(cards used: [Int: RenderedCard], pageKeys: [String: Int], output: URL) -> String? {
+        do {
+            let (generation, size, records) = try writeCards(used)
+            try writeIndex(generation: generation, cardsSize: size, records: records, pages: stamps(pageKeys, in: output))
+            if generation != self.generation { try? FileManager.default.removeItem(at: folder.url.appendingPathComponent(Self.cardsFileName(self.generation))) }
+            return nil
+        } catch {
+            return "cannot keep the build cache in \(SiteFolder.display(folder.url)) (\(Self.reason(error))); the next build makes everything again"
+        }
+    }
+
+    private static func record(_ card: RenderedCard) -> [UInt8] {
+        var writer = BinaryWriter(capacity: card.html.count + (card.description?.utf8.count ?? 0) + (card.words?.utf8.count ?? 0) + 40)
+        writer.write(card.html)
+        writer.write(card.description)
+        writer.write(card.words)
+        return writer.bytes
+    }
+
+    /// The cards' file that holds every card of `used`, and where each is in it.
+    private func writeCards(_ used: [Int: RenderedCard]) throws -> (generation: Int, size: Int, records: [Int: CardRecord]) {
+        let keys = used.keys.sorted()
+        let madeBytes = keys.reduce(0) { $0 + (index[$1] == nil ? used[$1]!.html.count : 0) }
+        let live = keys.reduce(0) { $0 + (index[$1]?.length ?? 0) } + madeBytes
+        // Appended: what a build stopped meanwhile added is past the end the index gives, unread.
+        // Written anew (under the next generation's name), live cards only, when a fifth of the
+        // old file would be dead.
+        let appends = generation > 0 && Double(live) >= Double(cardsSize + madeBytes) * Self.liveShare
+        let chunks = appends ? Self.records(keys.filter { index[$0] == nil }, used, copying: nil) : Self.records(keys, used, copying: self)
+        var records: [Int: CardRecord] = appends ? index.filter { used[$0.key] != nil } : [:]
+        records.reserveCapacity(keys.count)
+        var offset = appends ? cardsSize : 0
+        for chunk in chunks {
+            for (key, start, length, checksum) in chunk.records { records[key] = CardRecord(offset: offset + start, length: length, checksum: checksum) }
+            offset += chunk.bytes.count
+        }
+        let next = appends ? generation : generation + 1
+        let file = folder.url.appendingPathComponent(Self.cardsFileName(next))
+        if appends {
+            try Self.write(chunks.map(\.bytes), to: file, from: cardsSize)
+        } else {
+            let partial = file.deletingLastPathComponent().appendingPathComponent("\(file.lastPathComponent).\(getpid()).partial")
+            do {
+                try Self.write(chunks.map(\.bytes), to: partial, from: nil)
+                guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            } catch {
+                try? FileManager.default.removeItem(at: partial)
+                throw error
+            }
+        }
+        return (next, offset, records)
+    }
+
+    /// The records of `keys`, a chunk at a time on both cores: each chunk's bytes, and each card's
+    /// key, place in them, length and checksum. With `copying`, a card its index has is copied
+    /// from its file (one whose bytes no longer match is written anew from `used`).
+    private static func records(_ keys: [Int], _ used: [Int: RenderedCard], copying old: BuildCache?) -> [(bytes: [UInt8], records: [(Int, Int, Int, UInt64)])] {
+        let size = 1024
+        let count = (keys.count + size - 1) / size
+        let chunks = ConcurrentResults<(bytes: [UInt8], records: [(Int, Int, Int, UInt64)])>(count: count)
+        Parallel.perform(iterations: count) { chunk in
+            var writer = BinaryWriter()
+            var records: [(Int, Int, Int, UInt64)] = []
+            for key in keys[(chunk * size)..<min(keys.count, (chunk + 1) * size)] {
+                let known = old?.index[key] ?? nil
+                let start = writer.bytes.count
+                if let known, let bytes = old?.recordBytes(known) {
+                    writer.append(bytes)
+                } else if let card = used[key] {
+                    writer.write(card.html)
+                    writer.write(card.description)
+                    writer.write(card.words)
+                }
+                let length = writer.bytes.count - start
+                records.append((key, start, length, StableHash.of(bytes: writer.bytes[start...])))
+            }
+            chunks.set(chunk, (writer.bytes, records))
+        }
+        return chunks.values
+    }
+
+    /// Each page's key with its file's stamp in `output`; a page whose file is gone is left out.
+    private func stamps(_ pageKeys: [String: Int], in output: URL) -> [(String, KeptPage)] {
+        let paths = pageKeys.keys.sorted()
+        let root = SiteFolder.realPath(output)
+        let stamps = ConcurrentResults<FileStamp?>(count: paths.count)
+        let chunk = 1024
+        Parallel.perform(iterations: (paths.count + chunk - 1) / chunk) { index in
+            for position in index * chunk..<min(paths.count, (index + 1) * chunk) {
+                stamps.set(position, FileStamp(path: root + "/" + paths[position]))
+            }
+        }
+        return zip(paths, stamps.values).compactMap { path, stamp in stamp.map { (path, KeptPage(key: pageKeys[path]!, stamp: $0)) } }
+    }
+
+    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], pages: [(String, KeptPage)]) throws {
+        var writer = BinaryWriter(capacity: records.count * 32 + pages.count * 96 + 4096)
+        writer.write(identity.count)
+        identity.forEach { writer.write($0) }
+        writer.write(generation)
+        writer.write(cardsSize)
+        writer.write(records.count)
+        for (key, record) in records.sorted(by: { $0.key < $1.key }) {
+            writer.write(key)
+            writer.write(record.offset)
+            writer.write(record.length)
+            writer.write(record.checksum)
+        }
+        writer.write(pages.count)
+        for (path, page) in pages {
+            writer.write(path)
+            writer.write(page.key)
+            let stamp = page.stamp
+            for value in [Int64(bitPattern: stamp.device), Int64(bitPattern: stamp.inode), stamp.size, stamp.modified, stamp.modifiedNanoseconds] {
+                writer.write(Int(value))
+            }
+        }
+        let checksum = StableHash.of(bytes: writer.bytes)
+        writer.write(checksum)
+        try Self.replace(folder.url.appendingPathComponent(Self.fileName), with: Self.magic + writer.bytes)
+    }
+
+    /// `chunks` written into `file` one after another: from `offset` (the file cut there first),
+    /// or into a new file.
+    private static func write(_ chunks: [[UInt8]], to file: URL, from offset: Int?) throws {
+        let descriptor = Glibc.open(file.path, offset == nil ? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC : O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        if let offset {
+            guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+        }
+        for chunk in chunks {
+            if let code = chunk.withByteView({ SystemCalls.write($0, to: descriptor) }) { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
+        }
+    }
+
+    /// Written beside it, then put in its place in one rename: a build stopped meanwhile leaves
+    /// the previous file whole (and the next build removes the part written).
+    private static func replace(_ file: URL, with bytes: [UInt8]) throws {
+        let partial = file.deletingLastPathComponent().appendingPathComponent("\(file.lastPathComponent).\(getpid()).partial")
+        do {
+            try Data(bytes).write(to: partial)
+            guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+
+    /// Lets go of the cache: another build may use it from now.
+    func release() { lock.release() }
+
+    private struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func read(_ bytes: [UInt8], for identity: [String]) -> Result<(Int, Int, [Int: CardRecord], [String: KeptPage]), Problem> {
+        guard bytes.count >= magic.count + 8, Array(bytes[..<magic.count]) == magic else { return .failure(Problem(description: "is not a CardFeed build cache")) }
+        let body = Array(bytes[magic.count..<(bytes.count - 8)])
+        var trailer = BinaryReader(Array(bytes[(bytes.count - 8)...]))
+        guard let checksum = try? trailer.uint64(), checksum == StableHash.of(bytes: body) else {
+            return .failure(Problem(description: "is damaged or was cut short"))
+        }
+        var reader = BinaryReader(body)
+        do throws(BinaryReader.Truncated) {
+            let count = try reader.int()
+            var written: [String] = []
+            for _ in 0..<max(0, min(count, 16)) { written.append(try reader.string()) }
+            if written != identity {
+                let differs = zip(written, identity).first { $0 != $1 }
+                let what: String = switch differs?.1.split(separator: " ").first {
+                case "cardfeed"?, "program"?, "format"?: "was made by another CardFeed (\(differs!.0)), not this one (\(differs!.1))"
+                case "site"?: "was made for another site (\(differs!.0.dropFirst("site ".count)))"
+                case "output"?: "was made for another output folder (\(differs!.0.dropFirst("output ".count)))"
+                default: "is not one this CardFeed reads"
+                }
+                return .failure(Problem(description: what))
+            }
+            let generation = try reader.int()
+            let cardsSize = try reader.int()
+            var index: [Int: CardRecord] = [:]
+            let cardCount = try reader.int()
+            index.reserveCapacity(max(0, min(cardCount, body.count / 32)))
+            for _ in 0..<max(0, cardCount) {
+                let key = try reader.int()
+                index[key] = CardRecord(offset: try reader.int(), length: try reader.int(), checksum: try reader.uint64())
+            }
+            var pages: [String: KeptPage] = [:]
+            let pageCount = try reader.int()
+            pages.reserveCapacity(max(0, min(pageCount, body.count / 56)))
+            for _ in 0..<max(0, pageCount) {
+                let path = try reader.string()
+                let key = try reader.int()
+                let stamp = FileStamp(
+                    device: UInt64(bitPattern: Int64(try reader.int())), inode: UInt64(bitPattern: Int64(try reader.int())),
+                    size: Int64(try reader.int()), modified: Int64(try reader.int()), modifiedNanoseconds: Int64(try reader.int()))
+                pages[path] = KeptPage(key: key, stamp: stamp)
+            }
+            guard reader.atEnd, generation >= 0, cardsSize >= 0 else { return .failure(Problem(description: "is damaged")) }
+            return .success((generation, cardsSize, index, pages))
+        } catch {
+            return .failure(Problem(description: "is damaged or was cut short"))
+        }
+    }
+
+    /// The running program's file, as its size and time: a program built again (a new commit of
+    /// CardFeed, its version unchanged) may render the same card otherwise, so its cache is not used.
+    private static func programStamp() -> String {
+        guard let path = Pagefind.runningExecutable(), let stamp = FileStamp(path: path) else { return "unknown" }
+        return "\(stamp.size) \(stamp.modified).\(stamp.modifiedNanoseconds)"
+    }
+
+    /// What a build stopped while writing the cache left: removed by the next one, holding the lock.
+    private static func removeLeftovers(in folder: URL) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".partial") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// The cards' files the index does not name: a build stopped between writing a new one and
+    /// the index that names it left it.
+    private static func removeCardFiles(in folder: URL, but kept: Int?) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix("cards-") && name.hasSuffix(".bin") && name != kept.map(cardsFileName) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError { return String(cString: strerror(underlying.code.rawValue)) }
+        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
+        return error.localizedDescription
+    }
+}
+
+/// The lock on a cache folder: `flock` on a file in it, which the kernel releases when the
+/// process ends, however it ends.
+private final class CacheLock: Sendable {
+    private let descriptor: Mutex<Int32>
+
+    /// Nil when another process holds it.
+    init?(path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK { return nil }
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        self.descriptor = Mutex(descriptor)
+    }
+
+    func release() {
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,57 @@
+import Testing
+@testable import CardFeedSystem
+
+/// The build cache names what it keeps by these hashes, across processes: they must be XXH3's
+/// own (values from the `xxhash` Python package, the reference implementation's binding), never
+/// Swift's per-process `Hasher`.
+struct StableHashTests {
+    @Test func bytesHashAsXXH3Does() {
+        #expect(StableHash.of(bytes: []) == 0x2d06_8005_38d3_94c2)
+        #expect(StableHash.of(bytes: Array("abc".utf8)) == 0x78af_5f94_892f_3950)
+        #expect(StableHash.of(bytes: Array((0..<5).flatMap { _ in (0...255).map(UInt8.init) })) == 0x4844_b009_e164_352e)
+    }
+
+    /// A key feeds the same kinds of values in the same order every time (its type's fields):
+    /// within that order, no two different values give the same bytes.
+    @Test func valuesInTheSameOrderAreToldApartByTheirLengthsAndFlags() {
+        func hash(_ first: String?, _ second: String, _ third: Int?) -> Int {
+            var hasher = StableHasher()
+            hasher.combine(first)
+            hasher.combine(second)
+            hasher.combine(third)
+            return hasher.finalize()
+        }
+        let values: [(String?, String, Int?)] = [
+            (nil, "", nil), ("", "", nil), (nil, "", 0), ("ab", "c", nil), ("a", "bc", nil), (nil, "a", nil), ("a", "", nil), ("", "a", 1),
+        ]
+        let hashes = values.map { hash($0.0, $0.1, $0.2) }
+        #expect(Set(hashes).count == values.count)
+        #expect(hash("ab", "c", nil) == hashes[3])
+    }
+
+    enum Shade: Equatable { case light, dark }
+    struct Settings { var words: [String: String]; var shade: Shade; var tags: Set<String> }
+
+    @Test func reflectingReadsEveryFieldWhateverTheDictionarysOrder() {
+        let one = Settings(words: Dictionary(uniqueKeysWithValues: (0..<50).map { ("k\($0)", "v\($0)") }), shade: .light, tags: ["x", "y", "z"])
+        var other = Settings(words: [:], shade: .light, tags: ["z", "y", "x"])
+        for index in (0..<50).reversed() { other.words["k\(index)"] = "v\(index)" }
+        #expect(StableHash.reflecting(one) == StableHash.reflecting(other))
+        other.shade = .dark
+        #expect(StableHash.reflecting(one) != StableHash.reflecting(other))
+        other.shade = .light
+        other.words["k3"] = "changed"
+        #expect(StableHash.reflecting(one) != StableHash.reflecting(other))
+    }
+}
+
+private struct Hidden { var part = Part.one; enum Part { case one } }
+
+extension StableHashTests {
+    /// A private type's name carries its place in memory, which another process does not share.
+    @Test func aPrivateTypesNameIsReadWithoutItsAddress() {
+        let name = CanonicalBytes.typeName(of: [Hidden()])
+        #expect(!name.contains("unknown context"), "\(name)")
+        #expect(name.hasSuffix("Hidden>"), "\(name)")
+    }
+}

@@ -18,6 +18,15 @@ public enum BuildDestination: Sendable {
     /// build would).
     case discarded
 
+    /// Whether a build into it uses a cache on disk (`BuildOptions.cache`): a folder's, and
+    /// `check`'s (its cards only); serve keeps its caches in memory.
+    var keepsCache: Bool {
+        switch self {
+        case .folder, .discarded: true
+        case .inPlace, .memory: false
+        }
+    }
+
     /// The folder that is written to, nil when none is.
     public var folder: URL? {
         switch self {

@@ -27,6 +27,16 @@ public final class ReuseCaches: Sendable {
         cards = ReuseCache { cache.card($0) }
     }
 
+    /// `serve`'s, which starts from the cards of the cache on disk, if it can be read (and
+    /// leaves it to the builds: serve keeps its own in memory).
+    package static func startingFrom(_ folder: BuildCacheFolder, site: URL) -> ReuseCaches {
+        guard let cache = BuildCache.open(folder, site: site).cache else { return ReuseCaches() }
+        // Its cards stay readable once it is let go: a build that writes the cache meanwhile
+        // appends to the cards' file, or writes a new one (see `BuildCache`).
+        cache.release()
+        return ReuseCaches(cardsFrom: cache)
+    }
+
     func beginBuild() {
         entries.beginBuild()
         cards.beginBuild()

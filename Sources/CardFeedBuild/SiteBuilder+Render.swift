@@ -14,9 +14,9 @@ extension SiteBuilder {
         switch destination {
         case .folder(let folder):
             do {
-                let transaction = try OutputTransaction(output: folder, staticFolder: options.site.staticFolder)
-                if let cache { transaction.keep(cache.pages) }
-                return transaction
+                var forget: (@Sendable () -> Void)?
+                if let cache { forget = { cache.forgetOutput() } }
+                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.files(of: folder), beforeUpdating: forget)
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }

@@ -65,8 +65,8 @@ public struct SiteBuilder: Sendable {
         BuildStep(.write, title: { "Write \($0.destination.folder.map(SiteFolder.display) ?? "memory")" }, runs: { builder, _ in builder.writes }) { builder, state, report throws(BuildFailure) in
             try builder.write(state.site!, into: state.output!, &report)
         },
-        // With a cache, once the output is in place.
-        BuildStep(.keep, runs: { builder, _ in builder.cache != nil && builder.writes }) { builder, state, report in
+        // With a cache, once the output is in place (`check`: its cards only).
+        BuildStep(.keep, runs: { builder, _ in builder.cache != nil }) { builder, state, report in
             builder.keepCache(state, &report)
         },
     ]
@@ -76,10 +76,10 @@ public struct SiteBuilder: Sendable {
     static let explainedSteps = steps.prefix { $0.name != .checkpoint }
 
     public func run() throws(BuildFailure) -> BuildReport {
-        // A build into a folder replaced as a whole keeps a cache on disk; serve keeps its own
-        // in memory, and `check` writes nothing to compare a cache with.
-        guard let folder = options.cache, reuse == nil, case .folder(let output) = destination else { return try run(BuildReport()) }
-        let (cache, note) = BuildCache.open(folder, site: options.site.root, output: output)
+        // A build into a folder, and `check`, keep a cache on disk; serve keeps its own in memory
+        // (and starts from the disk's, `ReuseCaches.startingFrom`).
+        guard let folder = options.cache, reuse == nil, destination.keepsCache else { return try run(BuildReport()) }
+        let (cache, note) = BuildCache.open(folder, site: options.site.root)
         defer { cache?.release() }
         let caches = cache.map(ReuseCaches.init(cardsFrom:)) ?? ReuseCaches()
         var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)

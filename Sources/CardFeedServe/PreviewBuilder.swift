@@ -35,7 +35,7 @@ public final class PreviewBuilder: Sendable {
     private let logger: Logger
     private let state = Mutex(State())
     /// What the previous build decoded and rendered, reused by the next.
-    private let reuse = ReuseCaches()
+    private let reuse: ReuseCaches
     /// The folder the builds go to, updated in place: only what changed is written.
     private let output: InPlaceOutput
     /// With search, what the index reads of the card pages (see `CardPages`), updated the same way.
@@ -49,6 +49,7 @@ public final class PreviewBuilder: Sendable {
     /// search index is in place.
     public init(options: BuildOptions, logger: Logger, onSearchIndexed: @escaping @Sendable () -> Void = {}) throws {
         self.options = options
+        reuse = options.cache.map { ReuseCaches.startingFrom($0, site: options.site.root) } ?? ReuseCaches()
         self.logger = logger
         workFolder = FileManager.default.temporaryDirectory
             .appendingPathComponent("cardfeed-serve-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))", isDirectory: true)

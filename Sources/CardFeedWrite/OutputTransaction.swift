@@ -2,6 +2,7 @@ import CFileSwap
 import Foundation
 import Synchronization
 import CardFeedModel
+import CardFeedSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +20,15 @@ import Darwin
 /// every instant, `kill -9` included, the output is the whole previous site or the whole new
 /// one. Hidden files of the output that every build keeps (`.git`, `.nojekyll`, see
 /// `OutputHiddenFiles`) are linked into the new one first, whatever folder they are in.
+///
+/// With a build cache that knows every file of the output as the previous build left it (its
+/// pages' keys and stamps, `KeptPage`), and an output that holds those files and no other (but
+/// hidden ones), the output is updated in place instead: the staging folder receives only the
+/// files that changed, which `commit` renames into the output, removing the files the site no
+/// longer has. A rebuild after one edit of 100,000 cards then neither links nor removes 100,000
+/// files. Its commit is a few renames, not one: the cache forgets the output first
+/// (`beforeUpdating`), so that a build killed in between is followed by a full one, which puts
+/// every file right.
 ///
 /// A lock file beside the output keeps a second build out meanwhile, and what a killed build
 /// left beside the output is removed by the next one. Symbolic links in the old output are
@@ -51,17 +61,29 @@ package final class OutputTransaction: OutputTarget {
         var linked = 0
         var paths: Set<String> = []
         var finished = false
-        /// With a cache: the previous build's pages (`keep`), and the keys of this build's.
-        var previousPages: [String: KeptPage] = [:]
+        /// The files written (not left as they were), by path.
+        var changed: Set<String> = []
+        /// The keys of this build's pages (`holds`), and those held as they were.
         var pageKeys: [String: Int] = [:]
+        var held: Set<String> = []
     }
+
+    /// With a cache: every file of the previous build's output, its pages with their keys.
+    private let previousFiles: [String: KeptPage]
+    /// The output is updated in place (see above) rather than replaced.
+    package let updatesInPlace: Bool
+    /// Called before an update in place changes the output (the cache forgets it).
+    private let beforeUpdating: (@Sendable () -> Void)?
 
     /// Locks `output`, clears what an interrupted build left beside it and creates the staging
     /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
     /// it is a symbolic link, the folder it leads to is the one replaced, and the link stays.
     /// `staticFolder` is the site's `static/`, which tells the hidden files an older cardfeed
     /// copied from it (see `OutputHiddenFiles`).
-    package init(output url: URL, staticFolder: URL? = nil) throws(SiteWriter.Refusal) {
+    package init(
+        output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil, beforeUpdating: (@Sendable () -> Void)? = nil
+    ) throws(SiteWriter.Refusal) {
+        self.beforeUpdating = beforeUpdating
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
@@ -89,8 +111,16 @@ package final class OutputTransaction: OutputTarget {
             try? FileManager.default.removeItem(atPath: parent + "/" + leftover)
         }
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-        hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
-        if hasPrevious { state.withLock { _ = $0.comparable.insert("") } }
+        let folder = output
+        let walked = hasPrevious ? previous.flatMap { Self.updatable(folder, knowing: $0) } : nil
+        previousFiles = walked == nil ? [:] : previous ?? [:]
+        updatesInPlace = walked != nil
+        hiddenFiles = hasPrevious && walked?.hasHidden != false ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
+        if let walked {
+            state.withLock { $0.comparable = walked.folders }
+        } else if hasPrevious {
+            state.withLock { _ = $0.comparable.insert("") }
+        }
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
             state.withLock { $0.finished = true }  // the staging name is not this build's to remove
@@ -131,15 +161,10 @@ package final class OutputTransaction: OutputTarget {
         guard Foundation.link(source.path, staging + "/" + path) == 0 else { return false }
         state.withLock { state in
             state.paths.insert(path)
+            state.changed.insert(path)
             state.written += 1
         }
         return true
-    }
-
-    /// With a cache (`BuildCache`): the pages the previous build made, each with its key and
-    /// its file's stamp then, which `holds` takes as they are.
-    package func keep(_ pages: [String: KeptPage]) {
-        state.withLock { $0.previousPages = pages }
     }
 
     /// A page made from the same key as the previous build's, whose file nobody touched since
@@ -148,26 +173,48 @@ package final class OutputTransaction: OutputTarget {
     package func holds(_ path: String, madeFrom key: Int) -> Bool {
         let (previous, comparable) = state.withLock { state in
             state.pageKeys[path] = key
-            return (state.previousPages[path], state.comparable.contains(PagePaths.folder(path)))
+            return (previousFiles[path], state.comparable.contains(PagePaths.folder(path)))
         }
         guard let previous, previous.key == key, comparable, FileStamp(path: output + "/" + path) == previous.stamp,
-              linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0 else { return false }
+              updatesInPlace || linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0 else { return false }
         state.withLock { state in
             state.paths.insert(path)
+            state.held.insert(path)
             state.linked += 1
         }
         return true
     }
 
-    /// The key of each page this build made from one (asked through `holds`), by path.
-    package var pageKeys: [String: Int] { state.withLock { $0.pageKeys } }
+    /// Every file of the new output, once committed: its page key if it has one, and its stamp,
+    /// for the next build (see `BuildCache`). A page held as it was keeps its stamp; the others
+    /// are read.
+    package func keptFiles() -> [String: KeptPage] {
+        let (paths, keys, held) = state.withLock { ($0.paths, $0.pageKeys, $0.held) }
+        let sorted = paths.sorted()
+        let stamps = ConcurrentResults<FileStamp?>(count: sorted.count)
+        let chunk = 1024
+        Parallel.perform(iterations: (sorted.count + chunk - 1) / chunk) { index in
+            for position in index * chunk..<min(sorted.count, (index + 1) * chunk) {
+                let path = sorted[position]
+                stamps.set(position, held.contains(path) ? previousFiles[path]?.stamp : FileStamp(path: output + "/" + path))
+            }
+        }
+        var files: [String: KeptPage] = [:]
+        files.reserveCapacity(sorted.count)
+        for (path, stamp) in zip(sorted, stamps.values) {
+            if let stamp { files[path] = KeptPage(key: keys[path] ?? 0, stamp: stamp) }
+        }
+        return files
+    }
 
     package func close(_ sink: OutputSink, path: String) throws {
         let outcome = try sink.finish()
-        if outcome == .unchanged { try link(path) }
+        // In place, an unchanged file stays where it is.
+        if outcome == .unchanged && !updatesInPlace { try link(path) }
         state.withLock { state in
             state.paths.insert(path)
             if outcome == .unchanged { state.linked += 1 } else { state.written += 1 }
+            if outcome != .unchanged { state.changed.insert(path) }
         }
     }
 
@@ -193,6 +240,7 @@ package final class OutputTransaction: OutputTarget {
     }
 
     package func commit() throws -> OutputCounts {
+        if updatesInPlace { return try commitInPlace() }
         let manager = FileManager.default
         let shown = SiteFolder.display(URL(fileURLWithPath: output))
         var carried: Set<String> = []
@@ -229,6 +277,88 @@ package final class OutputTransaction: OutputTarget {
         state.withLock { $0.finished = true }
         lock.release()
         return OutputCounts(written: written, unchanged: linked, removed: removed.sorted(), comparedWithPrevious: hasPrevious)
+    }
+
+    /// The files that changed go from the staging folder into the output, each in one rename;
+    /// then the files the site no longer has are removed, and the folders they leave empty.
+    private func commitInPlace() throws -> OutputCounts {
+        let shown = SiteFolder.display(URL(fileURLWithPath: output))
+        let (paths, changed, written, linked) = state.withLock { ($0.paths, $0.changed, $0.written, $0.linked) }
+        let removed = previousFiles.keys.filter { !paths.contains($0) }.sorted()
+        let marker = OutputHiddenFiles.markerText(copied: paths.filter(OutputHiddenFiles.isHidden))
+        let markerChanged = (try? String(contentsOfFile: output + "/" + SiteWriter.markerName, encoding: .utf8)) != marker
+        guard !changed.isEmpty || !removed.isEmpty || markerChanged else {
+            abandon()
+            return OutputCounts(written: written, unchanged: linked, removed: [], comparedWithPrevious: true)
+        }
+        beforeUpdating?()
+        do {
+            for path in changed.sorted() {
+                let folder = PagePaths.folder(path)
+                if !folder.isEmpty { try FileManager.default.createDirectory(atPath: output + "/" + folder, withIntermediateDirectories: true) }
+                guard rename(staging + "/" + path, output + "/" + path) == 0 else { throw failure("cannot put \(path) in place in \(shown)") }
+            }
+            var emptied: Set<String> = []
+            for path in removed {
+                guard unlink(output + "/" + path) == 0 || errno == ENOENT else { throw failure("cannot remove \(path) from \(shown)") }
+                var folder = PagePaths.folder(path)
+                while !folder.isEmpty, emptied.insert(folder).inserted { folder = PagePaths.folder(folder) }
+            }
+            // Deepest first; a folder that still holds a file (a hidden one every build keeps) stays.
+            for folder in emptied.sorted(by: { $0.count > $1.count }) { _ = rmdir(output + "/" + folder) }
+            if markerChanged { try Data(marker.utf8).write(to: URL(fileURLWithPath: output + "/" + SiteWriter.markerName), options: .atomic) }
+        } catch let error as SiteWriter.Refusal {
+            throw error
+        } catch {
+            let refusal = SiteWriter.Refusal(description: "cannot update \(shown): \(error)")
+            abandon()
+            throw refusal
+        }
+        try? FileManager.default.removeItem(atPath: staging)
+        state.withLock { $0.finished = true }
+        lock.release()
+        return OutputCounts(written: written, unchanged: linked, removed: removed, comparedWithPrevious: true)
+    }
+
+    /// Whether `output` can be updated in place by a build that knows `files` of it: it holds
+    /// no file that is not one of them (but hidden ones, which every build keeps), no link,
+    /// device or empty folder (which a build replacing it would not keep) outside hidden
+    /// folders. Its real folders (relative, "" the output's own) and whether it has hidden
+    /// entries; nil when it cannot. Read by names alone, without a `stat` a file.
+    private static func updatable(_ output: String, knowing files: [String: KeptPage]) -> (folders: Set<String>, hasHidden: Bool)? {
+        var folders: Set<String> = [""]
+        var hasHidden = false
+        func walk(_ relative: String) -> Bool {
+            guard let entries = SystemCalls.entries(of: relative.isEmpty ? output : output + "/" + relative) else { return false }
+            var holdsFiles = false
+            for entry in entries {
+                let name = entry.text
+                if name == "." || name == ".." { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                if relative.isEmpty && name == SiteWriter.markerName { continue }
+                if name.hasPrefix(".") {
+                    hasHidden = true
+                    holdsFiles = true
+                    // A hidden file the previous build copied from static/ is one of its files;
+                    // any other is kept as it is, and not looked into.
+                    if entry.isFile, files[child] != nil { continue }
+                    if files[child] != nil || files.keys.contains(where: { $0.hasPrefix(child + "/") }) { return false }
+                    continue
+                }
+                if entry.kindUnknown { return false }
+                if entry.isFolder {
+                    folders.insert(child)
+                    guard walk(child) else { return false }
+                    holdsFiles = true
+                } else if entry.isFile, files[child] != nil {
+                    holdsFiles = true
+                } else {
+                    return false
+                }
+            }
+            return holdsFiles || relative.isEmpty
+        }
+        return walk("") ? (folders, hasHidden) : nil
     }
 
     private func failure(_ what: String) -> SiteWriter.Refusal {

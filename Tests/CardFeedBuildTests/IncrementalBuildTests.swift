@@ -196,3 +196,69 @@ import Testing
         return Data(bytes + [8, 6, 0, 0, 0, 0, 0, 0, 0])
     }
 }
+
+/// The cache on disk: what it does when it cannot be used, and what `check` does with it.
+@Suite struct BuildCacheTests {
+    static func build(_ site: TempSite, _ cache: BuildCacheFolder, into output: URL? = nil, check: Bool = false) throws -> BuildReport {
+        var options = site.options(pageSize: 4)
+        options.cache = cache
+        return try SiteBuilder(options: options, destination: check ? .discarded : .folder(output ?? site.output), logger: .quiet).run()
+    }
+
+    @Test func aDamagedCacheIsIgnoredWithANoteAndMadeAgain() throws {
+        let list = (1...12).map { IncrementalBuildTests.card($0) }
+        let site = try TempSite(["cards.json": IncrementalBuildTests.cards(list)])
+        defer { site.remove() }
+        let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
+        let first = try Self.build(site, cache)
+        #expect(first.cacheNote == nil)
+        #expect(first.cardsReused == 0)
+        #expect(try Self.build(site, cache).cardsReused == 12)
+        let index = cache.url.appendingPathComponent(BuildCache.fileName)
+        var bytes = try [UInt8](Data(contentsOf: index))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: index)
+        let damaged = try Self.build(site, cache)
+        #expect(damaged.cacheNote?.contains("is damaged or was cut short") == true, "\(damaged.cacheNote ?? "no note")")
+        #expect(damaged.cardsReused == 0)
+        try Data(bytes.prefix(10)).write(to: index)
+        #expect(try Self.build(site, cache).cacheNote?.contains("build-cache.bin") == true)
+        let again = try Self.build(site, cache)
+        #expect(again.cacheNote == nil)
+        #expect(again.cardsReused == 12)
+    }
+
+    @Test func aCardWhoseBytesChangedIsMadeAgain() throws {
+        let list = (1...6).map { IncrementalBuildTests.card($0) }
+        let site = try TempSite(["cards.json": IncrementalBuildTests.cards(list)])
+        defer { site.remove() }
+        let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
+        _ = try Self.build(site, cache, into: site.root.appendingPathComponent("one"))
+        let cards = try #require(FileManager.default.contentsOfDirectory(atPath: cache.url.path).first { $0.hasPrefix("cards-") })
+        let file = cache.url.appendingPathComponent(cards)
+        var bytes = try [UInt8](Data(contentsOf: file))
+        for index in stride(from: 0, to: bytes.count, by: 7) { bytes[index] ^= 0x20 }
+        try Data(bytes).write(to: file)
+        // Into another folder, so that every page is made from the cards.
+        let report = try Self.build(site, cache, into: site.root.appendingPathComponent("two"))
+        #expect(report.cardsReused == 0)
+        let fresh = site.root.appendingPathComponent("fresh")
+        _ = try SiteBuilder(options: site.options(pageSize: 4), destination: .folder(fresh), logger: .quiet).run()
+        #expect(try OutputSafetyTests.tree(site.root.appendingPathComponent("two")) == OutputSafetyTests.tree(fresh))
+    }
+
+    @Test func checkReusesTheCardsAndKeepsWhatTheCacheKnowsOfTheOutput() throws {
+        var list = (1...8).map { IncrementalBuildTests.card($0) }
+        let site = try TempSite(["cards.json": IncrementalBuildTests.cards(list)])
+        defer { site.remove() }
+        let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
+        _ = try Self.build(site, cache)
+        list[0] = IncrementalBuildTests.card(1, title: "Checked")
+        try site.write("cards.json", IncrementalBuildTests.cards(list))
+        let checked = try Self.build(site, cache, check: true)
+        #expect(checked.cardsReused == 7)
+        let built = try Self.build(site, cache)
+        #expect(built.cardsReused == 8, "the card check rendered is kept")
+        #expect(built.filesWritten < 10, "the output is still known: updated in place")
+    }
+}

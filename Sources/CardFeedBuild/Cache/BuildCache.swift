@@ -22,16 +22,18 @@ import Darwin
 /// a time as a build asks (a rebuild after one edit reads few); when more than a fifth of it is
 /// cards no build uses any more, the next build writes the live ones into `cards-(N+1).bin`. The
 /// index, `build-cache.bin`, says which file, where each card is and its checksum, and which
-/// pages were written; it is replaced whole by a rename once the output is in place, and checked
-/// whole before it is used. A cache that was cut short, damaged, written by another CardFeed
-/// (another program file, even of the same version) or for another site or output is not used,
+/// files the output it was written for holds; it is replaced whole by a rename once the output is
+/// in place, and checked whole before it is used. A cache that was cut short, damaged, written by
+/// another CardFeed (another program file, even of the same version) or for another site is not used,
 /// and the build says why in one note; a card whose bytes no longer match their checksum is made
 /// again. A lock (`flock`) keeps a second build out of the folder while one uses it: the second
 /// goes on without a cache.
 final class BuildCache: Sendable {
     let folder: BuildCacheFolder
-    /// The pages the previous build wrote.
-    let pages: [String: KeptPage]
+    /// The output folder the previous build wrote (a real path; "" when none has been), and every
+    /// file it wrote there, its pages with their keys.
+    private let output: String
+    private let files: [String: KeptPage]
     /// Where each card the previous build used is in `cardsFile`.
     private let index: [Int: CardRecord]
     /// The generation of the cards' file, which names it; its bytes (mapped), of which `index`
@@ -39,7 +41,7 @@ final class BuildCache: Sendable {
     private let generation: Int
     private let cardsFile: Data
     private let cardsSize: Int
-    /// What the file says it is for: the format, the program, the site and the output.
+    /// What the file says it is for: the format, the program and the site.
     private let identity: [String]
     private let lock: CacheLock
 
@@ -52,13 +54,15 @@ final class BuildCache: Sendable {
 
     static let fileName = "build-cache.bin"
     private static let magic = Array("CardFeed build cache\n".utf8)
-    private static let format = "format 1"
+    private static let format = "format 2"
     /// Live cards a cards' file must hold, as a share of its size, before it is written anew.
     private static let liveShare = 0.8
 
     private static func cardsFileName(_ generation: Int) -> String { "cards-\(generation).bin" }
 
-    private init(folder: BuildCacheFolder, identity: [String], lock: CacheLock, generation: Int = 0, cardsFile: Data = Data(), cardsSize: Int = 0, index: [Int: CardRecord] = [:], pages: [String: KeptPage] = [:]) {
+    private init(folder: BuildCacheFolder, identity: [String], lock: CacheLock, generation: Int = 0, cardsFile: Data = Data(), cardsSize: Int = 0, index: [Int: CardRecord] = [:], output: String = "", files: [String: KeptPage] = [:]) {
+        self.output = output
+        self.files = files
         self.cardsSize = cardsSize
         self.folder = folder
         self.identity = identity
@@ -66,16 +70,20 @@ final class BuildCache: Sendable {
         self.generation = generation
         self.cardsFile = cardsFile
         self.index = index
-        self.pages = pages
     }
 
     /// How many cards the cache holds.
     var cardCount: Int { index.count }
 
-    /// The cache in `folder` for a build of `site` into `output`, created if need be; nil when
-    /// the folder cannot hold one or another build holds it. The note says why a cache was not
-    /// used, or could not be.
-    static func open(_ folder: BuildCacheFolder, site: URL, output: URL) -> (cache: BuildCache?, note: String?) {
+    /// Every file of `output` as the last build that wrote it left it, its pages with their keys
+    /// (see `OutputTransaction`); nil when the cache knows the files of another folder.
+    func files(of output: URL) -> [String: KeptPage]? {
+        SiteFolder.realPath(output) == self.output ? files : nil
+    }
+
+    /// The cache in `folder` for a build of `site`, created if need be; nil when the folder cannot
+    /// hold one or another build holds it. The note says why a cache was not used, or could not be.
+    static func open(_ folder: BuildCacheFolder, site: URL) -> (cache: BuildCache?, note: String?) {
         let shown = SiteFolder.display(folder.url)
         let lock: CacheLock
         do {
@@ -90,7 +98,7 @@ final class BuildCache: Sendable {
             return (nil, "cannot keep a build cache in \(shown) (\(Self.reason(error))), so the build goes on without one")
         }
         removeLeftovers(in: folder.url)
-        let identity = [format, "cardfeed \(CardFeedVersion.current)", "program \(programStamp())", "site \(SiteFolder.realPath(site))", "output \(SiteFolder.realPath(output))"]
+        let identity = [format, "cardfeed \(CardFeedVersion.current)", "program \(programStamp())", "site \(SiteFolder.realPath(site))"]
         let file = folder.url.appendingPathComponent(fileName)
         let empty = BuildCache(folder: folder, identity: identity, lock: lock)
         guard FileManager.default.fileExists(atPath: file.path) else {
@@ -104,13 +112,14 @@ final class BuildCache: Sendable {
             return (empty, "cannot read the build cache \(shown)/\(fileName) (\(error)), so everything is made again")
         }
         switch read(bytes, for: identity) {
-        case .success(let (generation, size, index, pages)):
+        case .success(let (generation, size, index, output, files)):
             removeCardFiles(in: folder.url, but: generation)
             let cards = folder.url.appendingPathComponent(cardsFileName(generation))
-            guard let mapped = try? InputFile.read(cards, mapped: true), mapped.count >= size else {
+            // Mapped, not read: a rebuild after one edit reads few of its cards.
+            guard let mapped = try? Data(contentsOf: cards, options: .alwaysMapped), mapped.count >= size else {
                 return (empty, "the build cache's \(shown)/\(cardsFileName(generation)) is missing or was cut short, so everything is made again")
             }
-            return (BuildCache(folder: folder, identity: identity, lock: lock, generation: generation, cardsFile: mapped, cardsSize: size, index: index, pages: pages), nil)
+            return (BuildCache(folder: folder, identity: identity, lock: lock, generation: generation, cardsFile: mapped, cardsSize: size, index: index, output: output, files: files), nil)
         case .failure(let problem):
             removeCardFiles(in: folder.url, but: nil)
             return (empty, "the build cache \(shown)/\(fileName) \(problem.description), so everything is made again")
@@ -133,13 +142,15 @@ final class BuildCache: Sendable {
 
     /// Replaces the cache with what this build used: its cards (those it made appended to the
     /// cards' file, or every one written into a new file when most of the old one is dead) and
-    /// its pages, each with its file's stamp in `output` (read now that the output is in place).
+    /// the files of its output, with their stamps and, for pages, their keys.
     /// Returns a note when it cannot (the build has succeeded all the same; the next one makes
     /// everything again).
-    func save(cards used: [Int: RenderedCard], pageKeys: [String: Int], output: URL) -> String? {
+    /// A build that wrote no output (`check`) keeps the files the cache knew (`output` nil).
+    func save(cards used: [Int: RenderedCard], output: (folder: URL, files: [String: KeptPage])?) -> String? {
         do {
             let (generation, size, records) = try writeCards(used)
-            try writeIndex(generation: generation, cardsSize: size, records: records, pages: stamps(pageKeys, in: output))
+            let (written, files) = output.map { (SiteFolder.realPath($0.folder), $0.files) } ?? (self.output, self.files)
+            try writeIndex(generation: generation, cardsSize: size, records: records, output: written, files: files.sorted { $0.key < $1.key })
             if generation != self.generation { try? FileManager.default.removeItem(at: folder.url.appendingPathComponent(Self.cardsFileName(self.generation))) }
             return nil
         } catch {
@@ -217,21 +228,7 @@ final class BuildCache: Sendable {
         return chunks.values
     }
 
-    /// Each page's key with its file's stamp in `output`; a page whose file is gone is left out.
-    private func stamps(_ pageKeys: [String: Int], in output: URL) -> [(String, KeptPage)] {
-        let paths = pageKeys.keys.sorted()
-        let root = SiteFolder.realPath(output)
-        let stamps = ConcurrentResults<FileStamp?>(count: paths.count)
-        let chunk = 1024
-        Parallel.perform(iterations: (paths.count + chunk - 1) / chunk) { index in
-            for position in index * chunk..<min(paths.count, (index + 1) * chunk) {
-                stamps.set(position, FileStamp(path: root + "/" + paths[position]))
-            }
-        }
-        return zip(paths, stamps.values).compactMap { path, stamp in stamp.map { (path, KeptPage(key: pageKeys[path]!, stamp: $0)) } }
-    }
-
-    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], pages: [(String, KeptPage)]) throws {
+    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, files pages: [(String, KeptPage)]) throws {
         var writer = BinaryWriter(capacity: records.count * 32 + pages.count * 96 + 4096)
         writer.write(identity.count)
         identity.forEach { writer.write($0) }
@@ -244,6 +241,7 @@ final class BuildCache: Sendable {
             writer.write(record.length)
             writer.write(record.checksum)
         }
+        writer.write(output)
         writer.write(pages.count)
         for (path, page) in pages {
             writer.write(path)
@@ -287,6 +285,12 @@ final class BuildCache: Sendable {
         }
     }
 
+    /// Forgets the output's files, before a build changes them in place (see `OutputTransaction`):
+    /// a build stopped then is followed by one that compares every file.
+    func forgetOutput() {
+        unlink(folder.url.appendingPathComponent(Self.fileName).path)
+    }
+
     /// Lets go of the cache: another build may use it from now.
     func release() { lock.release() }
 
@@ -294,7 +298,7 @@ final class BuildCache: Sendable {
         var description: String
     }
 
-    private static func read(_ bytes: [UInt8], for identity: [String]) -> Result<(Int, Int, [Int: CardRecord], [String: KeptPage]), Problem> {
+    private static func read(_ bytes: [UInt8], for identity: [String]) -> Result<(Int, Int, [Int: CardRecord], String, [String: KeptPage]), Problem> {
         guard bytes.count >= magic.count + 8, Array(bytes[..<magic.count]) == magic else { return .failure(Problem(description: "is not a CardFeed build cache")) }
         let body = Array(bytes[magic.count..<(bytes.count - 8)])
         var trailer = BinaryReader(Array(bytes[(bytes.count - 8)...]))
@@ -311,7 +315,6 @@ final class BuildCache: Sendable {
                 let what: String = switch differs?.1.split(separator: " ").first {
                 case "cardfeed"?, "program"?, "format"?: "was made by another CardFeed (\(differs!.0)), not this one (\(differs!.1))"
                 case "site"?: "was made for another site (\(differs!.0.dropFirst("site ".count)))"
-                case "output"?: "was made for another output folder (\(differs!.0.dropFirst("output ".count)))"
                 default: "is not one this CardFeed reads"
                 }
                 return .failure(Problem(description: what))
@@ -325,6 +328,7 @@ final class BuildCache: Sendable {
                 let key = try reader.int()
                 index[key] = CardRecord(offset: try reader.int(), length: try reader.int(), checksum: try reader.uint64())
             }
+            let output = try reader.string()
             var pages: [String: KeptPage] = [:]
             let pageCount = try reader.int()
             pages.reserveCapacity(max(0, min(pageCount, body.count / 56)))
@@ -337,7 +341,7 @@ final class BuildCache: Sendable {
                 pages[path] = KeptPage(key: key, stamp: stamp)
             }
             guard reader.atEnd, generation >= 0, cardsSize >= 0 else { return .failure(Problem(description: "is damaged")) }
-            return .success((generation, cardsSize, index, pages))
+            return .success((generation, cardsSize, index, output, pages))
         } catch {
             return .failure(Problem(description: "is damaged or was cut short"))
         }

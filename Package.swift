@@ -221,6 +221,11 @@ let package = Package(
             dependencies: ["CardFeedFuzz", "CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild"],
             resources: [.copy("Regressions")]
         ),
+        // The command line's own formatting (the build summary), with reports made by hand.
+        .testTarget(
+            name: "CardFeedCLITests",
+            dependencies: ["CardFeedCLI", "CardFeedBuild", "CardFeedModel"]
+        ),
         .testTarget(
             name: "CardFeedServeTests",
             dependencies: ["CardFeedServe", "CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild"]

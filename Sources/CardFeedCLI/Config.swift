@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CardFeedBuild
 import CardFeedLoad
 import CardFeedModel
 import CardFeedRender
@@ -48,6 +49,10 @@ struct Config: ParsableCommand {
         let buildOptions = options.buildOptions()
         var diagnostics = Diagnostics()
         let config = ConfigLoader(site: buildOptions.site).load(overriding: buildOptions.overrides, into: &diagnostics)
+        // As `check` finds it: against the output a build without --output replaces.
+        if let misplaced = BuildCacheFolder.placementError(config: config, site: buildOptions.site, output: buildOptions.site.defaultOutput) {
+            diagnostics.append(misplaced)
+        }
         printer.print(diagnostics.all)
         if !diagnostics.errors.isEmpty { throw ExitCode.failure }
         if json {

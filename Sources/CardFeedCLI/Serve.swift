@@ -46,7 +46,7 @@ struct Serve: AsyncParsableCommand {
         if address.isEverywhere {
             logger.warning("listening on \(address.host): anyone who can reach this machine can read the site")
         }
-        var buildOptions = options.buildOptions()
+        var buildOptions = options.buildOptionsWithCache()
         buildOptions.diagnosticHandler = DiagnosticPrinter(format: options.diagnostics).print
         var server = PreviewServer(options: buildOptions, address: address, logger: logger)
         server.stats = options.stats

@@ -40,6 +40,17 @@ struct SiteOptions: ParsableArguments {
     @Flag(help: ArgumentHelp(Setting.strict.help))
     var strict = false
 
+    @Option(
+        help: ArgumentHelp(
+            Setting.cacheDir.optionHelp,
+            discussion: "build and check keep in it what the next build can reuse rather than make again, and serve starts from it; a cache that another version of cardfeed or another site made, or a damaged one, is not used (a note says so), so it never changes what is built. It may not be inside the output folder or the site's cards/, templates/, assets/, static/ or strings/. Remove it with 'cardfeed cache clean'.",
+            valueName: "dir"),
+        completion: .directory)
+    var cacheDir: String?
+
+    @Flag(help: ArgumentHelp("Build without the build cache: nothing is read from it or kept in it (default: use it; see --cache-dir)."))
+    var noCache = false
+
     @Flag(name: .shortAndLong, help: ArgumentHelp(
         "Print only warnings and errors.",
         discussion: "Without it, build and check print a line as each step ends; on a terminal, a step that takes more than half a second also shows how far it has come (entries read, cards rendered, files written) on a line redrawn in place."))
@@ -58,11 +69,25 @@ struct SiteOptions: ParsableArguments {
         try location.validate()
         if let pageSize, let problem = Setting.pageSizeProblem(pageSize) { throw ValidationError("--page-size \(problem), not \(pageSize).") }
         if let locale, !StringTable.isLanguageTag(locale) { throw ValidationError("--locale: \(StringTable.notALanguageTag(locale)).") }
+        if cacheDir != nil && noCache { throw ValidationError("give --cache-dir or --no-cache, not both.") }
+        if cacheDir == "" { throw ValidationError("--cache-dir needs a folder's path, not an empty one.") }
     }
 
     func buildOptions() -> BuildOptions {
         BuildOptions(site: location.located.folder, overrides: SettingOverrides(
-            now: now?.time, pageSize: pageSize, locale: locale, baseURL: baseURL, contentSecurityPolicy: csp, search: search, strict: strict))
+            now: now?.time, pageSize: pageSize, locale: locale, baseURL: baseURL, contentSecurityPolicy: csp, search: search, strict: strict,
+            cacheDir: cacheDir, noCache: noCache))
+    }
+
+    /// `buildOptions()` with the build cache the settings choose, for the commands that keep one
+    /// (build, check, serve). cardfeed.yml is read here for its `cache_dir:` only: the build
+    /// reads it again and reports its errors, and its checks refuse a cache where it may not be.
+    func buildOptionsWithCache() -> BuildOptions {
+        var options = buildOptions()
+        var reportedByTheBuild = Diagnostics()
+        let config = ConfigLoader(site: options.site).load(overriding: options.overrides, into: &reportedByTheBuild)
+        options.cache = BuildCacheFolder.chosen(by: config, site: options.site)
+        return options
     }
 
     func logger() -> Logger {
@@ -84,7 +109,7 @@ struct SiteOptions: ParsableArguments {
             throw ExitCode.failure
         }
         if !quiet, let line = located.announcement { Console.line(line) }
-        var options = buildOptions()
+        var options = buildOptionsWithCache()
         options.diagnosticHandler = printer.print
         options.whenDoneWithCards = { LeftToExit.keep(($0, $1)) }
         if !quiet { options.progress = TerminalProgress.onStandardOutput() }

@@ -235,12 +235,12 @@ import Testing
         let file = ConfigLoader(site: site.site).load(into: &diagnostics)
         let overrides = SettingOverrides(
             now: WrittenTime(iso8601: "2026-11-20T00:00:00"), pageSize: 3, locale: "de", baseURL: "https://b.example/x",
-            contentSecurityPolicy: true, search: true, strict: true)
+            contentSecurityPolicy: true, search: true, strict: true, cacheDir: "/tmp/c")
         let overridden = ConfigLoader(site: site.site).load(overriding: overrides, into: &diagnostics)
         let none = ConfigLoader(site: SiteFolder("/nonexistent")).load(into: &diagnostics)
         #expect(diagnostics.all.isEmpty, "\(diagnostics.lines)")
         let options = Setting.all.filter { $0.option != nil }
-        #expect(options.map(\.name) == ["base_url", "page_size", "locale", "csp", "search", "now", "strict"])
+        #expect(options.map(\.name) == ["base_url", "page_size", "locale", "csp", "search", "cache_dir", "now", "strict"])
         for setting in options {
             switch setting.name {
             case "now":
@@ -257,6 +257,7 @@ import Testing
                 #expect(none.contentSecurityPolicy == nil)
             case "search": #expect(file.search == nil && overridden.search?.fromCommandLine == true && none.search == nil)
             case "strict": #expect(!file.strict && overridden.strict && !none.strict)
+            case "cache_dir": #expect(file.cacheDir == nil && overridden.cacheDir == CacheDirSetting(path: "/tmp/c", fromCommandLine: true) && none.cacheDir == nil)
             default: Issue.record("\(setting.name) has an option this test does not try")
             }
             #expect(setting.defaultHelp.hasPrefix("(default: ") && setting.defaultHelp.hasSuffix("\(setting.fallback))"))

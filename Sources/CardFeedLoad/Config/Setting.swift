@@ -258,6 +258,28 @@ extension Setting {
         help: "With languages: the default language's pages are under their own folder.",
         read: { reader, key, value, _ in reader.languageKeys.defaultFolder = (key, value) },
         value: { .flag($0.languages?.defaultInFolder ?? false) })
+    public static let cacheDir = Setting(
+        "cache_dir", option: "--cache-dir", type: "folder path", fallback: "SITE/" + SiteConfig.defaultCacheDir,
+        help: "Where the build cache is kept, what the next build reuses; a relative path in cardfeed.yml is relative to the site folder.",
+        read: { reader, _, value, config in
+            guard let path = reader.string(value, key: "cache_dir") else { return }
+            if path.isEmpty {
+                reader.error(value, "cache_dir", "must be a folder's path (relative to the site folder), not empty; leave the key out for the default, \(SiteConfig.defaultCacheDir)")
+            } else {
+                config.cacheDir = CacheDirSetting(path: path, line: value.mark?.line, column: value.mark?.column)
+            }
+        },
+        override: { overrides, config, _ in
+            if overrides.noCache {
+                config.noCache = true
+                config.sources["cache_dir"] = .option("--no-cache")
+                return false
+            }
+            guard let path = overrides.cacheDir else { return false }
+            config.cacheDir = CacheDirSetting(path: path, fromCommandLine: true)
+            return true
+        },
+        value: { config in config.noCache ? .none : .text(config.cacheDir?.path ?? SiteConfig.defaultCacheDir) })
     public static let now = Setting(
         "now", inFile: false, option: "--now", type: "Unix seconds or ISO 8601 date or date-time", fallback: "the current time",
         help: "The build's time, in Unix seconds or as an ISO 8601 date or date-time (2026-11-20, 2026-11-20T10:00:00Z).",
@@ -279,6 +301,6 @@ extension Setting {
     public static let all: [Setting] = [
         title, description, image, baseURL, pageSize, locale, timezone, future, descriptions, theme, rules, links,
         contentSecurityPolicy, feeds, hideEmptyFeeds, cardPages, search, placements, languages, untaggedCards,
-        defaultLanguageFolder, now, strict,
+        defaultLanguageFolder, cacheDir, now, strict,
     ]
 }

@@ -15,10 +15,14 @@ public struct SettingOverrides: Sendable {
     public var contentSecurityPolicy = false
     public var search = false
     public var strict = false
+    /// `--cache-dir`, as given (relative to the working folder).
+    public var cacheDir: String?
+    /// `--no-cache`: no build cache, whatever `cache_dir:` says.
+    public var noCache = false
 
     public init(
         now: WrittenTime? = nil, pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil,
-        contentSecurityPolicy: Bool = false, search: Bool = false, strict: Bool = false
+        contentSecurityPolicy: Bool = false, search: Bool = false, strict: Bool = false, cacheDir: String? = nil, noCache: Bool = false
     ) {
         self.now = now
         self.pageSize = pageSize
@@ -27,6 +31,8 @@ public struct SettingOverrides: Sendable {
         self.contentSecurityPolicy = contentSecurityPolicy
         self.search = search
         self.strict = strict
+        self.cacheDir = cacheDir
+        self.noCache = noCache
     }
 
     /// `config` as the command line makes it: each option given replaces the file's value (each

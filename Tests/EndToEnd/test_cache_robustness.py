@@ -1,8 +1,8 @@
 """A cache that cannot be used is not used (issue 56, items 3 and 5): truncated, garbage,
 unreadable, from another CardFeed version, or another site's; two builds at once with one cache;
 a build stopped half way. Whatever the cache holds, the build succeeds, says at most one `note:`
-about the cache (no error, no warning of its own), and its output is byte-identical to a build
-without the cache.
+about the cache (a line of its summary, which --quiet leaves out; no error, no warning of its
+own), and its output is byte-identical to a build without the cache.
 
 Without the cache engine each build here is a full build and these hold as they must; once the
 engine keeps a cache, the same tests check it. Whether it is there is probed once (`engine`):
@@ -54,7 +54,7 @@ class Builds:
     def command(self, site: Path, output: Path, cached: bool = True) -> list[str]:
         options = self.interface.cached(self.cache) if cached else self.interface.cold()
         as_user = ["setpriv", f"--reuid={self.user}", f"--regid={self.user}", "--clear-groups"] if self.user else []
-        return [*as_user, str(self.binary), "build", str(site), "--output", str(output), "--now", NOW, "--quiet", *options]
+        return [*as_user, str(self.binary), "build", str(site), "--output", str(output), "--now", NOW, *options]
 
     def run(self, site: Path, output: Path, cached: bool = True) -> subprocess.CompletedProcess:
         return subprocess.run(self.command(site, output, cached), capture_output=True, text=True, timeout=120)
@@ -73,7 +73,7 @@ class Builds:
         assert cached.returncode == 0, f"the build from the cache failed:\n{cached.stderr}"
         assert not differences(output, cold_output), differences(output, cold_output)
         assert without_notes(cached.stderr).replace(str(output), "OUT") == cold.stderr.replace(str(cold_output), "OUT")
-        assert len(notes(cached.stderr)) <= most_notes, cached.stderr
+        assert len(said(cached)) <= most_notes, cached.stdout + cached.stderr
         return cached
 
 
@@ -91,6 +91,11 @@ def engine(cardfeed_bin, interface, tmp_path_factory) -> bool:
     probe = Builds(cardfeed_bin, interface, folder / "cache")
     assert probe.run(site, folder / "out").returncode == 0
     return engine_kept_something(probe.cache_of(site))
+
+
+def said(build: subprocess.CompletedProcess) -> list[str]:
+    """The build's notes, wherever it prints them (the summary, on standard output)."""
+    return notes(build.stdout + "\n" + build.stderr)
 
 
 def every_file(folder: Path) -> list[Path]:
@@ -125,7 +130,7 @@ def test_a_damaged_cache_is_not_used(builds, engine, tmp_path, how):
     make_site(site, edited=" (edited)")  # every card changed: a cache used as it is would show the old ones
     second = builds.assert_as_without_cache(site, tmp_path / "out")
     if engine:
-        assert len(notes(second.stderr)) == 1, f"no note that the {how} cache was not used:\n{second.stderr}"
+        assert len(said(second)) == 1, f"no note that the {how} cache was not used:\n{second.stdout}{second.stderr}"
     if how == "a file in the folder's place":
         cache.unlink()
     make_site(site)
@@ -171,7 +176,7 @@ def test_a_cache_from_another_version_is_not_used(builds, engine, tmp_path):
     other = Builds(patched_version(builds.binary, tmp_path), builds.interface, builds.cache)
     make_site(site, edited=" (edited)")
     built = other.assert_as_without_cache(site, tmp_path / "out")
-    assert len(notes(built.stderr)) == 1, f"no note that the cache is another version's:\n{built.stderr}"
+    assert len(said(built)) == 1, f"no note that the cache is another version's:\n{built.stdout}{built.stderr}"
     builds.assert_as_without_cache(site, tmp_path / "out")  # and back to this version
 
 
@@ -207,7 +212,7 @@ def test_an_unreadable_cache_is_not_used(cardfeed_bin, interface, engine, nobody
     make_site(site, edited=" (edited)")
     built = builds.assert_as_without_cache(site, nobody_folder / "out")
     if engine:
-        assert len(notes(built.stderr)) == 1, f"no note that the cache was unreadable:\n{built.stderr}"
+        assert len(said(built)) == 1, f"no note that the cache was unreadable:\n{built.stdout}{built.stderr}"
 
 
 def test_a_site_folder_that_cannot_hold_a_cache(cardfeed_bin, interface, nobody_folder):
@@ -234,9 +239,9 @@ def test_two_builds_at_once_with_one_cache(builds, tmp_path):
         started = [subprocess.Popen(builds.command(site, output), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                    for site, output in zip(pair, outputs)]
         for process, site, output in zip(started, pair, outputs):
-            _, stderr = process.communicate(timeout=120)
+            stdout, stderr = process.communicate(timeout=120)
             assert process.returncode == 0, stderr
-            assert len(notes(stderr)) <= 1, stderr
+            assert len(notes(stdout + stderr)) <= 1, stdout + stderr
             cold = builds.run(site, output.with_name(output.name + "-without-cache"), cached=False)
             assert cold.returncode == 0, cold.stderr
             assert not differences(output, output.with_name(output.name + "-without-cache"))

@@ -6,7 +6,7 @@ import PackageDescription
 // libFuzzer. Only those two targets: the package's build tool (EmbedFilesTool) must stay a normal
 // program, which `-Xswiftc -sanitize=fuzzer` on the command line would break.
 let fuzzing = Context.environment["CARDFEED_LIBFUZZER"] != nil
-let fuzzedCode: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+let fuzzedCode: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"]), .define("CARDFEED_LIBFUZZER")] : []
 
 // The pipeline's targets call each other on the hot path (a card's view reads the model, the
 // renderer writes to the output): in release builds their code is offered to the targets that
@@ -69,17 +69,19 @@ let package = Package(
         // main's argc and argv and the program's own path, which Swift on Linux reads from /proc
         // (see arguments.c).
         .target(name: "CArguments"),
-        // libFuzzer's driver, declared for the fuzz target (libFuzzer itself defines it).
+        // libFuzzer's driver, declared for the system layer's `LibFuzzer` in the fuzz build
+        // (libFuzzer itself defines it).
         .target(name: "CLibFuzzer"),
         // The Mustache template engine: templates parsed once, rendered by appending bytes, with
         // names looked up through typed views (MustacheObject) rather than reflection.
         .target(name: "CardFeedMustache"),
         // The system layer, under the pipeline: bytes read in place, system calls, parallel loops,
-        // the JSON parser, child processes, gzip, main's arguments. The unsafe code of the pipeline
-        // is here, each piece a small safe API the rest uses (docs/architecture.md).
+        // the JSON parser, child processes, gzip, main's arguments, libFuzzer's entry point (in the
+        // fuzz build). The unsafe code of the pipeline is here, each piece a small safe API the
+        // rest uses (docs/architecture.md).
         .target(
             name: "CardFeedSystem",
-            dependencies: ["CSpawn", "CZlib", "CXXHash", "CArguments"],
+            dependencies: ["CSpawn", "CZlib", "CXXHash", "CArguments"] + (fuzzing ? ["CLibFuzzer"] : []),
             swiftSettings: pipeline
         ),
         // The pipeline, one target a step; each may use only the targets before it, so a step that
@@ -167,8 +169,8 @@ let package = Package(
         // libFuzzer); built normally it replays card files through the same checks.
         .executableTarget(
             name: "CardFeedFuzz",
-            dependencies: ["CardFeedBuild", "CardFeedModel", "CardFeedRender", "CLibFuzzer"],
-            swiftSettings: fuzzing ? fuzzedCode + [.define("CARDFEED_LIBFUZZER")] : [],
+            dependencies: ["CardFeedSystem", "CardFeedBuild", "CardFeedModel", "CardFeedRender"],
+            swiftSettings: fuzzedCode,
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])] : []
         ),
         // Build-time embedding of templates/ and assets/, so the binary works from any directory.
@@ -220,6 +222,11 @@ let package = Package(
             name: "CardFeedFuzzTests",
             dependencies: ["CardFeedFuzz", "CardFeedModel", "CardFeedLoad", "CardFeedWrite", "CardFeedRender", "CardFeedBuild"],
             resources: [.copy("Regressions")]
+        ),
+        // The command line's own formatting (the build summary), with reports made by hand.
+        .testTarget(
+            name: "CardFeedCLITests",
+            dependencies: ["CardFeedCLI", "CardFeedBuild", "CardFeedModel"]
         ),
         .testTarget(
             name: "CardFeedServeTests",

@@ -4,7 +4,8 @@
 # cardfeed prints them as workflow commands whenever GITHUB_ACTIONS=true.
 #
 # Environment (from action.yml's inputs): CARDFEED_SITE, CARDFEED_OUTPUT, CARDFEED_BASE_URL,
-# CARDFEED_STRICT (true or false).
+# CARDFEED_STRICT (true or false); and CARDFEED_CACHE_DIR, the folder the cache step restored the
+# build cache into (cache-key.sh), empty with the cache input false.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=workflow-commands.sh
 source "$(dirname "$0")/workflow-commands.sh"
@@ -22,6 +23,8 @@ case "${CARDFEED_STRICT:-false}" in
   false) ;;
   *) fail "the strict input is \"$CARDFEED_STRICT\"; use true or false" ;;
 esac
+single_line_input cache-dir "${CARDFEED_CACHE_DIR:-}"
+if [ -n "${CARDFEED_CACHE_DIR:-}" ]; then arguments+=(--cache-dir "$CARDFEED_CACHE_DIR"); else arguments+=(--no-cache); fi
 
 # The command as a shell would take it, each argument quoted: one line, whatever the inputs.
 echo "cardfeed$(printf ' %q' "${arguments[@]}")"

@@ -36,12 +36,19 @@ public struct BuildOptions: Sendable {
         self.overrides = overrides
     }
 
+    /// The options most tests give, by name.
     public init(
         site: SiteFolder, now: WrittenTime, pageSize: Int? = nil, locale: String? = nil, baseURL: String? = nil, strict: Bool = false,
         contentSecurityPolicy: Bool = false, search: Bool = false
     ) {
-        self.init(site: site, overrides: SettingOverrides(
-            now: now, pageSize: pageSize, locale: locale, baseURL: baseURL, contentSecurityPolicy: contentSecurityPolicy, search: search, strict: strict))
+        var overrides = SettingOverrides([.now: now])
+        overrides[.pageSize] = pageSize
+        overrides[.locale] = locale
+        overrides[.baseURL] = baseURL
+        if strict { overrides[.strict] = true }
+        if contentSecurityPolicy { overrides[.contentSecurityPolicy] = true }
+        if search { overrides[.search] = true }
+        self.init(site: site, overrides: overrides)
     }
 }
 

@@ -20,6 +20,9 @@ extension SiteBuilder {
         let errorsBefore = report.diagnostics.errors.count
         let config = ConfigLoader(site: site).load(overriding: options.overrides, into: &report.diagnostics)
         let configFailed = report.diagnostics.errors.count > errorsBefore
+        if options.cache != nil, let misplaced = BuildCacheFolder.placementError(config: config, site: site, output: cacheCheckedOutput) {
+            report.diagnostics.append(misplaced)
+        }
         let strings = StringTable.load(locale: config.locale, site: site, feeds: config.siteFeeds, diagnostics: &report.diagnostics)
         let otherStrings = otherLanguagesStrings(config, &report.diagnostics)
         let templates = TemplateSet.load(site: site, diagnostics: &report.diagnostics)
@@ -30,5 +33,12 @@ extension SiteBuilder {
             report.diagnostics.append(Diagnostic(isError ? .error : .warning, file: path, message: reason))
         }
         return Configuration(config: config, configFailed: configFailed, strings: strings, otherStrings: otherStrings, templates: templates, pagefind: pagefind)
+    }
+
+    /// The output a cache may not be inside: the folder a build replaces, or for a check or a
+    /// preview, which write none there, the one a build without `--output` would.
+    var cacheCheckedOutput: URL {
+        if case .folder(let folder) = destination { return folder }
+        return options.site.defaultOutput
     }
 }

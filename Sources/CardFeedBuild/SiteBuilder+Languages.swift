@@ -68,13 +68,3 @@ extension SiteBuilder {
         return zip(languages.tags, selections).map { "\($0) \($1.cards.count)" }.joined(separator: ", ")
     }
 }
-
-extension SiteBuilder {
-    /// The warning at the site's own `placement_frame` when the frame pages of language trees
-    /// (`first` and `others` more) load the root's placements' files (`PlacementFiles.framesLoadingTheRootsFiles`).
-    func frameWarning(_ first: String, others: Int) -> Diagnostic {
-        let template = options.site.display(options.site.templateFile("placement_frame"))
-        let pages = first + (others == 0 ? " loads" : " and \(others) more frame page\(others == 1 ? "" : "s") load")
-        return Diagnostic(.warning, file: template, message: "\(pages) \(PlacementFiles.stylesheet()) or \(PlacementFiles.script()), the placements' files of the root, where each language's frame page loads its own tree's (there are none at the root with default_language_folder: true); write {{embed}}cardfeed-embed.css and {{embed}}cardfeed-embed.js, as the built-in template does")
-    }
-}

@@ -41,7 +41,7 @@ extension SiteBuilder {
         var loader = CardLoader(site: options.site, linkSchemes: config.links.linkSchemes)
         loader.timeZone = config.timeZone
         loader.descriptions = config.descriptions
-        if options.overrides.now != nil { loader.givenNow = config.now }
+        if config.source(of: .now) != .fallback { loader.givenNow = config.now }
         return loader
     }
 
@@ -73,11 +73,7 @@ extension SiteBuilder {
     /// Every warning and error so far is reported, in order; any error (or warning, `--strict`)
     /// ends the build here.
     func checkpoint(_ configuration: Configuration, _ report: inout BuildReport) throws(BuildFailure) -> Setup {
-        if let folder = destination.folder {
-            do { try SiteWriter(output: folder).checkOutput(site: options.site) } catch {
-                report.diagnostics.append(Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
-            }
-        }
+        if let folder = destination.folder { check(outputFolder: folder).forEach { report.diagnostics.append($0) } }
         emit(report.diagnostics.all)
         guard let templates = configuration.templates, let strings = configuration.strings, let otherStrings = configuration.otherStrings, !report.diagnostics.hasErrors else {
             throw BuildFailure(report: report)

@@ -92,7 +92,7 @@ extension SiteBuilder {
             report.pagesRendered = pageCount
             report.syndicatedFor = setup.config.baseURL
             record(stylesheetWarnings, in: &report)
-            if let first = framesLoadingTheRootsFiles.first { record([frameWarning(first, others: framesLoadingTheRootsFiles.count - 1)], in: &report) }
+            record(check(SiteCheck.RenderedTrees(framesLoadingTheRootsFiles: framesLoadingTheRootsFiles)), in: &report)
             let toIndex = setup.pagefind.flatMap { pagefind in
                 Self.folder(of: searchDocuments).map { searchIndex(pagefind, documents: $0, selections, setup) }
             }

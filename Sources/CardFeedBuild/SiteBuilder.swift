@@ -77,8 +77,11 @@ public struct SiteBuilder: Sendable {
 
     public func run() throws(BuildFailure) -> BuildReport {
         // A build into a folder, and `check`, keep a cache on disk; serve keeps its own in memory
-        // (and starts from the disk's, `ReuseCaches.startingFrom`).
-        guard let folder = options.cache, reuse == nil, destination.keepsCache else { return try run(BuildReport()) }
+        // (and starts from the disk's, `ReuseCaches.startingFrom`). A cache where the build may
+        // not keep it (`misplacement`) is never opened: the configure step refuses it with an
+        // error at the setting that put it there.
+        guard let folder = options.cache, reuse == nil, destination.keepsCache,
+              folder.misplacement(site: options.site, output: cacheCheckedOutput) == nil else { return try run(BuildReport()) }
         let (cache, note) = BuildCache.open(folder, site: options.site.root)
         defer { cache?.release() }
         let caches = cache.map(ReuseCaches.init(cardsFrom:)) ?? ReuseCaches()

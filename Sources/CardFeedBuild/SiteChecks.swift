@@ -13,11 +13,17 @@ struct SiteCheck: Sendable {
         /// The cards as the rules left them (the rules step), located in their files with the
         /// load's diagnostics and reported with them at the checkpoint.
         case cards(@Sendable (SiteBuilder, CheckedCards) -> [Diagnostic])
+        /// The folder a build writes to (the checkpoint; not for a build that writes no folder),
+        /// reported with the cards'; an error ends the build there.
+        case outputFolder(@Sendable (SiteBuilder, URL) -> [Diagnostic])
         /// One tree's selection (the select step), reported as each is found.
         case selection(@Sendable (SiteBuilder, Selection, SiteConfig) -> [Diagnostic])
         /// The files the build copies under their own names, from `SITE/assets/` and `static/`
         /// (the render step, before any page is written); an error ends the build.
         case copiedFiles(@Sendable (SiteBuilder, CopiedFiles) -> [Diagnostic])
+        /// What the render step made of every tree (once it has rendered them all), reported
+        /// after the placements' stylesheet warnings.
+        case rendered(@Sendable (SiteBuilder, RenderedTrees) -> [Diagnostic])
     }
 
     /// What it checks, for the reader of this list.
@@ -53,6 +59,13 @@ struct SiteCheck: Sendable {
         var hidden: OutputHiddenFiles
     }
 
+    /// What the checks of the rendered trees look at.
+    struct RenderedTrees {
+        /// The frame pages of language trees that load the root's placements' files
+        /// (`PlacementFiles.framesLoadingTheRootsFiles`), in the trees' order.
+        var framesLoadingTheRootsFiles: [String]
+    }
+
     static let all: [SiteCheck] = [
         SiteCheck("cards dated after the build's time, shown (future: show)", .cards { builder, checked in
             checked.config.future == .show ? builder.futureCards(checked.cards, checked.selector) : []
@@ -75,6 +88,12 @@ struct SiteCheck: Sendable {
             let selector = checked.selector
             return LanguageTrees(languages).warnings(checked.cards) { selector.hiddenReason($0) != nil }
         }),
+        SiteCheck("an output folder that would destroy or feed back into the site, or holds files cardfeed did not write", .outputFolder { builder, folder in
+            do throws(SiteWriter.Refusal) { try SiteWriter(output: folder).checkOutput(site: builder.options.site) } catch {
+                return [Diagnostic(.error, file: SiteFolder.display(folder), message: error.description)]
+            }
+            return []
+        }),
         SiteCheck("cards whose anchors are alike", .selection { builder, selection, _ in builder.anchorsAlike(selection) }),
         SiteCheck("feeds whose pages cannot be cut where the cards say", .selection { builder, selection, config in
             builder.pagesCutByCount(selection, pageSize: config.pageSize)
@@ -88,6 +107,9 @@ struct SiteCheck: Sendable {
             return builder.staticCollisions(
                 files.staticFiles, selections: files.selections, assets: files.assetPaths, syndication: files.syndication, search: files.search, hidden: files.hidden)
         }),
+        SiteCheck("language trees' frame pages that load the root's placements' files", .rendered { builder, trees in
+            trees.framesLoadingTheRootsFiles.first.map { [builder.frameWarning($0, others: trees.framesLoadingTheRootsFiles.count - 1)] } ?? []
+        }),
     ]
 }
 
@@ -96,6 +118,13 @@ extension SiteBuilder {
     func check(_ cards: SiteCheck.CheckedCards) -> [Diagnostic] {
         SiteCheck.all.flatMap { check -> [Diagnostic] in
             if case .cards(let run) = check.over { run(self, cards) } else { [] }
+        }
+    }
+
+    /// What the checks of the output folder say, in the list's order.
+    func check(outputFolder folder: URL) -> [Diagnostic] {
+        SiteCheck.all.flatMap { check -> [Diagnostic] in
+            if case .outputFolder(let run) = check.over { run(self, folder) } else { [] }
         }
     }
 
@@ -112,6 +141,13 @@ extension SiteBuilder {
             if case .copiedFiles(let run) = check.over { run(self, files) } else { [] }
         }
     }
+
+    /// What the checks of the rendered trees say, in the list's order.
+    func check(_ trees: SiteCheck.RenderedTrees) -> [Diagnostic] {
+        SiteCheck.all.flatMap { check -> [Diagnostic] in
+            if case .rendered(let run) = check.over { run(self, trees) } else { [] }
+        }
+    }
 }
 
 /// The checks themselves.
@@ -121,16 +157,10 @@ extension SiteBuilder {
     /// (`Diagnostic.summary`). (With `future: hide` such a card waits instead, and the select
     /// step names it.)
     func futureCards(_ cards: [Card], _ selector: FeedSelector) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for card in cards where selector.isFuture(card) && selector.hiddenReason(card) == nil {
-            var diagnostic = Diagnostic(
-                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "created",
-                message: "dated \(Formatting.iso(card.created ?? 0)), after the build's time (\(Formatting.iso(selector.now)), --now); shown at the top as if published. To keep such cards until their date, set future: hide in cardfeed.yml")
-            diagnostic.summary = "dated after the build's time (\(Formatting.iso(selector.now)), --now); shown at the top as if published. To keep such cards until their date, set future: hide in cardfeed.yml"
-            diagnostic.cardOffset = card.source.offset
-            diagnostics.append(diagnostic)
+        let after = "after the build's time (\(Formatting.iso(selector.now)), --now); shown at the top as if published. To keep such cards until their date, set future: hide in cardfeed.yml"
+        return cards.filter { selector.isFuture($0) && selector.hiddenReason($0) == nil }.map { card in
+            Diagnostic(.warning, card: card, field: "created", message: "dated \(Formatting.iso(card.created ?? 0)), " + after, summary: "dated " + after)
         }
-        return diagnostics
     }
 
     /// A text announcement with an image shows it, as Braze's Classic card does; through a site
@@ -153,16 +183,12 @@ extension SiteBuilder {
     /// A card whose `template` extra names a template the site does not have is rendered with
     /// its type's template, with a warning.
     func missingCardTemplates(_ cards: [Card], _ templates: TemplateSet) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for card in cards {
-            guard let name = card.templateName, !templates.hasCardTemplate(name) else { continue }
-            var diagnostic = Diagnostic(
-                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "extras.template",
+        cards.compactMap { card in
+            guard let name = card.templateName, !templates.hasCardTemplate(name) else { return nil }
+            return Diagnostic(
+                .warning, card: card, field: "extras.template",
                 message: "no template templates/cards/\(name).mustache in the site; the card's \(card.type.rawValue) template is used")
-            diagnostic.cardOffset = card.source.offset
-            diagnostics.append(diagnostic)
         }
-        return diagnostics
     }
 
     /// A banner's image is all it shows (and so is that of a card with neither title nor
@@ -170,21 +196,16 @@ extension SiteBuilder {
     /// `image_alt` (after the rules, which may set it), which a terminal shows once a file
     /// (`Diagnostic.summary`), since Braze's own banners seldom carry it.
     func imagesWithoutWords(_ cards: [Card]) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for card in cards where card.showsOnlyItsImage && card.image != nil && card.imageAlt == nil {
+        cards.filter { $0.showsOnlyItsImage && $0.image != nil && $0.imageAlt == nil }.map { card in
             let why = card.type == .bannerImage
                 ? "a banner's image is all it shows, so screen readers read "
                 : "with neither title nor description, the image is all the card shows, so screen readers read "
             let instead = card.wordsForItsImage.map { "the card's title, domain or link's host or address instead (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
             let advice = "; add image_alt to say what the image shows"
-            var diagnostic = Diagnostic(
-                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "image_alt",
-                message: "missing: " + why + instead + advice)
-            diagnostic.summary = "missing: " + why + "the card's title, domain or link's host or address instead, if it has one" + advice
-            diagnostic.cardOffset = card.source.offset
-            diagnostics.append(diagnostic)
+            return Diagnostic(
+                .warning, card: card, field: "image_alt", message: "missing: " + why + instead + advice,
+                summary: "missing: " + why + "the card's title, domain or link's host or address instead, if it has one" + advice)
         }
-        return diagnostics
     }
 
     /// A card whose file gave its link as spaces only has no link (`CardSource.blankLinkKey`),
@@ -192,18 +213,14 @@ extension SiteBuilder {
     /// warning for each such card that still has a domain and no link after the rules (which
     /// may set either), which a terminal shows once a file.
     func blankLinks(_ cards: [Card]) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for card in cards where card.url == nil {
-            guard let key = card.source.blankLinkKey, let domain = card.domain else { continue }
+        cards.compactMap { card in
+            guard card.url == nil, let key = card.source.blankLinkKey, let domain = card.domain else { return nil }
             let advice = "give the card a url, or leave out domain"
-            var diagnostic = Diagnostic(
-                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: key,
-                message: "blank, so the card has no link, and its domain (\(Diagnostic.quoted(domain))), the link's words, is not shown either; " + advice)
-            diagnostic.summary = "blank, so the card has no link, and its domain, the link's words, is not shown either; " + advice
-            diagnostic.cardOffset = card.source.offset
-            diagnostics.append(diagnostic)
+            return Diagnostic(
+                .warning, card: card, field: key,
+                message: "blank, so the card has no link, and its domain (\(Diagnostic.quoted(domain))), the link's words, is not shown either; " + advice,
+                summary: "blank, so the card has no link, and its domain, the link's words, is not shown either; " + advice)
         }
-        return diagnostics
     }
 
     /// A warning for each card whose anchor would be that of a card shown before it in the tree.
@@ -212,13 +229,11 @@ extension SiteBuilder {
             let (first, second) = (selection.cards[earlier], selection.cards[later])
             // With card pages, anchors that differ only in case collide too: they name files.
             let butForCase = Formatting.anchor(for: first.id) != Formatting.anchor(for: second.id)
-            var warning = Diagnostic(
-                .warning, file: second.source.file, cardIndex: second.source.index, cardID: second.id, field: "id",
+            return located(Diagnostic(
+                .warning, card: second, field: "id",
                 message: "its anchor would be the same as that of card \(Diagnostic.quoted(first.id)) (\(first.source.file), shown first)"
                     + (butForCase ? " but for case, and so would its page's file on file systems that ignore case (macOS, Windows)" : "")
-                    + "; this card's anchor is \(anchor)")
-            warning.cardOffset = second.source.offset
-            return located(warning)
+                    + "; this card's anchor is \(anchor)"))
         }
     }
 
@@ -253,13 +268,18 @@ extension SiteBuilder {
     func longIDs(_ cards: [Card]) -> [Diagnostic] {
         cards.filter { $0.id.utf16.count > Self.longestCardID }.map { card in
             let why = "readers' browsers keep the ids of the cards they read and dismissed (placements on other sites' pages keep at most 64 kB of them, and an id over 128 characters as a hash); give the card a shorter id"
-            var diagnostic = Diagnostic(
-                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id",
-                message: "\(card.id.utf16.count) characters long, over \(Self.longestCardID): " + why)
-            diagnostic.summary = "over \(Self.longestCardID) characters long: " + why
-            diagnostic.cardOffset = card.source.offset
-            return diagnostic
+            return Diagnostic(
+                .warning, card: card, field: "id", message: "\(card.id.utf16.count) characters long, over \(Self.longestCardID): " + why,
+                summary: "over \(Self.longestCardID) characters long: " + why)
         }
+    }
+
+    /// The warning at the site's own `placement_frame` when the frame pages of language trees
+    /// (`first` and `others` more) load the root's placements' files (`PlacementFiles.framesLoadingTheRootsFiles`).
+    func frameWarning(_ first: String, others: Int) -> Diagnostic {
+        let template = options.site.display(options.site.templateFile("placement_frame"))
+        let pages = first + (others == 0 ? " loads" : " and \(others) more frame page\(others == 1 ? "" : "s") load")
+        return Diagnostic(.warning, file: template, message: "\(pages) \(PlacementFiles.stylesheet()) or \(PlacementFiles.script()), the placements' files of the root, where each language's frame page loads its own tree's (there are none at the root with default_language_folder: true); write {{embed}}cardfeed-embed.css and {{embed}}cardfeed-embed.js, as the built-in template does")
     }
 
     /// Errors for the files the build copies under their own names, of `SITE/assets/` and

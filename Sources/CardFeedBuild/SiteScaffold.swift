@@ -3,7 +3,7 @@ import CardFeedModel
 
 /// `cardfeed init DIR`: a new site with sample cards, a commented cardfeed.yml, the folders for
 /// templates, assets, strings and static files (the files of the package's `scaffold/` folder),
-/// and a `.gitignore` that keeps the output out of git.
+/// and a `.gitignore` that keeps the output and the build cache out of git.
 public enum SiteScaffold {
     public struct Refusal: Error, CustomStringConvertible {
         public var description: String
@@ -11,8 +11,14 @@ public enum SiteScaffold {
 
     static var files: [(path: String, data: Data)] { BuiltinFiles.scaffold }
 
-    /// Keeps `cardfeed build`'s output out of the site's repository.
-    static let gitignore = "# What `cardfeed build` writes (see README.md).\n/public/\n"
+    /// Keeps `cardfeed build`'s output, and the build cache beside it, out of the site's repository.
+    static let gitignore = """
+        # What `cardfeed build` writes (see README.md).
+        /public/
+        # What a build keeps for the next one to reuse (`cardfeed cache clean` removes it).
+        /\(BuildCacheFolder.defaultName)/
+
+        """
 
     /// The scaffold's `base_url` line, commented out: `init --base-url` writes the address in its
     /// place, so that every later build writes the feeds and sitemap without the option.

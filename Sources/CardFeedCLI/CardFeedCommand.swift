@@ -33,9 +33,10 @@ struct CardFeedCommand: ParsableCommand {
               cardfeed serve                     preview at http://127.0.0.1:4000/
               cardfeed init my-site              start a new site
               cardfeed eject cards/short_news    copy a built-in template to change
+              cardfeed cache clean               remove the build cache
             """,
         version: CardFeedVersion.current,
-        subcommands: [Build.self, Check.self, Explain.self, Config.self, Serve.self, Init.self, Templates.self, Eject.self],
+        subcommands: [Build.self, Check.self, Explain.self, Config.self, Serve.self, Init.self, Templates.self, Eject.self, Cache.self],
         defaultSubcommand: nil
     )
 
@@ -49,8 +50,8 @@ struct CardFeedCommand: ParsableCommand {
         }
         let arguments = Self.arguments
         // `cardfeed help biuld` is the same mistake as `cardfeed biuld`, and gets the same error.
-        let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
-        if let named, let message = unknownCommand(named) ?? extraHelpArguments(arguments) {
+        let named = arguments.first == "help" ? Array(arguments.dropFirst()) : arguments
+        if let message = unknownCommand(named) ?? extraHelpArguments(arguments) {
             Console.printError(message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
@@ -110,7 +111,9 @@ struct CardFeedCommand: ParsableCommand {
         if let match = lines[0].firstMatch(of: /^Unknown option '([^']*)'(\. Did you mean '[^']*'\?)?$/) {
             let option = String(match.1)
             // The command's options, as its help lists them (a long usage line is cut short).
-            let command = configuration.subcommands.first { $0._commandName == arguments.first }
+            var command = configuration.subcommands.first { $0._commandName == arguments.first }
+            // `cache clean`: the command of the command.
+            if let inner = command?.configuration.subcommands.first(where: { $0._commandName == arguments.dropFirst().first }) { command = inner }
             let help = command.map { helpMessage(for: $0, columns: 1000) } ?? helpMessage(columns: 1000)
             let known = help.matches(of: /--[a-z][a-z-]*/).map { String($0.output) } + ["--help", "--version"]
             lines[0] = "unknown option \(Diagnostic.quoted(option))\(Suggestion.phrase(for: option, among: known))"
@@ -124,21 +127,42 @@ struct CardFeedCommand: ParsableCommand {
     /// The arguments after the program's name, as `main` received them.
     static var arguments: [String] { Array(ProcessArguments.all.dropFirst()) }
 
-    /// Words after `cardfeed help <command>`: no command has commands of its own, so
-    /// `cardfeed help build biuld` names nothing (ArgumentParser would print build's help and
-    /// exit 0, hiding the typo); a word that is a command's name, misspelt or not, was most
-    /// likely meant as the one to ask about.
+    /// Words after `cardfeed help <command>`: only `cache` has commands of its own (`cardfeed
+    /// help cache clean`), so `cardfeed help build biuld` names nothing (ArgumentParser would
+    /// print build's help and exit 0, hiding the typo); a word that is a command's name,
+    /// misspelt or not, was most likely meant as the one to ask about.
     static func extraHelpArguments(_ arguments: [String]) -> String? {
         guard arguments.first == "help", arguments.count > 2 else { return nil }
         let command = arguments[1], extra = arguments[2]
         guard !command.hasPrefix("-"), !extra.hasPrefix("-") else { return nil }  // an option: ArgumentParser's own error
+        let inner = configuration.subcommands.first { $0._commandName == command }?.configuration.subcommands.map { $0._commandName } ?? []
+        if !inner.isEmpty {
+            guard inner.contains(extra) else { return unknownCommand(extra, of: command, among: inner) }
+            guard arguments.count > 3, !arguments[3].hasPrefix("-") else { return nil }
+            return "unexpected \"\(arguments[3])\" after `cardfeed help \(command) \(extra)`: \(command) \(extra) has no commands of its own; see `cardfeed help \(command) \(extra)`"
+        }
         let names = Set(configuration.subcommands.map { $0._commandName })
         let meant = names.contains(extra) ? extra : Suggestion.names(for: extra, among: names).first
         return "unexpected \"\(extra)\" after `cardfeed help \(command)`: \(command) has no commands of its own; "
             + (meant.map { "did you mean `cardfeed help \($0)`?" } ?? "see `cardfeed help \(command)`")
     }
 
-    /// A first argument that is neither an option nor a command: `cardfeed biuld`.
+    /// A first argument that is neither an option nor a command: `cardfeed biuld`; or after a
+    /// command that has commands of its own, a second one: `cardfeed cache claen`.
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        guard let word = arguments.first else { return nil }
+        if let inner = configuration.subcommands.first(where: { $0._commandName == word })?.configuration.subcommands.map({ $0._commandName }),
+           !inner.isEmpty, let second = arguments.dropFirst().first, !second.hasPrefix("-"), !inner.contains(second) {
+            return unknownCommand(second, of: word, among: inner)
+        }
+        return unknownCommand(word)
+    }
+
+    static func unknownCommand(_ word: String, of command: String, among inner: [String]) -> String {
+        "unknown command \"\(command) \(word)\"\(Diagnostic.suggestion(for: word, among: Set(inner))); "
+            + "the commands of \(command) are \(inner.joined(separator: ", ")) (see `cardfeed help \(command)`)"
+    }
+
     static func unknownCommand(_ word: String) -> String? {
         guard !word.hasPrefix("-") else { return nil }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CardFeedBuild
 import CardFeedLoad
 import CardFeedModel
 import CardFeedRender
@@ -48,6 +49,10 @@ struct Config: ParsableCommand {
         let buildOptions = options.buildOptions()
         var diagnostics = Diagnostics()
         let config = ConfigLoader(site: buildOptions.site).load(overriding: buildOptions.overrides, into: &diagnostics)
+        // As `check` finds it: against the output a build without --output replaces.
+        if let misplaced = BuildCacheFolder.placementError(config: config, site: buildOptions.site, output: buildOptions.site.defaultOutput) {
+            diagnostics.append(misplaced)
+        }
         printer.print(diagnostics.all)
         if !diagnostics.errors.isEmpty { throw ExitCode.failure }
         if json {
@@ -73,6 +78,7 @@ struct Config: ParsableCommand {
             [
                 "key": setting.name, "value": setting.value(config).json, "source": config.source(of: setting).description,
                 "default": setting.fallback, "type": setting.type, "option": setting.option ?? NSNull(), "in_file": setting.inFile,
+                "help": setting.help,
             ]
         }
         let written = OutputFormat.written(withBaseURL: config.baseURL != nil)

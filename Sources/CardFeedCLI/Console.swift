@@ -156,6 +156,7 @@ struct Summary {
             let changes = report.comparedWithPrevious ? " (\(report.filesWritten) changed, \(report.filesUnchanged) unchanged)" : ""
             let total = report.filesWritten + report.filesUnchanged
             lines.append("Wrote \(Console.plural(total, "file")) in \(timing)\(changes)\(warnings > 0 ? " with \(Console.plural(warnings, "warning"))" : "").")
+            lines += cacheLines
             let removed = report.filesRemoved
             if !removed.isEmpty {
                 let shown = removed.prefix(5).joined(separator: ", ") + (removed.count > 5 ? ", …" : "")
@@ -172,7 +173,21 @@ struct Summary {
             if let next = Self.nextStep(output: output, searchable: report.searchable) { lines.append(next) }
         } else {
             lines.append("Checked in \(timing): \(warnings > 0 ? Console.plural(warnings, "warning") : "no problems"); nothing written.")
+            lines += cacheLines
         }
+        return lines
+    }
+
+    /// What the build cache gave: "Reused 99998 of 100000 cards; 6 files written." (a check
+    /// writes none, and says only what it reused), and why it was not used or kept, as a
+    /// note, which is no warning: `--strict` and the exit status never hear of it.
+    var cacheLines: [String] {
+        var lines: [String] = []
+        if let reused = report.cardsReused {
+            let written = report.output == nil ? "" : "; \(Console.plural(report.filesWritten, "file")) written"
+            lines.append("Reused \(reused) of \(Console.plural(report.cardsShown, "card"))\(written).")
+        }
+        if let note = report.cacheNote { lines.append("note: \(note)") }
         return lines
     }
 

@@ -46,7 +46,7 @@ struct Serve: AsyncParsableCommand {
         if address.isEverywhere {
             logger.warning("listening on \(address.host): anyone who can reach this machine can read the site")
         }
-        var buildOptions = options.buildOptions()
+        var buildOptions = options.buildOptionsWithCache()
         buildOptions.diagnosticHandler = DiagnosticPrinter(format: options.diagnostics).print
         var server = PreviewServer(options: buildOptions, address: address, logger: logger)
         server.stats = options.stats
@@ -115,6 +115,11 @@ enum Browser {
             warn("found no program to open a browser with (\(names.joined(separator: " or ")))", url)
             return
         }
+        // Foundation's Process, not swift-subprocess nor `ChildProcess`: the opener is started and
+        // left to run, its output discarded and only its exit status read, and nothing ends it,
+        // so none of what `ChildProcess` does for Pagefind (a process group ended whole, the
+        // output's tail, the pid kept until then) is needed here; swift-subprocess would add a
+        // package, and swift-system under it, to every build for this one call.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = [url]

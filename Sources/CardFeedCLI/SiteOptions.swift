@@ -6,13 +6,16 @@ import CardFeedLoad
 import CardFeedModel
 import CardFeedRender
 
-/// Options shared by `build`, `check` and `serve`.
+/// Options shared by `build`, `check`, `explain`, `config` and `serve`. A property named after a
+/// setting's option (`pageSize`, `--page-size`) is that setting's (`SettingArguments`): its help
+/// is the setting's `optionHelp`, and its type what the setting's `SettingOption` takes (a flag's
+/// `Bool`, an option's value, optional); `noCache` is `cache_dir`'s `off` flag, `--no-cache`.
 struct SiteOptions: ParsableArguments {
     @OptionGroup var location: SiteArgument
 
     @Option(name: .customLong("now"), parsing: .unconditional, help: ArgumentHelp(
-        Setting.now.help,
-        discussion: "Cards that expire at or before it are hidden; cards created after it are future cards (see future in cardfeed.yml). An offset may follow a date-time (2026-11-20T10:00:00+02:00); a time without an offset (a date alone is midnight) is on the site's clocks (timezone in cardfeed.yml, default UTC). Defaults to the current time. Fix it to make a build reproducible.",
+        Setting.now.optionHelp,
+        discussion: "Cards that expire at or before it are hidden; cards created after it are future cards (see future in cardfeed.yml). An offset may follow a date-time (2026-11-20T10:00:00+02:00); a time without an offset (a date alone is midnight) is on the site's clocks (timezone in cardfeed.yml, default UTC). Fix it to make a build reproducible.",
         valueName: "time"))
     var now: NowArgument?
 
@@ -37,8 +40,19 @@ struct SiteOptions: ParsableArguments {
         discussion: "The .deb and the release archive bring Pagefind, beside cardfeed; a cardfeed built from source finds it on PATH (sudo bash scripts/get-pagefind.sh installs the version CardFeed is tested with), and PAGEFIND names another. The index goes in OUTPUT/pagefind/, made before the output is replaced, so a failed index leaves the previous output as it was; serve makes it in the background once the saves pause for a second. Search works over http(s), not from files opened in a browser."))
     var search = false
 
-    @Flag(help: ArgumentHelp(Setting.strict.help))
+    @Flag(help: ArgumentHelp(Setting.strict.optionHelp))
     var strict = false
+
+    @Option(
+        help: ArgumentHelp(
+            Setting.cacheDir.optionHelp,
+            discussion: "build and check keep in it what the next build can reuse rather than make again, and serve starts from it; a cache that another version of cardfeed or another site made, or a damaged one, is not used (a note says so), so it never changes what is built. It may not be inside the output folder or the site's cards/, templates/, assets/, static/ or strings/. Remove it with 'cardfeed cache clean'.",
+            valueName: "dir"),
+        completion: .directory)
+    var cacheDir: String?
+
+    @Flag(help: ArgumentHelp("Build without the build cache: nothing is read from it or kept in it (default: use it; see --cache-dir)."))
+    var noCache = false
 
     @Flag(name: .shortAndLong, help: ArgumentHelp(
         "Print only warnings and errors.",
@@ -58,11 +72,23 @@ struct SiteOptions: ParsableArguments {
         try location.validate()
         if let pageSize, let problem = Setting.pageSizeProblem(pageSize) { throw ValidationError("--page-size \(problem), not \(pageSize).") }
         if let locale, !StringTable.isLanguageTag(locale) { throw ValidationError("--locale: \(StringTable.notALanguageTag(locale)).") }
+        if cacheDir != nil && noCache { throw ValidationError("give --cache-dir or --no-cache, not both.") }
+        if cacheDir == "" { throw ValidationError("--cache-dir needs a folder's path, not an empty one.") }
     }
 
     func buildOptions() -> BuildOptions {
-        BuildOptions(site: location.located.folder, overrides: SettingOverrides(
-            now: now?.time, pageSize: pageSize, locale: locale, baseURL: baseURL, contentSecurityPolicy: csp, search: search, strict: strict))
+        BuildOptions(site: location.located.folder, overrides: SettingArguments.given(in: self))
+    }
+
+    /// `buildOptions()` with the build cache the settings choose, for the commands that keep one
+    /// (build, check, serve). cardfeed.yml is read here for its `cache_dir:` only: the build
+    /// reads it again and reports its errors, and its checks refuse a cache where it may not be.
+    func buildOptionsWithCache() -> BuildOptions {
+        var options = buildOptions()
+        var reportedByTheBuild = Diagnostics()
+        let config = ConfigLoader(site: options.site).load(overriding: options.overrides, into: &reportedByTheBuild)
+        options.cache = BuildCacheFolder.chosen(by: config, site: options.site)
+        return options
     }
 
     func logger() -> Logger {
@@ -84,7 +110,7 @@ struct SiteOptions: ParsableArguments {
             throw ExitCode.failure
         }
         if !quiet, let line = located.announcement { Console.line(line) }
-        var options = buildOptions()
+        var options = buildOptionsWithCache()
         options.diagnosticHandler = printer.print
         options.whenDoneWithCards = { LeftToExit.keep(($0, $1)) }
         if !quiet { options.progress = TerminalProgress.onStandardOutput() }

@@ -1,37 +1,28 @@
 import Foundation
-#if CARDFEED_LIBFUZZER
-import CLibFuzzer
-#endif
+import CardFeedSystem
 
 // The fuzz target over loading and rendering one card file (see `SiteProbe` and
 // scripts/fuzz.sh), or, with CARDFEED_FUZZ_TARGET=config or templates, over a site's
-// cardfeed.yml or card template (the same probe). Built with CARDFEED_LIBFUZZER=1 (libFuzzer and AddressSanitizer), `main`
-// hands over to libFuzzer, which calls `checkOneInput` with each input; a failed check aborts,
-// which libFuzzer reports as a crash and saves. Built normally, the same checks run over the
-// files named on the command line, to replay what the fuzzer found.
+// cardfeed.yml or card template (the same probe). Built with CARDFEED_LIBFUZZER=1 (libFuzzer and
+// AddressSanitizer), `main` hands over to libFuzzer (`LibFuzzer`, in the system layer), which
+// calls `checkOneInput` with each input; a failed check aborts, which libFuzzer reports as a crash
+// and saves. Built normally, the same checks run over the files named on the command line, to
+// replay what the fuzzer found.
 
 /// One input: the checks' problems are printed and abort the process, so that libFuzzer saves it.
-@c(LLVMFuzzerTestOneInput)
-public func checkOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let data = start.map { Data(bytes: $0, count: count) } ?? Data()
+@Sendable func checkOneInput(_ data: Data) {
     let problems = FuzzTarget.fromEnvironment.problems(data)
     if !problems.isEmpty {
         FileHandle.standardError.write(Data(("cardfeed-fuzz: " + problems.prefix(5).joined(separator: "\n") + "\n").utf8))
         abort()
     }
-    return 0
 }
 
 @main
 struct CardFeedFuzz {
     static func main() {
-        #if CARDFEED_LIBFUZZER
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, checkOneInput))
-        #else
+        if LibFuzzer.linked { LibFuzzer.run(checkOneInput) }
         replay(Array(CommandLine.arguments.dropFirst()))
-        #endif
     }
 
     /// Runs the checks over each file and says which pass.

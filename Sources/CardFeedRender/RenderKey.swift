@@ -28,8 +28,11 @@ struct CardRenderKey {
     /// The size of the card's image file, which goes into the page (an image replaced under its
     /// name changes it).
     var imageSize: ImageSize?
-    /// The hash of the build's `RenderContextKey`.
-    var context: Int
+    /// The hash of the templates the card renders through (`TemplateSet.fingerprint(for:)`):
+    /// another card type's template changed leaves it as it was.
+    var templates: Int
+    /// The hash of the build's settings (`RenderSettings.Values`).
+    var settings: Int
 
     var stableHash: Int {
         var hasher = StableHasher()
@@ -40,7 +43,8 @@ struct CardRenderKey {
             hasher.combine(size.width)
             hasher.combine(size.height)
         }
-        hasher.combine(context)
+        hasher.combine(templates)
+        hasher.combine(settings)
         return hasher.finalize()
     }
 }
@@ -119,24 +123,25 @@ extension SiteRenderer {
     /// when there is a cache to look them up in: `cardfeed build` makes none).
     func renderKeys(_ cards: ShownCards, places: CardPlaces) -> RenderKeys {
         let context = StableHash.reflecting(RenderContextKey(templates: templates.fingerprint, settings: settings.values))
+        let settingsKey = StableHash.reflecting(settings.values)
         let keys = ConcurrentResults<Int>(count: cards.count)
         let chunk = 512
         Parallel.perform(iterations: (cards.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
                 let anchor = cards.anchor(at: position)
-                keys.set(position, renderKey(cards[position], anchor: anchor, permalink: places.permalink(position: position, anchor: anchor), context: context))
+                keys.set(position, renderKey(cards[position], anchor: anchor, permalink: places.permalink(position: position, anchor: anchor), settings: settingsKey))
             }
         }
         return RenderKeys(context: context, cards: keys.values)
     }
 
-    /// The hash of the card's `CardRenderKey`; `context` is the build's `RenderContextKey`'s.
-    func renderKey(_ card: Card, anchor: String, permalink: String, context: Int) -> Int {
+    /// The hash of the card's `CardRenderKey`; `settings` is the hash of the build's settings.
+    func renderKey(_ card: Card, anchor: String, permalink: String, settings settingsKey: Int) -> Int {
         var imageSize: ImageSize?
         if case .asset(let path) = card.image { imageSize = settings.images.sizes.size(of: path) }
         return CardRenderKey(
             card: card.fields, anchor: anchor, permalink: permalink,
-            imageSize: imageSize, context: context
+            imageSize: imageSize, templates: templates.fingerprint(for: card), settings: settingsKey
         ).stableHash
     }
 

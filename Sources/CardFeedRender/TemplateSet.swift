@@ -46,6 +46,11 @@ public struct TemplateSet: Sendable {
     /// A hash of every template's name and text: a card rendered before with the same one
     /// renders the same again.
     let fingerprint: Int
+    /// For each card template (`cards/<name>` by `<name>`), a hash of the names and texts of the
+    /// templates it reaches (its parents and partials, theirs, and the names it includes that
+    /// no template answers to): a card is made again when one of those changed, not when
+    /// another card type's template did (`CardRenderKey`).
+    private(set) var cardFingerprints: [String: Int] = [:]
     /// The card templates (`cards/<name>`) by `<name>`, worked out once: finding a template by
     /// its full name for every card would build a string and take the name table's lock, on
     /// both rendering threads.
@@ -166,6 +171,7 @@ public struct TemplateSet: Sendable {
             hasher.combine(entry.source.text)
         }
         var set = TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
+        set.cardFingerprints = cardFingerprints(set.cardTemplates.keys, files: files, texts: Dictionary(sources.map { ($0.file, $0.text) }) { $1 }, names: names)
         if let source = parsed[searchDocumentTemplate]?.source { set.searchDocumentFile = source.file }
         for (name, entry) in parsed where name.hasPrefix("cards/") && !entry.source.builtin && !showsImage(entry.source.text) {
             set.cardTemplatesWithoutImage[String(name.dropFirst("cards/".count))] = entry.source.file
@@ -205,6 +211,38 @@ public struct TemplateSet: Sendable {
 
     /// The template for a card: the site template its `template` extra names, if there is one,
     /// else its type's.
+    /// The fingerprint of the templates `card` renders through (`cardFingerprints`), chosen
+    /// as `template(for:)` chooses.
+    func fingerprint(for card: Card) -> Int {
+        if let name = card.templateName, cardTemplates[name] != nil { return cardFingerprints[name] ?? fingerprint }
+        return cardFingerprints[card.type.rawValue] ?? fingerprint
+    }
+
+    private static func cardFingerprints(_ cards: some Sequence<String>, files: [String: MustacheTemplate], texts: [String: String], names: [String: String]) -> [String: Int] {
+        var fingerprints: [String: Int] = [:]
+        for card in cards {
+            guard let start = names["cards/" + card] else { continue }
+            var reached: Set<String> = []
+            var missing: Set<String> = []
+            var stack = [start]
+            while let file = stack.popLast() {
+                guard reached.insert(file).inserted, let template = files[file] else { continue }
+                for tag in template.tags where tag.kind == .partial || tag.kind == .parent {
+                    if let target = names[tag.name] { stack.append(target) } else { missing.insert(tag.name) }
+                }
+            }
+            var hasher = StableHasher()
+            for file in reached.sorted() {
+                hasher.combine(file)
+                hasher.combine(texts[file] ?? "")
+            }
+            hasher.combine(missing.count)
+            missing.sorted().forEach { hasher.combine($0) }
+            fingerprints[card] = hasher.finalize()
+        }
+        return fingerprints
+    }
+
     private func template(for card: Card) -> MustacheName? {
         if let name = card.templateName, let template = cardTemplates[name] { return template }
         return cardTemplates[card.type.rawValue]

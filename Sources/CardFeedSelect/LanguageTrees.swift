@@ -74,11 +74,9 @@ public struct LanguageTrees: Sendable {
         let ids = Set(cards.map(\.id))
         return cards.compactMap { card in
             guard !hidden(card), let original = card.extras.first(where: { $0.key == Self.translationKey })?.value, !ids.contains(original) else { return nil }
-            var diagnostic = Diagnostic(
-                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "extras." + Self.translationKey,
+            return Diagnostic(
+                .warning, card: card, field: "extras." + Self.translationKey,
                 message: "names no card of the site, \(Diagnostic.quoted(original))\(Diagnostic.suggestion(for: original, among: ids)); the card's page links no translation")
-            diagnostic.cardOffset = card.source.offset
-            return diagnostic
         }
     }
 
@@ -87,12 +85,10 @@ public struct LanguageTrees: Sendable {
         return cards.compactMap { card in
             guard !hidden(card), case .unlisted(let tag) = assignment(card).reason else { return nil }
             let advice = "add it to languages: in \(languages.location) (\(listed)) to give it pages of its own"
-            var diagnostic = Diagnostic(
-                .warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "language",
-                message: "\(Diagnostic.quoted(tag)) is not one of the site's languages; the card is shown in the default language's pages (\(languages.defaultTag)); " + advice)
-            diagnostic.summary = "not one of the site's languages; shown in the default language's pages (\(languages.defaultTag)); " + advice
-            diagnostic.cardOffset = card.source.offset
-            return diagnostic
+            return Diagnostic(
+                .warning, card: card, field: "language",
+                message: "\(Diagnostic.quoted(tag)) is not one of the site's languages; the card is shown in the default language's pages (\(languages.defaultTag)); " + advice,
+                summary: "not one of the site's languages; shown in the default language's pages (\(languages.defaultTag)); " + advice)
         }
     }
 }

@@ -49,7 +49,9 @@ public final class PreviewBuilder: Sendable {
     /// search index is in place.
     public init(options: BuildOptions, logger: Logger, onSearchIndexed: @escaping @Sendable () -> Void = {}) throws {
         self.options = options
-        reuse = options.cache.map { ReuseCaches.startingFrom($0, site: options.site.root) } ?? ReuseCaches()
+        // Not from a cache where a build may not keep it, which each build refuses (`misplacement`).
+        let cache = options.cache.flatMap { $0.misplacement(site: options.site, output: options.site.defaultOutput) == nil ? $0 : nil }
+        reuse = cache.map { ReuseCaches.startingFrom($0, site: options.site.root) } ?? ReuseCaches()
         self.logger = logger
         workFolder = FileManager.default.temporaryDirectory
             .appendingPathComponent("cardfeed-serve-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))", isDirectory: true)

@@ -9,7 +9,7 @@ package struct BinaryWriter {
     }
 
     package mutating func write(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(littleEndian: value)
     }
 
     package mutating func write(_ value: Int) { write(UInt64(bitPattern: Int64(value))) }

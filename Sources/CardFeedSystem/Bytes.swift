@@ -137,6 +137,20 @@ extension Array where Element == UInt8 {
         }
         return try result.get()
     }
+
+    /// Appends `value`'s eight bytes, little-endian: a number in what the build cache writes
+    /// (`BinaryWriter`) and hashes (`StableHasher`, `StableHash.reflecting`).
+    @inlinable
+    package mutating func append(littleEndian value: UInt64) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+
+    /// Appends each of `integers`' bytes as memory holds them (the platform's order), in one copy:
+    /// a list of thousands hashed as one string of bytes.
+    @inlinable
+    package mutating func append(memoryOf integers: [Int]) {
+        integers.withUnsafeBytes { append(contentsOf: $0) }
+    }
 }
 
 extension ArraySlice where Element == UInt8 {

@@ -6,8 +6,9 @@ import CXXHash
 package enum StableHash {
     /// The hash of `bytes`.
     package static func of(bytes: [UInt8]) -> UInt64 {
-        // The header compiled in (XXH_INLINE_ALL) names its functions XXH_INLINE_*.
-        bytes.withUnsafeBufferPointer { XXH_INLINE_XXH3_64bits($0.baseAddress, $0.count) }
+        // The header compiled in (XXH_INLINE_ALL) names its functions XXH_INLINE_*. The array is
+        // passed as the C function's `const void *`, which points at it for the call alone.
+        XXH_INLINE_XXH3_64bits(bytes, bytes.count)
     }
 
     package static func of(bytes: ArraySlice<UInt8>) -> UInt64 {
@@ -44,7 +45,7 @@ extension CanonicalBytes {
             // A feed's cards, by the thousand: their bytes, not a mirror of each.
             mark(.unkeyed, depth)
             append(UInt64(integers.count))
-            integers.withUnsafeBytes { append(bytes: Array($0)) }
+            append(memoryOf: integers)
         default:
             let mirror = Mirror(reflecting: value)
             mark(.keyed, depth)
@@ -109,7 +110,7 @@ final class CanonicalBytes {
     }
 
     func append(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
+        storage.append(littleEndian: value)
     }
 
     /// The value's type, qualified by its module, without what names a private type's place in
@@ -127,6 +128,10 @@ final class CanonicalBytes {
 
     func append(bytes: [UInt8]) {
         storage.append(contentsOf: bytes)
+    }
+
+    func append(memoryOf integers: [Int]) {
+        storage.append(memoryOf: integers)
     }
 
     func finish() -> [UInt8] { storage }

@@ -22,7 +22,7 @@ package struct StableHasher {
     }
 
     package mutating func combine(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(littleEndian: value)
     }
 
     package mutating func combine(_ value: Int64) { combine(UInt64(bitPattern: value)) }
@@ -36,7 +36,7 @@ package struct StableHasher {
     }
 
     /// An optional: a flag, then the value if there is one.
-    package mutating func combine<Value>(_ value: Value?, _ combine: (inout StableHasher, Value) -> Void) {
+    package mutating func combine<Wrapped>(_ value: Wrapped?, _ combine: (inout StableHasher, Wrapped) -> Void) {
         self.combine(value != nil)
         if let value { combine(&self, value) }
     }

@@ -128,7 +128,7 @@ import Testing
         let site = try TempSite(["cards.json": cardJSON(["id": "a", "type": "text_announcement", "created": 1_700_000_000, "description": "d"])])
         defer { site.remove() }
         var options = site.options()
-        options.overrides.locale = locale
+        options.overrides[.locale] = locale
         _ = try site.builder(options).run()
         let direction = ["ar", "he"].contains(locale) ? " dir=\"rtl\"" : ""
         #expect(try site.read("index.html").contains("<html lang=\"\(locale)\"\(direction)>"))
@@ -165,7 +165,7 @@ import Testing
         ])
         defer { site.remove() }
         var options = site.options()
-        options.overrides.locale = "nl"
+        options.overrides[.locale] = "nl"
         let report = try site.builder(options).run()
         #expect(try site.read("news/index.html").contains("Geen nieuws."))
         #expect(try site.read("news/index.html").contains("<html lang=\"nl\">"))
@@ -177,7 +177,7 @@ import Testing
         let site = try TempSite(["cards.json": "[]"])
         defer { site.remove() }
         var options = site.options()
-        options.overrides.locale = "xx"
+        options.overrides[.locale] = "xx"
         #expect(throws: BuildFailure.self) { try site.builder(options).run() }
     }
 }
@@ -233,14 +233,15 @@ import Testing
         defer { site.remove() }
         var diagnostics = Diagnostics()
         let file = ConfigLoader(site: site.site).load(into: &diagnostics)
-        let overrides = SettingOverrides(
-            now: WrittenTime(iso8601: "2026-11-20T00:00:00"), pageSize: 3, locale: "de", baseURL: "https://b.example/x",
-            contentSecurityPolicy: true, search: true, strict: true)
+        let overrides = SettingOverrides([
+            .now: WrittenTime(iso8601: "2026-11-20T00:00:00")!, .pageSize: 3, .locale: "de", .baseURL: "https://b.example/x",
+            .contentSecurityPolicy: true, .search: true, .strict: true, .cacheDir: "/tmp/c",
+        ])
         let overridden = ConfigLoader(site: site.site).load(overriding: overrides, into: &diagnostics)
         let none = ConfigLoader(site: SiteFolder("/nonexistent")).load(into: &diagnostics)
         #expect(diagnostics.all.isEmpty, "\(diagnostics.lines)")
         let options = Setting.all.filter { $0.option != nil }
-        #expect(options.map(\.name) == ["base_url", "page_size", "locale", "csp", "search", "now", "strict"])
+        #expect(options.map(\.name) == ["base_url", "page_size", "locale", "csp", "search", "cache_dir", "now", "strict"])
         for setting in options {
             switch setting.name {
             case "now":
@@ -253,10 +254,11 @@ import Testing
             case "base_url": #expect((file.baseURL, overridden.baseURL, none.baseURL) == ("https://a.example/news/", "https://b.example/x/", nil))
             case "csp":
                 #expect(file.contentSecurityPolicy == "default-src 'self'" && overridden.contentSecurityPolicy == "default-src 'self'", "--csp keeps the site's own policy")
-                #expect(ConfigLoader(site: SiteFolder("/nonexistent")).load(overriding: SettingOverrides(contentSecurityPolicy: true), into: &diagnostics).contentSecurityPolicy == ContentSecurityPolicy.builtin)
+                #expect(ConfigLoader(site: SiteFolder("/nonexistent")).load(overriding: SettingOverrides([.contentSecurityPolicy: true]), into: &diagnostics).contentSecurityPolicy == ContentSecurityPolicy.builtin)
                 #expect(none.contentSecurityPolicy == nil)
             case "search": #expect(file.search == nil && overridden.search?.fromCommandLine == true && none.search == nil)
             case "strict": #expect(!file.strict && overridden.strict && !none.strict)
+            case "cache_dir": #expect(file.cacheDir == nil && overridden.cacheDir == CacheDirSetting(path: "/tmp/c", fromCommandLine: true) && none.cacheDir == nil)
             default: Issue.record("\(setting.name) has an option this test does not try")
             }
             #expect(setting.defaultHelp.hasPrefix("(default: ") && setting.defaultHelp.hasSuffix("\(setting.fallback))"))
@@ -265,7 +267,7 @@ import Testing
         }
         #expect(file.source(of: .pageSize) == .file(line: 1) && file.source(of: .timezone) == .file(line: 5) && file.source(of: .title) == .fallback)
         #expect(overridden.source(of: .timezone) == .file(line: 5))
-        let bad = ConfigLoader(site: site.site).load(overriding: SettingOverrides(baseURL: "javascript:x"), into: &diagnostics)
+        let bad = ConfigLoader(site: site.site).load(overriding: SettingOverrides([.baseURL: "javascript:x"]), into: &diagnostics)
         #expect(bad.baseURL == nil && diagnostics.contains("--base-url", "must be an http or https address, not \"javascript:\""))
     }
 
@@ -325,7 +327,7 @@ import Testing
         _ = try plain.builder(plain.options()).run()
         #expect(!(try plain.read("index.html")).contains("Content-Security-Policy"))
         var options = plain.options()
-        options.overrides.contentSecurityPolicy = true
+        options.overrides[.contentSecurityPolicy] = true
         _ = try plain.builder(options).run()
         let page = try plain.read("news/index.html")
         let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;self&#39;; img-src &#39;self&#39; https: http: data:; style-src &#39;self&#39;; script-src &#39;self&#39;; object-src &#39;none&#39;; base-uri &#39;self&#39;; form-action &#39;self&#39;\">"

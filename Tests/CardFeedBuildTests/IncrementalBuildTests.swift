@@ -261,4 +261,24 @@ import Testing
         #expect(built.cardsReused == 8, "the card check rendered is kept")
         #expect(built.filesWritten < 10, "the output is still known: updated in place")
     }
+
+    @Test func aCardTypesTemplateMakesOnlyThatTypesCardsAgain() throws {
+        let list = (1...10).map { number -> [String: Any] in
+            ["id": "c\(number)", "type": number <= 4 ? "short_news" : "captioned_image", "created": 1_700_000_000 + number,
+             "title": "Card \(number)", "description": "Text \(number)", "image": "https://x.test/\(number).png"]
+        }
+        let site = try TempSite(["cards.json": IncrementalBuildTests.cards(list)])
+        defer { site.remove() }
+        let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
+        _ = try Self.build(site, cache)
+        try site.write("templates/cards/short_news.mustache", "{{< card}}{{$content}}<p class=\"news\">{{title}}</p>{{/content}}{{/card}}\n")
+        let edited = try Self.build(site, cache)
+        #expect(edited.cardsReused == 6, "the six captioned images")
+        try site.write("templates/partials/extra.mustache", "<i>extra</i>\n")
+        #expect(try Self.build(site, cache).cardsReused == 10, "a partial no card template includes")
+        let fresh = site.root.appendingPathComponent("fresh")
+        _ = try SiteBuilder(options: site.options(pageSize: 4), destination: .folder(fresh), logger: .quiet).run()
+        #expect(try OutputSafetyTests.tree(site.output) == OutputSafetyTests.tree(fresh))
+    }
 }
+

@@ -142,9 +142,9 @@ import Testing
         #expect(edits.exempt == ["source"], "a field left out of the key must be meant to be")
         #expect(edits.edits.count > 30)
         let renderer = SiteRenderer(templates: try Self.templates(), settings: RenderSettings(try Self.sampleSettings()))
-        let sampleKey = renderer.renderKey(Card(Self.sampleCard()), anchor: "sample", permalink: "index.html#sample", context: 0)
+        let sampleKey = renderer.renderKey(Card(Self.sampleCard()), anchor: "sample", permalink: "index.html#sample", settings: 0)
         for edit in edits.edits {
-            let key = renderer.renderKey(Card(edit.value), anchor: "sample", permalink: "index.html#sample", context: 0)
+            let key = renderer.renderKey(Card(edit.value), anchor: "sample", permalink: "index.html#sample", settings: 0)
             #expect(key != sampleKey, "\(edit.path) is not in the card's key: serve would show the card as it was before the edit")
         }
     }

@@ -137,6 +137,9 @@ def helps(cardfeed_bin) -> dict[str, str]:
     texts = {command: subprocess.run([str(cardfeed_bin), command, "--help"], capture_output=True, text=True,
                                      timeout=30).stdout for command in commands}
     texts[""] = subprocess.run([str(cardfeed_bin), "--help"], capture_output=True, text=True, timeout=30).stdout
+    # `cache` has commands of its own: its options are theirs.
+    texts["cache"] = "".join(subprocess.run([str(cardfeed_bin), *words, "--help"], capture_output=True, text=True, timeout=30).stdout
+                             for words in (["cache"], ["cache", "clean"]))
     return texts
 
 
@@ -179,7 +182,7 @@ def test_the_references_synopsis_of_each_command_has_every_option_its_help_lists
     reference = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
     synopsis = re.search(r"## Commands\s*\n```\n(.*?)\n```", reference, flags=re.S).group(1)
     problems = []
-    for command in ("build", "check", "explain", "config", "serve", "init", "templates", "eject"):
+    for command in ("build", "check", "explain", "config", "serve", "init", "templates", "eject", "cache"):
         line = next(line for line in synopsis.splitlines() if line.startswith(f"cardfeed {command} "))
         usage = texts[command].split("OPTIONS:", 1)[-1]
         for option in sorted(set(re.findall(r"^\s+(?:-[a-z], )?(--[a-z][a-z-]*)", usage, flags=re.M)) - {"--help", "--version"}):

@@ -150,7 +150,8 @@ def hostile_build(cardfeed_bin, tmp_path_factory):
     result = subprocess.run(
         [str(cardfeed_bin), "build", str(site), "--now", "1795000000", "--base-url", "https://example.test/", "--page-size", "0"],
         capture_output=True, text=True, timeout=120, cwd=root)
-    after = sorted(str(p.relative_to(root)) for p in root.rglob("*") if "public" not in p.relative_to(root).parts)
+    # Besides the output, the build writes only its cache (.cardfeed-cache, in the site folder).
+    after = sorted(str(p.relative_to(root)) for p in root.rglob("*") if not {"public", ".cardfeed-cache"} & set(p.relative_to(root).parts))
     return {"root": root, "site": site, "out": out, "result": result, "before": before, "after": after}
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import REPO
 
-COMMANDS = ["build", "check", "explain", "serve", "init", "templates", "eject"]
+COMMANDS = ["build", "check", "explain", "serve", "init", "templates", "eject", "cache"]
 CAPABILITIES = {"search": r"search: true\s+a search box", "placements": r"placements:\s+a feed's newest cards",
                 "languages": r"languages: \[[a-z, ]+\]\s+a tree of pages per language"}
 # Markdown a plain-text reader would see as punctuation: code spans, strong and emphasis, links,

@@ -132,7 +132,8 @@ def test_an_init_site_passes_strict_check_once_its_sample_cards_are_replaced(run
     made = run("init", "coffee")
     assert made.returncode == 0, made.stderr
     site = tmp_path / "coffee"
-    assert (site / ".gitignore").read_text().splitlines()[-1] == "/public/"
+    ignored = [line for line in (site / ".gitignore").read_text().splitlines() if not line.startswith("#")]
+    assert ignored == ["/public/", "/.cardfeed-cache/"], ignored
     assert (site / "static").is_dir()
     assert "# base_url: https://" in (site / "cardfeed.yml").read_text()
     (site / "cards" / "content-cards.json").unlink()

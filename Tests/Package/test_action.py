@@ -172,7 +172,15 @@ def test_the_workflows_and_the_action_pass_githubs_schemas_and_shellcheck(tmp_pa
             copy.write_text(block)
             workflows.append(str(copy))
     assert any("README-" in path for path in workflows), "README's Pages workflow was not found"
-    for schema, files in [("vendor.github-workflows", workflows), ("vendor.github-actions", [str(REPO / "action.yml")])]:
+    # The GitLab CI jobs docs/deploy.md shows (a yaml block that starts with "pages:"), against GitLab's.
+    gitlab = []
+    for doc in (REPO / "docs").glob("*.md"):
+        for number, block in enumerate(re.findall(r"```yaml\n(pages:.*?)```", doc.read_text(), re.DOTALL)):
+            copy = tmp_path / f"{doc.stem}-gitlab-{number}.yml"
+            copy.write_text(block)
+            gitlab.append(str(copy))
+    assert gitlab, "docs/deploy.md's GitLab CI job was not found"
+    for schema, files in [("vendor.github-workflows", workflows), ("vendor.github-actions", [str(REPO / "action.yml")]), ("vendor.gitlab-ci", gitlab)]:
         checked = subprocess.run(["check-jsonschema", "--builtin-schema", schema, *files], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stdout + checked.stderr
     scripts = [str(path) for path in [*(REPO / "action").glob("*.sh"), REPO / "scripts" / "package.sh", REPO / "scripts" / "apt-install.sh", *(REPO / "packaging").glob("*.sh")]]

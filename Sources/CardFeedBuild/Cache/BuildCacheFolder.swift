@@ -1,4 +1,5 @@
 import Foundation
+import CardFeedLoad
 import CardFeedModel
 
 /// The folder where a build keeps what the next build reuses (`SITE/.cardfeed-cache/` unless
@@ -15,7 +16,7 @@ public struct BuildCacheFolder: Sendable, Equatable {
     }
 
     /// The default, in the site's folder (the `.gitignore` that `init` writes leaves it out).
-    public static let defaultName = ".cardfeed-cache"
+    public static let defaultName = SiteConfig.defaultCacheDir
 
     public static let tagName = "CACHEDIR.TAG"
     /// The convention's signature line, then what the folder is.

@@ -5,18 +5,18 @@ import CardFeedModel
 /// One setting of a site, declared once: its key in cardfeed.yml, its command-line option, what
 /// it holds, its value when nothing sets it, and its help line; with how the file's value is read
 /// and checked, how the option replaces it, and how `cardfeed config` shows the value used. The
-/// config reader, the options' application, `--help`'s defaults, `cardfeed config` and the test
-/// that holds docs/reference.md's two tables to this one all read `Setting.all`, so a setting is
-/// one entry here (and, for an option, its declaration in the command's `SiteOptions`, which the
-/// argument parser needs as a property).
-public struct Setting: Sendable {
+/// config reader, the options' application, `--help`'s lines and defaults, `cardfeed config` and
+/// the test that holds docs/reference.md's two tables to this one all read `Setting.all`, so a
+/// setting is one entry here (and, for an option, its property in the command's `SiteOptions`,
+/// which the argument parser needs, found there by its name: docs/architecture.md).
+public struct Setting: Sendable, Hashable {
     /// Its key in cardfeed.yml ("page_size"), or for a setting of the command line alone its
     /// option's name ("now").
     public let name: String
     /// Whether cardfeed.yml may give it (`name` is then its key).
     public let inFile: Bool
-    /// Its command-line option ("--page-size"), if it has one.
-    public let option: String?
+    /// Its command-line option, if it has one, and how the option's value replaces the file's.
+    public let commandLine: SettingOption?
     /// What it holds, as docs/reference.md and `cardfeed config --json` say it.
     public let type: String
     /// Its value when neither the file nor the option gives one.
@@ -25,27 +25,30 @@ public struct Setting: Sendable {
     /// Reads the file's value (`value`, at `key`) into the configuration, with an error for a
     /// value it cannot take.
     let read: @Sendable (inout YAMLReader, _ key: Node, _ value: Node, inout SiteConfig) -> Void
-    /// Applies the command line's value, if it gave one; returns whether it did.
-    let override: (@Sendable (SettingOverrides, inout SiteConfig, inout Diagnostics) -> Bool)?
     /// The value a build uses, as `cardfeed config` shows it.
     public let value: @Sendable (SiteConfig) -> SettingValue
 
     init(
-        _ name: String, inFile: Bool = true, option: String? = nil, type: String, fallback: String, help: String,
+        _ name: String, inFile: Bool = true, option: SettingOption? = nil, type: String, fallback: String, help: String,
         read: @escaping @Sendable (inout YAMLReader, Node, Node, inout SiteConfig) -> Void = { _, _, _, _ in },
-        override: (@Sendable (SettingOverrides, inout SiteConfig, inout Diagnostics) -> Bool)? = nil,
         value: @escaping @Sendable (SiteConfig) -> SettingValue
     ) {
         self.name = name
         self.inFile = inFile
-        self.option = option
+        self.commandLine = option
         self.type = type
         self.fallback = fallback
         self.help = help
         self.read = read
-        self.override = override
         self.value = value
     }
+
+    /// Its command-line option's name ("--page-size"), if it has one.
+    public var option: String? { commandLine?.name }
+
+    // A setting is its name: the table has one entry a name.
+    public static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// "(default: page_size in cardfeed.yml, else 20)", for an option's `--help`.
     public var defaultHelp: String {
@@ -128,53 +131,44 @@ extension Setting {
         read: { reader, _, value, config in config.image = reader.shareImage(value) },
         value: { $0.image.map(SettingValue.text) ?? .none })
     public static let baseURL = Setting(
-        "base_url", option: "--base-url", type: "http(s) URL", fallback: "none",
-        help: "The address the site is published at, e.g. https://example.com/news/.",
-        read: { reader, _, value, config in config.baseURL = reader.baseURL(value) },
-        override: { overrides, config, diagnostics in
-            guard let baseURL = overrides.baseURL else { return false }
+        "base_url",
+        option: SettingOption("--base-url", of: String.self) { baseURL, config, diagnostics in
             switch URLCheck.baseURL(baseURL) {
             case .success(let url): config.baseURL = url
             case .failure(let refusal):
                 config.baseURL = nil
                 diagnostics.append(Diagnostic(.error, file: "--base-url", message: "\(Diagnostic.quoted(baseURL)) \(refusal.reason)"))
             }
-            return true
         },
+        type: "http(s) URL", fallback: "none", help: "The address the site is published at, e.g. https://example.com/news/.",
+        read: { reader, _, value, config in config.baseURL = reader.baseURL(value) },
         value: { $0.baseURL.map(SettingValue.text) ?? .none })
     public static let pageSize = Setting(
-        "page_size", option: "--page-size", type: "whole number, 0 or more", fallback: String(SiteConfig.defaultPageSize),
-        help: "Cards a page, on average; 0 puts each feed on one page.",
+        "page_size", option: SettingOption("--page-size", of: Int.self) { pageSize, config, _ in config.pageSize = pageSize },
+        type: "whole number, 0 or more", fallback: String(SiteConfig.defaultPageSize), help: "Cards a page, on average; 0 puts each feed on one page.",
         read: { reader, _, value, config in
             guard let number = reader.integer(value, key: "page_size") else { return }
             if let problem = pageSizeProblem(number) { reader.error(value, "page_size", problem) } else { config.pageSize = number }
-        },
-        override: { overrides, config, _ in
-            guard let pageSize = overrides.pageSize else { return false }
-            config.pageSize = pageSize
-            return true
         },
         value: { .number($0.pageSize) })
     /// What is wrong with a page size, from the file or `--page-size`.
     public static func pageSizeProblem(_ number: Int) -> String? { number >= 0 ? nil : "must be 0 (one page) or more" }
 
     public static let locale = Setting(
-        "locale", option: "--locale", type: "language tag", fallback: StringTable.defaultLocale,
-        help: "The language of the pages of a site in one language.",
-        read: { reader, key, value, config in
-            reader.languageKeys.locale = (key, value)
-            guard let locale = reader.string(value, key: "locale") else { return }
-            if StringTable.isLanguageTag(locale) { config.locale = locale } else { reader.error(value, "locale", StringTable.notALanguageTag(locale)) }
-        },
-        override: { overrides, config, diagnostics in
-            guard let locale = overrides.locale else { return false }
+        "locale",
+        option: SettingOption("--locale", of: String.self) { locale, config, diagnostics in
             if let languages = config.languages {
                 // A site in several languages has each in its list; one option cannot say which it replaces.
                 diagnostics.append(Diagnostic(.error, file: "--locale", message: "the site lists its languages in \(languages.location) (languages: \(languages.tags.joined(separator: ", "))); --locale sets the language of a site in one language, so change the list there instead"))
             } else {
                 config.locale = locale
             }
-            return true
+        },
+        type: "language tag", fallback: StringTable.defaultLocale, help: "The language of the pages of a site in one language.",
+        read: { reader, key, value, config in
+            reader.languageKeys.locale = (key, value)
+            guard let locale = reader.string(value, key: "locale") else { return }
+            if StringTable.isLanguageTag(locale) { config.locale = locale } else { reader.error(value, "locale", StringTable.notALanguageTag(locale)) }
         },
         value: { .text($0.locale) })
     public static let timezone = Setting(
@@ -207,14 +201,10 @@ extension Setting {
         read: { reader, _, value, config in config.links = reader.links(value) },
         value: { config in .list(config.links.newTab.map { "new_tab: \($0)" } + config.links.appSchemes.map { "app_schemes: \($0)" }) })
     public static let contentSecurityPolicy = Setting(
-        "csp", option: "--csp", type: "true, false or a policy", fallback: "off",
-        help: "Put a Content Security Policy in every page as a <meta> tag.",
+        "csp",
+        option: SettingOption(flag: "--csp") { config in config.contentSecurityPolicy = config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin },
+        type: "true, false or a policy", fallback: "off", help: "Put a Content Security Policy in every page as a <meta> tag.",
         read: { reader, _, value, config in config.contentSecurityPolicy = reader.contentSecurityPolicy(value) },
-        override: { overrides, config, _ in
-            guard overrides.contentSecurityPolicy else { return false }
-            config.contentSecurityPolicy = config.contentSecurityPolicy ?? ContentSecurityPolicy.builtin
-            return true
-        },
         value: { $0.contentSecurityPolicy.map(SettingValue.text) ?? .none })
     public static let feeds = Setting(
         "feeds", type: "list of feeds", fallback: "the built-in feeds", help: "The site's feeds, in the navigation's order.",
@@ -229,15 +219,10 @@ extension Setting {
         read: { reader, _, value, config in if let flag = reader.bool(value, key: "card_pages") { config.cardPages = flag } },
         value: { .flag($0.cardPages) })
     public static let search = Setting(
-        "search", option: "--search", type: "true or false", fallback: "off",
-        help: "Give every page a search box over an index of every card, made by Pagefind.",
+        "search", option: SettingOption(flag: "--search") { config in config.search = SearchSetting(fromCommandLine: true) },
+        type: "true or false", fallback: "off", help: "Give every page a search box over an index of every card, made by Pagefind.",
         read: { reader, _, value, config in
             if let flag = reader.bool(value, key: "search"), flag { config.search = SearchSetting(line: value.mark?.line, column: value.mark?.column) }
-        },
-        override: { overrides, config, _ in
-            guard overrides.search else { return false }
-            config.search = SearchSetting(fromCommandLine: true)
-            return true
         },
         value: { .flag($0.search != nil) })
     public static let placements = Setting(
@@ -258,20 +243,33 @@ extension Setting {
         help: "With languages: the default language's pages are under their own folder.",
         read: { reader, key, value, _ in reader.languageKeys.defaultFolder = (key, value) },
         value: { .flag($0.languages?.defaultInFolder ?? false) })
-    public static let now = Setting(
-        "now", inFile: false, option: "--now", type: "Unix seconds or ISO 8601 date or date-time", fallback: "the current time",
-        help: "The build's time, in Unix seconds or as an ISO 8601 date or date-time (2026-11-20, 2026-11-20T10:00:00Z).",
-        override: { overrides, config, _ in
-            config.now = (overrides.now ?? .current).moment(in: config.timeZone)
-            return overrides.now != nil
+    public static let cacheDir = Setting(
+        "cache_dir",
+        option: SettingOption("--cache-dir", of: String.self, off: ("--no-cache", { config in config.noCache = true })) { path, config, _ in
+            config.cacheDir = CacheDirSetting(path: path, fromCommandLine: true)
         },
+        type: "folder path", fallback: "SITE/" + SiteConfig.defaultCacheDir,
+        help: "Where the build cache is kept, what the next build reuses; a relative path in cardfeed.yml is relative to the site folder.",
+        read: { reader, _, value, config in
+            guard let path = reader.string(value, key: "cache_dir") else { return }
+            if path.isEmpty {
+                reader.error(value, "cache_dir", "must be a folder's path (relative to the site folder), not empty; leave the key out for the default, \(SiteConfig.defaultCacheDir)")
+            } else {
+                config.cacheDir = CacheDirSetting(path: path, line: value.mark?.line, column: value.mark?.column)
+            }
+        },
+        value: { config in config.noCache ? .none : .text(config.cacheDir?.path ?? SiteConfig.defaultCacheDir) })
+    public static let now = Setting(
+        "now", inFile: false,
+        option: SettingOption("--now", of: WrittenTime.self, absent: { config in config.now = WrittenTime.current.moment(in: config.timeZone) }) { now, config, _ in
+            config.now = now.moment(in: config.timeZone)
+        },
+        type: "Unix seconds or ISO 8601 date or date-time", fallback: "the current time",
+        help: "The build's time, in Unix seconds or as an ISO 8601 date or date-time (2026-11-20, 2026-11-20T10:00:00Z).",
         value: { .text(Formatting.iso($0.now)) })
     public static let strict = Setting(
-        "strict", inFile: false, option: "--strict", type: "flag", fallback: "off", help: "Treat warnings as errors: the build stops and writes nothing.",
-        override: { overrides, config, _ in
-            config.strict = overrides.strict
-            return overrides.strict
-        },
+        "strict", inFile: false, option: SettingOption(flag: "--strict") { config in config.strict = true },
+        type: "flag", fallback: "off", help: "Treat warnings as errors: the build stops and writes nothing.",
         value: { .flag($0.strict) })
 
     /// Every setting: cardfeed.yml's in the order its unknown-key error lists them, then the
@@ -279,6 +277,6 @@ extension Setting {
     public static let all: [Setting] = [
         title, description, image, baseURL, pageSize, locale, timezone, future, descriptions, theme, rules, links,
         contentSecurityPolicy, feeds, hideEmptyFeeds, cardPages, search, placements, languages, untaggedCards,
-        defaultLanguageFolder, now, strict,
+        defaultLanguageFolder, cacheDir, now, strict,
     ]
 }

@@ -46,6 +46,11 @@ public struct SiteConfig: Sendable {
     /// `placements:`: the slots of other sites' pages that show the site's cards, in the file's
     /// order (`embed/`); nil without the key, and then no `embed/` folder is written.
     public var placements: [Placement]?
+    /// `cache_dir:` or `--cache-dir`: where the build cache is kept; nil for the default,
+    /// `SITE/.cardfeed-cache` (`defaultCacheDir`).
+    public var cacheDir: CacheDirSetting?
+    /// `--no-cache`: the build neither reads a cache nor keeps one.
+    public var noCache = false
 
     /// Where each setting given in the file or on the command line came from, by `Setting.name`.
     public var sources: [String: SettingSource] = [:]
@@ -56,6 +61,9 @@ public struct SiteConfig: Sendable {
     public func source(of setting: Setting) -> SettingSource { sources[setting.name] ?? .fallback }
 
     public static let defaultPageSize = 20
+    /// The build cache's folder when nothing else is given, in the site folder (hidden, beside
+    /// cards/, and in the `.gitignore` that `init` writes).
+    public static let defaultCacheDir = ".cardfeed-cache"
 
     /// The site's feeds, as the build shows them.
     public var siteFeeds: [Feed] { feeds?.map(\.feed) ?? Feed.builtin }
@@ -82,6 +90,22 @@ public struct SearchSetting: Sendable {
     public var column: Int?
 
     public init(fromCommandLine: Bool = false, line: Int? = nil, column: Int? = nil) {
+        self.fromCommandLine = fromCommandLine
+        self.line = line
+        self.column = column
+    }
+}
+
+/// `cache_dir:` in cardfeed.yml (relative to the site folder) or `--cache-dir` (relative to the
+/// working folder), as written, and where: an error about the folder points at it.
+public struct CacheDirSetting: Sendable, Equatable {
+    public var path: String
+    public var fromCommandLine = false
+    public var line: Int?
+    public var column: Int?
+
+    public init(path: String, fromCommandLine: Bool = false, line: Int? = nil, column: Int? = nil) {
+        self.path = path
         self.fromCommandLine = fromCommandLine
         self.line = line
         self.column = column

@@ -510,9 +510,7 @@ struct CardMerger {
                 card.sortTime == kept.sortTime ? "same id and update time as \(kept.source); this one, read later, replaces it"
                 : newer ? "same id as \(kept.source); this one is updated more recently and replaces it"
                 : "same id as \(kept.source), which is updated more recently; this one is ignored"
-            var diagnostic = Diagnostic(.warning, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: "id", message: message)
-            diagnostic.cardOffset = card.source.offset
-            result.diagnostics.append(diagnostic)
+            result.diagnostics.append(Diagnostic(.warning, card: card, field: "id", message: message))
             if card.id == following { history.append(.duplicate(kept: newer ? card.source : kept.source, dropped: newer ? kept.source : card.source, why: message)) }
             if sync != nil, !fromSyncs.contains(previous), newer {
                 keepBehindSyncs(kept, at: previous, behind: card.source)
@@ -546,10 +544,9 @@ struct CardMerger {
             // It was counted as a duplicate when the sync's card took its place.
             result.skipped[.duplicate, default: 0] -= 1
             if result.skipped[.duplicate] == 0 { result.skipped[.duplicate] = nil }
-            var diagnostic = Diagnostic(
-                .warning, file: card.source.file, cardIndex: card.source.index, cardID: id, field: "id",
+            let diagnostic = Diagnostic(
+                .warning, card: card, field: "id",
                 message: "shows again: the Content Cards sync \(waiting.sync.file) sent a card of this id in its place, and later syncs no longer send it (a full sync left it out, or a sync removed it); a sync removes only what syncs sent")
-            diagnostic.cardOffset = card.source.offset
             result.diagnostics.append(diagnostic)
             if id == following { history.append(.shownAgain(card.source, why: diagnostic.message)) }
         }

@@ -45,6 +45,15 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A message about `card`'s `field`, at the card in its file (its line and column once
+    /// `Diagnostics.locateCards` has read where it begins); `summary` the words for every card
+    /// that gets it, where `message` differs card by card.
+    package init(_ severity: Severity, card: Card, field: String, message: String, summary: String? = nil) {
+        self.init(severity, file: card.source.file, cardIndex: card.source.index, cardID: card.id, field: field, message: message)
+        self.summary = summary
+        self.cardOffset = card.source.offset
+    }
+
     /// `site/cards/a.json:9:3: card 2 (id "x"): field "image": message` (the card's place, and
     /// its number in the file counted from 1), or `file:3:7: message`.
     public var description: String { described(cards: nil, message: message) }

@@ -14,9 +14,7 @@ extension SiteBuilder {
         switch destination {
         case .folder(let folder):
             do {
-                var forget: (@Sendable () -> Void)?
-                if let cache { forget = { cache.forgetOutput() } }
-                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.files(of: folder), beforeUpdating: forget)
+                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.files(of: folder))
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }

@@ -20,8 +20,6 @@ package enum SystemCalls {
         /// The name's bytes (a name need not be UTF-8).
         package var name: [UInt8]
         package var isFolder: Bool
-        /// A regular file (`DT_REG`): not a folder, link, device or socket.
-        package var isFile: Bool = false
         /// The file system does not say what the entry is (`DT_UNKNOWN`): ask `stat`.
         package var kindUnknown: Bool
 
@@ -38,7 +36,7 @@ package enum SystemCalls {
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             let type = Int32(entry.pointee.d_type)
-            entries.append(Entry(name: name, isFolder: type == Int32(DT_DIR), isFile: type == Int32(DT_REG), kindUnknown: type == Int32(DT_UNKNOWN)))
+            entries.append(Entry(name: name, isFolder: type == Int32(DT_DIR), kindUnknown: type == Int32(DT_UNKNOWN)))
         }
         return entries
     }

@@ -21,14 +21,8 @@ import Darwin
 /// one. Hidden files of the output that every build keeps (`.git`, `.nojekyll`, see
 /// `OutputHiddenFiles`) are linked into the new one first, whatever folder they are in.
 ///
-/// With a build cache that knows every file of the output as the previous build left it (its
-/// pages' keys and stamps, `KeptPage`), and an output that holds those files and no other (but
-/// hidden ones), the output is updated in place instead: the staging folder receives only the
-/// files that changed, which `commit` renames into the output, removing the files the site no
-/// longer has. A rebuild after one edit of 100,000 cards then neither links nor removes 100,000
-/// files. Its commit is a few renames, not one: the cache forgets the output first
-/// (`beforeUpdating`), so that a build killed in between is followed by a full one, which puts
-/// every file right.
+/// With a build cache, a page made from the same key as the previous build's, whose file nobody
+/// touched since, is linked from the old output without being made again (`holds`).
 ///
 /// A lock file beside the output keeps a second build out meanwhile, and what a killed build
 /// left beside the output is removed by the next one. Symbolic links in the old output are
@@ -61,29 +55,22 @@ package final class OutputTransaction: OutputTarget {
         var linked = 0
         var paths: Set<String> = []
         var finished = false
-        /// The files written (not left as they were), by path.
-        var changed: Set<String> = []
         /// The keys of this build's pages (`holds`), and those held as they were.
         var pageKeys: [String: Int] = [:]
         var held: Set<String> = []
     }
 
-    /// With a cache: every file of the previous build's output, its pages with their keys.
+    /// With a cache: the previous build's pages, with their keys and stamps.
     private let previousFiles: [String: KeptPage]
-    /// The output is updated in place (see above) rather than replaced.
-    package let updatesInPlace: Bool
-    /// Called before an update in place changes the output (the cache forgets it).
-    private let beforeUpdating: (@Sendable () -> Void)?
 
     /// Locks `output`, clears what an interrupted build left beside it and creates the staging
     /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
     /// it is a symbolic link, the folder it leads to is the one replaced, and the link stays.
     /// `staticFolder` is the site's `static/`, which tells the hidden files an older cardfeed
     /// copied from it (see `OutputHiddenFiles`).
-    package init(
-        output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil, beforeUpdating: (@Sendable () -> Void)? = nil
-    ) throws(SiteWriter.Refusal) {
-        self.beforeUpdating = beforeUpdating
+    /// `previous`: with a cache, the pages the previous build wrote (see `holds`).
+    package init(output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil) throws(SiteWriter.Refusal) {
+        previousFiles = previous ?? [:]
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
@@ -111,16 +98,8 @@ package final class OutputTransaction: OutputTarget {
             try? FileManager.default.removeItem(atPath: parent + "/" + leftover)
         }
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-        let folder = output
-        let walked = hasPrevious ? previous.flatMap { Self.updatable(folder, knowing: $0) } : nil
-        previousFiles = walked == nil ? [:] : previous ?? [:]
-        updatesInPlace = walked != nil
-        hiddenFiles = hasPrevious && walked?.hasHidden != false ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
-        if let walked {
-            state.withLock { $0.comparable = walked.folders }
-        } else if hasPrevious {
-            state.withLock { _ = $0.comparable.insert("") }
-        }
+        hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
+        if hasPrevious { state.withLock { _ = $0.comparable.insert("") } }
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
             state.withLock { $0.finished = true }  // the staging name is not this build's to remove
@@ -161,7 +140,6 @@ package final class OutputTransaction: OutputTarget {
         guard Foundation.link(source.path, staging + "/" + path) == 0 else { return false }
         state.withLock { state in
             state.paths.insert(path)
-            state.changed.insert(path)
             state.written += 1
         }
         return true
@@ -176,7 +154,7 @@ package final class OutputTransaction: OutputTarget {
             return (previousFiles[path], state.comparable.contains(PagePaths.folder(path)))
         }
         guard let previous, previous.key == key, comparable, FileStamp(path: output + "/" + path) == previous.stamp,
-              updatesInPlace || linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0 else { return false }
+              linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0 else { return false }
         state.withLock { state in
             state.paths.insert(path)
             state.held.insert(path)
@@ -185,12 +163,12 @@ package final class OutputTransaction: OutputTarget {
         return true
     }
 
-    /// Every file of the new output, once committed: its page key if it has one, and its stamp,
-    /// for the next build (see `BuildCache`). A page held as it was keeps its stamp; the others
-    /// are read.
+    /// Every page of the new output made from a key, once committed: the key and the file's
+    /// stamp, for the next build (see `BuildCache`). A page held as it was keeps its stamp (its
+    /// file is the same); the others are read.
     package func keptFiles() -> [String: KeptPage] {
-        let (paths, keys, held) = state.withLock { ($0.paths, $0.pageKeys, $0.held) }
-        let sorted = paths.sorted()
+        let (keys, held) = state.withLock { ($0.pageKeys, $0.held) }
+        let sorted = keys.keys.sorted()
         let stamps = ConcurrentResults<FileStamp?>(count: sorted.count)
         let chunk = 1024
         Parallel.perform(iterations: (sorted.count + chunk - 1) / chunk) { index in
@@ -202,19 +180,17 @@ package final class OutputTransaction: OutputTarget {
         var files: [String: KeptPage] = [:]
         files.reserveCapacity(sorted.count)
         for (path, stamp) in zip(sorted, stamps.values) {
-            if let stamp { files[path] = KeptPage(key: keys[path] ?? 0, stamp: stamp) }
+            if let stamp { files[path] = KeptPage(key: keys[path]!, stamp: stamp) }
         }
         return files
     }
 
     package func close(_ sink: OutputSink, path: String) throws {
         let outcome = try sink.finish()
-        // In place, an unchanged file stays where it is.
-        if outcome == .unchanged && !updatesInPlace { try link(path) }
+        if outcome == .unchanged { try link(path) }
         state.withLock { state in
             state.paths.insert(path)
             if outcome == .unchanged { state.linked += 1 } else { state.written += 1 }
-            if outcome != .unchanged { state.changed.insert(path) }
         }
     }
 
@@ -240,7 +216,6 @@ package final class OutputTransaction: OutputTarget {
     }
 
     package func commit() throws -> OutputCounts {
-        if updatesInPlace { return try commitInPlace() }
         let manager = FileManager.default
         let shown = SiteFolder.display(URL(fileURLWithPath: output))
         var carried: Set<String> = []
@@ -277,88 +252,6 @@ package final class OutputTransaction: OutputTarget {
         state.withLock { $0.finished = true }
         lock.release()
         return OutputCounts(written: written, unchanged: linked, removed: removed.sorted(), comparedWithPrevious: hasPrevious)
-    }
-
-    /// The files that changed go from the staging folder into the output, each in one rename;
-    /// then the files the site no longer has are removed, and the folders they leave empty.
-    private func commitInPlace() throws -> OutputCounts {
-        let shown = SiteFolder.display(URL(fileURLWithPath: output))
-        let (paths, changed, written, linked) = state.withLock { ($0.paths, $0.changed, $0.written, $0.linked) }
-        let removed = previousFiles.keys.filter { !paths.contains($0) }.sorted()
-        let marker = OutputHiddenFiles.markerText(copied: paths.filter(OutputHiddenFiles.isHidden))
-        let markerChanged = (try? String(contentsOfFile: output + "/" + SiteWriter.markerName, encoding: .utf8)) != marker
-        guard !changed.isEmpty || !removed.isEmpty || markerChanged else {
-            abandon()
-            return OutputCounts(written: written, unchanged: linked, removed: [], comparedWithPrevious: true)
-        }
-        beforeUpdating?()
-        do {
-            for path in changed.sorted() {
-                let folder = PagePaths.folder(path)
-                if !folder.isEmpty { try FileManager.default.createDirectory(atPath: output + "/" + folder, withIntermediateDirectories: true) }
-                guard rename(staging + "/" + path, output + "/" + path) == 0 else { throw failure("cannot put \(path) in place in \(shown)") }
-            }
-            var emptied: Set<String> = []
-            for path in removed {
-                guard unlink(output + "/" + path) == 0 || errno == ENOENT else { throw failure("cannot remove \(path) from \(shown)") }
-                var folder = PagePaths.folder(path)
-                while !folder.isEmpty, emptied.insert(folder).inserted { folder = PagePaths.folder(folder) }
-            }
-            // Deepest first; a folder that still holds a file (a hidden one every build keeps) stays.
-            for folder in emptied.sorted(by: { $0.count > $1.count }) { _ = rmdir(output + "/" + folder) }
-            if markerChanged { try Data(marker.utf8).write(to: URL(fileURLWithPath: output + "/" + SiteWriter.markerName), options: .atomic) }
-        } catch let error as SiteWriter.Refusal {
-            throw error
-        } catch {
-            let refusal = SiteWriter.Refusal(description: "cannot update \(shown): \(error)")
-            abandon()
-            throw refusal
-        }
-        try? FileManager.default.removeItem(atPath: staging)
-        state.withLock { $0.finished = true }
-        lock.release()
-        return OutputCounts(written: written, unchanged: linked, removed: removed, comparedWithPrevious: true)
-    }
-
-    /// Whether `output` can be updated in place by a build that knows `files` of it: it holds
-    /// no file that is not one of them (but hidden ones, which every build keeps), no link,
-    /// device or empty folder (which a build replacing it would not keep) outside hidden
-    /// folders. Its real folders (relative, "" the output's own) and whether it has hidden
-    /// entries; nil when it cannot. Read by names alone, without a `stat` a file.
-    private static func updatable(_ output: String, knowing files: [String: KeptPage]) -> (folders: Set<String>, hasHidden: Bool)? {
-        var folders: Set<String> = [""]
-        var hasHidden = false
-        func walk(_ relative: String) -> Bool {
-            guard let entries = SystemCalls.entries(of: relative.isEmpty ? output : output + "/" + relative) else { return false }
-            var holdsFiles = false
-            for entry in entries {
-                let name = entry.text
-                if name == "." || name == ".." { continue }
-                let child = relative.isEmpty ? name : relative + "/" + name
-                if relative.isEmpty && name == SiteWriter.markerName { continue }
-                if name.hasPrefix(".") {
-                    hasHidden = true
-                    holdsFiles = true
-                    // A hidden file the previous build copied from static/ is one of its files;
-                    // any other is kept as it is, and not looked into.
-                    if entry.isFile, files[child] != nil { continue }
-                    if files[child] != nil || files.keys.contains(where: { $0.hasPrefix(child + "/") }) { return false }
-                    continue
-                }
-                if entry.kindUnknown { return false }
-                if entry.isFolder {
-                    folders.insert(child)
-                    guard walk(child) else { return false }
-                    holdsFiles = true
-                } else if entry.isFile, files[child] != nil {
-                    holdsFiles = true
-                } else {
-                    return false
-                }
-            }
-            return holdsFiles || relative.isEmpty
-        }
-        return walk("") ? (folders, hasHidden) : nil
     }
 
     private func failure(_ what: String) -> SiteWriter.Refusal {

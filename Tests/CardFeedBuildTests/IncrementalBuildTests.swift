@@ -259,7 +259,7 @@ import Testing
         #expect(checked.cardsReused == 7)
         let built = try Self.build(site, cache)
         #expect(built.cardsReused == 8, "the card check rendered is kept")
-        #expect(built.filesWritten < 10, "the output is still known: updated in place")
+        #expect(built.filesWritten < 10, "the output's pages are still known: kept as they were")
     }
 
     @Test func aCardTypesTemplateMakesOnlyThatTypesCardsAgain() throws {

@@ -21,17 +21,17 @@ import Darwin
 /// Two files. `cards-N.bin` holds the rendered cards, appended build after build and read one at
 /// a time as a build asks (a rebuild after one edit reads few); when more than a fifth of it is
 /// cards no build uses any more, the next build writes the live ones into `cards-(N+1).bin`. The
-/// index, `build-cache.bin`, says which file, where each card is and its checksum, and which
-/// files the output it was written for holds; it is replaced whole by a rename once the output is
-/// in place, and checked whole before it is used. A cache that was cut short, damaged, written by
+/// index, `build-cache.bin`, says which file, where each card is and its checksum, and the pages
+/// of the output it was written for; it is replaced whole by a rename once the output is in place,
+/// and checked whole before it is used. A cache that was cut short, damaged, written by
 /// another CardFeed (another program file, even of the same version) or for another site is not used,
 /// and the build says why in one note; a card whose bytes no longer match their checksum is made
 /// again. A lock (`flock`) keeps a second build out of the folder while one uses it: the second
 /// goes on without a cache.
 final class BuildCache: Sendable {
     let folder: BuildCacheFolder
-    /// The output folder the previous build wrote (a real path; "" when none has been), and every
-    /// file it wrote there, its pages with their keys.
+    /// The output folder the previous build wrote (a real path; "" when none has been), and the
+    /// pages it made there, with their keys.
     private let output: String
     private let files: [String: KeptPage]
     /// Where each card the previous build used is in `cardsFile`.
@@ -75,8 +75,8 @@ final class BuildCache: Sendable {
     /// How many cards the cache holds.
     var cardCount: Int { index.count }
 
-    /// Every file of `output` as the last build that wrote it left it, its pages with their keys
-    /// (see `OutputTransaction`); nil when the cache knows the files of another folder.
+    /// The pages of `output` as the last build that wrote it left them, with their keys (see
+    /// `OutputTransaction.holds`); nil when the cache knows the pages of another folder.
     func files(of output: URL) -> [String: KeptPage]? {
         SiteFolder.realPath(output) == self.output ? files : nil
     }
@@ -142,7 +142,7 @@ final class BuildCache: Sendable {
 
     /// Replaces the cache with what this build used: its cards (those it made appended to the
     /// cards' file, or every one written into a new file when most of the old one is dead) and
-    /// the files of its output, with their stamps and, for pages, their keys.
+    /// the pages of its output, with their keys and stamps.
     /// Returns a note when it cannot (the build has succeeded all the same; the next one makes
     /// everything again).
     /// A build that wrote no output (`check`) keeps the files the cache knew (`output` nil).
@@ -283,12 +283,6 @@ final class BuildCache: Sendable {
             try? FileManager.default.removeItem(at: partial)
             throw error
         }
-    }
-
-    /// Forgets the output's files, before a build changes them in place (see `OutputTransaction`):
-    /// a build stopped then is followed by one that compares every file.
-    func forgetOutput() {
-        unlink(folder.url.appendingPathComponent(Self.fileName).path)
     }
 
     /// Lets go of the cache: another build may use it from now.

@@ -7,7 +7,7 @@ extension SiteBuilder {
         guard let cache, let reuse else { return }
         let (used, made) = reuse.cards.thisBuild
         report.cardsReused = report.cardsShown - min(made, report.cardsShown)
-        let output = (state.output as? OutputTransaction).flatMap { transaction in destination.folder.map { ($0, transaction.keptFiles()) } }
+        let output = (state.output as? OutputTransaction).flatMap { transaction in destination.folder.map { ($0, transaction.keptPages()) } }
         if let note = cache.save(cards: used, output: output) { report.cacheNote = note }
     }
 }

@@ -86,7 +86,7 @@ extension CanonicalBytes {
 /// before it, so that no two different values give the same bytes.
 final class CanonicalBytes {
     enum Mark: UInt8 {
-        case keyed = 1, unkeyed, key, element, superValue, null, yes, no, string, double, integer, unsigned
+        case keyed = 1, unkeyed, key, element, yes, no, string, double, integer
     }
 
     private var storage: [UInt8] = []

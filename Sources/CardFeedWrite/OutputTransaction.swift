@@ -61,7 +61,7 @@ package final class OutputTransaction: OutputTarget {
     }
 
     /// With a cache: the previous build's pages, with their keys and stamps.
-    private let previousFiles: [String: KeptPage]
+    private let previousPages: [String: KeptPage]
 
     /// Locks `output`, clears what an interrupted build left beside it and creates the staging
     /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
@@ -70,7 +70,7 @@ package final class OutputTransaction: OutputTarget {
     /// copied from it (see `OutputHiddenFiles`).
     /// `previous`: with a cache, the pages the previous build wrote (see `holds`).
     package init(output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil) throws(SiteWriter.Refusal) {
-        previousFiles = previous ?? [:]
+        previousPages = previous ?? [:]
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
@@ -151,7 +151,7 @@ package final class OutputTransaction: OutputTarget {
     package func holds(_ path: String, madeFrom key: Int) -> Bool {
         let (previous, comparable) = state.withLock { state in
             state.pageKeys[path] = key
-            return (previousFiles[path], state.comparable.contains(PagePaths.folder(path)))
+            return (previousPages[path], state.comparable.contains(PagePaths.folder(path)))
         }
         guard let previous, previous.key == key, comparable, FileStamp(path: output + "/" + path) == previous.stamp,
               linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0 else { return false }
@@ -166,7 +166,7 @@ package final class OutputTransaction: OutputTarget {
     /// Every page of the new output made from a key, once committed: the key and the file's
     /// stamp, for the next build (see `BuildCache`). A page held as it was keeps its stamp (its
     /// file is the same); the others are read.
-    package func keptFiles() -> [String: KeptPage] {
+    package func keptPages() -> [String: KeptPage] {
         let (keys, held) = state.withLock { ($0.pageKeys, $0.held) }
         let sorted = keys.keys.sorted()
         let stamps = ConcurrentResults<FileStamp?>(count: sorted.count)
@@ -174,15 +174,15 @@ package final class OutputTransaction: OutputTarget {
         Parallel.perform(iterations: (sorted.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(sorted.count, (index + 1) * chunk) {
                 let path = sorted[position]
-                stamps.set(position, held.contains(path) ? previousFiles[path]?.stamp : FileStamp(path: output + "/" + path))
+                stamps.set(position, held.contains(path) ? previousPages[path]?.stamp : FileStamp(path: output + "/" + path))
             }
         }
-        var files: [String: KeptPage] = [:]
-        files.reserveCapacity(sorted.count)
+        var pages: [String: KeptPage] = [:]
+        pages.reserveCapacity(sorted.count)
         for (path, stamp) in zip(sorted, stamps.values) {
-            if let stamp { files[path] = KeptPage(key: keys[path]!, stamp: stamp) }
+            if let stamp { pages[path] = KeptPage(key: keys[path]!, stamp: stamp) }
         }
-        return files
+        return pages
     }
 
     package func close(_ sink: OutputSink, path: String) throws {

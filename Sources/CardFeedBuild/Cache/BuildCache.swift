@@ -33,7 +33,7 @@ final class BuildCache: Sendable {
     /// The output folder the previous build wrote (a real path; "" when none has been), and the
     /// pages it made there, with their keys.
     private let output: String
-    private let files: [String: KeptPage]
+    private let pages: [String: KeptPage]
     /// Where each card the previous build used is in `cardsFile`.
     private let index: [Int: CardRecord]
     /// The generation of the cards' file, which names it; its bytes (mapped), of which `index`
@@ -60,9 +60,9 @@ final class BuildCache: Sendable {
 
     private static func cardsFileName(_ generation: Int) -> String { "cards-\(generation).bin" }
 
-    private init(folder: BuildCacheFolder, identity: [String], lock: CacheLock, generation: Int = 0, cardsFile: Data = Data(), cardsSize: Int = 0, index: [Int: CardRecord] = [:], output: String = "", files: [String: KeptPage] = [:]) {
+    private init(folder: BuildCacheFolder, identity: [String], lock: CacheLock, generation: Int = 0, cardsFile: Data = Data(), cardsSize: Int = 0, index: [Int: CardRecord] = [:], output: String = "", pages: [String: KeptPage] = [:]) {
         self.output = output
-        self.files = files
+        self.pages = pages
         self.cardsSize = cardsSize
         self.folder = folder
         self.identity = identity
@@ -77,8 +77,8 @@ final class BuildCache: Sendable {
 
     /// The pages of `output` as the last build that wrote it left them, with their keys (see
     /// `OutputTransaction.holds`); nil when the cache knows the pages of another folder.
-    func files(of output: URL) -> [String: KeptPage]? {
-        SiteFolder.realPath(output) == self.output ? files : nil
+    func pages(of output: URL) -> [String: KeptPage]? {
+        SiteFolder.realPath(output) == self.output ? pages : nil
     }
 
     /// The cache in `folder` for a build of `site`, created if need be; nil when the folder cannot
@@ -112,14 +112,14 @@ final class BuildCache: Sendable {
             return (empty, "cannot read the build cache \(shown)/\(fileName) (\(error)), so everything is made again")
         }
         switch read(bytes, for: identity) {
-        case .success(let (generation, size, index, output, files)):
+        case .success(let (generation, size, index, output, pages)):
             removeCardFiles(in: folder.url, but: generation)
             let cards = folder.url.appendingPathComponent(cardsFileName(generation))
             // Mapped, not read: a rebuild after one edit reads few of its cards.
             guard let mapped = try? Data(contentsOf: cards, options: .alwaysMapped), mapped.count >= size else {
                 return (empty, "the build cache's \(shown)/\(cardsFileName(generation)) is missing or was cut short, so everything is made again")
             }
-            return (BuildCache(folder: folder, identity: identity, lock: lock, generation: generation, cardsFile: mapped, cardsSize: size, index: index, output: output, files: files), nil)
+            return (BuildCache(folder: folder, identity: identity, lock: lock, generation: generation, cardsFile: mapped, cardsSize: size, index: index, output: output, pages: pages), nil)
         case .failure(let problem):
             removeCardFiles(in: folder.url, but: nil)
             return (empty, "the build cache \(shown)/\(fileName) \(problem.description), so everything is made again")
@@ -146,11 +146,11 @@ final class BuildCache: Sendable {
     /// Returns a note when it cannot (the build has succeeded all the same; the next one makes
     /// everything again).
     /// A build that wrote no output (`check`) keeps the files the cache knew (`output` nil).
-    func save(cards used: [Int: RenderedCard], output: (folder: URL, files: [String: KeptPage])?) -> String? {
+    func save(cards used: [Int: RenderedCard], output: (folder: URL, pages: [String: KeptPage])?) -> String? {
         do {
             let (generation, size, records) = try writeCards(used)
-            let (written, files) = output.map { (SiteFolder.realPath($0.folder), $0.files) } ?? (self.output, self.files)
-            try writeIndex(generation: generation, cardsSize: size, records: records, output: written, files: files.sorted { $0.key < $1.key })
+            let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (self.output, self.pages)
+            try writeIndex(generation: generation, cardsSize: size, records: records, output: written, pages: pages.sorted { $0.key < $1.key })
             if generation != self.generation { try? FileManager.default.removeItem(at: folder.url.appendingPathComponent(Self.cardsFileName(self.generation))) }
             return nil
         } catch {
@@ -228,7 +228,7 @@ final class BuildCache: Sendable {
         return chunks.values
     }
 
-    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, files pages: [(String, KeptPage)]) throws {
+    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, pages: [(String, KeptPage)]) throws {
         var writer = BinaryWriter(capacity: records.count * 32 + pages.count * 96 + 4096)
         writer.write(identity.count)
         identity.forEach { writer.write($0) }

@@ -22,6 +22,8 @@ package enum SystemCalls {
         package var isFolder: Bool
         /// The file system does not say what the entry is (`DT_UNKNOWN`): ask `stat`.
         package var kindUnknown: Bool
+        /// The entry's inode (`d_ino`): the same for two names of one file, without a `stat`.
+        package var inode: UInt64
 
         /// The name as text (an invalid byte replaced by U+FFFD).
         package var text: String { String(decoding: name, as: UTF8.self) }
@@ -36,7 +38,7 @@ package enum SystemCalls {
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             let type = Int32(entry.pointee.d_type)
-            entries.append(Entry(name: name, isFolder: type == Int32(DT_DIR), kindUnknown: type == Int32(DT_UNKNOWN)))
+            entries.append(Entry(name: name, isFolder: type == Int32(DT_DIR), kindUnknown: type == Int32(DT_UNKNOWN), inode: UInt64(entry.pointee.d_ino)))
         }
         return entries
     }

@@ -86,6 +86,23 @@ package enum SystemCalls {
         } ?? nil
     }
 
+    /// Writes all of `bytes` into the file `descriptor` from `offset` (`pwrite`: two threads
+    /// may write one file at two places at once); returns `errno` when it cannot.
+    package static func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int) -> Int32? {
+        bytes.withUnsafeBufferPointer { buffer -> Int32? in
+            var done = 0
+            while done < buffer.count {
+                let written = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += written
+            }
+            return nil
+        }
+    }
+
     /// Sends `bytes` on `socket` with `flags`; returns what `send` returns.
     @discardableResult
     package static func send(_ bytes: [UInt8], on socket: Int32, flags: Int32) -> Int {

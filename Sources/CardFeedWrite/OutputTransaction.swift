@@ -69,14 +69,11 @@ package final class OutputTransaction: OutputTarget {
         /// Folders of the old output (relative) that are real folders, in which its files are compared.
         var comparable: Set<String> = []
         var created: Set<String> = [""]
-        var written = 0
-        var linked = 0
-        var paths: Set<String> = []
         var finished = false
-        /// The keys of this build's pages (`holds`), and those held as they were.
-        var pageKeys: [String: Int] = [:]
-        var held: Set<String> = []
     }
+
+    /// The files of the new output, and the keys of its pages.
+    private let files = OutputFiles()
 
     /// With a cache: the previous build's pages, with their keys and stamps.
     private let previousPages: [String: KeptPage]
@@ -182,28 +179,26 @@ package final class OutputTransaction: OutputTarget {
         guard !state.withLock({ $0.comparable.contains(PagePaths.folder(path)) }) else { return false }
         clearTwin(path)
         guard Foundation.link(source.path, staging + "/" + path) == 0 else { return false }
-        state.withLock { state in
-            state.paths.insert(path)
-            state.written += 1
-        }
+        files.update(path) { $0.isFile = true }
+        files.written.add(1, ordering: .relaxed)
         return true
     }
 
     /// A page made from the same key as the previous build's, whose file nobody touched since
     /// (the same stamp), goes into the new output as it is, without being made again. Every
-    /// page's key is kept for the next build (`pageKeys`).
+    /// page's key is kept for the next build (`keptPages`).
     package func holds(_ path: String, madeFrom key: Int) -> Bool {
-        let (previous, comparable) = state.withLock { state in
-            state.pageKeys[path] = key
-            return (previousPages[path], state.comparable.contains(PagePaths.folder(path)))
+        let previous = previousPages[path]
+        let comparable = previous?.key == key && state.withLock { $0.comparable.contains(PagePaths.folder(path)) }
+        guard let previous, comparable, FileStamp(path: output + "/" + path) == previous.stamp,
+              linksOutputFile(path, inode: previous.stamp.inode) else {
+            files.update(path) { $0.key = key }
+            return false
         }
-        guard let previous, previous.key == key, comparable, FileStamp(path: output + "/" + path) == previous.stamp,
-              linksOutputFile(path, inode: previous.stamp.inode) else { return false }
-        state.withLock { state in
-            state.paths.insert(path)
-            state.held.insert(path)
-            state.linked += 1
+        files.update(path) { entry in
+            entry = OutputFiles.Entry(isFile: true, key: key, held: true)
         }
+        files.linked.add(1, ordering: .relaxed)
         return true
     }
 
@@ -211,20 +206,19 @@ package final class OutputTransaction: OutputTarget {
     /// stamp, for the next build (see `BuildCache`). A page held as it was keeps its stamp (its
     /// file is the same); the others are read.
     package func keptPages() -> [String: KeptPage] {
-        let (keys, held) = state.withLock { ($0.pageKeys, $0.held) }
-        let sorted = keys.keys.sorted()
-        let stamps = ConcurrentResults<FileStamp?>(count: sorted.count)
+        let made = files.all.compactMap { file in file.entry.key.map { (path: file.path, key: $0, held: file.entry.held) } }
+        let stamps = ConcurrentResults<FileStamp?>(count: made.count)
         let chunk = 1024
-        Parallel.perform(iterations: (sorted.count + chunk - 1) / chunk) { index in
-            for position in index * chunk..<min(sorted.count, (index + 1) * chunk) {
-                let path = sorted[position]
-                stamps.set(position, held.contains(path) ? previousPages[path]?.stamp : FileStamp(path: output + "/" + path))
+        Parallel.perform(iterations: (made.count + chunk - 1) / chunk) { index in
+            for position in index * chunk..<min(made.count, (index + 1) * chunk) {
+                let page = made[position]
+                stamps.set(position, page.held ? previousPages[page.path]?.stamp : FileStamp(path: output + "/" + page.path))
             }
         }
         var pages: [String: KeptPage] = [:]
-        pages.reserveCapacity(sorted.count)
-        for (path, stamp) in zip(sorted, stamps.values) {
-            if let stamp { pages[path] = KeptPage(key: keys[path]!, stamp: stamp) }
+        pages.reserveCapacity(made.count)
+        for (page, stamp) in zip(made, stamps.values) {
+            if let stamp { pages[page.path] = KeptPage(key: page.key, stamp: stamp) }
         }
         return pages
     }
@@ -232,10 +226,8 @@ package final class OutputTransaction: OutputTarget {
     package func close(_ sink: OutputSink, path: String) throws {
         let outcome = try sink.finish()
         if outcome == .unchanged { try link(path) }
-        state.withLock { state in
-            state.paths.insert(path)
-            if outcome == .unchanged { state.linked += 1 } else { state.written += 1 }
-        }
+        files.update(path) { $0.isFile = true }
+        if outcome == .unchanged { files.linked.add(1, ordering: .relaxed) } else { files.written.add(1, ordering: .relaxed) }
     }
 
     /// Whether the new output has the old output's file at `path` (whose inode is `inode`), as
@@ -282,7 +274,8 @@ package final class OutputTransaction: OutputTarget {
         let manager = FileManager.default
         let shown = SiteFolder.display(URL(fileURLWithPath: output))
         var carried: Set<String> = []
-        let (paths, written, linked, folders) = state.withLock { ($0.paths, $0.written, $0.linked, $0.created) }
+        let folders = state.withLock { $0.created }
+        let (paths, written, linked) = (files.paths, files.written.load(ordering: .relaxed), files.linked.load(ordering: .relaxed))
         do {
             if let twin { sweep(twin, keeping: paths, folders: folders) }
             if hasPrevious { carried = try carryHiddenFiles() }

@@ -9,8 +9,10 @@ import CardFeedRender
 /// hands it to each `SiteBuilder`; the build gives each step its own part (the loader its
 /// decoded entries, the renderer its rendered cards), and no step knows of the others'.
 public final class ReuseCaches: Sendable {
-    /// Card entries decoded by the last build, by a hash of their file, bytes and decoder settings.
-    let entries = ReuseCache<(DecodedEntry, [Diagnostic])>()
+    /// Card entries decoded by the last build, by a hash of their file, bytes and decoder
+    /// settings; none for a single build from the cache on disk, which does not keep them (a
+    /// key and a copy of every entry would only cost it).
+    let entries: ReuseCache<(DecodedEntry, [Diagnostic])>?
     /// Cards rendered by the last build (their HTML and description), by `SiteRenderer.renderKey`.
     let cards: ReuseCache<RenderedCard>
     /// The Pagefind the last build with search found. Finding it runs `pagefind --version`,
@@ -19,6 +21,7 @@ public final class ReuseCaches: Sendable {
     let pagefind = Mutex<Pagefind?>(nil)
 
     public init() {
+        entries = ReuseCache()
         cards = ReuseCache()
     }
 
@@ -26,6 +29,7 @@ public final class ReuseCaches: Sendable {
     /// with `writer`, the cards the build makes go to the cache's file as they render, not
     /// into memory.
     init(cardsFrom cache: BuildCache, keepingIn writer: CardsFileWriter? = nil) {
+        entries = writer == nil ? ReuseCache() : nil
         var keep: (@Sendable (Int, RenderedCard) -> Void)?
         if let writer { keep = { key, card in writer.append(card, for: key) } }
         cards = ReuseCache(fallback: { cache.card($0) }, keep: keep)
@@ -42,12 +46,12 @@ public final class ReuseCaches: Sendable {
     }
 
     func beginBuild() {
-        entries.beginBuild()
+        entries?.beginBuild()
         cards.beginBuild()
     }
 
     func endBuild() {
-        entries.endBuild()
+        entries?.endBuild()
         cards.endBuild()
     }
 }

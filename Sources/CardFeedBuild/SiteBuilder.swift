@@ -95,7 +95,8 @@ public struct SiteBuilder: Sendable {
             report.cacheNote = opened?.cannotKeep(error)
             cache = nil
         }
-        let caches = cache.map { ReuseCaches(cardsFrom: $0, keepingIn: writer) } ?? ReuseCaches()
+        // Without a cache that can be kept, the build is a build without one: no keys made.
+        let caches = cache.map { ReuseCaches(cardsFrom: $0, keepingIn: writer) }
         var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)
         builder.cache = cache
         builder.cardsWriter = writer

@@ -72,8 +72,7 @@ struct PageKey {
         var hasher = StableHasher()
         hasher.combine(frame)
         hasher.combine(path)
-        hasher.combine(cards.count)
-        cards.forEach { hasher.combine($0) }
+        hasher.combine(cards)
         return hasher.finalize()
     }
 }
@@ -104,8 +103,7 @@ struct CardPageKey {
         var hasher = StableHasher()
         hasher.combine(card)
         hasher.combine(frame)
-        hasher.combine(places.count)
-        places.forEach { hasher.combine($0) }
+        hasher.combine(places)
         return hasher.finalize()
     }
 }

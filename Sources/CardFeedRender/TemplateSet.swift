@@ -236,8 +236,7 @@ public struct TemplateSet: Sendable {
                 hasher.combine(file)
                 hasher.combine(texts[file] ?? "")
             }
-            hasher.combine(missing.count)
-            missing.sorted().forEach { hasher.combine($0) }
+            hasher.combine(missing.sorted())
             fingerprints[card] = hasher.finalize()
         }
         return fingerprints

@@ -294,10 +294,8 @@ extension Card.Fields {
         hasher.combine(created)
         hasher.combine(updated)
         hasher.combine(expiresAt)
-        hasher.combine(categories.count)
-        for category in categories { hasher.combine(category.rawValue) }
-        hasher.combine(extras.count)
-        for extra in extras {
+        hasher.combine(categories) { $0.combine($1.rawValue) }
+        hasher.combine(extras) { hasher, extra in
             hasher.combine(extra.key)
             hasher.combine(extra.value)
         }
@@ -331,8 +329,7 @@ extension Card.Fields {
         hasher.combine(mediaType)
         hasher.combine(itunesID)
         hasher.combine(universal)
-        hasher.combine(styles.count)
-        for style in styles {
+        hasher.combine(styles) { hasher, style in
             hasher.combine(style.name)
             hasher.combine(style.value)
         }

@@ -71,7 +71,7 @@ struct CardView: TemplateModel {
         .view("expires", MomentView.self, "When it expires, if it does.") { $0.expires },
         .list("categories", CategoryView.self, "Each of its categories that has a feed of its own, linked to it; see [Feeds](customising.md#feeds).") { $0.categories },
         .value("extras", .open, "Its extras by key: `{{extras.campaign}}`.") { $0.extras },
-        .list("extrasList", ExtraView.self, "Its extras in order.") { $0.extrasList },
+        .list("extrasList", Card.Extra.self, "Its extras in order.") { $0.extrasList },
         .view("rating", RatingView.self, "A cross promotion's rating.") { $0.rating },
         .view("reviews", ReviewsView.self, "A cross promotion's reviews.") { $0.reviews },
         .view("price", PriceView.self, "A cross promotion's price, as its button shows it.") { $0.price },
@@ -153,7 +153,7 @@ struct CardView: TemplateModel {
     private var expires: MustacheValue? { card.expiresAt.map { .view(settings.moment($0)) } }
     private var categories: MustacheValue { .list(card.categories.compactMap { settings.categoryChips[$0].map(MustacheValue.object) }) }
     private var extras: MustacheValue? { card.extras.isEmpty ? nil : .object(ExtrasView(pairs: card.extras)) }
-    private var extrasList: MustacheValue { .views(card.extras.map { ExtraView(key: $0.key, value: $0.value) }) }
+    private var extrasList: MustacheValue { .views(card.extras) }
     private var rating: MustacheValue? { card.rating.map { .view(RatingView($0, strings: settings.strings)) } }
     private var reviews: MustacheValue? { card.reviews.map { .view(ReviewsView(count: $0, text: settings.strings.reviews($0))) } }
     private var price: MustacheValue? { PriceView(card, strings: settings.strings).map(MustacheValue.view) }
@@ -224,9 +224,8 @@ final class ExtrasView: MustacheObject {
     func value(for name: MustacheName) -> MustacheValue? { pairs.first { $0.key == name.string }.map { .text($0.value) } }
 }
 
-struct ExtraView: TemplateModel {
-    let key, value: String
-
+/// An extra as `extrasList` shows it: the card's own pair.
+extension Card.Extra: TemplateModel {
     static let names = ViewNames<Self>("extra", [
         .text("key", "The extra's key.") { $0.key },
         .text("value", "Its value.") { $0.value },

@@ -33,9 +33,7 @@ struct PageShell: TemplateModel {
         .text("canonical", "The page's address, with a base URL.") { page in page.settings.baseURL.map { $0 + PagePaths.served(page.path) } },
         .view("social", SocialView.self, "The page's Open Graph and Twitter card values, with a base URL.") { page in
             page.settings.baseURL.map { baseURL in
-                .view(SocialView(
-                    url: baseURL + PagePaths.served(page.path), title: page.preview.title, description: page.preview.description, image: page.preview.image,
-                    siteName: page.settings.siteTitle, type: page.preview.type))
+                .view(SocialView(url: baseURL + PagePaths.served(page.path), preview: page.preview, siteName: page.settings.siteTitle))
             }
         },
         .flag("search", """

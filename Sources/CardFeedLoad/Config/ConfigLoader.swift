@@ -396,6 +396,13 @@ struct YAMLReader {
 
     mutating func bool(_ node: Node, key: String) -> Bool? { scalar(node, key: key, expected: "true or false", \.bool) }
 
+    /// Whether a key's list of `count` items has at least one and at most `limit`, else an error
+    /// that says which: `none` or `tooMany`.
+    mutating func counts(_ count: Int, upTo limit: Int, _ node: Node, _ key: String, none: @autoclosure () -> String, tooMany: @autoclosure () -> String) -> Bool {
+        if count == 0 { error(node, key, none()) } else if count > limit { error(node, key, tooMany()) }
+        return (1...limit).contains(count)
+    }
+
     /// One value that YAML reads as `read` does (`Node.int`, `.bool`), else an error that says
     /// what was `expected`.
     private mutating func scalar<Value>(_ node: Node, key: String, expected: String, _ read: (Node) -> Value?) -> Value? {

@@ -295,10 +295,7 @@ extension Card.Fields {
         hasher.combine(updated)
         hasher.combine(expiresAt)
         hasher.combine(categories) { $0.combine($1.rawValue) }
-        hasher.combine(extras) { hasher, extra in
-            hasher.combine(extra.key)
-            hasher.combine(extra.value)
-        }
+        hasher.combine(extras) { $0.combine($1.key); $0.combine($1.value) }
         hasher.combine(image) { hasher, image in
             switch image {
             case .remote(let url): hasher.combine("remote"); hasher.combine(url)
@@ -329,10 +326,7 @@ extension Card.Fields {
         hasher.combine(mediaType)
         hasher.combine(itunesID)
         hasher.combine(universal)
-        hasher.combine(styles) { hasher, style in
-            hasher.combine(style.name)
-            hasher.combine(style.value)
-        }
+        hasher.combine(styles) { $0.combine($1.name); $0.combine($1.value) }
         hasher.combine(templateName)
     }
 }

@@ -13,6 +13,13 @@ package struct StableHasher {
         bytes.reserveCapacity(2048)
     }
 
+    /// The hash of the values `feed` puts in a new hasher.
+    package static func hash(_ feed: (inout StableHasher) -> Void) -> Int {
+        var hasher = StableHasher()
+        feed(&hasher)
+        return hasher.finalize()
+    }
+
     package mutating func combine(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in

@@ -3,11 +3,13 @@ import Testing
 @testable import CardFeedLoad
 @testable import CardFeedModel
 @testable import CardFeedRender
+@testable import CardFeedSelect
 
 /// The card view answers names through a hand-written switch (`CardView.value(of:for:)`), for
-/// speed, while its declaration (`CardView.names`) is the list the linter and docs/templates.md
-/// read: the two must give the same value for every declared name, on cards that fill each name
-/// and on cards that leave them empty.
+/// speed, as do the page's shell, a card's page and the navigation's items, while their
+/// declarations (`names`) are the lists the linter and docs/templates.md read: the two must give
+/// the same value for every declared name, on views that fill each name and on views that leave
+/// them empty.
 @Suite struct CardViewLookupTests {
     /// Cards that between them take every branch of the card view's values.
     static func cards() -> [Card] {
@@ -34,20 +36,60 @@ import Testing
         let settings = try TemplateLinterTests.settings()
         for card in Self.cards() {
             let view = CardView(card: card, descriptionHTML: card.description.map { "<p>\($0)</p>" }, settings: settings, permalink: "index.html#card-\(card.id)")
-            for (name, kind, _) in CardView.schema.fields {
-                let switched = Self.shown(CardView.value(of: view, for: MustacheName(name)), kind)
-                let declared = Self.shown(CardView.names.value(of: view, for: MustacheName(name)), kind)
-                #expect(switched == declared, "card \(card.id): `\(name)` is \(switched) through the switch, \(declared) as declared")
-            }
+            Self.expectSwitchAgrees(view)
         }
     }
 
     @Test func theSwitchKnowsNoNameTheDeclarationLacks() {
-        let declared = Set(CardView.schema.names)
-        for own in CardView.Own.allCases {
-            #expect(declared.contains(own.rawValue), "the switch answers `\(own.rawValue)`, which `CardView.names` does not declare")
+        Self.expectDeclared(CardView.Own.allCases.map(\.rawValue), by: CardView.self)
+        Self.expectDeclared(PageShell.Key.allCases.map(\.rawValue), by: PageShell.self)
+        Self.expectDeclared(CardPageView.Key.allCases.map(\.rawValue), by: CardPageView.self)
+        Self.expectDeclared(NavItem.Key.allCases.map(\.rawValue), by: NavItem.self)
+    }
+
+    /// The other views every page reads through a switch: a feed page's shell, with and without
+    /// a base URL and languages, a card's page over it, and the navigation's items.
+    @Test func thePagesSwitchesAnswerAsTheirDeclarations() throws {
+        let languages = LanguageLinks(
+            languages: [.init(tag: "en", name: "English", front: "index.html"), .init(tag: "de", name: "Deutsch", front: "de/index.html")],
+            selections: [], cardPages: true, baseURL: nil)
+        for baseURL in ["https://x.test/", nil] {
+            let values = try TemplateLinterTests.settings().values
+            let settings = RenderSettings(RenderSettings.Values(
+                builtinImages: values.builtinImages, strings: values.strings, links: values.links, siteTitle: "T", stylesheets: [], pageSize: 4,
+                baseURL: baseURL, contentSecurityPolicy: baseURL.map { _ in "default-src 'self'" }, head: values.head, cardPages: true, search: baseURL != nil))
+            let selection = FeedSelector(now: 100, pageSize: 4).select(PaginationTests.cards(1...10))
+            let templates = try #require(TemplateSet.load(site: SiteFolder("/nonexistent"), diagnostics: &Diagnostics.scratch))
+            let page = SiteRenderer(templates: templates, settings: settings).pageViews(selection, selection.feeds[0])(1)
+            var shell = page.shell.model
+            if baseURL == nil { shell.languages = languages.feedPage(tree: 1, slug: "all", front: true) }
+            Self.expectSwitchAgrees(shell)
+            Self.expectSwitchAgrees(page)
+            for card in Self.cards() {
+                Self.expectSwitchAgrees(CardPageView(
+                    shell: TemplateObject(shell), card: "<article></article>\n", heading: "h", feeds: [CardPlaceView(slug: "all", title: "All", href: "page-2.html#card-c")],
+                    shown: card))
+            }
         }
-        #expect(CardView.value(of: CardView(card: TemplateLinterTests.card(), descriptionHTML: nil, settings: try! TemplateLinterTests.settings(), permalink: ""), for: MustacheName("nonexistent")) == nil)
+        Self.expectSwitchAgrees(NavItem(slug: "news", title: "News", href: "news/index.html", current: true))
+        Self.expectSwitchAgrees(NavItem(slug: "all", title: "All", href: "index.html", current: false))
+    }
+
+    /// Every name of `Model`'s schema answers the same through its lookup as through its declaration.
+    static func expectSwitchAgrees<Model: TemplateModel>(_ model: Model) {
+        #expect(Model.value(of: model, for: MustacheName("nonexistent")) == nil)
+        for (name, kind, _) in Model.schema.fields {
+            let switched = shown(Model.value(of: model, for: MustacheName(name)), kind)
+            let declared = shown(Model.names.value(of: model, for: MustacheName(name)), kind)
+            #expect(switched == declared, "\(Model.schema.name): `\(name)` is \(switched) through the switch, \(declared) as declared")
+        }
+    }
+
+    static func expectDeclared<Model: TemplateModel>(_ cases: [String], by _: Model.Type) {
+        let declared = Set(Model.schema.names)
+        for name in cases {
+            #expect(declared.contains(name), "the switch answers `\(name)`, which `\(Model.self).names` does not declare")
+        }
     }
 
     /// A value written out, through the names of its kind's schema for a view (which the views

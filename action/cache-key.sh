@@ -35,6 +35,10 @@ prefix="cardfeed-$version-${RUNNER_OS:-Linux}-$folder-"
 # Beside the site's folders, where cardfeed keeps it by default (SITE/.cardfeed-cache): never in
 # the output, which is what gets published.
 set_output path "$site/.cardfeed-cache"
+# What actions/cache saves: the cache without the output before last that a build keeps in it
+# (previous-output), which only a build into the same output folder, on the same machine, uses.
+set_output saved "$site/.cardfeed-cache
+!$site/.cardfeed-cache/previous-output"
 set_output key "$prefix$settings-${GITHUB_RUN_ID:-0}-${GITHUB_RUN_ATTEMPT:-1}"
 set_output restore-keys "$prefix$settings-
 $prefix"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #if defined(__linux__)
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #ifndef RENAME_EXCHANGE
@@ -23,5 +24,15 @@ int cardfeed_exchange_paths(const char *first, const char *second) {
 #else
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+int cardfeed_readdir_inodes_are_stats(const char *path) {
+#if defined(__linux__)
+    struct statfs system;
+    // OVERLAYFS_SUPER_MAGIC: its readdir may give the lower layer's inode numbers.
+    return statfs(path, &system) == 0 && system.f_type != 0x794c7630;
+#else
+    return 0;
 #endif
 }

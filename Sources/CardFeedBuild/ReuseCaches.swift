@@ -22,9 +22,13 @@ public final class ReuseCaches: Sendable {
         cards = ReuseCache()
     }
 
-    /// For one build with a cache on disk: the cards it holds, read as the build asks for them.
-    init(cardsFrom cache: BuildCache) {
-        cards = ReuseCache { cache.card($0) }
+    /// For one build with a cache on disk: the cards it holds, read as the build asks for them;
+    /// with `writer`, the cards the build makes go to the cache's file as they render, not
+    /// into memory.
+    init(cardsFrom cache: BuildCache, keepingIn writer: CardsFileWriter? = nil) {
+        var keep: (@Sendable (Int, RenderedCard) -> Void)?
+        if let writer { keep = { key, card in writer.append(card, for: key) } }
+        cards = ReuseCache(fallback: { cache.card($0) }, keep: keep)
     }
 
     /// `serve`'s, which starts from the cards of the cache on disk, if it can be read (and

@@ -18,6 +18,8 @@ public struct SiteBuilder: Sendable {
     /// With `options.cache`, the cache on disk that `reuse` was filled from, and that the build
     /// replaces once its output is in place.
     private(set) var cache: BuildCache?
+    /// With `cache`, where the cards this build makes go as they render.
+    private(set) var cardsWriter: CardsFileWriter?
     let logger: Logger
 
     public init(options: BuildOptions, destination: BuildDestination, reusing reuse: ReuseCaches? = nil, logger: Logger = Logger(label: "cardfeed")) {
@@ -82,13 +84,21 @@ public struct SiteBuilder: Sendable {
         // error at the setting that put it there.
         guard let folder = options.cache, reuse == nil, destination.keepsCache,
               folder.misplacement(site: options.site, output: cacheCheckedOutput) == nil else { return try run(BuildReport()) }
-        let (cache, note) = BuildCache.open(folder, site: options.site.root)
-        defer { cache?.release() }
-        let caches = cache.map(ReuseCaches.init(cardsFrom:)) ?? ReuseCaches()
-        var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)
-        builder.cache = cache
+        let (opened, note) = BuildCache.open(folder, site: options.site.root)
+        defer { opened?.release() }
         var report = BuildReport()
         report.cacheNote = note
+        var cache = opened, writer: CardsFileWriter?
+        do {
+            writer = try opened?.cardsWriter()
+        } catch {
+            report.cacheNote = opened?.cannotKeep(error)
+            cache = nil
+        }
+        let caches = cache.map { ReuseCaches(cardsFrom: $0, keepingIn: writer) } ?? ReuseCaches()
+        var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)
+        builder.cache = cache
+        builder.cardsWriter = writer
         return try builder.run(report)
     }
 

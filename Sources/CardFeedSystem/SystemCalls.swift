@@ -22,6 +22,8 @@ package enum SystemCalls {
         package var isFolder: Bool
         /// The file system does not say what the entry is (`DT_UNKNOWN`): ask `stat`.
         package var kindUnknown: Bool
+        /// The entry's inode (`d_ino`): the same for two names of one file, without a `stat`.
+        package var inode: UInt64
 
         /// The name as text (an invalid byte replaced by U+FFFD).
         package var text: String { String(decoding: name, as: UTF8.self) }
@@ -36,7 +38,7 @@ package enum SystemCalls {
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             let type = Int32(entry.pointee.d_type)
-            entries.append(Entry(name: name, isFolder: type == Int32(DT_DIR), kindUnknown: type == Int32(DT_UNKNOWN)))
+            entries.append(Entry(name: name, isFolder: type == Int32(DT_DIR), kindUnknown: type == Int32(DT_UNKNOWN), inode: UInt64(entry.pointee.d_ino)))
         }
         return entries
     }
@@ -82,6 +84,23 @@ package enum SystemCalls {
             }
             return nil
         } ?? nil
+    }
+
+    /// Writes all of `bytes` into the file `descriptor` from `offset` (`pwrite`: two threads
+    /// may write one file at two places at once); returns `errno` when it cannot.
+    package static func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int) -> Int32? {
+        bytes.withUnsafeBufferPointer { buffer -> Int32? in
+            var done = 0
+            while done < buffer.count {
+                let written = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += written
+            }
+            return nil
+        }
     }
 
     /// Sends `bytes` on `socket` with `flags`; returns what `send` returns.

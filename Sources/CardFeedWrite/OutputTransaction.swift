@@ -24,6 +24,18 @@ import Darwin
 /// With a build cache, a page made from the same key as the previous build's, whose file nobody
 /// touched since, is linked from the old output without being made again (`holds`).
 ///
+/// With a build cache on the output's file system, the old output is not removed after the
+/// exchange: it waits in the cache (its "twin", `previous-output`), and the next build makes its
+/// new output there instead of in a new staging folder. The twin already holds, under the same
+/// inodes, every file that did not change in the last build, so a rebuild after one edit writes
+/// or links only the files that changed since the output before last, removes those the new
+/// site no longer has, and exchanges the two folders; it does not link 100,000 unchanged pages
+/// into a new folder and remove 100,000 old names. Nothing in the twin is trusted: a file is kept
+/// there only when it is the output's own file (the same inode), and every other one is written
+/// anew or removed, so a twin left half updated by a killed build, or edited by hand, is put
+/// right by the next build. A file in the twin is never written in place (it may be the
+/// output's too): it is removed and made anew.
+///
 /// A lock file beside the output keeps a second build out meanwhile, and what a killed build
 /// left beside the output is removed by the next one. Symbolic links in the old output are
 /// never followed: a file is compared with the old one only inside real folders.
@@ -40,6 +52,12 @@ package final class OutputTransaction: OutputTarget {
     /// Where the old output waits while the new one is put in place, on a file system that
     /// cannot exchange two names.
     private let aside: String
+    /// With a build cache: where the old output waits for the next build once this one is in
+    /// place, and, when it holds one there, what it held as this build began (then the build is
+    /// made in it: `staging` is its path).
+    private let twinPath: String?
+    private let twin: FolderTree?
+    private let twinFolders: Set<String>
     private let lock: OutputLock
     private let hasPrevious: Bool
     /// The old output's hidden files that the new one keeps.
@@ -69,7 +87,9 @@ package final class OutputTransaction: OutputTarget {
     /// `staticFolder` is the site's `static/`, which tells the hidden files an older cardfeed
     /// copied from it (see `OutputHiddenFiles`).
     /// `previous`: with a cache, the pages the previous build wrote (see `holds`).
-    package init(output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil) throws(SiteWriter.Refusal) {
+    /// `twin`: with a cache, where the old output is kept for the next build (see the type's
+    /// comment); used only on the output's file system.
+    package init(output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil, twin twinPath: String? = nil) throws(SiteWriter.Refusal) {
         previousPages = previous ?? [:]
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
@@ -86,8 +106,8 @@ package final class OutputTransaction: OutputTarget {
             throw SiteWriter.Refusal(description: "\(shown) is a mount point, which a build cannot replace as a whole; use a folder inside it (\(shown)/site) as the output")
         }
         lock = try OutputLock(path: parent + "/.\(name).cardfeed-lock", output: shown)
-        staging = parent + "/.\(name).cardfeed-staging"
-        aside = staging + "-old"
+        let besideOutput = parent + "/.\(name).cardfeed-staging"
+        aside = besideOutput + "-old"
         scratchFolder = parent + "/.\(name).cardfeed-scratch"
         // Holding the lock, these names are a killed build's (and those of earlier versions,
         // .NAME.cardfeed-new-PID and -old-PID). A build killed between moving the old output
@@ -100,6 +120,25 @@ package final class OutputTransaction: OutputTarget {
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
         hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
         if hasPrevious { state.withLock { _ = $0.comparable.insert("") } }
+        // The twin is on the output's file system only when its folder and the output's are on
+        // the same device: the two are exchanged by a rename.
+        var parentDevice = stat()
+        _ = stat(parent, &parentDevice)
+        let twinStatus = twinPath.flatMap { path -> stat? in var status = stat(); return lstat(path, &status) == 0 ? status : nil }
+        self.twinPath = twinPath.flatMap { path in
+            var folder = stat()
+            return stat((path as NSString).deletingLastPathComponent, &folder) == 0 && folder.st_dev == parentDevice.st_dev ? path : nil
+        }
+        if hasPrevious, let twinPath = self.twinPath, let twinStatus, (twinStatus.st_mode & S_IFMT) == S_IFDIR, twinStatus.st_dev == parentDevice.st_dev {
+            staging = twinPath
+            let tree = FolderTree(twinPath, statEachFile: !FolderTree.readdirInodesAreStats(twinPath))
+            twin = tree
+            twinFolders = Set(tree.folders)
+            return
+        }
+        staging = besideOutput
+        twin = nil
+        twinFolders = []
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
             state.withLock { $0.finished = true }  // the staging name is not this build's to remove
@@ -115,6 +154,8 @@ package final class OutputTransaction: OutputTarget {
     package func createFolders(_ folders: Set<String>) throws {
         try state.withLock { (state) throws in
             for folder in folders.sorted() where !state.created.contains(folder) {
+                // In the twin, the folder may be there, or a file of the output before last in its place.
+                if twin?.files[folder] != nil { Self.clear(staging + "/" + folder) }
                 guard mkdir(staging + "/" + folder, 0o755) == 0 || errno == EEXIST else {
                     throw SiteWriter.Refusal(description: "cannot create the folder \(folder): \(String(cString: strerror(errno)))")
                 }
@@ -129,6 +170,8 @@ package final class OutputTransaction: OutputTarget {
 
     package func open(_ path: String) throws -> OutputSink {
         let compare = state.withLock { $0.comparable.contains(PagePaths.folder(path)) }
+        // A sink writes a new file; what the twin has there goes first (see `clearTwin`).
+        clearTwin(path)
         return try OutputSink(path: staging + "/" + path, comparingWith: compare ? output + "/" + path : nil)
     }
 
@@ -137,6 +180,7 @@ package final class OutputTransaction: OutputTarget {
     /// written as any other, to be compared with the old one (see `open`).
     package func adopt(_ source: URL, at path: String) -> Bool {
         guard !state.withLock({ $0.comparable.contains(PagePaths.folder(path)) }) else { return false }
+        clearTwin(path)
         guard Foundation.link(source.path, staging + "/" + path) == 0 else { return false }
         state.withLock { state in
             state.paths.insert(path)
@@ -154,7 +198,7 @@ package final class OutputTransaction: OutputTarget {
             return (previousPages[path], state.comparable.contains(PagePaths.folder(path)))
         }
         guard let previous, previous.key == key, comparable, FileStamp(path: output + "/" + path) == previous.stamp,
-              linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0 else { return false }
+              linksOutputFile(path, inode: previous.stamp.inode) else { return false }
         state.withLock { state in
             state.paths.insert(path)
             state.held.insert(path)
@@ -194,8 +238,27 @@ package final class OutputTransaction: OutputTarget {
         }
     }
 
+    /// Whether the new output has the old output's file at `path` (whose inode is `inode`), as
+    /// it is: in the twin, where it was that file already, or once linked.
+    private func linksOutputFile(_ path: String, inode: UInt64) -> Bool {
+        if let twin, twin.files[path] == inode { return true }
+        clearTwin(path)
+        return linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0
+    }
+
+    /// Removes what the twin has at `path`, file or folder, before the new file is made there:
+    /// a file of the twin may be the output's own, and is never written in place.
+    private func clearTwin(_ path: String) {
+        if twin?.files[path] != nil || twinFolders.contains(path) { Self.clear(staging + "/" + path) }
+    }
+
+    private static func clear(_ path: String) {
+        if unlink(path) != 0 && errno != ENOENT { try? FileManager.default.removeItem(atPath: path) }
+    }
+
     /// The old output's file at `path`, unchanged, goes into the new one as it is.
     private func link(_ path: String) throws {
+        // (In the twin, `open` removed what was at `path`.)
         let old = output + "/" + path, new = staging + "/" + path
         guard linkat(AT_FDCWD, old, AT_FDCWD, new, 0) != 0 else { return }
         // A file system without hard links: a copy, with the old file's times.
@@ -219,8 +282,9 @@ package final class OutputTransaction: OutputTarget {
         let manager = FileManager.default
         let shown = SiteFolder.display(URL(fileURLWithPath: output))
         var carried: Set<String> = []
-        let (paths, written, linked) = state.withLock { ($0.paths, $0.written, $0.linked) }
+        let (paths, written, linked, folders) = state.withLock { ($0.paths, $0.written, $0.linked, $0.created) }
         do {
+            if let twin { sweep(twin, keeping: paths, folders: folders) }
             if hasPrevious { carried = try carryHiddenFiles() }
             let marker = OutputHiddenFiles.markerText(copied: paths.filter(OutputHiddenFiles.isHidden))
             try Data(marker.utf8).write(to: URL(fileURLWithPath: staging + "/" + SiteWriter.markerName))
@@ -242,16 +306,43 @@ package final class OutputTransaction: OutputTarget {
                     _ = rename(aside, output)
                     throw error
                 }
-                try? manager.removeItem(atPath: aside)
+                keep(oldOutput: aside)
+            } else {
+                // After an exchange, the staging name holds the old output.
+                keep(oldOutput: staging)
             }
         } else {
             guard rename(staging, output) == 0 else { throw failure("cannot put the new site in place of \(shown)") }
+            if let twinPath { try? manager.removeItem(atPath: twinPath) }  // another output's
         }
-        // After an exchange, the staging name holds the old output.
-        try? manager.removeItem(atPath: staging)
         state.withLock { $0.finished = true }
         lock.release()
         return OutputCounts(written: written, unchanged: linked, removed: removed.sorted(), comparedWithPrevious: hasPrevious)
+    }
+
+    /// Removes from the twin what the new output does not have: the files of the output before
+    /// last that this build did not make or keep, and folders it has no file in. (Hidden files
+    /// that every build keeps go too, and are linked from the output again, as into a new
+    /// staging folder.)
+    private func sweep(_ twin: FolderTree, keeping paths: Set<String>, folders: Set<String>) {
+        // A name that was a file and is now a folder, or the other way round, was cleared when
+        // the build made it (`createFolders`, `clearTwin`) and holds the new one.
+        for path in twin.files.keys where !paths.contains(path) && !folders.contains(path) { Self.clear(staging + "/" + path) }
+        // Each folder after the folder it is in: reversed, a folder is emptied before its parent.
+        for folder in twin.folders.reversed() where !folders.contains(folder) && !paths.contains(folder) {
+            if rmdir(staging + "/" + folder) != 0 && errno != ENOENT { try? FileManager.default.removeItem(atPath: staging + "/" + folder) }
+        }
+    }
+
+    /// The old output, now at `path`, becomes the twin for the next build; without one, it is removed.
+    private func keep(oldOutput path: String) {
+        guard let twinPath else {
+            try? FileManager.default.removeItem(atPath: path)
+            return
+        }
+        guard path != twinPath else { return }
+        try? FileManager.default.removeItem(atPath: twinPath)
+        if rename(path, twinPath) != 0 { try? FileManager.default.removeItem(atPath: path) }
     }
 
     private func failure(_ what: String) -> SiteWriter.Refusal {
@@ -266,7 +357,8 @@ package final class OutputTransaction: OutputTarget {
             return state.finished
         }
         guard !wasFinished else { return }
-        try? FileManager.default.removeItem(atPath: staging)
+        // The twin stays, half made: the next build puts it right (see the type's comment).
+        if twin == nil { try? FileManager.default.removeItem(atPath: staging) }
         lock.release()
     }
 
@@ -315,22 +407,7 @@ package final class OutputTransaction: OutputTarget {
     /// The files below `folder`, relative, without the marker and the staging files an older
     /// cardfeed left (`.index.html.cardfeed-new-PID`), never following a symbolic link.
     static func files(in folder: String) -> [String] {
-        var files: [String] = []
-        func walk(_ relative: String) {
-            let path = relative.isEmpty ? folder : folder + "/" + relative
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-                if relative.isEmpty && name == SiteWriter.markerName { continue }
-                let child = relative.isEmpty ? name : relative + "/" + name
-                var status = stat()
-                if lstat(folder + "/" + child, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-                    walk(child)
-                } else if !name.contains(".cardfeed-new-") {
-                    files.append(child)
-                }
-            }
-        }
-        walk("")
-        return files
+        Array(FolderTree(folder) { path, name, _ in path == SiteWriter.markerName || name.contains(".cardfeed-new-") }.files.keys)
     }
 }
 

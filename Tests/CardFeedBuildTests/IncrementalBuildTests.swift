@@ -262,6 +262,39 @@ import Testing
         #expect(built.filesWritten < 10, "the output's pages are still known: kept as they were")
     }
 
+    /// The cards' file grows as builds append the cards they make; once more than a fifth of it
+    /// is cards no build uses, the live ones are written into the next file.
+    @Test func theCardsFileIsAppendedToAndWrittenAnewWhenMostlyDead() throws {
+        var list = (1...10).map { IncrementalBuildTests.card($0) }
+        let site = try TempSite(["cards.json": IncrementalBuildTests.cards(list)])
+        defer { site.remove() }
+        let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
+        func cardFiles() throws -> [String: Int] {
+            var files: [String: Int] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: cache.url.path) where name.hasPrefix("cards-") {
+                files[name] = try FileManager.default.attributesOfItem(atPath: cache.url.appendingPathComponent(name).path)[.size] as? Int
+            }
+            return files
+        }
+        _ = try Self.build(site, cache)
+        let first = try cardFiles()
+        #expect(Array(first.keys) == ["cards-1.bin"])
+        list[0] = IncrementalBuildTests.card(1, title: "One changed")
+        try site.write("cards.json", IncrementalBuildTests.cards(list))
+        #expect(try Self.build(site, cache).cardsReused == 9)
+        let appended = try cardFiles()
+        #expect(Array(appended.keys) == ["cards-1.bin"] && appended["cards-1.bin"]! > first["cards-1.bin"]!, "one card appended: \(appended)")
+        list = list.map { card in card.merging(["title": "All changed"]) { $1 } }
+        try site.write("cards.json", IncrementalBuildTests.cards(list))
+        #expect(try Self.build(site, cache).cardsReused == 0)
+        let compacted = try cardFiles()
+        #expect(Array(compacted.keys) == ["cards-2.bin"] && compacted["cards-2.bin"]! < appended["cards-1.bin"]! + first["cards-1.bin"]!, "\(compacted)")
+        #expect(try Self.build(site, cache).cardsReused == 10, "every card read back from the new file")
+        let fresh = site.root.appendingPathComponent("fresh")
+        _ = try SiteBuilder(options: site.options(pageSize: 4), destination: .folder(fresh), logger: .quiet).run()
+        #expect(try OutputSafetyTests.tree(site.output) == OutputSafetyTests.tree(fresh))
+    }
+
     @Test func aCardTypesTemplateMakesOnlyThatTypesCardsAgain() throws {
         let list = (1...10).map { number -> [String: Any] in
             ["id": "c\(number)", "type": number <= 4 ? "short_news" : "captioned_image", "created": 1_700_000_000 + number,

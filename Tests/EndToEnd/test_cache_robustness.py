@@ -137,6 +137,37 @@ def test_a_damaged_cache_is_not_used(builds, engine, tmp_path, how):
     builds.assert_as_without_cache(site, tmp_path / "out")  # and the next build is right too
 
 
+def test_the_old_output_the_cache_keeps_is_put_right_whatever_was_done_to_it(builds, engine, tmp_path):
+    """A build with a cache makes its output in the output before last, which waits in the cache
+    (`previous-output`): a file there added, removed, replaced, made a folder, or a folder made a
+    file, is put right, and the output never shows it."""
+    site = make_site(tmp_path / "site")
+    out = tmp_path / "out"
+    builds.assert_as_without_cache(site, out)
+    builds.assert_as_without_cache(site, out)  # the output before last is now in the cache
+    twin = builds.cache_of(site) / "previous-output"
+    if not engine:
+        pytest.skip("no cache engine: nothing is kept")
+    assert (twin / "index.html").is_file(), sorted(p.name for p in builds.cache_of(site).iterdir())
+    (twin / "stray.html").write_text("not the site's")
+    (twin / "stray-folder" / "inner").mkdir(parents=True)
+    (twin / "index.html").unlink()
+    replaced = next(twin.glob("news/*.html"))
+    replaced.unlink()
+    replaced.write_text("a page made by hand")
+    page_two = twin / "page-2.html"
+    if page_two.exists():
+        page_two.unlink()
+        page_two.mkdir()
+    assets = twin / "assets"
+    shutil.rmtree(assets)
+    assets.write_text("a file where a folder was")
+    make_site(site, edited=" (edited)")
+    builds.assert_as_without_cache(site, out)
+    make_site(site)
+    builds.assert_as_without_cache(site, out)
+
+
 def test_one_cache_for_two_sites(builds, tmp_path):
     """Another site's cache (one --cache-dir for two sites, or a site folder copied with its
     cache) is not taken for this site's."""

@@ -7,4 +7,8 @@
 /// system or kernel cannot exchange).
 int cardfeed_exchange_paths(const char *first, const char *second);
 
+/// 1 when the file system of `path` gives, in `readdir`'s entries, the inode numbers that
+/// `stat` gives; 0 where it may not (overlayfs), or where it cannot tell.
+int cardfeed_readdir_inodes_are_stats(const char *path);
+
 #endif

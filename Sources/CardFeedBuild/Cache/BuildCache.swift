@@ -18,8 +18,8 @@ import Darwin
 /// nobody touched, as it is; keys hash everything a card or page is made of, so a cached build
 /// writes what a build without the cache writes, byte for byte.
 ///
-/// Two files. `cards-N.bin` holds the rendered cards, appended build after build and read one at
-/// a time as a build asks (a rebuild after one edit reads few); when more than a fifth of it is
+/// Two files. `cards-N.bin` holds the rendered cards, appended build after build as they render
+/// (`CardsFileWriter`) and read one at a time as a build asks (a rebuild after one edit reads few); when more than a fifth of it is
 /// cards no build uses any more, the next build writes the live ones into `cards-(N+1).bin`. The
 /// index, `build-cache.bin`, says which file, where each card is and its checksum, and the pages
 /// of the output it was written for; it is replaced whole by a rename once the output is in place,
@@ -140,92 +140,86 @@ final class BuildCache: Sendable {
         return StableHash.of(bytes: bytes) == record.checksum ? bytes : nil
     }
 
-    /// Replaces the cache with what this build used: its cards (those it made appended to the
-    /// cards' file, or every one written into a new file when most of the old one is dead) and
-    /// the pages of its output, with their keys and stamps.
-    /// Returns a note when it cannot (the build has succeeded all the same; the next one makes
-    /// everything again).
+    /// A writer that appends the cards this build makes to the cards' file, from the end its
+    /// index knows, or to a new file when there is none yet.
+    func cardsWriter() throws -> CardsFileWriter {
+        let generation = max(self.generation, 1)
+        let file = folder.url.appendingPathComponent(Self.cardsFileName(generation))
+        return try CardsFileWriter(generation: generation, file: file, from: self.generation > 0 ? cardsSize : nil)
+    }
+
+    /// Replaces the cache with what this build used: the cards of `used`, those it took from
+    /// the cards' file and those `writer` appended to it (the live ones written into a new file
+    /// when more than a fifth of it is dead), and the pages of its output, with their keys and
+    /// stamps. Returns a note when it cannot (the build has succeeded all the same; the next one
+    /// makes everything again).
     /// A build that wrote no output (`check`) keeps the files the cache knew (`output` nil).
-    func save(cards used: [Int: RenderedCard], output: (folder: URL, pages: [String: KeptPage])?) -> String? {
+    func save(cards used: Set<Int>, appendedBy writer: CardsFileWriter, output: (folder: URL, pages: [String: KeptPage])?) -> String? {
         do {
-            let (generation, size, records) = try writeCards(used)
+            let appended = try writer.finish()
+            var records: [Int: CardRecord] = [:]
+            records.reserveCapacity(used.count)
+            for key in used {
+                if let record = appended.records[key] ?? index[key] { records[key] = record }
+            }
+            let live = records.values.reduce(0) { $0 + $1.length }
+            var (generation, size) = (writer.generation, appended.end)
+            if Double(live) < Double(size) * Self.liveShare {
+                (generation, size, records) = try compact(records, from: writer.file, into: writer.generation + 1)
+            }
             let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (self.output, self.pages)
             try writeIndex(generation: generation, cardsSize: size, records: records, output: written, pages: pages.sorted { $0.key < $1.key })
-            if generation != self.generation { try? FileManager.default.removeItem(at: folder.url.appendingPathComponent(Self.cardsFileName(self.generation))) }
+            if generation != writer.generation { try? FileManager.default.removeItem(at: writer.file) }
             return nil
         } catch {
             return "cannot keep the build cache in \(SiteFolder.display(folder.url)) (\(Self.reason(error))); the next build makes everything again"
         }
     }
 
-    private static func record(_ card: RenderedCard) -> [UInt8] {
-        var writer = BinaryWriter(capacity: card.html.count + (card.description?.utf8.count ?? 0) + (card.words?.utf8.count ?? 0) + 40)
-        writer.write(card.html)
-        writer.write(card.description)
-        writer.write(card.words)
-        return writer.bytes
+    /// The note of a build that cannot write its cards into the cache (`cardsWriter`).
+    func cannotKeep(_ error: any Error) -> String {
+        "cannot keep a build cache in \(SiteFolder.display(folder.url)) (\(Self.reason(error))), so the build goes on without one"
     }
 
-    /// The cards' file that holds every card of `used`, and where each is in it.
-    private func writeCards(_ used: [Int: RenderedCard]) throws -> (generation: Int, size: Int, records: [Int: CardRecord]) {
-        let keys = used.keys.sorted()
-        let madeBytes = keys.reduce(0) { $0 + (index[$1] == nil ? used[$1]!.html.count : 0) }
-        let live = keys.reduce(0) { $0 + (index[$1]?.length ?? 0) } + madeBytes
-        // Appended: what a build stopped meanwhile added is past the end the index gives, unread.
-        // Written anew (under the next generation's name), live cards only, when a fifth of the
-        // old file would be dead.
-        let appends = generation > 0 && Double(live) >= Double(cardsSize + madeBytes) * Self.liveShare
-        let chunks = appends ? Self.records(keys.filter { index[$0] == nil }, used, copying: nil) : Self.records(keys, used, copying: self)
-        var records: [Int: CardRecord] = appends ? index.filter { used[$0.key] != nil } : [:]
-        records.reserveCapacity(keys.count)
-        var offset = appends ? cardsSize : 0
-        for chunk in chunks {
-            for (key, start, length, checksum) in chunk.records { records[key] = CardRecord(offset: offset + start, length: length, checksum: checksum) }
-            offset += chunk.bytes.count
-        }
-        let next = appends ? generation : generation + 1
-        let file = folder.url.appendingPathComponent(Self.cardsFileName(next))
-        if appends {
-            try Self.write(chunks.map(\.bytes), to: file, from: cardsSize)
-        } else {
-            let partial = file.deletingLastPathComponent().appendingPathComponent("\(file.lastPathComponent).\(getpid()).partial")
-            do {
-                try Self.write(chunks.map(\.bytes), to: partial, from: nil)
-                guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            } catch {
-                try? FileManager.default.removeItem(at: partial)
-                throw error
-            }
-        }
-        return (next, offset, records)
-    }
-
-    /// The records of `keys`, a chunk at a time on both cores: each chunk's bytes, and each card's
-    /// key, place in them, length and checksum. With `copying`, a card its index has is copied
-    /// from its file (one whose bytes no longer match is written anew from `used`).
-    private static func records(_ keys: [Int], _ used: [Int: RenderedCard], copying old: BuildCache?) -> [(bytes: [UInt8], records: [(Int, Int, Int, UInt64)])] {
+    /// The cards of `records`, read from `file`, written one after another into the cards' file
+    /// of `generation` (a card whose bytes no longer match their checksum is left out: the next
+    /// build makes it again). Returns that file's generation and size, and where each card is.
+    private func compact(_ records: [Int: CardRecord], from file: URL, into generation: Int) throws -> (Int, Int, [Int: CardRecord]) {
+        let source = try Data(contentsOf: file, options: .alwaysMapped)
+        let keys = records.keys.sorted()
         let size = 1024
         let count = (keys.count + size - 1) / size
-        let chunks = ConcurrentResults<(bytes: [UInt8], records: [(Int, Int, Int, UInt64)])>(count: count)
+        let chunks = ConcurrentResults<(bytes: [UInt8], records: [(Int, CardRecord)])>(count: count)
         Parallel.perform(iterations: count) { chunk in
-            var writer = BinaryWriter()
-            var records: [(Int, Int, Int, UInt64)] = []
+            var bytes: [UInt8] = []
+            var placed: [(Int, CardRecord)] = []
             for key in keys[(chunk * size)..<min(keys.count, (chunk + 1) * size)] {
-                let known = old?.index[key] ?? nil
-                let start = writer.bytes.count
-                if let known, let bytes = old?.recordBytes(known) {
-                    writer.append(bytes)
-                } else if let card = used[key] {
-                    writer.write(card.html)
-                    writer.write(card.description)
-                    writer.write(card.words)
-                }
-                let length = writer.bytes.count - start
-                records.append((key, start, length, StableHash.of(bytes: writer.bytes[start...])))
+                let record = records[key]!
+                guard record.offset >= 0, record.length >= 0, record.offset + record.length <= source.count else { continue }
+                let card = [UInt8](source[record.offset..<(record.offset + record.length)])
+                guard StableHash.of(bytes: card) == record.checksum else { continue }
+                placed.append((key, CardRecord(offset: bytes.count, length: card.count, checksum: record.checksum)))
+                bytes.append(contentsOf: card)
             }
-            chunks.set(chunk, (writer.bytes, records))
+            chunks.set(chunk, (bytes, placed))
         }
-        return chunks.values
+        var compacted: [Int: CardRecord] = [:]
+        compacted.reserveCapacity(keys.count)
+        var offset = 0
+        for chunk in chunks.values {
+            for (key, record) in chunk.records { compacted[key] = CardRecord(offset: offset + record.offset, length: record.length, checksum: record.checksum) }
+            offset += chunk.bytes.count
+        }
+        let target = folder.url.appendingPathComponent(Self.cardsFileName(generation))
+        let partial = target.deletingLastPathComponent().appendingPathComponent("\(target.lastPathComponent).\(getpid()).partial")
+        do {
+            try Self.write(chunks.values.map(\.bytes), to: partial)
+            guard rename(partial.path, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        return (generation, offset, compacted)
     }
 
     private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, pages: [(String, KeptPage)]) throws {
@@ -256,17 +250,11 @@ final class BuildCache: Sendable {
         try Self.replace(folder.url.appendingPathComponent(Self.fileName), with: Self.magic + writer.bytes)
     }
 
-    /// `chunks` written into `file` one after another: from `offset` (the file cut there first),
-    /// or into a new file.
-    private static func write(_ chunks: [[UInt8]], to file: URL, from offset: Int?) throws {
-        let descriptor = Glibc.open(file.path, offset == nil ? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC : O_WRONLY | O_CLOEXEC, 0o644)
+    /// `chunks` written into a new `file`, one after another.
+    private static func write(_ chunks: [[UInt8]], to file: URL) throws {
+        let descriptor = Glibc.open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
-        if let offset {
-            guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-        }
         for chunk in chunks {
             if let code = chunk.withByteView({ SystemCalls.write($0, to: descriptor) }) { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
         }

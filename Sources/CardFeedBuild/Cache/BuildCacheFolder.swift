@@ -28,6 +28,11 @@ public struct BuildCacheFolder: Sendable, Equatable {
 
         """
 
+    /// Where the output before the last waits for the next build, which makes its output there
+    /// (see `OutputTransaction`): its files are hard links to the output's, but for those the
+    /// last build changed, so it takes little room of its own.
+    var twinPath: String { url.appendingPathComponent("previous-output").path }
+
     /// Whether the folder holds CardFeed's tag (and so may be removed as a cache).
     public var isTagged: Bool {
         guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(Self.tagName).path) else { return false }

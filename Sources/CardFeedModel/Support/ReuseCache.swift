@@ -12,6 +12,8 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     private struct State {
         var values: [Int: Value] = [:]
         var used: [Int: Value] = [:]
+        /// With `keep`: the keys this build used, whose values are on disk, not here.
+        var usedKeys: Set<Int> = []
         var stored = 0
         var madeByLastBuild = 0
     }
@@ -22,13 +24,18 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     /// Where a value that no build of this process made is looked for: a cache on disk
     /// (`BuildCache`), read a value at a time, as the build asks.
     private let fallback: (@Sendable (Int) -> Value?)?
+    /// Where a value this build makes goes instead of memory: the same cache on disk, which
+    /// writes it as the build goes. Then the values used are not kept here, only their keys.
+    private let keep: (@Sendable (Int, Value) -> Void)?
 
     public init() {
         fallback = nil
+        keep = nil
     }
 
-    package init(fallback: @escaping @Sendable (Int) -> Value?) {
+    package init(fallback: @escaping @Sendable (Int) -> Value?, keep: (@Sendable (Int, Value) -> Void)? = nil) {
         self.fallback = fallback
+        self.keep = keep
     }
 
     /// The value stored under `key` by the last build (or this one), kept for the next.
@@ -39,13 +46,16 @@ public final class ReuseCache<Value: Sendable>: Sendable {
             return value
         }
         guard found == nil, let fallback, let value = fallback(key) else { return found }
-        state.withLock { $0.used[key] = value }
+        state.withLock { state in
+            if keep != nil { state.usedKeys.insert(key) } else { state.used[key] = value }
+        }
         return value
     }
 
     package func store(_ value: Value, for key: Int) {
+        keep?(key, value)
         state.withLock { state in
-            state.used[key] = value
+            if keep != nil { state.usedKeys.insert(key) } else { state.used[key] = value }
             state.stored += 1
         }
     }
@@ -55,19 +65,23 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     package func beginBuild() {
         state.withLock { state in
             state.used = [:]
+            state.usedKeys = []
             state.stored = 0
         }
     }
 
-    /// What the build under way has used so far, and how many of those it made (rather than
-    /// took from the cache): what a cache on disk keeps for the next build.
-    package var thisBuild: (used: [Int: Value], made: Int) { state.withLock { ($0.used, $0.stored) } }
+    /// The keys of what the build under way has used so far, and how many of those it made
+    /// (rather than took from the cache): what a cache on disk keeps for the next build.
+    package var thisBuild: (used: Set<Int>, made: Int) {
+        state.withLock { (keep != nil ? $0.usedKeys : Set($0.used.keys), $0.stored) }
+    }
 
     /// Ends a build: what it did not use is forgotten.
     package func endBuild() {
         state.withLock { state in
             state.values = state.used
             state.used = [:]
+            state.usedKeys = []
             state.madeByLastBuild = state.stored
             state.stored = 0
         }

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+import CardFeedRender
+import CardFeedSystem
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The cards a build makes, appended to a cards' file of the build cache as they render (see
+/// `BuildCache`), rather than kept in memory until the build ends: a first build of 100,000
+/// cards held some 500 MB of them. Each card is one record (its HTML, description and words)
+/// with a checksum; the index the build writes at its end says where each is. Until then the
+/// bytes are past the end the index knows, and a build stopped meanwhile leaves them unread.
+///
+/// `append` is called from both cores at once; the records are gathered into a buffer, written
+/// a few megabytes at a time.
+final class CardsFileWriter: Sendable {
+    let generation: Int
+    let file: URL
+    private let descriptor: Int32
+    private let state: Mutex<State>
+
+    private struct State {
+        var buffer: [UInt8] = []
+        /// Where `buffer` goes in the file.
+        var bufferStart: Int
+        var records: [Int: BuildCache.CardRecord] = [:]
+        var failure: Int32?
+    }
+
+    private static let flushSize = 4 << 20
+
+    /// Appends to `file` from `offset` (what is past it is a stopped build's, and is cut), or
+    /// writes it anew (`offset` nil).
+    init(generation: Int, file: URL, from offset: Int?) throws {
+        self.generation = generation
+        self.file = file
+        let flags = offset == nil ? O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC : O_WRONLY | O_CLOEXEC
+        descriptor = open(file.path, flags, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        if let offset, ftruncate(descriptor, off_t(offset)) != 0 {
+            let code = errno
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        state = Mutex(State(bufferStart: offset ?? 0))
+    }
+
+    deinit { close(descriptor) }
+
+    /// A card's record: what `BuildCache.card` reads back.
+    static func record(_ card: RenderedCard) -> [UInt8] {
+        var writer = BinaryWriter(capacity: card.html.count + (card.description?.utf8.count ?? 0) + (card.words?.utf8.count ?? 0) + 40)
+        writer.write(card.html)
+        writer.write(card.description)
+        writer.write(card.words)
+        return writer.bytes
+    }
+
+    func append(_ card: RenderedCard, for key: Int) {
+        let bytes = Self.record(card)
+        let checksum = StableHash.of(bytes: bytes)
+        let full: (bytes: [UInt8], start: Int)? = state.withLock { state in
+            state.records[key] = BuildCache.CardRecord(offset: state.bufferStart + state.buffer.count, length: bytes.count, checksum: checksum)
+            state.buffer.append(contentsOf: bytes)
+            guard state.buffer.count >= Self.flushSize else { return nil }
+            defer {
+                state.bufferStart += state.buffer.count
+                state.buffer = []
+                state.buffer.reserveCapacity(Self.flushSize + 65536)
+            }
+            return (state.buffer, state.bufferStart)
+        }
+        // Written outside the lock: the other core goes on appending behind it.
+        if let full { write(full.bytes, at: full.start) }
+    }
+
+    private func write(_ bytes: [UInt8], at offset: Int) {
+        if let code = SystemCalls.write(bytes, to: descriptor, at: offset) { state.withLock { $0.failure = $0.failure ?? code } }
+    }
+
+    /// Writes what waits in the buffer. Returns every card appended, by key, and where the file
+    /// ends; throws when a write failed (the cache is then not kept).
+    func finish() throws -> (records: [Int: BuildCache.CardRecord], end: Int) {
+        let (rest, start) = state.withLock { state in
+            defer {
+                state.bufferStart += state.buffer.count
+                state.buffer = []
+            }
+            return (state.buffer, state.bufferStart)
+        }
+        write(rest, at: start)
+        return try state.withLock { state in
+            if let failure = state.failure { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
+            return (state.records, state.bufferStart)
+        }
+    }
+}

@@ -14,17 +14,7 @@ public struct StepProgress: Sendable, Equatable {
     public var fraction: Double
     /// Seconds since the step began.
     public var seconds: Double
-
-    public init(step: Int, steps: Int, title: String, done: Int, total: Int?, unit: String, fraction: Double, seconds: Double) {
-        self.step = step
-        self.steps = steps
-        self.title = title
-        self.done = done
-        self.total = total
-        self.unit = unit
-        self.fraction = fraction
-        self.seconds = seconds
-    }
+    // Made by the build alone (the memberwise init); observers read it.
 }
 
 /// Told how a build's steps progress. Called from the build's threads, one call at a time for a

@@ -70,7 +70,7 @@ struct CardPages: Sendable {
         var made: [(target: any OutputTarget, searchDocument: Bool)] = [(target, false)]
         if let searchDocuments { made.append((searchDocuments, true)) }
         if let keys {
-            let key = CardPageKey(card: keys.cards[position], frame: keys.frame, places: feeds.map(\.href)).stableHash
+            let key = PageKey(frame: keys.frame, places: feeds.map(\.href), cards: [keys.cards[position]]).stableHash
             // Each target is asked, so that each remembers the key.
             made = made.filter { !$0.target.holds(path, madeFrom: key) }
             if made.isEmpty { return }

@@ -46,21 +46,21 @@ package struct PageHead: Sendable, Hashable, Decodable {
 
 /// `{{#social}}`: the page's Open Graph and Twitter card values, on sites with a base URL.
 struct SocialView: TemplateModel {
-    let url, title, description: String
-    let image: String?
+    let url: String
+    /// The page's title, description, picture and `og:type` ("website" for a feed's pages,
+    /// "article" for a card's), as the page's shell has them.
+    let preview: PageShell.Preview
     let siteName: String
-    /// `og:type`: "website" for a feed's pages, "article" for a card's.
-    let type: String
 
     static let names = ViewNames<Self>("social", [
         .text("url", "The page's address.") { $0.url },
-        .text("title", "Its title.") { $0.title },
-        .text("description", "Its description.") { $0.description },
-        .text("image", "Its link preview picture, absolute.") { $0.image },
+        .text("title", "Its title.") { $0.preview.title },
+        .text("description", "Its description.") { $0.preview.description },
+        .text("image", "Its link preview picture, absolute.") { $0.preview.image },
         .text("siteName", "The site's title.") { $0.siteName },
-        .text("type", "`og:type`: `website`, or `article` on a card's page.") { $0.type },
+        .text("type", "`og:type`: `website`, or `article` on a card's page.") { $0.preview.type },
         // A large picture when there is one to show.
-        .text("twitterCard", "`summary_large_image` with a picture, else `summary`.") { $0.image == nil ? "summary" : "summary_large_image" },
+        .text("twitterCard", "`summary_large_image` with a picture, else `summary`.") { $0.preview.image == nil ? "summary" : "summary_large_image" },
     ])
 }
 

@@ -29,26 +29,67 @@ struct PageShell: TemplateModel {
             The feed's files that `partials/head` links, with a base URL; on a card's page, the front page's.
             """) { $0.alternates },
         .text("csp", "The Content-Security-Policy, when there is one.") { $0.settings.contentSecurityPolicy },
-        .view("favicon", FaviconView.self, "The site's icon.") { .view(FaviconView($0.settings.head.favicon)) },
-        .text("canonical", "The page's address, with a base URL.") { page in page.settings.baseURL.map { $0 + PagePaths.served(page.path) } },
-        .view("social", SocialView.self, "The page's Open Graph and Twitter card values, with a base URL.") { page in
-            page.settings.baseURL.map { baseURL in
-                .view(SocialView(
-                    url: baseURL + PagePaths.served(page.path), title: page.preview.title, description: page.preview.description, image: page.preview.image,
-                    siteName: page.settings.siteTitle, type: page.preview.type))
-            }
-        },
+        .view("favicon", FaviconView.self, "The site's icon.") { $0.favicon },
+        .text("canonical", "The page's address, with a base URL.") { $0.canonical },
+        .view("social", SocialView.self, "The page's Open Graph and Twitter card values, with a base URL.") { $0.social },
         .flag("search", """
             True on a site with [search](search.md): the partials load `assets/cardfeed-search.js` and show its search box.
             """) { $0.settings.search },
         .text("home", """
             The front page of the page's language: `index.html`, or `de/index.html` on a \
             [site in several languages](customising.md#one-site-in-several-languages).
-            """) { PagePaths.front(folder: $0.settings.tree) },
+            """) { $0.home },
         .view("languages", LanguagesView.self, "Only on a [site in several languages](customising.md#one-site-in-several-languages).") {
             $0.languages.map(MustacheValue.view)
         },
     ])
+
+    /// The lookup is a switch, as the card view's (see `CardView.value(of:for:)`): every page reads
+    /// these names, a card's page too (100,000 of them on a large site). `names` stays the list
+    /// of them; `CardViewLookupTests` holds the switch to it.
+    static func value(of page: PageShell, for name: MustacheName) -> MustacheValue? {
+        switch keys[name] {
+        case .lang?: .text(page.settings.strings.locale)
+        case .rtl?: .bool(page.settings.direction == .rtl)
+        case .siteTitle?: .text(page.settings.siteTitle)
+        case .title?: .text(page.title)
+        case .description?: .text(page.description)
+        case .root?: .text(PagePaths.root(of: page.path))
+        case .path?: .text(page.path)
+        case .stylesheet?: page.settings.stylesheets.first.map(MustacheValue.text)
+        case .stylesheets?: page.settings.pageConstants.stylesheets
+        case .generator?: .text(PageConstants.generator)
+        case .nav?: page.nav
+        case .strings?: .object(page.settings.stringsView)
+        case .madeWith?: page.settings.pageConstants.madeWith
+        case .alternates?: page.alternates
+        case .csp?: page.settings.contentSecurityPolicy.map(MustacheValue.text)
+        case .favicon?: page.favicon
+        case .canonical?: page.canonical.map(MustacheValue.text)
+        case .social?: page.social
+        case .search?: .bool(page.settings.search)
+        case .home?: .text(page.home)
+        case .languages?: page.languages.map(MustacheValue.view)
+        case nil: nil
+        }
+    }
+
+    /// The names, as the switch knows them.
+    enum Key: String, CaseIterable {
+        case lang, rtl, siteTitle, title, description, root, path, stylesheet, stylesheets, generator, nav, strings, madeWith
+        case alternates, csp, favicon, canonical, social, search, home, languages
+    }
+
+    /// Made from the declared names, so a name the switch lacks stops every build at once.
+    static let keys = MustacheFields<Key>(names.schema.names.map { ($0, Key(rawValue: $0)!) })
+
+    // The values of more than a setting, read by both the switch and `names`.
+    private var favicon: MustacheValue { .view(FaviconView(settings.head.favicon)) }
+    private var canonical: String? { settings.baseURL.map { $0 + PagePaths.served(path) } }
+    private var social: MustacheValue? {
+        settings.baseURL.map { .view(SocialView(url: $0 + PagePaths.served(path), preview: preview, siteName: settings.siteTitle)) }
+    }
+    private var home: String { PagePaths.front(folder: settings.tree) }
 
 /// What a link to the page shows in a preview (Open Graph, Twitter cards), besides its address.
     struct Preview {

@@ -6,7 +6,7 @@ import CardFeedSelect
 /// What the page template sees: one page of one feed, in the shell every page of the site has
 /// (`PageShell`, whose names it has too).
 struct PageView: TemplateModel {
-    static let names = ViewNames<Self>("page", shared: PageShell.self, { $0.shell.value(for: $1) }, [
+    static let names = ViewNames<Self>("page", shared: PageShell.self, { PageShell.value(of: $0.shell.model, for: $1) }, [
         .view("feed", FeedView.self, "The feed the page is of.") { .view($0.feed) },
         .value("cards", .cards, "The page's cards, each as its card template renders it: `{{#cards}}{{{.}}}{{/cards}}`.") { .deferredList(count: $0.cardCount) },
         .text("emptyMessage", "What a feed without cards says.") { $0.shell.model.settings.strings["emptyFeed"] },
@@ -121,6 +121,25 @@ struct NavItem: TemplateModel {
         .text("href", "Its front page.") { $0.href },
         .flag("current", "True for the page's own feed.") { $0.current },
     ])
+
+    /// A switch, as the card view's (see `CardView.value(of:for:)`): every page, a card's too,
+    /// reads each feed's item.
+    static func value(of item: NavItem, for name: MustacheName) -> MustacheValue? {
+        switch keys[name] {
+        case .slug?: .text(item.slug)
+        case .title?: .text(item.title)
+        case .href?: .text(item.href)
+        case .current?: .bool(item.current)
+        case nil: nil
+        }
+    }
+
+    enum Key: String, CaseIterable {
+        case slug, title, href, current
+    }
+
+    /// Made from the declared names, so a name the switch lacks stops every build at once.
+    static let keys = MustacheFields<Key>(names.schema.names.map { ($0, Key(rawValue: $0)!) })
 }
 
 /// The way from a page to the feed's newer and older pages, and back to its front page. No

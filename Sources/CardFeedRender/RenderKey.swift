@@ -35,17 +35,14 @@ struct CardRenderKey {
     var settings: Int
 
     var stableHash: Int {
-        var hasher = StableHasher()
-        card.stableHash(into: &hasher)
-        hasher.combine(anchor)
-        hasher.combine(permalink)
-        hasher.combine(imageSize) { hasher, size in
-            hasher.combine(size.width)
-            hasher.combine(size.height)
+        StableHasher.hash { hasher in
+            card.stableHash(into: &hasher)
+            hasher.combine(anchor)
+            hasher.combine(permalink)
+            hasher.combine(imageSize) { $0.combine($1.width); $0.combine($1.height) }
+            hasher.combine(templates)
+            hasher.combine(settings)
         }
-        hasher.combine(templates)
-        hasher.combine(settings)
-        return hasher.finalize()
     }
 }
 
@@ -60,24 +57,6 @@ struct PageFrameKey: Hashable {
     var languages: LanguageLinks?
 }
 
-/// What a page is made of: its frame, its place and its cards.
-struct PageKey {
-    /// The hash of the build's `PageFrameKey`.
-    var frame: Int
-    var path: String
-    /// The hashes of its cards' `CardRenderKey`s, in order.
-    var cards: [Int]
-
-    var stableHash: Int {
-        var hasher = StableHasher()
-        hasher.combine(frame)
-        hasher.combine(path)
-        hasher.combine(cards.count)
-        cards.forEach { hasher.combine($0) }
-        return hasher.finalize()
-    }
-}
-
 /// What every card's page shows the same besides the templates and settings: the feeds the
 /// navigation lists.
 struct CardPageFrameKey: Hashable {
@@ -89,25 +68,19 @@ struct CardPageFrameKey: Hashable {
     var languages: LanguageLinks?
 }
 
-/// What a card's page is made of: its card, the frame every card page shares, and where the
-/// card sits in its feeds (its links back to them). Its places and the frame, not
-/// the whole selection: a card that moves to another page of a feed changes only its own page.
-struct CardPageKey {
-    /// The hash of the card's `CardRenderKey`.
-    var card: Int
-    /// The hash of the build's `CardPageFrameKey`.
+/// What a page is made of, a feed's or a card's: the frame every page of its kind shares, its
+/// place and its cards. A card's page has its card, and for its place its links back to its
+/// place in each feed that shows it, not the whole selection: a card that moves to another page
+/// of a feed changes only its own page.
+struct PageKey {
+    /// The hash of the build's `PageFrameKey`, or for a card's page its `CardPageFrameKey`.
     var frame: Int
-    /// Its links to its place in each feed that shows it.
+    /// A feed page's path; a card page's links to its places.
     var places: [String]
+    /// The hashes of its cards' `CardRenderKey`s, in order.
+    var cards: [Int]
 
-    var stableHash: Int {
-        var hasher = StableHasher()
-        hasher.combine(card)
-        hasher.combine(frame)
-        hasher.combine(places.count)
-        places.forEach { hasher.combine($0) }
-        return hasher.finalize()
-    }
+    var stableHash: Int { StableHasher.hash { $0.combine(frame); $0.combine(places); $0.combine(cards) } }
 }
 
 /// serve's keys for one build.
@@ -150,7 +123,7 @@ extension SiteRenderer {
         let frame = StableHash.reflecting(PageFrameKey(context: keys.context, feeds: selection.feeds, languages: languages?.links))
         return selection.feeds.map { feed in
             feed.pages.map { page in
-                PageKey(frame: frame, path: page.path, cards: page.cards.map { keys.cards[feed.cards[$0]] }).stableHash
+                PageKey(frame: frame, places: [page.path], cards: page.cards.map { keys.cards[feed.cards[$0]] }).stableHash
             }
         }
     }

@@ -165,12 +165,13 @@ public struct TemplateSet: Sendable {
         let problems = TemplateLinter(templates: files, names: names).check()
         problems.forEach { diagnostics.append($0) }
         if problems.contains(where: { $0.severity == .error }) { return nil }
-        var hasher = StableHasher()
-        for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
-            hasher.combine(name)
-            hasher.combine(entry.source.text)
+        let fingerprint = StableHasher.hash { hasher in
+            for (name, entry) in parsed.sorted(by: { $0.key < $1.key }) {
+                hasher.combine(name)
+                hasher.combine(entry.source.text)
+            }
         }
-        var set = TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: hasher.finalize())
+        var set = TemplateSet(library: library, overrides: overrides, additions: additions, fingerprint: fingerprint)
         set.cardFingerprints = cardFingerprints(set.cardTemplates.keys, files: files, texts: Dictionary(sources.map { ($0.file, $0.text) }) { $1 }, names: names)
         if let source = parsed[searchDocumentTemplate]?.source { set.searchDocumentFile = source.file }
         for (name, entry) in parsed where name.hasPrefix("cards/") && !entry.source.builtin && !showsImage(entry.source.text) {
@@ -231,14 +232,13 @@ public struct TemplateSet: Sendable {
                     if let target = names[tag.name] { stack.append(target) } else { missing.insert(tag.name) }
                 }
             }
-            var hasher = StableHasher()
-            for file in reached.sorted() {
-                hasher.combine(file)
-                hasher.combine(texts[file] ?? "")
+            fingerprints[card] = StableHasher.hash { hasher in
+                for file in reached.sorted() {
+                    hasher.combine(file)
+                    hasher.combine(texts[file] ?? "")
+                }
+                hasher.combine(missing.sorted())
             }
-            hasher.combine(missing.count)
-            missing.sorted().forEach { hasher.combine($0) }
-            fingerprints[card] = hasher.finalize()
         }
         return fingerprints
     }

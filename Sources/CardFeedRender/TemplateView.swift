@@ -111,8 +111,10 @@ struct ViewNames<Model>: Sendable {
     }
 
     /// A view with the names of `Shared` (which another view has too: see `PageShell`) and its
-    /// own: `shared` answers those, as `{ $0.shell.value(for: $1) }`, a closure that captures
-    /// nothing, over the part held by reference (a part held by value was copied on each name).
+    /// own: `shared` answers those, as `{ PageShell.value(of: $0.shell.model, for: $1) }`, a
+    /// closure that captures nothing, over the part held by reference (a part held by value was
+    /// copied on each name), calling the shared type's lookup directly rather than through its
+    /// `TemplateObject`, one call fewer a name.
     init<Shared: TemplateModel>(
         _ view: String, shared: Shared.Type, _ read: @escaping @Sendable (Model, MustacheName) -> MustacheValue?, _ names: [ViewName<Model>]
     ) {

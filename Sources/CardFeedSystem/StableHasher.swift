@@ -13,6 +13,13 @@ package struct StableHasher {
         bytes.reserveCapacity(2048)
     }
 
+    /// The hash of the values `feed` puts in a new hasher.
+    package static func hash(_ feed: (inout StableHasher) -> Void) -> Int {
+        var hasher = StableHasher()
+        feed(&hasher)
+        return hasher.finalize()
+    }
+
     package mutating func combine(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
@@ -45,6 +52,15 @@ package struct StableHasher {
     package mutating func combine(_ value: Int64?) { combine(value) { $0.combine($1) } }
     package mutating func combine(_ value: Int?) { combine(value) { $0.combine($1) } }
     package mutating func combine(_ value: Double?) { combine(value) { $0.combine($1) } }
+
+    /// A list: its count, then each element as `combine` feeds it.
+    package mutating func combine<Element>(_ list: some Collection<Element>, _ combine: (inout StableHasher, Element) -> Void) {
+        self.combine(list.count)
+        for element in list { combine(&self, element) }
+    }
+
+    package mutating func combine(_ list: [Int]) { combine(list) { $0.combine($1) } }
+    package mutating func combine(_ list: [String]) { combine(list) { $0.combine($1) } }
 
     package func finalize() -> Int {
         Int(truncatingIfNeeded: StableHash.of(bytes: bytes))

@@ -392,22 +392,26 @@ struct YAMLReader {
         return text
     }
 
-    mutating func integer(_ node: Node, key: String) -> Int? {
-        guard scalarText(node, key: key) != nil else { return nil }
-        guard let number = node.int else {
-            error(node, key, "expected a whole number")
-            return nil
-        }
-        return number
+    mutating func integer(_ node: Node, key: String) -> Int? { scalar(node, key: key, expected: "a whole number", \.int) }
+
+    mutating func bool(_ node: Node, key: String) -> Bool? { scalar(node, key: key, expected: "true or false", \.bool) }
+
+    /// Whether a key's list of `count` items has at least one and at most `limit`, else an error
+    /// that says which: `none` or `tooMany`.
+    mutating func counts(_ count: Int, upTo limit: Int, _ node: Node, _ key: String, none: @autoclosure () -> String, tooMany: @autoclosure () -> String) -> Bool {
+        if count == 0 { error(node, key, none()) } else if count > limit { error(node, key, tooMany()) }
+        return (1...limit).contains(count)
     }
 
-    mutating func bool(_ node: Node, key: String) -> Bool? {
+    /// One value that YAML reads as `read` does (`Node.int`, `.bool`), else an error that says
+    /// what was `expected`.
+    private mutating func scalar<Value>(_ node: Node, key: String, expected: String, _ read: (Node) -> Value?) -> Value? {
         guard scalarText(node, key: key) != nil else { return nil }
-        guard let flag = node.bool else {
-            error(node, key, "expected true or false")
+        guard let value = read(node) else {
+            error(node, key, "expected \(expected)")
             return nil
         }
-        return flag
+        return value
     }
 
     /// A list of text, or one text value standing for a list of one.

@@ -25,14 +25,11 @@ extension YAMLReader {
             error(node, "feeds", "expected a list of feeds (lines starting with \"- \"), each with a slug, a title and the cards it shows")
             return nil
         }
-        guard !sequence.isEmpty else {
-            error(node, "feeds", "lists no feed; leave the key out for the built-in feeds (all, news, advertising, announcements, social, uncategorized)")
-            return nil
-        }
-        guard sequence.count <= Self.feedLimit else {
-            error(node, "feeds", "lists \(sequence.count) feeds, more than the \(Self.feedLimit) a site may have (every page links every feed)")
-            return nil
-        }
+        guard counts(
+            sequence.count, upTo: Self.feedLimit, node, "feeds",
+            none: "lists no feed; leave the key out for the built-in feeds (all, news, advertising, announcements, social, uncategorized)",
+            tooMany: "lists \(sequence.count) feeds, more than the \(Self.feedLimit) a site may have (every page links every feed)")
+        else { return nil }
         let problemsBefore = diagnostics.count
         var feeds: [ConfiguredFeed] = []
         // Where each slug and each title's strings key was first given: a second is an error.

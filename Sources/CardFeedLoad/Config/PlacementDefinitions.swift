@@ -33,14 +33,11 @@ extension YAMLReader {
     /// key is read (`checkPlacements`), since `feeds:` may come after.
     mutating func placements(_ node: Node) -> [Placement]? {
         guard let mapping = keyValues(node, key: "placements") else { return nil }
-        guard !mapping.isEmpty else {
-            error(node, "placements", "names no placement: give one, such as home-hero: {feed: offers, limit: 1}, or leave the key out")
-            return nil
-        }
-        guard mapping.count <= Self.placementLimit else {
-            error(node, "placements", "names \(mapping.count) placements, more than the \(Self.placementLimit) a site may have")
-            return nil
-        }
+        guard counts(
+            mapping.count, upTo: Self.placementLimit, node, "placements",
+            none: "names no placement: give one, such as home-hero: {feed: offers, limit: 1}, or leave the key out",
+            tooMany: "names \(mapping.count) placements, more than the \(Self.placementLimit) a site may have")
+        else { return nil }
         var placements: [Placement] = []
         for (nameNode, value) in mapping {
             guard let name = placementName(nameNode) else { continue }

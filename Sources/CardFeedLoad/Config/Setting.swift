@@ -43,6 +43,30 @@ public struct Setting: Sendable, Hashable {
         self.value = value
     }
 
+    /// A setting of the file alone that is text, kept as it is read in `property`.
+    init(_ name: String, text property: WritableKeyPath<SiteConfig, String> & Sendable, fallback: String, help: String) {
+        self.init(
+            name, type: "text", fallback: fallback, help: help,
+            read: { reader, _, value, config in if let text = reader.string(value, key: name) { config[keyPath: property] = text } },
+            value: { .text($0[keyPath: property]) })
+    }
+
+    /// The same for text whose default is none.
+    init(_ name: String, text property: WritableKeyPath<SiteConfig, String?> & Sendable, help: String) {
+        self.init(
+            name, type: "text", fallback: "none", help: help,
+            read: { reader, _, value, config in if let text = reader.string(value, key: name) { config[keyPath: property] = text } },
+            value: { $0[keyPath: property].map(SettingValue.text) ?? .none })
+    }
+
+    /// A setting of the file alone that is true or false, kept in `property`.
+    init(_ name: String, flag property: WritableKeyPath<SiteConfig, Bool> & Sendable, fallback: String, help: String) {
+        self.init(
+            name, type: "true or false", fallback: fallback, help: help,
+            read: { reader, _, value, config in if let flag = reader.bool(value, key: name) { config[keyPath: property] = flag } },
+            value: { .flag($0[keyPath: property]) })
+    }
+
     /// Its command-line option's name ("--page-size"), if it has one.
     public var option: String? { commandLine?.name }
 
@@ -118,14 +142,8 @@ public enum SettingValue: Sendable, Equatable {
 }
 
 extension Setting {
-    public static let title = Setting(
-        "title", type: "text", fallback: "CardFeed", help: "The site's name (header, front page title).",
-        read: { reader, _, value, config in if let text = reader.string(value, key: "title") { config.title = text } },
-        value: { .text($0.title) })
-    public static let description = Setting(
-        "description", type: "text", fallback: "none", help: "The pages' meta description and the text of link previews.",
-        read: { reader, _, value, config in if let text = reader.string(value, key: "description") { config.description = text } },
-        value: { $0.description.map(SettingValue.text) ?? .none })
+    public static let title = Setting("title", text: \.title, fallback: "CardFeed", help: "The site's name (header, front page title).")
+    public static let description = Setting("description", text: \.description, help: "The pages' meta description and the text of link previews.")
     public static let image = Setting(
         "image", type: "a file of assets/ or an http(s) URL", fallback: "none", help: "The picture of link previews.",
         read: { reader, _, value, config in config.image = reader.shareImage(value) },
@@ -211,13 +229,8 @@ extension Setting {
         read: { reader, _, value, config in config.feeds = reader.feeds(value) },
         value: { .list($0.siteFeeds.map(\.slug)) })
     public static let hideEmptyFeeds = Setting(
-        "hide_empty_feeds", type: "true or false", fallback: "false", help: "A feed without cards is left out of the navigation.",
-        read: { reader, _, value, config in if let flag = reader.bool(value, key: "hide_empty_feeds") { config.hideEmptyFeeds = flag } },
-        value: { .flag($0.hideEmptyFeeds) })
-    public static let cardPages = Setting(
-        "card_pages", type: "true or false", fallback: "true", help: "Each shown card has a page of its own.",
-        read: { reader, _, value, config in if let flag = reader.bool(value, key: "card_pages") { config.cardPages = flag } },
-        value: { .flag($0.cardPages) })
+        "hide_empty_feeds", flag: \.hideEmptyFeeds, fallback: "false", help: "A feed without cards is left out of the navigation.")
+    public static let cardPages = Setting("card_pages", flag: \.cardPages, fallback: "true", help: "Each shown card has a page of its own.")
     public static let search = Setting(
         "search", option: SettingOption(flag: "--search") { config in config.search = SearchSetting(fromCommandLine: true) },
         type: "true or false", fallback: "off", help: "Give every page a search box over an index of every card, made by Pagefind.",

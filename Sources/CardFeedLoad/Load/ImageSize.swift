@@ -9,11 +9,6 @@ public struct ImageSize: Sendable, Hashable {
     public let width: Int
     public let height: Int
 
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
     /// Header bytes read at first; a JPEG whose frame header comes after a large EXIF block or
     /// an SVG with a long prologue is read further, up to `maximumRead`.
     static let firstRead = 4096

@@ -70,11 +70,13 @@ public enum PluralCategory: String, CaseIterable, Sendable {
             if (11...99).contains(mod100) { return .many }
             return .other
         case "ga":
-            if n == 1 { return .one }
-            if n == 2 { return .two }
-            if (3...6).contains(n) { return .few }
-            if (7...10).contains(n) { return .many }
-            return .other
+            switch n {
+            case 1: return .one
+            case 2: return .two
+            case 3...6: return .few
+            case 7...10: return .many
+            default: return .other
+            }
         case "cy":
             switch n {
             case 0: return .zero

@@ -294,13 +294,8 @@ extension Card.Fields {
         hasher.combine(created)
         hasher.combine(updated)
         hasher.combine(expiresAt)
-        hasher.combine(categories.count)
-        for category in categories { hasher.combine(category.rawValue) }
-        hasher.combine(extras.count)
-        for extra in extras {
-            hasher.combine(extra.key)
-            hasher.combine(extra.value)
-        }
+        hasher.combine(categories) { $0.combine($1.rawValue) }
+        hasher.combine(extras) { $0.combine($1.key); $0.combine($1.value) }
         hasher.combine(image) { hasher, image in
             switch image {
             case .remote(let url): hasher.combine("remote"); hasher.combine(url)
@@ -331,11 +326,7 @@ extension Card.Fields {
         hasher.combine(mediaType)
         hasher.combine(itunesID)
         hasher.combine(universal)
-        hasher.combine(styles.count)
-        for style in styles {
-            hasher.combine(style.name)
-            hasher.combine(style.value)
-        }
+        hasher.combine(styles) { $0.combine($1.name); $0.combine($1.value) }
         hasher.combine(templateName)
     }
 }

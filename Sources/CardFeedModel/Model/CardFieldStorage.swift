@@ -46,72 +46,39 @@ extension Card.Fields {
             }
         }
         set {
-            guard let content = newValue else { preconditionFailure("a field cannot be set to nothing: \(field)") }
-            switch field {
-            case .viewed: viewed = content.flag(field)
-            case .expiresAt: expiresAt = content.integer(field)
-            case .image: image = content.image(field)
-            case .imageAlt: imageAlt = content.text(field)
-            case .language: language = content.text(field)
-            case .title: title = content.text(field)
-            case .description: description = content.text(field)
-            case .descriptions: descriptionFormat = content.format(field)
-            case .url: url = content.text(field)
-            case .domain: domain = content.text(field)
-            case .aspectRatio: aspectRatio = content.number(field)
-            case .useWebView: useWebView = content.flag(field)
-            case .pinned: pinned = content.flag(field)
-            case .dismissed: dismissed = content.flag(field)
-            case .dismissible: dismissible = content.flag(field)
-            case .isTest: isTest = content.flag(field)
-            case .clicked: clicked = content.flag(field)
-            case .subtitle: subtitle = content.text(field)
-            case .caption: caption = content.text(field)
-            case .displayPrice: displayPrice = content.text(field)
-            case .mediaType: mediaType = content.text(field)
-            case .itunesID: itunesID = content.integer(field)
-            case .universal: universal = content.flag(field)
-            case .id, .type, .created, .updated, .categories, .extras, .removed, .rating, .reviews, .price:
+            // A value of another kind than the field's (or none) is a mistake in the code that sets
+            // it (the card reader and rules set each field by its declared `CardField.Value`), found
+            // by the table's tests.
+            switch (field, newValue) {
+            case (.viewed, .flag(let value)?): viewed = value
+            case (.expiresAt, .integer(let value)?): expiresAt = value
+            case (.image, .image(let value)?): image = value
+            case (.imageAlt, .text(let value)?): imageAlt = value
+            case (.language, .text(let value)?): language = value
+            case (.title, .text(let value)?): title = value
+            case (.description, .text(let value)?): description = value
+            case (.descriptions, .format(let value)?): descriptionFormat = value
+            case (.url, .text(let value)?): url = value
+            case (.domain, .text(let value)?): domain = value
+            case (.aspectRatio, .number(let value)?): aspectRatio = value
+            case (.useWebView, .flag(let value)?): useWebView = value
+            case (.pinned, .flag(let value)?): pinned = value
+            case (.dismissed, .flag(let value)?): dismissed = value
+            case (.dismissible, .flag(let value)?): dismissible = value
+            case (.isTest, .flag(let value)?): isTest = value
+            case (.clicked, .flag(let value)?): clicked = value
+            case (.subtitle, .text(let value)?): subtitle = value
+            case (.caption, .text(let value)?): caption = value
+            case (.displayPrice, .text(let value)?): displayPrice = value
+            case (.mediaType, .text(let value)?): mediaType = value
+            case (.itunesID, .integer(let value)?): itunesID = value
+            case (.universal, .flag(let value)?): universal = value
+            case (.id, _), (.type, _), (.created, _), (.updated, _), (.categories, _), (.extras, _), (.removed, _), (.rating, _), (.reviews, _), (.price, _):
                 preconditionFailure("\(field) is read by CardDecoder's own code, not set by kind")
+            default:
+                preconditionFailure("\(field) cannot hold \(newValue.map { "\($0)" } ?? "nothing")")
             }
         }
     }
 }
 
-// A value of another kind than the field's is a mistake in the code that sets it (the card
-// reader and rules set each field by its declared `CardField.Value`), found by the table's tests.
-extension FieldContent {
-    fileprivate func text(_ field: CardField) -> String? {
-        guard case .text(let text) = self else { mismatch(field) }
-        return text
-    }
-
-    fileprivate func image(_ field: CardField) -> CardImage? {
-        guard case .image(let image) = self else { mismatch(field) }
-        return image
-    }
-
-    fileprivate func flag(_ field: CardField) -> Bool {
-        guard case .flag(let flag) = self else { mismatch(field) }
-        return flag
-    }
-
-    fileprivate func number(_ field: CardField) -> Double? {
-        guard case .number(let number) = self else { mismatch(field) }
-        return number
-    }
-
-    fileprivate func integer(_ field: CardField) -> Int64? {
-        guard case .integer(let integer) = self else { mismatch(field) }
-        return integer
-    }
-
-    fileprivate func format(_ field: CardField) -> DescriptionFormat {
-        guard case .format(let format) = self else { mismatch(field) }
-        return format
-    }
-
-    private func mismatch(_ field: CardField) -> Never {
-        preconditionFailure("\(field) cannot hold \(self)")
-    }
-}

@@ -19,7 +19,7 @@ struct FolderTree {
     }
 
     /// Relative paths ("/"-separated) of the files, with their inodes.
-    var files: [String: UInt64] = [:]
+    var files: [(path: String, inode: UInt64)] = []
     /// Relative paths of the folders, each after the folder it is in.
     var folders: [String] = []
 
@@ -46,9 +46,9 @@ struct FolderTree {
                     pending.append(path)
                 } else if statEachFile {
                     var status = stat()
-                    files[path] = lstat(folder + "/" + name, &status) == 0 ? UInt64(status.st_ino) : 0
+                    files.append((path, lstat(folder + "/" + name, &status) == 0 ? UInt64(status.st_ino) : 0))
                 } else {
-                    files[path] = entry.inode
+                    files.append((path, entry.inode))
                 }
             }
         }

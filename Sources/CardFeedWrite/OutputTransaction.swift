@@ -57,6 +57,8 @@ package final class OutputTransaction: OutputTarget {
     /// made in it: `staging` is its path).
     private let twinPath: String?
     private let twin: FolderTree?
+    /// The twin's files' inodes, and its folders, by path.
+    private let twinInodes: [String: UInt64]
     private let twinFolders: Set<String>
     private let lock: OutputLock
     private let hasPrevious: Bool
@@ -130,11 +132,13 @@ package final class OutputTransaction: OutputTarget {
             staging = twinPath
             let tree = FolderTree(twinPath, statEachFile: !FolderTree.readdirInodesAreStats(twinPath))
             twin = tree
+            twinInodes = Dictionary(tree.files, uniquingKeysWith: { first, _ in first })
             twinFolders = Set(tree.folders)
             return
         }
         staging = besideOutput
         twin = nil
+        twinInodes = [:]
         twinFolders = []
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -152,7 +156,7 @@ package final class OutputTransaction: OutputTarget {
         try state.withLock { (state) throws in
             for folder in folders.sorted() where !state.created.contains(folder) {
                 // In the twin, the folder may be there, or a file of the output before last in its place.
-                if twin?.files[folder] != nil { Self.clear(staging + "/" + folder) }
+                if twinInodes[folder] != nil { Self.clear(staging + "/" + folder) }
                 guard mkdir(staging + "/" + folder, 0o755) == 0 || errno == EEXIST else {
                     throw SiteWriter.Refusal(description: "cannot create the folder \(folder): \(String(cString: strerror(errno)))")
                 }
@@ -233,7 +237,7 @@ package final class OutputTransaction: OutputTarget {
     /// Whether the new output has the old output's file at `path` (whose inode is `inode`), as
     /// it is: in the twin, where it was that file already, or once linked.
     private func linksOutputFile(_ path: String, inode: UInt64) -> Bool {
-        if let twin, twin.files[path] == inode { return true }
+        if twin != nil, twinInodes[path] == inode { return true }
         clearTwin(path)
         return linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0
     }
@@ -241,7 +245,7 @@ package final class OutputTransaction: OutputTarget {
     /// Removes what the twin has at `path`, file or folder, before the new file is made there:
     /// a file of the twin may be the output's own, and is never written in place.
     private func clearTwin(_ path: String) {
-        if twin?.files[path] != nil || twinFolders.contains(path) { Self.clear(staging + "/" + path) }
+        if twinInodes[path] != nil || twinFolders.contains(path) { Self.clear(staging + "/" + path) }
     }
 
     private static func clear(_ path: String) {
@@ -320,7 +324,7 @@ package final class OutputTransaction: OutputTarget {
     private func sweep(_ twin: FolderTree, keeping paths: Set<String>, folders: Set<String>) {
         // A name that was a file and is now a folder, or the other way round, was cleared when
         // the build made it (`createFolders`, `clearTwin`) and holds the new one.
-        for path in twin.files.keys where !paths.contains(path) && !folders.contains(path) { Self.clear(staging + "/" + path) }
+        for (path, _) in twin.files where !paths.contains(path) && !folders.contains(path) { Self.clear(staging + "/" + path) }
         // Each folder after the folder it is in: reversed, a folder is emptied before its parent.
         for folder in twin.folders.reversed() where !folders.contains(folder) && !paths.contains(folder) {
             if rmdir(staging + "/" + folder) != 0 && errno != ENOENT { try? FileManager.default.removeItem(atPath: staging + "/" + folder) }
@@ -400,7 +404,7 @@ package final class OutputTransaction: OutputTarget {
     /// The files below `folder`, relative, without the marker and the staging files an older
     /// cardfeed left (`.index.html.cardfeed-new-PID`), never following a symbolic link.
     static func files(in folder: String) -> [String] {
-        Array(FolderTree(folder) { path, name, _ in path == SiteWriter.markerName || name.contains(".cardfeed-new-") }.files.keys)
+        FolderTree(folder) { path, name, _ in path == SiteWriter.markerName || name.contains(".cardfeed-new-") }.files.map(\.path)
     }
 }
 

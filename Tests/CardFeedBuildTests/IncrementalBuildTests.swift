@@ -262,7 +262,7 @@ import Testing
         #expect(built.filesWritten < 10, "the output's pages are still known: kept as they were")
     }
 
-    /// The cards' file grows as builds append the cards they make; once more than a fifth of it
+    /// The cards' file grows as builds append the cards they make; once more than half of it
     /// is cards no build uses, the live ones are written into the next file.
     @Test func theCardsFileIsAppendedToAndWrittenAnewWhenMostlyDead() throws {
         var list = (1...10).map { IncrementalBuildTests.card($0) }

@@ -48,8 +48,11 @@ package struct OutputHiddenFiles: Sendable {
         func walk(_ relative: String, insideHidden: Bool) {
             let folder = relative.isEmpty ? output : output + "/" + relative
             // readdir's entries say which are folders: an output of 117,000 files is not
-            // `stat`ed file by file.
-            let entries = (SystemCalls.entries(of: folder) ?? []).map { ($0.text, $0) }.sorted { $0.0 < $1.0 }
+            // `stat`ed file by file, nor are its files that are not hidden sorted (they add
+            // nothing to `kept`).
+            let entries = (SystemCalls.entries(of: folder) ?? [])
+                .filter { insideHidden || $0.isFolder || $0.kindUnknown || $0.name.first == UInt8(ascii: ".") }
+                .map { ($0.text, $0) }.sorted { $0.0 < $1.0 }
             for (name, entry) in entries where name != "." && name != ".." {
                 if relative.isEmpty && name == SiteWriter.markerName { continue }
                 if name.contains(".cardfeed-new-") { continue }  // an older cardfeed's staging file

@@ -12,6 +12,8 @@ final class OutputFiles: Sendable {
         var key: Int?
         /// Kept as the previous build left it.
         var held = false
+        /// Written anew, not the old output's file (see `OutputTransaction.keep(oldOutput:)`).
+        var made = false
     }
 
     private final class Shard: Sendable {
@@ -36,6 +38,11 @@ final class OutputFiles: Sendable {
     /// Every entry, in no order.
     var all: [(path: String, entry: Entry)] {
         shards.flatMap { shard in shard.entries.withLock { $0.map { ($0.key, $0.value) } } }
+    }
+
+    /// The paths of the files the build wrote anew.
+    var made: [String] {
+        shards.flatMap { shard in shard.entries.withLock { $0.compactMap { $0.value.made ? $0.key : nil } } }
     }
 
     /// The paths of the files in the new output.

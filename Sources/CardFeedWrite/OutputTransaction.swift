@@ -183,7 +183,10 @@ package final class OutputTransaction: OutputTarget {
         guard !state.withLock({ $0.comparable.contains(PagePaths.folder(path)) }) else { return false }
         clearTwin(path)
         guard Foundation.link(source.path, staging + "/" + path) == 0 else { return false }
-        files.update(path) { $0.isFile = true }
+        files.update(path) { entry in
+            entry.isFile = true
+            entry.made = true
+        }
         files.written.add(1, ordering: .relaxed)
         return true
     }
@@ -230,7 +233,10 @@ package final class OutputTransaction: OutputTarget {
     package func close(_ sink: OutputSink, path: String) throws {
         let outcome = try sink.finish()
         if outcome == .unchanged { try link(path) }
-        files.update(path) { $0.isFile = true }
+        files.update(path) { entry in
+            entry.isFile = true
+            entry.made = outcome != .unchanged
+        }
         if outcome == .unchanged { files.linked.add(1, ordering: .relaxed) } else { files.written.add(1, ordering: .relaxed) }
     }
 
@@ -303,10 +309,10 @@ package final class OutputTransaction: OutputTarget {
                     _ = rename(aside, output)
                     throw error
                 }
-                keep(oldOutput: aside)
+                keep(oldOutput: aside, removed: removed)
             } else {
                 // After an exchange, the staging name holds the old output.
-                keep(oldOutput: staging)
+                keep(oldOutput: staging, removed: removed)
             }
         } else {
             guard rename(staging, output) == 0 else { throw failure("cannot put the new site in place of \(shown)") }
@@ -331,15 +337,24 @@ package final class OutputTransaction: OutputTarget {
         }
     }
 
-    /// The old output, now at `path`, becomes the twin for the next build; without one, it is removed.
-    private func keep(oldOutput path: String) {
+    /// The old output, now at `path`, becomes the twin for the next build; without one, it is
+    /// removed. The twin keeps only the files it shares with the new output (the same inodes):
+    /// the old bytes of those this build wrote anew, and the files the site no longer has
+    /// (`removed`), go, so that the cache holds no copy of the site but its cards. (The next
+    /// build makes or links those files there, as into a new folder.)
+    private func keep(oldOutput path: String, removed: [String]) {
         guard let twinPath else {
             try? FileManager.default.removeItem(atPath: path)
             return
         }
-        guard path != twinPath else { return }
-        try? FileManager.default.removeItem(atPath: twinPath)
-        if rename(path, twinPath) != 0 { try? FileManager.default.removeItem(atPath: path) }
+        if path != twinPath {
+            try? FileManager.default.removeItem(atPath: twinPath)
+            guard rename(path, twinPath) == 0 else {
+                try? FileManager.default.removeItem(atPath: path)
+                return
+            }
+        }
+        for file in files.made + removed + [SiteWriter.markerName] { Self.clear(twinPath + "/" + file) }
     }
 
     private func failure(_ what: String) -> SiteWriter.Refusal {

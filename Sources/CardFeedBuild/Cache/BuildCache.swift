@@ -20,11 +20,11 @@ import Darwin
 ///
 /// Two files. `cards-N.bin` holds the rendered cards, appended build after build as they render
 /// (`CardsFileWriter`) and read one at a time as a build asks (a rebuild after one edit reads
-/// few); when more than half of it is cards no build uses any more, the build writes the live
-/// ones into `cards-(N+1).bin`. (Half, not less: a card template's change makes a third of the
-/// cards again, and writing every live card anew then cost more than the cards it made. At
-/// twice the live cards, the file stays well under the output's size: the cards of 100,000 are
-/// 220 MB of an 808 MB output.) The
+/// few); when the cards no build uses any more come to a fifth of the output's size, the build
+/// writes the live ones into `cards-(N+1).bin`. (A fifth of the output, not of the file: a card
+/// template's change makes a third of the cards again, and writing all 220 MB of live cards
+/// anew at 100,000 cards then cost more than the cards it made; the cache stays within the
+/// output's size and a fifth, as live cards are at most the output's size.) The
 /// index, `build-cache.bin`, says which file, where each card is and its checksum, and the pages
 /// of the output it was written for; it is replaced whole by a rename once the output is in place,
 /// and checked whole before it is used. A cache that was cut short, damaged, written by
@@ -59,8 +59,9 @@ final class BuildCache: Sendable {
     static let fileName = "build-cache.bin"
     private static let magic = Array("CardFeed build cache\n".utf8)
     private static let format = "format 2"
-    /// Live cards a cards' file must hold, as a share of its size, before it is written anew.
-    private static let liveShare = 0.5
+    /// The dead cards a cards' file may hold, as a share of the output's pages' size (of its
+    /// live cards' size, without pages to measure), before it is written anew.
+    private static let deadShare = 0.2
 
     private static func cardsFileName(_ generation: Int) -> String { "cards-\(generation).bin" }
 
@@ -154,7 +155,7 @@ final class BuildCache: Sendable {
 
     /// Replaces the cache with what this build used: the cards of `used`, those it took from
     /// the cards' file and those `writer` appended to it (the live ones written into a new file
-    /// when more than half of it is dead), and the pages of its output, with their keys and
+    /// when the dead ones come to a fifth of the output), and the pages of its output, with their keys and
     /// stamps. Returns a note when it cannot (the build has succeeded all the same; the next one
     /// makes everything again).
     /// A build that wrote no output (`check`) keeps the files the cache knew (`output` nil).
@@ -168,10 +169,11 @@ final class BuildCache: Sendable {
             }
             let live = records.values.reduce(0) { $0 + $1.length }
             var (generation, size) = (writer.generation, appended.end)
-            if Double(live) < Double(size) * Self.liveShare {
+            let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (self.output, self.pages)
+            let pagesSize = pages.values.reduce(0) { $0 + Int($1.stamp.size) }
+            if Double(size - live) > Double(pagesSize > 0 ? pagesSize : live) * Self.deadShare {
                 (generation, size, records) = try compact(records, from: writer.file, into: writer.generation + 1)
             }
-            let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (self.output, self.pages)
             try writeIndex(generation: generation, cardsSize: size, records: records, output: written, pages: pages.sorted { $0.key < $1.key })
             if generation != writer.generation { try? FileManager.default.removeItem(at: writer.file) }
             return nil

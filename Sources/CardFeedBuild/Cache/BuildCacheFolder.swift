@@ -29,8 +29,8 @@ public struct BuildCacheFolder: Sendable, Equatable {
         """
 
     /// Where the output before the last waits for the next build, which makes its output there
-    /// (see `OutputTransaction`): its files are hard links to the output's, but for those the
-    /// last build changed, so it takes little room of its own.
+    /// (see `OutputTransaction`): nothing but hard links to the output's files, so it takes no
+    /// room of its own.
     var twinPath: String { url.appendingPathComponent("previous-output").path }
 
     /// Whether the folder holds CardFeed's tag (and so may be removed as a cache).

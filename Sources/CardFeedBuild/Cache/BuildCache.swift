@@ -140,8 +140,14 @@ final class BuildCache: Sendable {
     }
 
     private func recordBytes(_ record: CardRecord) -> [UInt8]? {
-        guard record.offset >= 0, record.length >= 0, record.offset + record.length <= cardsSize else { return nil }
-        let bytes = [UInt8](cardsFile[record.offset..<(record.offset + record.length)])
+        Self.bytes(of: record, in: cardsFile, size: cardsSize)
+    }
+
+    /// The bytes of `record` in a cards' file's first `size` bytes; nil when it is not all there
+    /// or they no longer match its checksum.
+    private static func bytes(of record: CardRecord, in file: Data, size: Int) -> [UInt8]? {
+        guard record.offset >= 0, record.length >= 0, record.offset + record.length <= size else { return nil }
+        let bytes = [UInt8](file[record.offset..<(record.offset + record.length)])
         return StableHash.of(bytes: bytes) == record.checksum ? bytes : nil
     }
 
@@ -201,9 +207,7 @@ final class BuildCache: Sendable {
             var placed: [(Int, CardRecord)] = []
             for key in keys[(chunk * size)..<min(keys.count, (chunk + 1) * size)] {
                 let record = records[key]!
-                guard record.offset >= 0, record.length >= 0, record.offset + record.length <= source.count else { continue }
-                let card = [UInt8](source[record.offset..<(record.offset + record.length)])
-                guard StableHash.of(bytes: card) == record.checksum else { continue }
+                guard let card = Self.bytes(of: record, in: source, size: source.count) else { continue }
                 placed.append((key, CardRecord(offset: bytes.count, length: card.count, checksum: record.checksum)))
                 bytes.append(contentsOf: card)
             }
@@ -216,14 +220,8 @@ final class BuildCache: Sendable {
             for (key, record) in chunk.records { compacted[key] = CardRecord(offset: offset + record.offset, length: record.length, checksum: record.checksum) }
             offset += chunk.bytes.count
         }
-        let target = folder.url.appendingPathComponent(Self.cardsFileName(generation))
-        let partial = target.deletingLastPathComponent().appendingPathComponent("\(target.lastPathComponent).\(getpid()).partial")
-        do {
+        try Self.replace(folder.url.appendingPathComponent(Self.cardsFileName(generation))) { partial in
             try Self.write(chunks.values.map(\.bytes), to: partial)
-            guard rename(partial.path, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
-            try? FileManager.default.removeItem(at: partial)
-            throw error
         }
         return (generation, offset, compacted)
     }
@@ -253,7 +251,7 @@ final class BuildCache: Sendable {
         }
         let checksum = StableHash.of(bytes: writer.bytes)
         writer.write(checksum)
-        try Self.replace(folder.url.appendingPathComponent(Self.fileName), with: Self.magic + writer.bytes)
+        try Self.replace(folder.url.appendingPathComponent(Self.fileName)) { partial in try Data(Self.magic + writer.bytes).write(to: partial) }
     }
 
     /// `chunks` written into a new `file`, one after another.
@@ -268,10 +266,10 @@ final class BuildCache: Sendable {
 
     /// Written beside it, then put in its place in one rename: a build stopped meanwhile leaves
     /// the previous file whole (and the next build removes the part written).
-    private static func replace(_ file: URL, with bytes: [UInt8]) throws {
+    private static func replace(_ file: URL, writing: (_ partial: URL) throws -> Void) throws {
         let partial = file.deletingLastPathComponent().appendingPathComponent("\(file.lastPathComponent).\(getpid()).partial")
         do {
-            try Data(bytes).write(to: partial)
+            try writing(partial)
             guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             try? FileManager.default.removeItem(at: partial)

@@ -27,9 +27,8 @@ struct CardPages: Sendable {
     private let alternates: MustacheValue
     /// By feed: its slug and title.
     private let feeds: [(slug: String, title: String)]
-    /// With serve: the hash of the build's `CardPageFrameKey`, and each card's `CardRenderKey`
-    /// hash by display position (see `RenderKeys`).
-    private let keys: (frame: Int, cards: [Int])?
+    /// With a cache: each card page's key, by display position (see `RenderKeys`).
+    private let keys: [(path: String, key: Int)]?
     /// The language tree's folder, whose `cards/` holds the pages.
     private let tree: String
     /// On a site in several languages, the pages of the card's translations (`LanguageLinks`).
@@ -47,10 +46,7 @@ struct CardPages: Sendable {
         alternates = renderer.alternates(selection.feeds.first?.feed)
         let strings = renderer.settings.strings
         feeds = selection.feeds.map { ($0.feed.slug, strings.feedTitle($0.feed)) }
-        self.keys = keys.map { keys in
-            let frame = CardPageFrameKey(context: keys.context, listed: selection.feeds.map(\.listed), languages: renderer.languages?.links)
-            return (StableHash.reflecting(frame), keys.cards)
-        }
+        self.keys = keys?.cardPages
         tree = selection.tree
         languages = renderer.languages
         if !selection.cards.isEmpty {
@@ -70,7 +66,7 @@ struct CardPages: Sendable {
         var made: [(target: any OutputTarget, searchDocument: Bool)] = [(target, false)]
         if let searchDocuments { made.append((searchDocuments, true)) }
         if let keys {
-            let key = PageKey(frame: keys.frame, places: feeds.map(\.href), cards: [keys.cards[position]]).stableHash
+            let key = keys[position].key
             // Each target is asked, so that each remembers the key.
             made = made.filter { !$0.target.holds(path, madeFrom: key) }
             if made.isEmpty { return }

@@ -83,29 +83,44 @@ struct PageKey {
     var stableHash: Int { StableHasher.hash { $0.combine(frame); $0.combine(places); $0.combine(cards) } }
 }
 
-/// serve's keys for one build.
-struct RenderKeys: Sendable {
+/// The keys of one tree's build: what a cache looks its cards and pages up by.
+package struct RenderKeys: Sendable {
     /// The hash of the build's `RenderContextKey`.
     var context: Int
     /// Each shown card's `CardRenderKey` hash, by display position.
     var cards: [Int]
+    /// With card pages, each card's page: its path and its key (the hash of its `PageKey`), by
+    /// display position. Its search document is made of the same (the templates are in the
+    /// context), so the search index's parts are keyed by these too.
+    package var cardPages: [(path: String, key: Int)]
+    /// Where each card is shown, worked out once for the keys and the rendering.
+    let places: CardPlaces
 }
 
 extension SiteRenderer {
-    /// Every card's key, computed once for the cards and for the pages that show them (only
-    /// when there is a cache to look them up in: `cardfeed build` makes none).
-    func renderKeys(_ cards: ShownCards, places: CardPlaces) -> RenderKeys {
+    /// Every card's key and every card page's, computed once for the cards and for the pages
+    /// that show them (only when there is a cache to look them up in: `cardfeed build
+    /// --no-cache` makes none), before the tree renders.
+    package func renderKeys(_ selection: Selection) -> RenderKeys {
+        let cards = selection.cards
+        let places = CardPlaces(selection, cardPages: settings.cardPages)
         let context = StableHash.reflecting(RenderContextKey(templates: templates.fingerprint, settings: settings.values))
         let settingsKey = StableHash.reflecting(settings.values)
+        let pageFrame = StableHash.reflecting(CardPageFrameKey(context: context, listed: selection.feeds.map(\.listed), languages: languages?.links))
         let keys = ConcurrentResults<Int>(count: cards.count)
+        let pages = ConcurrentResults<(path: String, key: Int)>(count: settings.cardPages ? cards.count : 0)
         let chunk = 512
         Parallel.perform(iterations: (cards.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
                 let anchor = cards.anchor(at: position)
-                keys.set(position, renderKey(cards[position], anchor: anchor, permalink: places.permalink(position: position, anchor: anchor), settings: settingsKey))
+                let key = renderKey(cards[position], anchor: anchor, permalink: places.permalink(position: position, anchor: anchor), settings: settingsKey)
+                keys.set(position, key)
+                guard settings.cardPages else { continue }
+                let hrefs = places.places(of: position).map { places.href(feed: $0.feed, page: $0.page, anchor: anchor) }
+                pages.set(position, (PagePaths.cardPage(anchor: anchor, tree: selection.tree), PageKey(frame: pageFrame, places: hrefs, cards: [key]).stableHash))
             }
         }
-        return RenderKeys(context: context, cards: keys.values)
+        return RenderKeys(context: context, cards: keys.values, cardPages: pages.values, places: places)
     }
 
     /// The hash of the card's `CardRenderKey`; `settings` is the hash of the build's settings.

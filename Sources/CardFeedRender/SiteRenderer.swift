@@ -46,12 +46,13 @@ package struct SiteRenderer {
     /// With `cache` (`serve`'s), a card rendered by the previous build is taken from it when
     /// nothing it is made of changed (see `CardRenderKey`), and the pages get keys (`PageKey`).
     /// With search, each card page's search document goes into `searchDocuments` (see `CardPages`).
+    /// `keys`: the tree's, when its caller worked them out already (`renderKeys`).
     package func renderPages(
         _ selection: Selection, into output: any OutputTarget, searchDocuments: (any OutputTarget)? = nil, keepDescriptions: Set<Int>,
-        reusing cache: ReuseCache<RenderedCard>? = nil
+        reusing cache: ReuseCache<RenderedCard>? = nil, keys given: RenderKeys? = nil
     ) throws -> [String?] {
-        let places = CardPlaces(selection, cardPages: settings.cardPages)
-        let keys = cache == nil ? nil : renderKeys(selection.cards, places: places)
+        let keys = cache == nil ? nil : given ?? renderKeys(selection)
+        let places = keys?.places ?? CardPlaces(selection, cardPages: settings.cardPages)
         let pages = try PageStreams(pageStreams(selection, keys: keys), into: output)
         let cardPages = settings.cardPages ? try CardPages(self, selection, places: places, keys: keys, into: output, searchDocuments: searchDocuments) : nil
         let descriptions = try renderCards(

@@ -175,7 +175,7 @@ import Testing
         let selection = FeedSelector(now: Self.now, pageSize: 2).select([Card(Self.sampleCard())] + Self.otherCards())
         func keys(_ settings: RenderSettings.Values) throws -> RenderKeys {
             let renderer = SiteRenderer(templates: templates, settings: RenderSettings(settings))
-            return renderer.renderKeys(selection.cards, places: CardPlaces(selection, cardPages: settings.cardPages))
+            return renderer.renderKeys(selection)
         }
         let sampleKeys = try keys(try Self.sampleSettings())
         for edit in edits.edits {

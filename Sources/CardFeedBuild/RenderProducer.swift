@@ -27,6 +27,8 @@ struct RenderProducer: Sendable {
 struct TreeRendering {
     var selection: Selection
     var renderer: SiteRenderer
+    /// With a cache, the tree's keys (`SiteRenderer.renderKeys`).
+    var keys: RenderKeys?
     var settings: RenderSettings
     var setup: SiteBuilder.Setup
     var assets: [SiteBuilder.Asset]
@@ -60,7 +62,7 @@ extension SiteBuilder {
         RenderProducer(name: "pages", scope: .eachTree { builder, tree in
             let feedCards = tree.setup.config.baseURL == nil ? [] : Set(tree.selection.feeds.flatMap { feed in feed.front.cards.map { feed.cards[$0] } })
             tree.descriptions = try tree.renderer.renderPages(
-                tree.selection, into: tree.output, searchDocuments: tree.searchDocuments, keepDescriptions: feedCards, reusing: builder.reuse?.cards)
+                tree.selection, into: tree.output, searchDocuments: tree.searchDocuments, keepDescriptions: feedCards, reusing: builder.reuse?.cards, keys: tree.keys)
             return []
         }),
         RenderProducer(name: "placements", scope: .eachTree { builder, tree in

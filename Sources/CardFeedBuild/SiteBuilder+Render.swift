@@ -47,7 +47,10 @@ extension SiteBuilder {
             renderer.languages = languages.map { ($0, index) }
             return renderer
         }
-        let searchDocuments = search ? try self.searchDocuments(output, &report) : nil
+        // With a cache, each tree's keys, before any renders: the search index's parts are keyed by its card pages'.
+        let keys = renderers.indices.map { reuse?.cards == nil ? nil : renderers[$0].renderKeys(selections[$0]) }
+        let searchPlan = search ? self.searchPlan(selections, keys: keys, setup, output) : nil
+        let searchDocuments = try searchPlan.map { plan throws(BuildFailure) in try self.searchDocuments(output, unneeded: plan.unneededDocuments, &report) }
         let pageCount = selections.reduce(0) { $0 + $1.feeds.reduce(0) { $0 + $1.pages.count } }
         var syndicationFiles = 0
         var framesLoadingTheRootsFiles: [String] = []
@@ -62,7 +65,7 @@ extension SiteBuilder {
                     let selection = selections[index]
                     if let progress { renderer.progress = { [rendered] cards in progress(rendered + cards, cardCount, "cards", Double(rendered + cards) / Double(max(cardCount, 1))) } }
                     var tree = TreeRendering(
-                        selection: selection, renderer: renderer, settings: settings[index], setup: setup, assets: assets, output: output, searchDocuments: searchDocuments)
+                        selection: selection, renderer: renderer, keys: keys[index], settings: settings[index], setup: setup, assets: assets, output: output, searchDocuments: searchDocuments)
                     for producer in Self.producers {
                         guard case .eachTree(let produce) = producer.scope else { continue }
                         let made = try produce(self, &tree)
@@ -91,9 +94,7 @@ extension SiteBuilder {
             report.syndicatedFor = setup.config.baseURL
             record(stylesheetWarnings, in: &report)
             record(check(SiteCheck.RenderedTrees(framesLoadingTheRootsFiles: framesLoadingTheRootsFiles)), in: &report)
-            let toIndex = setup.pagefind.flatMap { pagefind in
-                Self.folder(of: searchDocuments).map { searchIndex(pagefind, documents: $0, selections, setup) }
-            }
+            let toIndex = searchPlan.flatMap { plan in Self.folder(of: searchDocuments).map { plan.index(documentsIn: $0) } }
             return RenderedSite(files: syndication + assets.sorted { $0.path < $1.path }.map(\.file) + copiedStatic, pageCount: pageCount, search: toIndex)
         } catch {
             output.abandon()

@@ -59,15 +59,15 @@ extension SiteBuilder {
     }
 
     /// Where the card pages' search documents go, which the index reads (see `CardPages`): a
-    /// build's go into its scratch folder beside the output, and serve's into its own folder,
-    /// updated in place; `check` and memory keep none, but render them all the same, to meet
-    /// the errors a build would.
-    func searchDocuments(_ output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
+    /// build's go into its scratch folder beside the output, but for the `unneeded` ones (see
+    /// `SearchPlan`), and serve's into its own folder, updated in place; `check` and memory
+    /// keep none, but render them all the same, to meet the errors a build would.
+    func searchDocuments(_ output: any OutputTarget, unneeded: Set<String>, _ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
         switch destination {
         case .folder:
             guard let transaction = output as? OutputTransaction else { return DiscardedOutput() }
             do {
-                return try ScratchFolderOutput(folder: transaction.scratchFolder + "/" + Self.searchDocumentsFolder)
+                return try ScratchFolderOutput(folder: transaction.scratchFolder + "/" + Self.searchDocumentsFolder, unneeded: unneeded)
             } catch {
                 output.abandon()
                 throw fail(&report, Diagnostic(.error, file: Pagefind.folder + "/", message: "cannot create a folder for the search documents: \(error)"))
@@ -81,13 +81,60 @@ extension SiteBuilder {
         }
     }
 
-    /// The index of the cards' search documents in `documents`, over each tree that has cards,
-    /// in its language (see `SearchIndex.trees`).
-    func searchIndex(_ pagefind: Pagefind, documents: String, _ selections: [Selection], _ setup: Setup) -> SearchIndex {
-        let trees = zip(setup.trees, selections).filter { !$1.cards.isEmpty }.map { tree, _ in
-            SearchIndex.Tree(folder: tree.tree.folder, language: tree.strings.locale)
+    /// What the build knows of its search index before the cards render: the index of the
+    /// cards' documents over each tree that has cards, in its language (see `SearchIndex.trees`),
+    /// and, with a cache, which of its parts the output has as the last build made them.
+    struct SearchPlan {
+        /// The index, but for the folder its documents are in.
+        var index: SearchIndex
+        /// The documents of the parts kept, which need not be written.
+        var unneededDocuments: Set<String> = []
+
+        func index(documentsIn folder: String) -> SearchIndex {
+            var index = index
+            index.site = folder
+            return index
         }
-        return SearchIndex(pagefind: pagefind, site: documents, trees: trees, count: selections.reduce(0) { $0 + $1.cards.count })
+    }
+
+    /// The search index of `selections`' cards, cut into parts by their pages' paths (see
+    /// `SearchParts`). With `keys` (a cache) and an output the last build left keys in, a part
+    /// whose documents and their keys are all the same as the last build's, and whose files the
+    /// output still has as that build made them, is kept: its documents are not written, and
+    /// Pagefind does not index it again.
+    func searchPlan(_ selections: [Selection], keys: [RenderKeys?], _ setup: Setup, _ output: any OutputTarget) -> SearchPlan? {
+        guard let pagefind = setup.pagefind else { return nil }
+        let withCards = selections.indices.filter { !selections[$0].cards.isEmpty }
+        let trees = withCards.map { SearchIndex.Tree(folder: setup.trees[$0].tree.folder, language: setup.trees[$0].strings.locale) }
+        let documents: [[(path: String, key: Int?)]] = withCards.map { tree in
+            if let keys = keys[tree] { return keys.cardPages.map { ($0.path, $0.key) } }
+            let selection = selections[tree]
+            return selection.cards.indices.map { (PagePaths.cardPage(anchor: selection.cards.anchor(at: $0), tree: selection.tree), nil) }
+        }
+        var index = SearchIndex(pagefind: pagefind, site: "", trees: trees, count: withCards.reduce(0) { $0 + selections[$1].cards.count })
+        index.documents = documents.map { $0.map(\.path).sorted() }
+        let parts = SearchParts(index.documents!, size: index.partSize)
+        let documentKeys = Dictionary(documents.joined().compactMap { document in document.key.map { (document.path, $0) } }, uniquingKeysWith: { first, _ in first })
+        guard let transaction = output as? OutputTransaction, case .folder = destination,
+              let partKeys = parts.keys(documents: documentKeys, index: index.identity) else { return SearchPlan(index: index) }
+        index.partKeys = partKeys
+        // The previous build's files of each part, by their paths in the index's folder.
+        var previous: [Int: [(file: String, key: Int)]] = [:]
+        for (file, key) in transaction.previousFiles(in: Pagefind.folder) {
+            guard let number = SearchParts.number(ofFile: file), number < parts.count else { continue }
+            previous[number, default: []].append((file, key))
+        }
+        var plan = SearchPlan(index: index)
+        for number in parts.numbers {
+            let files = previous[number] ?? []
+            guard files.contains(where: { $0.file == SearchParts.folder(number) + "pagefind-entry.json" }),
+                  files.allSatisfy({ $0.key == SearchParts.key(ofFile: $0.file, partKey: partKeys[number]) && transaction.stillHas(Pagefind.folder + "/" + $0.file, madeFrom: $0.key) })
+            else { continue }
+            plan.index.kept.insert(number)
+            for (file, key) in files { plan.index.keptFiles[Pagefind.folder + "/" + file] = key }
+            plan.unneededDocuments.formUnion(parts.pages[number])
+        }
+        return plan
     }
 
     /// In a build's scratch folder, beside `index/`, where Pagefind writes.
@@ -122,17 +169,37 @@ extension SiteBuilder {
             let made = try step(.index, &report) { _ in
                 try signals.during(runs, cleanup: removeOutput) { () throws(Pagefind.Failure) in try search.make(into: bundle, runs: runs) }
             } detail: { (made: Pagefind.Bundle) in
-                "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"
+                search.kept.isEmpty
+                    ? "\(made.pages ?? search.count) card page\((made.pages ?? search.count) == 1 ? "" : "s") in \(made.files.count) files (\(search.pagefind.version))"
+                    : "\(made.pages ?? 0) of \(search.count) card pages indexed again; \(search.kept.count) of \(search.kept.count + made.parts) parts as the last build made them (\(search.pagefind.version))"
             }
             // A signal that came as Pagefind finished ends the build all the same.
             if signals.signalled { throw Pagefind.Failure(description: "stopped by a signal", wasStopped: true) }
             site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .scratchFile(bundle.appendingPathComponent($0))) }
+            try keepParts(search, made: made.files, in: transaction)
             report.searchable = true
         } catch {
             // A signal ends the process here, once `removeOutput` has run.
             signals.endProcessIfSignalled()
             removeOutput()
             throw fail(&report, Diagnostic(.error, file: failedFile(error), message: "\(error)"))
+        }
+    }
+
+    /// With a cache: the files of the parts made are kept with their keys for the next build,
+    /// and those of the parts kept go into the output as the last build made them.
+    private func keepParts(_ search: SearchIndex, made files: [String], in transaction: OutputTransaction) throws(Pagefind.Failure) {
+        guard let partKeys = search.partKeys else { return }
+        for file in files {
+            guard let number = SearchParts.number(ofFile: file) else { continue }
+            transaction.remember(SearchParts.key(ofFile: file, partKey: partKeys[number]), for: Pagefind.folder + "/" + file)
+        }
+        guard !search.keptFiles.isEmpty else { return }
+        do { try transaction.createFolders(PagePaths.folders(containing: Array(search.keptFiles.keys))) } catch {
+            throw Pagefind.Failure(description: "cannot create the folders of the search index: \(error)")
+        }
+        for (path, key) in search.keptFiles where !transaction.holds(path, madeFrom: key, stampChecked: true) {
+            throw Pagefind.Failure(description: "\(path) changed in the output while the site was built; build again")
         }
     }
 

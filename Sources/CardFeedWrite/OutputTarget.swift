@@ -98,15 +98,19 @@ package final class DiscardedOutput: OutputTarget {
 
 /// Files written straight into a folder of the build's own that is not the output: the
 /// documents the search index reads (see `CardPages`), in the scratch folder beside the output,
-/// which the build removes once the index is made. Nothing is compared or held back, since no
-/// earlier build's files are there, and nothing is published.
+/// which the build removes once the index is made. Nothing is compared, since no earlier
+/// build's files are there, and nothing is published.
 package final class ScratchFolderOutput: OutputTarget {
     /// An absolute path, without a trailing slash.
     package let folder: String
+    /// The files not to make: those `holds` says it has (the documents of the parts of the
+    /// search index that the output has as the last build made them, see `SearchParts`).
+    private let unneeded: Set<String>
 
     /// Creates `folder`, which must not exist yet, and the folders it is in.
-    package init(folder: String) throws {
+    package init(folder: String, unneeded: Set<String> = []) throws {
         self.folder = folder
+        self.unneeded = unneeded
         try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         guard mkdir(folder, 0o755) == 0 else { throw OutputError(path: folder, code: errno) }
     }
@@ -121,6 +125,8 @@ package final class ScratchFolderOutput: OutputTarget {
     package func open(_ path: String) throws -> OutputSink { try OutputSink(path: folder + "/" + path, comparingWith: nil) }
 
     package func close(_ sink: OutputSink, path: String) throws { _ = try sink.finish() }
+
+    package func holds(_ path: String, madeFrom key: Int) -> Bool { unneeded.contains(path) }
 
     /// Every file is in place once closed.
     package func commit() -> OutputCounts { OutputCounts() }

@@ -195,9 +195,14 @@ package final class OutputTransaction: OutputTarget {
     /// (the same stamp), goes into the new output as it is, without being made again. Every
     /// page's key is kept for the next build (`keptPages`).
     package func holds(_ path: String, madeFrom key: Int) -> Bool {
+        holds(path, madeFrom: key, stampChecked: false)
+    }
+
+    /// `holds`, for a file that `stillHas` said the output has.
+    package func holds(_ path: String, madeFrom key: Int, stampChecked: Bool) -> Bool {
         let previous = previousPages[path]
         let comparable = previous?.key == key && state.withLock { $0.comparable.contains(PagePaths.folder(path)) }
-        guard let previous, comparable, FileStamp(path: output + "/" + path) == previous.stamp,
+        guard let previous, comparable, stampChecked || FileStamp(path: output + "/" + path) == previous.stamp,
               linksOutputFile(path, inode: previous.stamp.inode) else {
             files.update(path) { $0.key = key }
             return false
@@ -207,6 +212,28 @@ package final class OutputTransaction: OutputTarget {
         }
         files.linked.add(1, ordering: .relaxed)
         return true
+    }
+
+    /// Whether the output has the file at `path` as the previous build made it from `key`,
+    /// untouched since: what `holds` would keep, asked before the build decides to make it.
+    package func stillHas(_ path: String, madeFrom key: Int) -> Bool {
+        guard let previous = previousPages[path], previous.key == key else { return false }
+        return FileStamp(path: output + "/" + path) == previous.stamp
+    }
+
+    /// The previous build's files in `folder` (relative, without a trailing slash) that were
+    /// made from a key, by their path in it.
+    package func previousFiles(in folder: String) -> [String: Int] {
+        let prefix = folder + "/"
+        var found: [String: Int] = [:]
+        for (path, page) in previousPages where path.hasPrefix(prefix) { found[String(path.dropFirst(prefix.count))] = page.key }
+        return found
+    }
+
+    /// Keeps `key` as what the file at `path`, which the build writes, was made from (for the
+    /// next build's `holds`).
+    package func remember(_ key: Int, for path: String) {
+        files.update(path) { $0.key = key }
     }
 
     /// Every page of the new output made from a key, once committed: the key and the file's

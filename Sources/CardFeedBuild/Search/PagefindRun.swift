@@ -28,6 +28,8 @@ extension Pagefind {
         package var files: [String]
         /// Pages indexed, as Pagefind counted them.
         package var pages: Int?
+        /// Parts of the index made (see `SearchIndex`).
+        package var parts = 1
     }
 
     /// Indexes the pages of `site` (an absolute folder) that `glob` matches (relative to it),
@@ -89,10 +91,10 @@ extension Pagefind {
                 throw Failure(description: "Pagefind's index in \(bundle.path) could not be put in order: \(error)")
             }
         }
-        // "Indexed 26 pages", in Pagefind's summary at the end.
+        // "Indexed 26 pages" ("Indexed 1 page"), in Pagefind's summary at the end.
         let pages = lines.lazy.compactMap { line -> Int? in
             let words = line.split(separator: " ")
-            guard words.count == 3, words[0] == "Indexed", words[2] == "pages" else { return nil }
+            guard words.count == 3, words[0] == "Indexed", words[2] == "pages" || words[2] == "page" else { return nil }
             return Int(words[1])
         }.first
         return Bundle(folder: bundle, files: try Self.files(in: bundle, published: published), pages: pages)

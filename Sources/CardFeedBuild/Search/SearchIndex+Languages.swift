@@ -15,23 +15,21 @@ extension SearchIndex {
     /// The search documents Pagefind reads, those of every tree with cards.
     var glob: String { Self.glob(trees: trees.map(\.folder)) }
 
-    /// The languages of each of `parts` parts of `pages` (each tree's, as `split` cuts them), as
-    /// Pagefind names its indexes ("pt-BR" is "pt-br"), sorted; nil for an index in one language.
-    /// A tree is in the parts its slices go to: the first `min(parts, its pages)`.
-    func partLanguages(_ pages: [[String]], parts: Int) -> [[String]]? {
+    /// The languages of each part (`SearchParts.trees`), as Pagefind names its indexes ("pt-BR"
+    /// is "pt-br"), sorted; nil for an index in one language.
+    func partLanguages(_ parts: SearchParts) -> [[String]]? {
         guard forcedLanguage == nil else { return nil }
-        return (0..<max(parts, 1)).map { part in
-            zip(trees, pages).filter { part < $1.count }.map { $0.0.language.lowercased() }.sorted()
-        }
+        return parts.trees.map { part in part.map { trees[$0].language.lowercased() }.sorted() }
     }
 
-    /// Each part of the index of several trees has an index for each language `expected` gives
-    /// it (`partLanguages`) and for no other: a document in another language than its tree's (a
+    /// Each part of `numbers` of the index of several trees has an index for each language
+    /// `expected` gives it (`partLanguages`) and for no other: a document in another language than its tree's (a
     /// site's own `search_document` that does not give the tree's `lang`) would be found by no
     /// box, or answer a language's searches in its stead.
-    func checkLanguages(in bundle: URL, expected: [[String]]?) throws(Pagefind.Failure) {
+    func checkLanguages(in bundle: URL, expected: [[String]]?, parts numbers: [Int]) throws(Pagefind.Failure) {
         guard let expected else { return }
-        for (number, languages) in expected.enumerated() {
+        for number in numbers {
+            let languages = expected[number]
             let name = (number == 0 ? "" : "part-\(number + 1)/") + "pagefind-entry.json"
             guard let data = try? Data(contentsOf: bundle.appendingPathComponent(name)),
                   let entry = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -7,12 +7,14 @@ import Synchronization
 /// in a folder on disk. A step of `build`, run on the staged output before it is committed; or
 /// what a build leaves in its report for `serve` to index after showing the pages.
 ///
-/// A large site is indexed in parts of at most `defaultPartSize` cards, a few at a time, each by a
+/// A large site is indexed in parts of about `defaultPartSize` cards, a few at a time, each by a
 /// Pagefind run of its own: one run over 100,000 pages kept 4.3 GB in memory and used little more
-/// than one core, while parts of 12,500 take some 560 MB each and, side by side, every core
-/// (docs/performance.md, "Search"). The first part is the index in `pagefind/`; each other is a
-/// Pagefind index in `pagefind/part-N/`, which the search box merges into the first
-/// (`cardfeed-parts.json` lists them).
+/// than one core, while parts run side by side use every core (docs/performance.md, "Search").
+/// A card's part is chosen by its page's path (`SearchParts`), so that with a build cache only
+/// the parts whose cards changed are indexed again: the others are kept as the last build made
+/// them (`kept`). The first part is the index in `pagefind/`; each other is a Pagefind index in
+/// `pagefind/part-N/`, which the search box merges into the first (`cardfeed-parts.json` lists
+/// them).
 ///
 /// A site in several languages has one index with an index a language in it (Pagefind's
 /// multilingual mode): each search document carries its tree's language as its `<html lang>`,
@@ -23,13 +25,28 @@ import Synchronization
 public struct SearchIndex: Sendable, Equatable {
     let pagefind: Pagefind
     /// The folder that holds the search documents: the build's scratch folder, or serve's own.
-    let site: String
+    var site: String
     /// The language trees whose cards are indexed: the root's alone for a site in one language.
     /// A tree without cards is left out, and its pages have no search box: Pagefind would
     /// answer a language it has no index for with its largest language's cards.
     let trees: [Tree]
     /// How many cards the index holds, a page each.
     package let count: Int
+    /// Each tree's search documents, relative to `site`, sorted; nil to read them from the folder.
+    var documents: [[String]]?
+    /// With a build cache: each part's key (`SearchParts.keys`), by which its files were made.
+    var partKeys: [Int]?
+    /// The parts the output has as the last build made them, from the same documents: their
+    /// documents are not written and they are not made again.
+    var kept: Set<Int> = []
+    /// The kept parts' files, by their paths in the output, with their keys.
+    var keptFiles: [String: Int] = [:]
+
+    /// What a part's index is made with besides its documents, for its key: the Pagefind, and
+    /// the language trees it is told of.
+    var identity: [String] {
+        [pagefind.version, forcedLanguage ?? ""] + trees.map { $0.folder + "=" + $0.language }
+    }
 
     /// The language trees' search documents are in their `cards/` folders, as their pages are.
     struct Tree: Sendable, Equatable {
@@ -45,9 +62,13 @@ public struct SearchIndex: Sendable, Equatable {
         return (folders.count == 1 ? folders[0] : "{" + folders.joined(separator: ",") + "}") + "/card-*.html"
     }
 
-    /// Cards a part at most.
+    /// Cards a part, on average.
     package static let defaultPartSize = 12_500
-    var partSize = SearchIndex.defaultPartSize
+    var partSize = SearchIndex.configuredPartSize
+
+    /// `CARDFEED_SEARCH_PART_SIZE`, when it is a whole number above 0, else `defaultPartSize`: a
+    /// small site's index in several parts, for its tests (docs/search.md).
+    static let configuredPartSize = ProcessInfo.processInfo.environment["CARDFEED_SEARCH_PART_SIZE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultPartSize
 
     /// Parts indexed at the same time at most (and no more than the machine's cores): the memory
     /// a build with search takes is about this many parts' (some 580 MB each), under half of what
@@ -60,16 +81,23 @@ public struct SearchIndex: Sendable, Equatable {
     /// a search in one of them (`{"parts":["part-2/"],"languages":{"part-2/":["en"]}}`).
     package static let partsFile = "cardfeed-parts.json"
 
-    /// `partsFile`'s text for an index in `parts` parts; `languages` (each part's, as Pagefind
-    /// names them) nil for an index in one language.
-    static func partsList(parts: Int, languages: [[String]]?) -> String {
-        let names = (1..<max(parts, 1)).map { "\"part-\($0 + 1)/\"" }
+    /// `partsFile`'s text for an index of `parts` (by number, the first 0); `languages` (each
+    /// part's, as Pagefind names them) nil for an index in one language.
+    static func partsList(parts: [Int], languages: [[String]]?) -> String {
+        let others = parts.filter { $0 > 0 }
+        let names = others.map { "\"\(SearchParts.folder($0))\"" }
         var list = "{\"parts\":[" + names.joined(separator: ",") + "]"
         if let languages, !names.isEmpty {
-            let each = zip(names, languages.dropFirst()).map { name, tags in name + ":[" + tags.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+            let each = zip(names, others).map { name, part in name + ":[" + languages[part].map { "\"\($0)\"" }.joined(separator: ",") + "]" }
             list += ",\"languages\":{" + each.joined(separator: ",") + "}"
         }
         return list + "}\n"
+    }
+
+    /// How the documents are cut into parts.
+    func parts() throws(Pagefind.Failure) -> SearchParts {
+        if let documents { return SearchParts(documents, size: partSize) }
+        return SearchParts(try Self.cardPages(in: site, trees: trees.map(\.folder)), size: partSize)
     }
 
     /// Whether the file at `path` (relative to the output) is one the index reads, so that a
@@ -84,51 +112,57 @@ public struct SearchIndex: Sendable, Equatable {
         name.hasPrefix("card-") && name.hasSuffix(".html")
     }
 
-    /// Runs Pagefind into `bundle`, a folder that does not exist yet, once a part; in the
-    /// `background`, at the lowest CPU priority; each run one of `runs`, which can end them all
-    /// early (see `Pagefind.index`).
+    /// Runs Pagefind into `bundle`, a folder that does not exist yet, once a part that is not
+    /// `kept`; in the `background`, at the lowest CPU priority; each run one of `runs`, which can
+    /// end them all early (see `Pagefind.index`). The bundle's files are those of the parts it
+    /// made, and `partsFile`.
     package func make(into bundle: URL, background: Bool = false, runs: ChildProcesses = ChildProcesses()) throws(Pagefind.Failure) -> Pagefind.Bundle {
-        let pages = try Self.cardPages(in: site, trees: trees.map(\.folder))
-        let parts = Self.split(pages, size: partSize)
-        let made: [Pagefind.Bundle]
-        if parts.count <= 1 {
-            made = [try pagefind.index(site: site, glob: glob, language: forcedLanguage, into: bundle, background: background, process: runs.make())]
+        let parts = try self.parts()
+        let toMake = parts.numbers.filter { !kept.contains($0) }
+        let made: [(number: Int, bundle: Pagefind.Bundle)]
+        if parts.count == 1, toMake == [0] {
+            made = [(0, try pagefind.index(site: site, glob: glob, language: forcedLanguage, into: bundle, background: background, process: runs.make()))]
         } else {
-            made = try makeParts(parts, into: bundle, background: background, runs: runs)
+            made = try makeParts(toMake, of: parts, into: bundle, background: background, runs: runs)
         }
-        let languages = partLanguages(pages, parts: parts.count)
-        try checkLanguages(in: bundle, expected: languages)
-        let list = Self.partsList(parts: parts.count, languages: languages)
+        let languages = partLanguages(parts)
+        try checkLanguages(in: bundle, expected: languages, parts: toMake)
+        let list = Self.partsList(parts: parts.numbers, languages: languages)
         do { try Data(list.utf8).write(to: bundle.appendingPathComponent(Self.partsFile)) } catch {
             throw Pagefind.Failure(description: "cannot write \(Self.partsFile) in \(bundle.path): \(error.localizedDescription)")
         }
         // Each run listed (and checked) its own files: part 1's are in `bundle`, part N's in `part-N/`.
-        let files = made.enumerated().flatMap { number, part in part.files.map { number == 0 ? $0 : "part-\(number + 1)/" + $0 } }
-        let counted = made.compactMap(\.pages)
-        return Pagefind.Bundle(folder: bundle, files: (files + [Self.partsFile]).sorted(), pages: counted.count == made.count ? counted.reduce(0, +) : nil)
+        let files = made.flatMap { number, part in part.files.map { SearchParts.folder(number) + $0 } }
+        let counted = made.compactMap(\.bundle.pages)
+        return Pagefind.Bundle(folder: bundle, files: (files + [Self.partsFile]).sorted(), pages: counted.count == made.count ? counted.reduce(0, +) : nil, parts: made.count)
     }
 
-    /// Each part's pages put in a folder of their own (hard links to the pages, in `bundle`'s
-    /// `.pages-N/`, removed after), and indexed, a few parts at a time, part N into
-    /// `bundle/part-N/`, then part 1 moved up into `bundle`. A run that fails stops the others.
-    private func makeParts(_ parts: [[String]], into bundle: URL, background: Bool, runs: ChildProcesses) throws(Pagefind.Failure) -> [Pagefind.Bundle] {
-        let width = min(Self.partsAtOnce, max(1, ProcessInfo.processInfo.activeProcessorCount), parts.count)
+    /// The pages of each part of `numbers` put in a folder of their own (hard links to the pages,
+    /// in `bundle`'s `.pages-N/`, removed after), and indexed, a few parts at a time, part N
+    /// into `bundle/part-N/`, then part 1 moved up into `bundle`. A run that fails stops the
+    /// others.
+    private func makeParts(_ numbers: [Int], of parts: SearchParts, into bundle: URL, background: Bool, runs: ChildProcesses) throws(Pagefind.Failure) -> [(number: Int, bundle: Pagefind.Bundle)] {
+        do { try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true) } catch {
+            throw Pagefind.Failure(description: "cannot create \(bundle.path): \(error.localizedDescription)")
+        }
+        let width = min(Self.partsAtOnce, max(1, ProcessInfo.processInfo.activeProcessorCount), numbers.count)
         let next = Atomic(0)
-        let results = Mutex([Result<Pagefind.Bundle, Pagefind.Failure>?](repeating: nil, count: parts.count))
+        let results = Mutex([Result<Pagefind.Bundle, Pagefind.Failure>?](repeating: nil, count: numbers.count))
         Parallel.perform(iterations: width) { _ in
             while true {
-                let number = next.add(1, ordering: .relaxed).oldValue
-                guard number < parts.count, !runs.stopped else { return }
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < numbers.count, !runs.stopped else { return }
+                let number = numbers[index]
                 let result = Result { () throws(Pagefind.Failure) -> Pagefind.Bundle in
                     let pagesFolder = bundle.appendingPathComponent(".pages-\(number + 1)", isDirectory: true)
                     defer { try? FileManager.default.removeItem(at: pagesFolder) }
-                    try Self.link(parts[number], from: site, into: pagesFolder)
+                    try Self.link(parts.pages[number], from: site, into: pagesFolder)
                     let output = bundle.appendingPathComponent("part-\(number + 1)", isDirectory: true)
                     return try pagefind.index(site: pagesFolder.path, glob: glob, language: forcedLanguage, into: output,
                                               published: Pagefind.folder + (number == 0 ? "" : "/part-\(number + 1)"), background: background, process: runs.make())
                 }
                 if case .failure(let failure) = result, !failure.wasStopped { runs.stop() }
-                results.withLock { $0[number] = result }
+                results.withLock { $0[index] = result }
             }
         }
         let finished = results.withLock { $0 }
@@ -138,13 +172,14 @@ public struct SearchIndex: Sendable, Equatable {
         }).first {
             throw failure
         }
-        var made: [Pagefind.Bundle] = []
-        for result in finished {
+        var made: [(number: Int, bundle: Pagefind.Bundle)] = []
+        for (number, result) in zip(numbers, finished) {
             guard case .success(let bundle) = result else { throw Pagefind.Failure(description: "stopped", wasStopped: true) }
-            made.append(bundle)
+            made.append((number, bundle))
         }
         // Part 1 is the index itself: its files move up into `bundle` (written beside the
         // others', it would have listed their folders as they were being filled).
+        guard numbers.contains(0) else { return made }
         let first = bundle.appendingPathComponent("part-1", isDirectory: true)
         do {
             for name in try FileManager.default.contentsOfDirectory(atPath: first.path) {
@@ -170,23 +205,6 @@ public struct SearchIndex: Sendable, Equatable {
             }
         }
         return pages
-    }
-
-    /// The pages, each tree's in its order, in parts of at most `size`, as even as can be: each
-    /// tree's pages cut into as many even slices as there are parts, slice N into part N. A tree
-    /// with fewer pages than there are parts has a page in each of the first parts only, so that
-    /// the first part (the index the search box starts from) holds every tree's language, and a
-    /// few cards in one language do not make the whole site one part (see `partLanguages`).
-    static func split(_ trees: [[String]], size: Int) -> [[String]] {
-        let total = trees.reduce(0) { $0 + $1.count }
-        let count = (total + size - 1) / size
-        guard count > 1 else { return [trees.flatMap { $0 }] }
-        return (0..<count).map { part in
-            trees.flatMap { pages in
-                let slices = min(count, pages.count)
-                return part < slices ? pages[(pages.count * part / slices)..<(pages.count * (part + 1) / slices)] : []
-            }
-        }
     }
 
     /// Hard links in `folder` to the pages of `site` at the same relative paths (a copy where

@@ -36,6 +36,11 @@ package enum Parallel {
         }
     }
 
+    /// `body` over `0..<count` cut into ranges of `chunk`, each range on whichever core is free.
+    package static func perform(count: Int, chunk: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        perform(iterations: (count + chunk - 1) / chunk) { index in body(index * chunk..<min(count, (index + 1) * chunk)) }
+    }
+
     /// The iterations, each taken once by whichever thread asks first.
     private final class Loop: Sendable {
         let body: @Sendable (Int) -> Void

@@ -83,14 +83,17 @@ def word(number):
 
 @pytest.fixture(scope="module")
 def large_site(cardfeed_bin, tmp_path_factory):
-    """More English cards than a part holds (12,500), and one German card: an index in parts."""
+    """More English cards than a part holds (parts of 8 here, CARDFEED_SEARCH_PART_SIZE), and one
+    German card: an index in parts, the German card in the first."""
     folder = tmp_path_factory.mktemp("search-languages-parts") / "site"
     folder.mkdir()
     (folder / "cardfeed.yml").write_text(CONFIG)
-    cards = [card(f"en-{n}", "en", f"Espresso {word(n)}") for n in range(12_600)] + [card("de-1", "de", "Die Kaffeemühle")]
+    cards = [card(f"en-{n}", "en", f"Espresso {word(n)}") for n in range(10, 40)] + [card("de-1", "de", "Die Kaffeemühle")]
     (folder / "cards.json").write_text(json.dumps(cards, ensure_ascii=False))
-    with built_and_served(cardfeed_bin, folder) as url:
-        yield url, folder / "public"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CARDFEED_SEARCH_PART_SIZE", "8")
+        with built_and_served(cardfeed_bin, folder) as url:
+            yield url, folder / "public"
 
 
 def test_a_language_with_one_card_among_thousands_keeps_the_index_in_parts(large_site, driver):
@@ -98,9 +101,9 @@ def test_a_language_with_one_card_among_thousands_keeps_the_index_in_parts(large
     German box merges no part without a German index, which would answer with English cards."""
     url, public = large_site
     parts = json.loads((public / "pagefind" / "cardfeed-parts.json").read_text())
-    assert parts == {"parts": ["part-2/"], "languages": {"part-2/": ["en"]}}
+    assert parts == {"parts": [f"part-{n}/" for n in range(2, 5)], "languages": {f"part-{n}/": ["en"] for n in range(2, 5)}}
     assert found(driver, url + "de/index.html", "Espresso") == ([], "Keine Karte passt zu „Espresso“.")
     assert found(driver, url + "de/index.html", "Kaffeemühle")[0] == [("Title de-1", url + "de/cards/card-de-1.html")]
-    # The English box merges both parts: the first card by name is in the first, the last in the second.
-    assert found(driver, url + "index.html", word(0)) == ([("Title en-0", url + "cards/card-en-0.html")], "1 card")
-    assert found(driver, url + "index.html", word(9999)) == ([("Title en-9999", url + "cards/card-en-9999.html")], "1 card")
+    # The English box merges every part: each English card is found, whichever part it is in.
+    for n in range(10, 40):
+        assert found(driver, url + "index.html", word(n)) == ([(f"Title en-{n}", url + f"cards/card-en-{n}.html")], "1 card")

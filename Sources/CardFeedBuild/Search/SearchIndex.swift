@@ -62,8 +62,10 @@ public struct SearchIndex: Sendable, Equatable {
         return (folders.count == 1 ? folders[0] : "{" + folders.joined(separator: ",") + "}") + "/card-*.html"
     }
 
-    /// Cards a part, on average.
-    package static let defaultPartSize = 12_500
+    /// Cards a part, on average: small enough that indexing one part again after a card changed
+    /// takes about a second (1.2 s at 100,000 cards, where parts of 12,500 took 4.3 s), large
+    /// enough that a query fetches few parts' files (docs/search.md, "In the build and in serve").
+    package static let defaultPartSize = 4_000
     var partSize = SearchIndex.configuredPartSize
 
     /// `CARDFEED_SEARCH_PART_SIZE`, when it is a whole number above 0, else `defaultPartSize`: a
@@ -71,8 +73,8 @@ public struct SearchIndex: Sendable, Equatable {
     static let configuredPartSize = ProcessInfo.processInfo.environment["CARDFEED_SEARCH_PART_SIZE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultPartSize
 
     /// Parts indexed at the same time at most (and no more than the machine's cores): the memory
-    /// a build with search takes is about this many parts' (some 580 MB each), under half of what
-    /// one run over 100,000 pages took.
+    /// a build with search takes is about this many parts' (some 200 MB each), far under what one
+    /// run over 100,000 pages took.
     package static let partsAtOnce = 3
 
     /// The file in `pagefind/` that lists the other parts' folders, relative to it, for the

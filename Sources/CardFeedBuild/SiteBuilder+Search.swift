@@ -113,7 +113,7 @@ extension SiteBuilder {
             return selection.cards.indices.map { (PagePaths.cardPage(anchor: selection.cards.anchor(at: $0), tree: selection.tree), nil) }
         }
         var index = SearchIndex(pagefind: pagefind, site: "", trees: trees, count: withCards.reduce(0) { $0 + selections[$1].cards.count })
-        index.documents = documents.map { $0.map(\.path).sorted() }
+        index.documents = documents.map { $0.map(\.path) }
         let parts = SearchParts(index.documents!, size: index.partSize)
         let documentKeys = Dictionary(documents.joined().compactMap { document in document.key.map { (document.path, $0) } }, uniquingKeysWith: { first, _ in first })
         guard let transaction = output as? OutputTransaction, case .folder = destination,

@@ -10,8 +10,8 @@ final class OutputFiles: Sendable {
         var isFile = false
         /// The key the page was made from (`holds`), nil for other files.
         var key: Int?
-        /// Kept as the previous build left it.
-        var held = false
+        /// Kept as the previous build left it: its file's stamp then (and now).
+        var held: FileStamp?
         /// Written anew, not the old output's file (see `OutputTransaction.keep(oldOutput:)`).
         var made = false
     }

@@ -208,7 +208,7 @@ package final class OutputTransaction: OutputTarget {
             return false
         }
         files.update(path) { entry in
-            entry = OutputFiles.Entry(isFile: true, key: key, held: true)
+            entry = OutputFiles.Entry(isFile: true, key: key, held: previous.stamp)
         }
         files.linked.add(1, ordering: .relaxed)
         return true
@@ -246,7 +246,7 @@ package final class OutputTransaction: OutputTarget {
         Parallel.perform(iterations: (made.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(made.count, (index + 1) * chunk) {
                 let page = made[position]
-                stamps.set(position, page.held ? previousPages[page.path]?.stamp : FileStamp(path: output + "/" + page.path))
+                stamps.set(position, page.held ?? FileStamp(path: output + "/" + page.path))
             }
         }
         var pages: [String: KeptPage] = [:]

@@ -180,7 +180,9 @@ final class BuildCache: Sendable {
             if Double(size - live) > Double(pagesSize > 0 ? pagesSize : live) * Self.deadShare {
                 (generation, size, records) = try compact(records, from: writer.file, into: writer.generation + 1)
             }
-            try writeIndex(generation: generation, cardsSize: size, records: records, output: written, pages: pages.sorted { $0.key < $1.key })
+            // The pages in the dictionary's order: the index is read back into a dictionary, and
+            // sorting 200,000 paths took a tenth of a second.
+            try writeIndex(generation: generation, cardsSize: size, records: records, output: written, pages: pages)
             if generation != writer.generation { try? FileManager.default.removeItem(at: writer.file) }
             return nil
         } catch {
@@ -226,7 +228,7 @@ final class BuildCache: Sendable {
         return (generation, offset, compacted)
     }
 
-    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, pages: [(String, KeptPage)]) throws {
+    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, pages: [String: KeptPage]) throws {
         var writer = BinaryWriter(capacity: records.count * 32 + pages.count * 96 + 4096)
         writer.write(identity.count)
         identity.forEach { writer.write($0) }
@@ -245,9 +247,11 @@ final class BuildCache: Sendable {
             writer.write(path)
             writer.write(page.key)
             let stamp = page.stamp
-            for value in [Int64(bitPattern: stamp.device), Int64(bitPattern: stamp.inode), stamp.size, stamp.modified, stamp.modifiedNanoseconds] {
-                writer.write(Int(value))
-            }
+            writer.write(Int(Int64(bitPattern: stamp.device)))
+            writer.write(Int(Int64(bitPattern: stamp.inode)))
+            writer.write(Int(stamp.size))
+            writer.write(Int(stamp.modified))
+            writer.write(Int(stamp.modifiedNanoseconds))
         }
         let checksum = StableHash.of(bytes: writer.bytes)
         writer.write(checksum)

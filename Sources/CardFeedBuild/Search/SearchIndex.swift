@@ -32,7 +32,7 @@ public struct SearchIndex: Sendable, Equatable {
     let trees: [Tree]
     /// How many cards the index holds, a page each.
     package let count: Int
-    /// Each tree's search documents, relative to `site`, sorted; nil to read them from the folder.
+    /// Each tree's search documents, relative to `site`; nil to read them from the folder.
     var documents: [[String]]?
     /// With a build cache: each part's key (`SearchParts.keys`), by which its files were made.
     var partKeys: [Int]?

@@ -25,7 +25,19 @@ package struct FileStamp: Sendable, Hashable {
     /// The stamp of the regular file at `path`; nil for anything else, or nothing.
     package init?(path: String) {
         var status = stat()
-        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard lstat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// The stamp of the open file `descriptor`, if it is a regular file.
+    init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    private init?(_ status: stat) {
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         #if canImport(Glibc)
         let time = status.st_mtim
         #else

@@ -10,10 +10,12 @@ final class OutputFiles: Sendable {
         var isFile = false
         /// The key the page was made from (`holds`), nil for other files.
         var key: Int?
-        /// Kept as the previous build left it: its file's stamp then (and now).
-        var held: FileStamp?
+        /// Kept as the previous build left it.
+        var held = false
         /// Written anew, not the old output's file (see `OutputTransaction.keep(oldOutput:)`).
         var made = false
+        /// Its file's stamp, when the build knows it (a page held, or one it wrote).
+        var stamp: FileStamp?
     }
 
     private final class Shard: Sendable {

@@ -195,6 +195,11 @@ public final class OutputSink {
         if let code = SystemCalls.write(bytes, to: descriptor) { throw OutputError(path: path, code: code) }
     }
 
+    /// The file's stamp once `finish` returned: the old file's when it was unchanged (the output
+    /// keeps that one); nil for a file in memory. What the build cache keeps of a page, read
+    /// here rather than by a `stat` of each page after the build.
+    private(set) var stamp: FileStamp?
+
     /// Flushes and closes the file; when comparing with one, says whether anything was written.
     @discardableResult
     func finish() throws -> Outcome {
@@ -203,6 +208,7 @@ public final class OutputSink {
             return .written
         case .comparing:
             if let previous, matched == previous.size {
+                stamp = FileStamp(descriptor: previous.descriptor)
                 close(previous.descriptor)
                 self.previous = nil
                 return .unchanged
@@ -212,6 +218,7 @@ public final class OutputSink {
             break
         }
         try flush()
+        stamp = FileStamp(descriptor: descriptor)
         let result = close(descriptor)
         descriptor = -1
         guard result == 0 else { throw OutputError(path: path, code: errno) }

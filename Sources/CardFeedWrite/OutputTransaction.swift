@@ -208,7 +208,7 @@ package final class OutputTransaction: OutputTarget {
             return false
         }
         files.update(path) { entry in
-            entry = OutputFiles.Entry(isFile: true, key: key, held: previous.stamp)
+            entry = OutputFiles.Entry(isFile: true, key: key, held: true, stamp: previous.stamp)
         }
         files.linked.add(1, ordering: .relaxed)
         return true
@@ -238,16 +238,13 @@ package final class OutputTransaction: OutputTarget {
 
     /// Every page of the new output made from a key, once committed: the key and the file's
     /// stamp, for the next build (see `BuildCache`). A page held as it was keeps its stamp (its
-    /// file is the same); the others are read.
+    /// file is the same), one written has the stamp its sink read as it closed the file; the
+    /// others (a file adopted) are read.
     package func keptPages() -> [String: KeptPage] {
-        let made = files.all.compactMap { file in file.entry.key.map { (path: file.path, key: $0, held: file.entry.held) } }
+        let made = files.all.compactMap { file in file.entry.key.map { (path: file.path, key: $0, stamp: file.entry.stamp) } }
         let stamps = ConcurrentResults<FileStamp?>(count: made.count)
-        let chunk = 1024
-        Parallel.perform(iterations: (made.count + chunk - 1) / chunk) { index in
-            for position in index * chunk..<min(made.count, (index + 1) * chunk) {
-                let page = made[position]
-                stamps.set(position, page.held ?? FileStamp(path: output + "/" + page.path))
-            }
+        Parallel.perform(count: made.count, chunk: 1024) { range in
+            for position in range { stamps.set(position, made[position].stamp ?? FileStamp(path: output + "/" + made[position].path)) }
         }
         var pages: [String: KeptPage] = [:]
         pages.reserveCapacity(made.count)
@@ -263,6 +260,7 @@ package final class OutputTransaction: OutputTarget {
         files.update(path) { entry in
             entry.isFile = true
             entry.made = outcome != .unchanged
+            entry.stamp = sink.stamp
         }
         if outcome == .unchanged { files.linked.add(1, ordering: .relaxed) } else { files.written.add(1, ordering: .relaxed) }
     }

@@ -9,5 +9,22 @@ extension SiteBuilder {
         report.cardsReused = report.cardsShown - min(made, report.cardsShown)
         let output = (state.output as? OutputTransaction).flatMap { transaction in destination.folder.map { ($0, transaction.keptPages()) } }
         if let note = cache.save(cards: used, appendedBy: cardsWriter, output: output) { report.cacheNote = note }
+        if let output, let search = state.site?.search, let partKeys = search.partKeys {
+            keepSearchParts(partKeys, madeAgain: Set(partKeys.indices).subtracting(search.kept), of: output.1, in: output.0)
+        }
+    }
+
+    /// The search index's parts of the output, each with its key, for a build whose output will
+    /// not have them (see `SearchPartStore`).
+    private func keepSearchParts(_ partKeys: [Int], madeAgain: Set<Int>, of pages: [String: KeptPage], in output: URL) {
+        guard let cache else { return }
+        let prefix = Pagefind.folder + "/"
+        var parts: [Int: (key: Int, files: [String])] = [:]
+        for path in pages.keys where path.hasPrefix(prefix) {
+            let file = String(path.dropFirst(prefix.count))
+            guard let number = SearchParts.number(ofFile: file), number < partKeys.count else { continue }
+            parts[number, default: (partKeys[number], [])].files.append(file)
+        }
+        cache.folder.searchParts.keep(parts, madeAgain: madeAgain, from: output.appendingPathComponent(Pagefind.folder, isDirectory: true))
     }
 }

@@ -141,6 +141,14 @@ extension SiteBuilder {
         var plan = SearchPlan(index: index)
         plan.index.kept = Set(candidates).subtracting(touched.withLock { $0 })
         for (number, path, key) in files where plan.index.kept.contains(number) { plan.index.keptFiles[path] = key }
+        // A part the output does not have as it was (a CI job's new output) may be in the cache.
+        if let store = cache?.folder.searchParts {
+            for number in parts.numbers where !plan.index.kept.contains(number) {
+                guard let stored = store.part(number, key: partKeys[number]) else { continue }
+                plan.index.kept.insert(number)
+                for (file, bytes) in stored { plan.index.storedFiles[Pagefind.folder + "/" + file] = bytes }
+            }
+        }
         for number in plan.index.kept { plan.unneededDocuments.formUnion(parts.pages[number]) }
         return plan
     }
@@ -184,6 +192,7 @@ extension SiteBuilder {
             // A signal that came as Pagefind finished ends the build all the same.
             if signals.signalled { throw Pagefind.Failure(description: "stopped by a signal", wasStopped: true) }
             site.files += made.files.map { OutputFile(path: Pagefind.folder + "/" + $0, content: .scratchFile(bundle.appendingPathComponent($0))) }
+            site.files += search.storedFiles.sorted { $0.key < $1.key }.map { OutputFile(path: $0.key, content: .data($0.value)) }
             try keepParts(search, made: made.files, in: transaction)
             report.searchable = true
         } catch {
@@ -194,13 +203,15 @@ extension SiteBuilder {
         }
     }
 
-    /// With a cache: the files of the parts made are kept with their keys for the next build,
-    /// and those of the parts kept go into the output as the last build made them.
+    /// With a cache: the files of the parts made (or taken from the cache) are kept with their
+    /// keys for the next build, and those of the parts the output has go into it as the last
+    /// build made them.
     private func keepParts(_ search: SearchIndex, made files: [String], in transaction: OutputTransaction) throws(Pagefind.Failure) {
         guard let partKeys = search.partKeys else { return }
-        for file in files {
+        let prefix = Pagefind.folder + "/"
+        for file in files + search.storedFiles.keys.map({ String($0.dropFirst(prefix.count)) }) {
             guard let number = SearchParts.number(ofFile: file) else { continue }
-            transaction.remember(SearchParts.key(ofFile: file, partKey: partKeys[number]), for: Pagefind.folder + "/" + file)
+            transaction.remember(SearchParts.key(ofFile: file, partKey: partKeys[number]), for: prefix + file)
         }
         guard !search.keptFiles.isEmpty else { return }
         do { try transaction.createFolders(PagePaths.folders(containing: Array(search.keptFiles.keys))) } catch {

@@ -4,6 +4,7 @@ stay in the output as the last build made them (the same inodes), and the output
 byte a build's without the cache. Parts of 8 cards (CARDFEED_SEARCH_PART_SIZE) give these 40
 cards five parts."""
 import filecmp
+import shutil
 import re
 
 import pytest
@@ -82,6 +83,41 @@ def test_a_part_whose_files_were_touched_is_made_again(run, tmp_path, damage):
     else:
         victim.write_bytes(b"not a fragment")
     again = index_line(build(run, site, output))
-    assert "0 of 40 card pages indexed again" not in again and "parts as the last build made them" in again, again
+    if damage == "removed":
+        # The cache keeps the parts too (SearchPartStore), as they were made: the part comes from there.
+        assert "0 of 40 card pages indexed again; 5 of 5 parts" in again, again
+    else:
+        # Edited in place: the cache's file is the same file (a hard link), so it goes too.
+        assert "0 of 40 card pages indexed again" not in again and "4 of 5 parts as the last build made them" in again, again
     build(run, site, tmp_path / "cold", "--no-cache")
     assert same_tree(output, tmp_path / "cold")
+
+
+def test_a_new_output_takes_the_parts_from_a_restored_cache(run, tmp_path):
+    """As in CI: the cache copied back (new inodes and times, as actions/cache restores it), the
+    output made anew. The parts come from the cache but that of the card that changed."""
+    site = write_cards(tmp_path / "s", cards())
+    build(run, site, tmp_path / "first")
+    shutil.copytree(site / ".cardfeed-cache", tmp_path / "restored", ignore=shutil.ignore_patterns("previous-output"))
+    shutil.rmtree(site / ".cardfeed-cache")
+    write_cards(site, cards("Oat flat white, now with maple"))
+    line = index_line(build(run, site, tmp_path / "new", "--cache-dir", tmp_path / "restored"))
+    match = re.search(r"(\d+) of 40 card pages indexed again; 4 of 5 parts as the last build made them", line)
+    assert match and int(match[1]) < 20, line
+    build(run, site, tmp_path / "cold", "--no-cache")
+    assert same_tree(tmp_path / "new", tmp_path / "cold")
+
+
+def test_a_part_damaged_in_the_cache_is_made_again(run, tmp_path):
+    site = write_cards(tmp_path / "s", cards())
+    build(run, site, tmp_path / "first")
+    stored = site / ".cardfeed-cache" / "search-parts"
+    victim = next(p for p in sorted(stored.rglob("*.pf_fragment")))
+    victim.unlink()
+    victim.write_bytes(b"not a fragment")  # a file of its own: the output's is untouched
+    line = index_line(build(run, site, tmp_path / "new"))
+    assert "4 of 5 parts as the last build made them" in line, line
+    build(run, site, tmp_path / "cold", "--no-cache")
+    assert same_tree(tmp_path / "new", tmp_path / "cold")
+    # The store has the part again, as the build made it.
+    assert "4 of 5 parts" not in index_line(build(run, site, tmp_path / "newer"))

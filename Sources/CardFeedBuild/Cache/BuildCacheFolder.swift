@@ -32,6 +32,8 @@ public struct BuildCacheFolder: Sendable, Equatable {
     /// (see `OutputTransaction`): nothing but hard links to the output's files, so it takes no
     /// room of its own.
     var twinPath: String { url.appendingPathComponent("previous-output").path }
+    /// The search index's parts (`SearchPartStore`).
+    var searchParts: SearchPartStore { SearchPartStore(folder: url.appendingPathComponent("search-parts", isDirectory: true)) }
 
     /// Whether the folder holds CardFeed's tag (and so may be removed as a cache).
     public var isTagged: Bool {

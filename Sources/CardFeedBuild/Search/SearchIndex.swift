@@ -39,8 +39,11 @@ public struct SearchIndex: Sendable, Equatable {
     /// The parts the output has as the last build made them, from the same documents: their
     /// documents are not written and they are not made again.
     var kept: Set<Int> = []
-    /// The kept parts' files, by their paths in the output, with their keys.
+    /// The files of the parts kept in the output, by their paths in the output, with their keys.
     var keptFiles: [String: Int] = [:]
+    /// The files of the parts kept that the output did not have, taken from the build cache
+    /// (`SearchPartStore`): their bytes, by their paths in the output.
+    var storedFiles: [String: Data] = [:]
 
     /// What a part's index is made with besides its documents, for its key: the Pagefind, and
     /// the language trees it is told of.

@@ -15,7 +15,10 @@
 # once: a first build, into a new folder), and one from the cache, which fills it. Then each
 # change in turn: a card added, a card changed (its title), a card expired (--now moves past its
 # expires_at), a card removed, one card type's template changed (templates/cards/
-# short_news.mustache, the built-in with an attribute added), the site's stylesheet edited. For
+# short_news.mustache, the built-in with an attribute added), the site's stylesheet edited, and
+# "ci": a card changed as a CI job sees it, the cache restored (copied, so new inodes, without
+# previous-output/, as the action saves it) and the output made anew in a new folder (the build
+# without the cache also into a new folder). For
 # each run of a change: the site is put back as it was and built from the cache (untimed: the
 # cache holds the site before the change), the change is made, and then, in turn, the build from
 # the cache (into its output, which holds the site before the change) and a build of the same
@@ -43,7 +46,7 @@ if [ -e "$outputs" ]; then
   echo "bench: $outputs is left from an interrupted run; remove it and wait five minutes before timing (see bench/README.md)" >&2
   exit 1
 fi
-trap 'rm -rf "$outputs" "$work/cache"' EXIT
+trap 'rm -rf "$outputs" "$work/cache" "$work/cache-ci"' EXIT
 if [ -n "${CARDFEED_BIN:-}" ]; then cardfeed=$CARDFEED_BIN
 else (cd "$repo" && swift build -c release --product cardfeed >/dev/null); cardfeed="$repo/.build/release/cardfeed"; fi
 
@@ -95,8 +98,19 @@ timed() {
   grep -E "^(Reused|Wrote)" "$work/stdout.txt" | paste -sd ' ' > "$work/summary.txt" || true
   [ "$label" = untimed ] || cat "$work/time.txt" >> "$work/$label.txt"
 }
-cached_build() { timed "$1" "$outputs/cached" "$2" "${cached_options[@]}"; }
-cold_build() { timed "$1" "$outputs/cold" "$2" "${cold_options[@]}"; }
+# The "ci" change builds from a copy of the cache into a new output, and without it into a new folder too.
+cached_build() {
+  if [ "${ci:-0}" = 1 ] && [ ${#cached_options[@]} -gt 0 ]; then
+    rm -rf "$work/cache-ci" "$outputs/ci"; cp -a "$work/cache" "$work/cache-ci"; rm -rf "$work/cache-ci/previous-output"; sync
+    timed "$1" "$outputs/ci" "$2" --cache-dir "$work/cache-ci"
+  else
+    timed "$1" "$outputs/cached" "$2" "${cached_options[@]}"
+  fi
+}
+cold_build() {
+  if [ "${ci:-0}" = 1 ]; then rm -rf "$outputs/ci-cold"; timed "$1" "$outputs/ci-cold" "$2" "${cold_options[@]}"
+  else timed "$1" "$outputs/cold" "$2" "${cold_options[@]}"; fi
+}
 
 # change NAME / unchange NAME: makes the change to the site, or undoes it; at_now NAME: its --now.
 # The site has a stylesheet of its own (assets/custom.css), which the stylesheet change edits:
@@ -104,6 +118,7 @@ cold_build() { timed "$1" "$outputs/cold" "$2" "${cold_options[@]}"; }
 change() {
   case $1 in
     added|changed|removed) cp "$cards-$1.json" "$site/cards.json" ;;
+    ci) cp "$cards-changed.json" "$site/cards.json" ;;
     expired) ;;
     template) mkdir -p "$site/templates/cards"
               sed 's/class="/data-bench="changed" class="/' "$repo/templates/cards/short_news.mustache" > "$site/templates/cards/short_news.mustache" ;;
@@ -123,11 +138,12 @@ echo "bench: $n cards, a page per card${search[*]:+, with search}, $runs runs of
 timed "first-$n" "$outputs/first" "$now" "${cold_options[@]}"
 cold_build untimed "$now"
 cached_build untimed "$now"
-changes=(added changed expired removed template stylesheet)
+changes=(added changed expired removed template stylesheet ci)
 for name in "${changes[@]}"; do
   for run in $(seq 1 "$runs"); do
-    unchange; cached_build untimed "$now"
+    ci=0; unchange; cached_build untimed "$now"
     change "$name"
+    [ "$name" = ci ] && ci=1
     if ((run % 2)); then
       cached_build "cached-$name-$n" "$(at_now "$name")"; summary=$(cat "$work/summary.txt")
       cold_build "cold-$name-$n" "$(at_now "$name")"
@@ -138,6 +154,7 @@ for name in "${changes[@]}"; do
   done
   echo "$summary" > "$work/summary-$name-$n.txt"
 done
+ci=0
 unchange
 
 printf '\n%-12s %14s %14s %10s   %s\n' change "cached (s)" "no cache (s)" ratio "the build from the cache said"

@@ -99,10 +99,10 @@ extension SiteBuilder {
     }
 
     /// The search index of `selections`' cards, cut into parts by their pages' paths (see
-    /// `SearchParts`). With `keys` (a cache) and an output the last build left keys in, a part
-    /// whose documents and their keys are all the same as the last build's, and whose files the
-    /// output still has as that build made them, is kept: its documents are not written, and
-    /// Pagefind does not index it again.
+    /// `SearchParts`). With `keys` (a cache), a part whose documents and their keys are all the
+    /// same as the last build's is kept, when the output still has its files as that build made
+    /// them or else the cache has them: its documents are not written, and Pagefind does not
+    /// index it again.
     func searchPlan(_ selections: [Selection], keys: [RenderKeys?], _ setup: Setup, _ output: any OutputTarget) -> SearchPlan? {
         guard let pagefind = setup.pagefind else { return nil }
         let withCards = selections.indices.filter { !selections[$0].cards.isEmpty }
@@ -112,35 +112,15 @@ extension SiteBuilder {
             let selection = selections[tree]
             return selection.cards.indices.map { (PagePaths.cardPage(anchor: selection.cards.anchor(at: $0), tree: selection.tree), nil) }
         }
-        var index = SearchIndex(pagefind: pagefind, site: "", trees: trees, count: withCards.reduce(0) { $0 + selections[$1].cards.count })
-        index.documents = documents.map { $0.map(\.path) }
-        let parts = SearchParts(index.documents!, size: index.partSize)
+        var plan = SearchPlan(index: SearchIndex(pagefind: pagefind, site: "", trees: trees, count: withCards.reduce(0) { $0 + selections[$1].cards.count }))
+        plan.index.documents = documents.map { $0.map(\.path) }
+        let parts = SearchParts(plan.index.documents!, size: plan.index.partSize)
         let documentKeys = Dictionary(documents.joined().compactMap { document in document.key.map { (document.path, $0) } }, uniquingKeysWith: { first, _ in first })
         guard let transaction = output as? OutputTransaction, case .folder = destination,
-              let partKeys = parts.keys(documents: documentKeys, index: index.identity) else { return SearchPlan(index: index) }
-        index.partKeys = partKeys
-        // The previous build's files of each part, by their paths in the index's folder.
-        var previous: [Int: [(file: String, key: Int)]] = [:]
-        for (file, key) in transaction.previousFiles(in: Pagefind.folder) {
-            guard let number = SearchParts.number(ofFile: file), number < parts.count else { continue }
-            previous[number, default: []].append((file, key))
-        }
-        // The parts made from the same documents; then, on both cores, whether the output still
-        // has each of their files (a file a second: 100,000 of them at 100,000 cards).
-        let candidates = parts.numbers.filter { number in
-            let files = previous[number] ?? []
-            return files.contains { $0.file == SearchParts.folder(number) + "pagefind-entry.json" }
-                && files.allSatisfy { $0.key == SearchParts.key(ofFile: $0.file, partKey: partKeys[number]) }
-        }
-        let files = candidates.flatMap { number in previous[number]!.map { (number, Pagefind.folder + "/" + $0.file, $0.key) } }
-        let touched = Mutex(Set<Int>())
-        Parallel.perform(count: files.count, chunk: 1024) { range in
-            let found = Set(range.filter { !transaction.stillHas(files[$0].1, madeFrom: files[$0].2) }.map { files[$0].0 })
-            if !found.isEmpty { touched.withLock { $0.formUnion(found) } }
-        }
-        var plan = SearchPlan(index: index)
-        plan.index.kept = Set(candidates).subtracting(touched.withLock { $0 })
-        for (number, path, key) in files where plan.index.kept.contains(number) { plan.index.keptFiles[path] = key }
+              let partKeys = parts.keys(documents: documentKeys, index: plan.index.identity) else { return plan }
+        plan.index.partKeys = partKeys
+        plan.index.keptFiles = Self.partsStillIn(transaction, parts, partKeys)
+        plan.index.kept = Set(plan.index.keptFiles.keys.compactMap { SearchParts.number(ofFile: String($0.dropFirst(Pagefind.folder.count + 1))) })
         // A part the output does not have as it was (a CI job's new output) may be in the cache.
         if let store = cache?.folder.searchParts {
             for number in parts.numbers where !plan.index.kept.contains(number) {
@@ -151,6 +131,32 @@ extension SiteBuilder {
         }
         for number in plan.index.kept { plan.unneededDocuments.formUnion(parts.pages[number]) }
         return plan
+    }
+
+    /// The files of the parts that the output still has as the last build made them from the same
+    /// keys, by their paths in the output, with their keys.
+    private static func partsStillIn(_ transaction: OutputTransaction, _ parts: SearchParts, _ partKeys: [Int]) -> [String: Int] {
+        // The previous build's files of each part, by their paths in the index's folder.
+        var previous: [Int: [(file: String, key: Int)]] = [:]
+        for (file, key) in transaction.previousFiles(in: Pagefind.folder) {
+            guard let number = SearchParts.number(ofFile: file), number < parts.count else { continue }
+            previous[number, default: []].append((file, key))
+        }
+        // The parts made from the same documents; then, on both cores, whether the output still
+        // has each of their files (a `stat` a file: 100,000 of them at 100,000 cards).
+        let candidates = parts.numbers.filter { number in
+            let files = previous[number] ?? []
+            return files.contains { $0.file == SearchParts.folder(number) + "pagefind-entry.json" }
+                && files.allSatisfy { $0.key == SearchParts.key(ofFile: $0.file, partKey: partKeys[number]) }
+        }
+        let files = candidates.flatMap { number in previous[number]!.map { (number: number, path: Pagefind.folder + "/" + $0.file, key: $0.key) } }
+        let touched = Mutex(Set<Int>())
+        Parallel.perform(count: files.count, chunk: 1024) { range in
+            let found = Set(range.filter { !transaction.stillHas(files[$0].path, madeFrom: files[$0].key) }.map { files[$0].number })
+            if !found.isEmpty { touched.withLock { $0.formUnion(found) } }
+        }
+        let lost = touched.withLock { $0 }
+        return Dictionary(files.filter { !lost.contains($0.number) }.map { ($0.path, $0.key) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// In a build's scratch folder, beside `index/`, where Pagefind writes.

@@ -52,8 +52,9 @@ struct SearchPartStore {
     /// A part that cannot be kept is left out (the next build makes it).
     func keep(_ parts: [Int: (key: Int, files: [String])], madeAgain: Set<Int>, from index: URL) {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // What no part of the index has, and what a build stopped while writing a manifest left.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            let number = name.hasPrefix("part-") ? Int(name.dropFirst(5).prefix { $0.isNumber }).map { $0 - 1 } : nil
+            let number = name.hasPrefix("part-") && !name.hasSuffix(".partial") ? Int(name.dropFirst(5).prefix { $0.isNumber }).map { $0 - 1 } : nil
             if number.map({ parts[$0] == nil }) ?? true { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
         }
         for (number, part) in parts.sorted(by: { $0.key < $1.key }) where madeAgain.contains(number) || read(manifest(number), key: part.key) == nil {

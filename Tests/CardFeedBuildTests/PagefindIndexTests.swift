@@ -95,9 +95,9 @@ import Testing
     @Test func aCardStaysInItsPartWhateverCardsComeOrGo() {
         let pages = (0..<250).map { "cards/card-\($0).html" }.sorted()
         let parts = SearchParts([pages], size: 100)
-        #expect(parts.count == 3)
+        #expect(parts.count == 4)
         #expect(parts.pages.flatMap { $0 }.sorted() == pages)
-        #expect(parts.pages.allSatisfy { $0 == $0.sorted() && (50...120).contains($0.count) }, "\(parts.pages.map(\.count))")
+        #expect(parts.pages.allSatisfy { $0 == $0.sorted() && (35...95).contains($0.count) }, "\(parts.pages.map(\.count))")
         func part(_ page: String, _ parts: SearchParts) -> Int? { parts.pages.firstIndex { $0.contains(page) } }
         let added = SearchParts([(pages + ["cards/card-new.html"]).sorted()], size: 100)
         let removed = SearchParts([Array(pages.dropFirst())], size: 100)
@@ -106,6 +106,9 @@ import Testing
         }
         #expect(SearchParts([pages], size: 300).pages == [pages])
         #expect(SearchParts([[]], size: 10).pages == [[]])
+        // As many parts as `size` a part takes, rounded up to a power of two: the count changes
+        // only when the site doubles, not with every `size` cards.
+        #expect([1, 100, 101, 200, 201, 400, 401, 800, 801].map { SearchParts([(0..<$0).map { "cards/card-\($0).html" }], size: 100).count } == [1, 1, 2, 2, 4, 4, 8, 8, 16])
     }
 
     /// On a site in several languages the first part holds a card of every tree, even one with
@@ -115,7 +118,7 @@ import Testing
         let german = (0..<40).map { "de/cards/card-\($0).html" }.sorted()
         for few in 1...3 {
             let parts = SearchParts([english, Array(german.prefix(few))], size: 10)
-            #expect(parts.count == (30 + few + 9) / 10)
+            #expect(parts.count == 4)
             #expect(parts.pages[0].contains { $0.hasPrefix("de/") } && parts.pages[0].contains { $0.hasPrefix("cards/") })
             #expect(Set(parts.pages.flatMap { $0 }) == Set(english + german.prefix(few)))
             for (pages, trees) in zip(parts.pages, parts.trees) {
@@ -152,11 +155,11 @@ import Testing
         let site = try Self.cardPages(25)
         defer { try? FileManager.default.removeItem(at: site) }
         var index = SearchIndex(pagefind: pagefind, site: site.path, trees: [.init(folder: "", language: "en")], count: 25)
-        index.partSize = 10
+        index.partSize = 13
         let runs = try Self.twoRuns(of: index, pages: 25)
         let files = runs[0]
-        #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self) == "{\"parts\":[\"part-2/\",\"part-3/\"]}\n")
-        for root in ["", "part-2/", "part-3/"] {
+        #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self) == "{\"parts\":[\"part-2/\"]}\n")
+        for root in ["", "part-2/"] {
             #expect(files.keys.contains(root + "pagefind-entry.json"))
             #expect(files.keys.contains { $0.hasPrefix(root + "pagefind.") && $0.hasSuffix(".pf_meta") })
         }
@@ -181,12 +184,12 @@ import Testing
             }
         }
         var index = SearchIndex(pagefind: pagefind, site: site.path, trees: ["", "de", "ar"].map { .init(folder: $0, language: $0.isEmpty ? "en" : $0) }, count: 30)
-        index.partSize = 10
+        index.partSize = 15
         let runs = try Self.twoRuns(of: index, pages: 30)
         let files = runs[0]
         #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self)
-            == #"{"parts":["part-2/","part-3/"],"languages":{"part-2/":["ar","de","en"],"part-3/":["ar","de","en"]}}"# + "\n")
-        for root in ["", "part-2/", "part-3/"] {
+            == #"{"parts":["part-2/"],"languages":{"part-2/":["ar","de","en"]}}"# + "\n")
+        for root in ["", "part-2/"] {
             let entry = String(decoding: try #require(files[root + "pagefind-entry.json"]), as: UTF8.self)
             #expect(entry.contains(#""languages":{"ar":{"#) && entry.contains(#"},"de":{"#) && entry.contains(#"},"en":{"#), "\(root): \(entry)")
         }
@@ -219,17 +222,17 @@ import Testing
         let page = #"<!DOCTYPE html><html lang="de"><body><main><div data-pagefind-body><p>Kaffeemühle</p></div></main></body></html>"#
         try Data(page.utf8).write(to: site.appendingPathComponent("de/cards/card-de0.html"))
         var index = SearchIndex(pagefind: pagefind, site: site.path, trees: [.init(folder: "", language: "en"), .init(folder: "de", language: "de")], count: 21)
-        index.partSize = 10
+        index.partSize = 11
         let bundle = Self.newBundleFolder()
         defer { try? FileManager.default.removeItem(at: bundle) }
         let made = try index.make(into: bundle)
         #expect(made.pages == 21)
         let files = try Self.contents(made)
         #expect(String(decoding: try #require(files[SearchIndex.partsFile]), as: UTF8.self)
-            == #"{"parts":["part-2/","part-3/"],"languages":{"part-2/":["en"],"part-3/":["en"]}}"# + "\n")
+            == #"{"parts":["part-2/"],"languages":{"part-2/":["en"]}}"# + "\n")
         let entry = String(decoding: try #require(files["pagefind-entry.json"]), as: UTF8.self)
         #expect(entry.contains(#""languages":{"de":{"#) && entry.contains(#"},"en":{"#), "\(entry)")
-        for root in ["part-2/", "part-3/"] {
+        for root in ["part-2/"] {
             let entry = String(decoding: try #require(files[root + "pagefind-entry.json"]), as: UTF8.self)
             #expect(entry.contains(#""languages":{"en":{"#) && !entry.contains(#""de":"#), "\(root): \(entry)")
         }

@@ -1,8 +1,8 @@
 """Search from the build cache (issue 56): a card stays in its part of the index from build to
 build, and a rebuild makes again only the parts whose cards changed; every other part's files
 stay in the output as the last build made them (the same inodes), and the output is byte for
-byte a build's without the cache. Parts of 8 cards (CARDFEED_SEARCH_PART_SIZE) give these 40
-cards five parts."""
+byte a build's without the cache. Parts of at most 8 cards (CARDFEED_SEARCH_PART_SIZE) give
+these 32 cards four parts."""
 import filecmp
 import shutil
 import re
@@ -17,7 +17,7 @@ PARTS = {"CARDFEED_SEARCH_PART_SIZE": "8"}
 
 def cards(title_of_first="Oat flat white"):
     return [{"id": f"card-{i:02d}", "type": "short_news", "created": 1790000000 + i, "title": title_of_first if i == 0 else f"Roast number {i}",
-             "description": f"Beans from farm {i}, roasted light.", "url": f"https://example.com/{i}"} for i in range(40)]
+             "description": f"Beans from farm {i}, roasted light.", "url": f"https://example.com/{i}"} for i in range(32)]
 
 
 def build(run, site, output, *options):
@@ -52,18 +52,18 @@ def test_a_rebuild_indexes_again_only_the_part_of_the_card_that_changed(run, tmp
     site = write_cards(tmp_path / "s", cards())
     output = tmp_path / "out"
     first = index_line(build(run, site, output))
-    assert re.search(r"40 card pages in \d+ files", first), first
+    assert re.search(r"32 card pages in \d+ files", first), first
     parts = len(__import__("json").loads((output / "pagefind" / "cardfeed-parts.json").read_text())["parts"]) + 1
-    assert parts == 5
+    assert parts == 4
 
     again = index_line(build(run, site, output))
-    assert f"0 of 40 card pages indexed again; {parts} of {parts} parts as the last build made them" in again, again
+    assert f"0 of 32 card pages indexed again; {parts} of {parts} parts as the last build made them" in again, again
 
     before = inodes(output / "pagefind")
     write_cards(site, cards("Oat flat white, now with maple"))
     changed = index_line(build(run, site, output))
-    match = re.search(r"(\d+) of 40 card pages indexed again; (\d+) of (\d+) parts as the last build made them", changed)
-    assert match and int(match[1]) < 20 and (int(match[2]), int(match[3])) == (parts - 1, parts), changed
+    match = re.search(r"(\d+) of 32 card pages indexed again; (\d+) of (\d+) parts as the last build made them", changed)
+    assert match and int(match[1]) < 16 and (int(match[2]), int(match[3])) == (parts - 1, parts), changed
     after = inodes(output / "pagefind")
     kept = [path for path in after if before.get(path) == after[path]]
     assert len(kept) > len(after) / 2, f"{len(kept)} of {len(after)} files of the index kept"
@@ -85,10 +85,10 @@ def test_a_part_whose_files_were_touched_is_made_again(run, tmp_path, damage):
     again = index_line(build(run, site, output))
     if damage == "removed":
         # The cache keeps the parts too (SearchPartStore), as they were made: the part comes from there.
-        assert "0 of 40 card pages indexed again; 5 of 5 parts" in again, again
+        assert "0 of 32 card pages indexed again; 4 of 4 parts" in again, again
     else:
         # Edited in place: the cache's file is the same file (a hard link), so it goes too.
-        assert "0 of 40 card pages indexed again" not in again and "4 of 5 parts as the last build made them" in again, again
+        assert "0 of 32 card pages indexed again" not in again and "3 of 4 parts as the last build made them" in again, again
     build(run, site, tmp_path / "cold", "--no-cache")
     assert same_tree(output, tmp_path / "cold")
 
@@ -102,8 +102,8 @@ def test_a_new_output_takes_the_parts_from_a_restored_cache(run, tmp_path):
     shutil.rmtree(site / ".cardfeed-cache")
     write_cards(site, cards("Oat flat white, now with maple"))
     line = index_line(build(run, site, tmp_path / "new", "--cache-dir", tmp_path / "restored"))
-    match = re.search(r"(\d+) of 40 card pages indexed again; 4 of 5 parts as the last build made them", line)
-    assert match and int(match[1]) < 20, line
+    match = re.search(r"(\d+) of 32 card pages indexed again; 3 of 4 parts as the last build made them", line)
+    assert match and int(match[1]) < 16, line
     build(run, site, tmp_path / "cold", "--no-cache")
     assert same_tree(tmp_path / "new", tmp_path / "cold")
 
@@ -116,8 +116,8 @@ def test_a_part_damaged_in_the_cache_is_made_again(run, tmp_path):
     victim.unlink()
     victim.write_bytes(b"not a fragment")  # a file of its own: the output's is untouched
     line = index_line(build(run, site, tmp_path / "new"))
-    assert "4 of 5 parts as the last build made them" in line, line
+    assert "3 of 4 parts as the last build made them" in line, line
     build(run, site, tmp_path / "cold", "--no-cache")
     assert same_tree(tmp_path / "new", tmp_path / "cold")
     # The store has the part again, as the build made it.
-    assert "4 of 5 parts" not in index_line(build(run, site, tmp_path / "newer"))
+    assert "3 of 4 parts" not in index_line(build(run, site, tmp_path / "newer"))

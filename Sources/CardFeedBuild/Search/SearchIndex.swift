@@ -7,7 +7,8 @@ import Synchronization
 /// in a folder on disk. A step of `build`, run on the staged output before it is committed; or
 /// what a build leaves in its report for `serve` to index after showing the pages.
 ///
-/// A large site is indexed in parts of about `defaultPartSize` cards, a few at a time, each by a
+/// A large site is indexed in parts of at most `defaultPartSize` cards on average (see
+/// `SearchParts`), a few at a time, each by a
 /// Pagefind run of its own: one run over 100,000 pages kept 4.3 GB in memory and used little more
 /// than one core, while parts run side by side use every core (docs/performance.md, "Search").
 /// A card's part is chosen by its page's path (`SearchParts`), so that with a build cache only
@@ -65,9 +66,10 @@ public struct SearchIndex: Sendable, Equatable {
         return (folders.count == 1 ? folders[0] : "{" + folders.joined(separator: ",") + "}") + "/card-*.html"
     }
 
-    /// Cards a part, on average: small enough that indexing one part again after a card changed
-    /// takes about a second (1.2 s at 100,000 cards, where parts of 12,500 took 4.3 s), large
-    /// enough that a query fetches few parts' files (docs/search.md, "In the build and in serve").
+    /// Cards a part, on average at most (half as many at least, see `SearchParts`): small enough
+    /// that indexing one part again after a card changed takes about a second (1.2 s for 4,000
+    /// cards, where parts of 12,500 took 4.3 s), large enough that a query fetches few parts'
+    /// files (docs/search.md, "In the build and in serve").
     package static let defaultPartSize = 4_000
     var partSize = SearchIndex.configuredPartSize
 

@@ -7,8 +7,11 @@ import CardFeedSystem
 /// A card's search document goes into the part that the hash of its page's path picks, so a
 /// card stays in its part from build to build, whatever cards come or go around it: with a
 /// build cache, a change to one card changes one part, and only that part is indexed again (see
-/// `SearchIndex.make`). A site has as many parts as parts of `size` cards on average take; when
-/// that number changes, every part is made again.
+/// `SearchIndex.make`). A site has as many parts as parts of at most `size` cards on average
+/// take, rounded up to a power of two (parts of `size` / 2 to `size` cards on average), so that
+/// the number changes only when the site doubles or halves: when it does, every part is made
+/// again (a count that followed every `size` cards had a site of 100,000 cards, its parts of
+/// 4,000, index every part again for one card added).
 ///
 /// The first part, the index the search box starts from, has a card of every language: a tree
 /// none of whose cards fell into it gives it the card whose path hashes lowest, so that every
@@ -23,7 +26,8 @@ struct SearchParts: Sendable, Equatable {
     /// `documents`: each tree's documents.
     init(_ documents: [[String]], size: Int) {
         let total = documents.reduce(0) { $0 + $1.count }
-        let count = max(1, (total + size - 1) / size)
+        let needed = max(1, (total + size - 1) / size)
+        let count = 1 << (Int.bitWidth - (needed - 1).leadingZeroBitCount)
         var pages = [[String]](repeating: [], count: count)
         var trees = [Set<Int>](repeating: [], count: count)
         for (tree, paths) in documents.enumerated() {

@@ -113,8 +113,8 @@ extension SiteBuilder {
             return selection.cards.indices.map { (PagePaths.cardPage(anchor: selection.cards.anchor(at: $0), tree: selection.tree), nil) }
         }
         var plan = SearchPlan(index: SearchIndex(pagefind: pagefind, site: "", trees: trees, count: withCards.reduce(0) { $0 + selections[$1].cards.count }))
-        plan.index.documents = documents.map { $0.map(\.path) }
-        let parts = SearchParts(plan.index.documents!, size: plan.index.partSize)
+        let parts = SearchParts(documents.map { $0.map(\.path) }, size: plan.index.partSize)
+        plan.index.planned = parts
         let documentKeys = Dictionary(documents.joined().compactMap { document in document.key.map { (document.path, $0) } }, uniquingKeysWith: { first, _ in first })
         guard let transaction = output as? OutputTransaction, case .folder = destination,
               let partKeys = parts.keys(documents: documentKeys, index: plan.index.identity) else { return plan }

@@ -61,7 +61,7 @@ struct CardPages: Sendable {
     /// document, from what it rendered as (`RenderedCard`); an output that holds a file as made
     /// from the same (serve's) keeps it. `scratch` is memory to render in, reused from card to card.
     func write(_ card: Card, position: Int, anchor: String, rendered: RenderedCard, using scratch: inout MustacheBytes) throws {
-        let path = PagePaths.cardPage(anchor: anchor, tree: tree)
+        let path = keys?[position].path ?? PagePaths.cardPage(anchor: anchor, tree: tree)
         let feeds = placeViews(position: position, anchor: anchor)
         var made: [(target: any OutputTarget, searchDocument: Bool)] = [(target, false)]
         if let searchDocuments { made.append((searchDocuments, true)) }

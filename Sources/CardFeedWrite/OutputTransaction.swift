@@ -202,7 +202,7 @@ package final class OutputTransaction: OutputTarget {
     package func holds(_ path: String, madeFrom key: Int, stampChecked: Bool) -> Bool {
         let previous = previousPages[path]
         let comparable = previous?.key == key && state.withLock { $0.comparable.contains(PagePaths.folder(path)) }
-        guard let previous, comparable, stampChecked || FileStamp(path: output + "/" + path) == previous.stamp,
+        guard let previous, comparable, stampChecked || isUntouched(path, since: previous),
               linksOutputFile(path, inode: previous.stamp.inode) else {
             files.update(path) { $0.key = key }
             return false
@@ -218,7 +218,12 @@ package final class OutputTransaction: OutputTarget {
     /// untouched since: what `holds` would keep, asked before the build decides to make it.
     package func stillHas(_ path: String, madeFrom key: Int) -> Bool {
         guard let previous = previousPages[path], previous.key == key else { return false }
-        return FileStamp(path: output + "/" + path) == previous.stamp
+        return isUntouched(path, since: previous)
+    }
+
+    /// Whether the output's file at `path` has the stamp the previous build left it with.
+    private func isUntouched(_ path: String, since previous: KeptPage) -> Bool {
+        FileStamp(path: output + "/" + path) == previous.stamp
     }
 
     /// The previous build's files in `folder` (relative, without a trailing slash) that were

@@ -33,8 +33,9 @@ public struct SearchIndex: Sendable, Equatable {
     let trees: [Tree]
     /// How many cards the index holds, a page each.
     package let count: Int
-    /// Each tree's search documents, relative to `site`; nil to read them from the folder.
-    var documents: [[String]]?
+    /// The documents (relative to `site`) cut into parts, as the build planned them; nil to read
+    /// the documents from the folder and cut them into parts of `partSize`.
+    var planned: SearchParts?
     /// With a build cache: each part's key (`SearchParts.keys`), by which its files were made.
     var partKeys: [Int]?
     /// The parts the output has as the last build made them, from the same documents: their
@@ -103,7 +104,7 @@ public struct SearchIndex: Sendable, Equatable {
 
     /// How the documents are cut into parts.
     func parts() throws(Pagefind.Failure) -> SearchParts {
-        if let documents { return SearchParts(documents, size: partSize) }
+        if let planned { return planned }
         return SearchParts(try Self.cardPages(in: site, trees: trees.map(\.folder)), size: partSize)
     }
 

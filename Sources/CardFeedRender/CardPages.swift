@@ -29,6 +29,10 @@ struct CardPages: Sendable {
     private let feeds: [(slug: String, title: String)]
     /// With a cache: each card page's key, by display position (see `RenderKeys`).
     private let keys: [(path: String, key: Int)]?
+    /// With a cache, by display position: whether the target holds the card's page as made from
+    /// its key already, and the search documents' target its search document (`OutputTarget.holds`),
+    /// asked once for every card before any renders (see `makesPage(position:)`).
+    private let held: [(page: Bool, searchDocument: Bool)]?
     /// The language tree's folder, whose `cards/` holds the pages.
     private let tree: String
     /// On a site in several languages, the pages of the card's translations (`LanguageLinks`).
@@ -55,6 +59,24 @@ struct CardPages: Sendable {
             try target.createFolders(folders)
             try searchDocuments?.createFolders(folders)
         }
+        // Asked once the folders are made: a target compares (and holds) a page only in a folder it has made.
+        held = keys.map(\.cardPages).map { keys in
+            let held = ConcurrentResults<(page: Bool, searchDocument: Bool)>(count: keys.count)
+            Parallel.perform(count: keys.count, chunk: 512) { [target, searchDocuments] range in
+                for position in range {
+                    let (path, key) = keys[position]
+                    // Each target is asked, so that each remembers the key.
+                    held.set(position, (target.holds(path, madeFrom: key), searchDocuments?.holds(path, madeFrom: key) ?? true))
+                }
+            }
+            return held.values
+        }
+    }
+
+    /// Whether the card at display position `position` gets its page or its search document
+    /// made: without a cache, always; with one, when a target does not hold it already.
+    func makesPage(position: Int) -> Bool {
+        held.map { !$0[position].page || !$0[position].searchDocument } ?? true
     }
 
     /// Makes and writes the page of the card at display position `position`, and its search
@@ -62,16 +84,11 @@ struct CardPages: Sendable {
     /// from the same (serve's) keeps it. `scratch` is memory to render in, reused from card to card.
     func write(_ card: Card, position: Int, anchor: String, rendered: RenderedCard, using scratch: inout MustacheBytes) throws {
         let path = keys?[position].path ?? PagePaths.cardPage(anchor: anchor, tree: tree)
-        let feeds = placeViews(position: position, anchor: anchor)
-        var made: [(target: any OutputTarget, searchDocument: Bool)] = [(target, false)]
-        if let searchDocuments { made.append((searchDocuments, true)) }
-        if let keys {
-            let key = keys[position].key
-            // Each target is asked, so that each remembers the key.
-            made = made.filter { !$0.target.holds(path, madeFrom: key) }
-            if made.isEmpty { return }
-        }
-        let view = TemplateObject(view(card, path: path, rendered: rendered, feeds: feeds))
+        var made: [(target: any OutputTarget, searchDocument: Bool)] = []
+        if held?[position].page != true { made.append((target, false)) }
+        if let searchDocuments, held?[position].searchDocument != true { made.append((searchDocuments, true)) }
+        if made.isEmpty { return }
+        let view = TemplateObject(view(card, path: path, rendered: rendered, feeds: placeViews(position: position, anchor: anchor)))
         for (target, searchDocument) in made {
             scratch.removeAll()
             try templates.render(view, card: card, searchDocument: searchDocument, onto: &scratch)

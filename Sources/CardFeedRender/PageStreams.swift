@@ -40,6 +40,10 @@ final class PageStreams: RenderedCards, Sendable {
     private let feeds: [Locked]
     /// The display position the next batch begins at.
     private let next = Mutex(0)
+    /// By feed and page (as `FeedSelection.pages`): whether the target holds the page as made
+    /// from its key already (`OutputTarget.holds`), asked once for every page before any card
+    /// arrives, so that the renderer knows which cards the pages it makes show (`cardsOnPagesMade`).
+    let held: [[Bool]]
 
     /// A feed's writer behind its lock. The writer stays a class inside it: as a struct
     /// written in place, each card copied the page's frame (retaining its arrays).
@@ -54,8 +58,37 @@ final class PageStreams: RenderedCards, Sendable {
             precondition(feed.keys.map { $0.count == feed.feed.archive.count + 1 } ?? true, "a key for each page")
             precondition(zip(feed.feed.cards, feed.feed.cards.dropFirst()).allSatisfy { $0 < $1 }, "a feed's cards in display order")
         }
+        // The folders first: a target compares (and holds) a page only in a folder it has made.
         try target.createFolders(PagePaths.folders(containing: feeds.flatMap { $0.feed.pages.map(\.path) }))
-        self.feeds = feeds.map { Locked(FeedWriter($0, into: target)) }
+        let held = Self.held(feeds, by: target)
+        self.held = held
+        self.feeds = zip(feeds, held).map { Locked(FeedWriter($0, held: $1, into: target)) }
+    }
+
+    /// Each page's `holds`, on both cores: at 100,000 cards a feed has thousands of pages.
+    private static func held(_ feeds: [FeedPages], by target: any OutputTarget) -> [[Bool]] {
+        feeds.map { feed in
+            guard let keys = feed.keys else { return [Bool](repeating: false, count: feed.feed.archive.count + 1) }
+            let paths = feed.feed.pages.map(\.path)
+            let held = ConcurrentResults<Bool>(count: keys.count)
+            Parallel.perform(count: keys.count, chunk: 256) { range in
+                for page in range { held.set(page, target.holds(paths[page], madeFrom: keys[page])) }
+            }
+            return held.values
+        }
+    }
+
+    /// By display position, of `count` cards: whether a page this stream makes (one the
+    /// target does not hold) shows the card, its front page or its archive.
+    func cardsOnPagesMade(count: Int) -> [Bool] {
+        var shown = [Bool](repeating: false, count: count)
+        for (feed, held) in zip(feeds, held) {
+            let selection = feed.writer.withLock { $0.pages.feed }
+            for (page, isHeld) in zip(selection.pages, held) where !isHeld {
+                for card in page.cards { shown[selection.cards[card]] = true }
+            }
+        }
+        return shown
     }
 
     func append(_ html: [[UInt8]], at positions: Range<Int>) throws {
@@ -121,9 +154,12 @@ final class PageStreams: RenderedCards, Sendable {
         var waiting: [Int: (html: [UInt8], uses: Int)] = [:]
         /// How many times the runs take each such card, by index into the feed's cards.
         let uses: [Int: Int]
+        /// By page: the target holds it already, and it is not made again.
+        let held: [Bool]
 
-        init(_ pages: FeedPages, into target: any OutputTarget) {
+        init(_ pages: FeedPages, held: [Bool], into target: any OutputTarget) {
             self.pages = pages
+            self.held = held
             feedPages = pages.feed.pages
             self.target = target
             runs = [Run(pages: [0]), Run(pages: Array(feedPages.indices.dropFirst()))]
@@ -193,8 +229,8 @@ final class PageStreams: RenderedCards, Sendable {
             try endPage(run)
             run.page += 1
             run.offset = 0
+            guard !held[run.current] else { return }
             let path = feedPages[run.current].path
-            if let key = pages.keys?[run.current], target.holds(path, madeFrom: key) { return }
             let sink = try naming(run) { try target.open(path) }
             let frame = try pages.frame(run.current)
             try naming(run) { try frame.writeText(before: 0, to: sink) }

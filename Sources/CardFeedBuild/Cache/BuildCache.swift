@@ -139,6 +139,10 @@ final class BuildCache: Sendable {
         return try? RenderedCard(html: reader.byteArray(), description: reader.optionalString(), words: reader.optionalString())
     }
 
+    /// Whether the previous build kept a card under `key` (its bytes unread, so unchecked: the
+    /// build that reads it checks them).
+    func hasCard(_ key: Int) -> Bool { index[key] != nil }
+
     private func recordBytes(_ record: CardRecord) -> [UInt8]? {
         Self.bytes(of: record, in: cardsFile, size: cardsSize)
     }

@@ -24,17 +24,21 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     /// Where a value that no build of this process made is looked for: a cache on disk
     /// (`BuildCache`), read a value at a time, as the build asks.
     private let fallback: (@Sendable (Int) -> Value?)?
+    /// Whether `fallback` has a value under a key, without reading it.
+    private let fallbackHas: (@Sendable (Int) -> Bool)?
     /// Where a value this build makes goes instead of memory: the same cache on disk, which
     /// writes it as the build goes. Then the values used are not kept here, only their keys.
     private let keep: (@Sendable (Int, Value) -> Void)?
 
     public init() {
         fallback = nil
+        fallbackHas = nil
         keep = nil
     }
 
-    package init(fallback: @escaping @Sendable (Int) -> Value?, keep: (@Sendable (Int, Value) -> Void)? = nil) {
+    package init(fallback: @escaping @Sendable (Int) -> Value?, has: (@Sendable (Int) -> Bool)? = nil, keep: (@Sendable (Int, Value) -> Void)? = nil) {
         self.fallback = fallback
+        self.fallbackHas = has
         self.keep = keep
     }
 
@@ -50,6 +54,17 @@ public final class ReuseCache<Value: Sendable>: Sendable {
             if keep != nil { state.usedKeys.insert(key) } else { state.used[key] = value }
         }
         return value
+    }
+
+    /// Keeps the value stored under `key` for the next build, as `value(for:)` does, but without
+    /// reading it where it can (from the cache on disk, with `keep`): for a build that needs not
+    /// the value itself. False when there is no such value.
+    package func keepUnread(_ key: Int) -> Bool {
+        // Only a cache on disk keeps a value by its key alone; in memory, keeping it is reading it.
+        guard let fallbackHas, keep != nil else { return value(for: key) != nil }
+        guard fallbackHas(key) else { return false }
+        state.withLock { _ = $0.usedKeys.insert(key) }
+        return true
     }
 
     package func store(_ value: Value, for key: Int) {

@@ -7,6 +7,7 @@ extension SiteBuilder {
         guard let cache, let cardsWriter, let reuse else { return }
         let (used, made) = reuse.cards.thisBuild
         report.cardsReused = report.cardsShown - min(made, report.cardsShown)
+        if let note = cache.lateNote { report.cacheNote = note }
         let output = (state.output as? OutputTransaction).flatMap { transaction in destination.folder.map { ($0, transaction.keptPages()) } }
         if let note = cache.save(cards: used, appendedBy: cardsWriter, output: output) { report.cacheNote = note }
         if let output, let search = state.site?.search, let partKeys = search.partKeys {

@@ -102,11 +102,22 @@ package struct SiteRenderer {
                 failures.set(chunk, nil)
                 var scratch = MustacheBytes(capacity: 16384)
                 var pageScratch = MustacheBytes(capacity: cardPages == nil ? 0 : 16384)
-                for offset in chunk * 256..<min(batch.count, chunk * 256 + 256) {
+                let offsets = chunk * 256..<min(batch.count, chunk * 256 + 256)
+                // By offset in the chunk: the card is kept in the cache unread.
+                var unread = [Bool](repeating: false, count: offsets.count)
+                if let reuse, let shownOnPagesMade {
+                    let unshown = offsets.filter { offset in
+                        let position = batch.lowerBound + offset
+                        return !shownOnPagesMade(position) && !(keepsAny && keepDescriptions.contains(position))
+                    }
+                    for (offset, kept) in zip(unshown, reuse.cache.keepUnread(unshown.map { reuse.keys[batch.lowerBound + $0] })) {
+                        unread[offset - offsets.lowerBound] = kept
+                    }
+                }
+                for offset in offsets {
                     let position = batch.lowerBound + offset
                     let key = reuse?.keys[position]
-                    if let key, let shownOnPagesMade, !(keepsAny && keepDescriptions.contains(position)), !shownOnPagesMade(position),
-                       reuse?.cache.keepUnread(key) == true {
+                    if unread[offset - offsets.lowerBound] {
                         html.set(offset, [])
                         kept.set(offset, nil)
                         continue

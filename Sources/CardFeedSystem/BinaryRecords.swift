@@ -51,6 +51,8 @@ package struct BinaryReader {
     }
 
     package var atEnd: Bool { position == bytes.count }
+    /// How many bytes are left to read.
+    package var remaining: Int { bytes.count - position }
 
     package mutating func uint64() throws(Truncated) -> UInt64 {
         guard bytes.count - position >= 8 else { throw Truncated() }

@@ -92,21 +92,21 @@ package struct JSONParser {
     }
 
     /// Line and column (from 1; columns count characters) of each byte offset, in one pass over
-    /// the bytes up to the last of them.
+    /// the bytes up to the last of them: lines found with `memchr`, and characters counted only
+    /// on an offset's own line (a file of 100,000 cards a line, byte by byte, took 0.05 s).
     package static func positions(of offsets: [Int], in bytes: ByteView) -> [Int: (line: Int, column: Int)] {
         var result: [Int: (line: Int, column: Int)] = [:]
-        var line = 1, column = 1, index = 0
+        guard let base = bytes.address else { return offsets.contains(0) ? [0: (1, 1)] : [:] }
+        // Every byte before `counted` is counted in `line` and `column`.
+        var line = 1, column = 1, counted = 0
         for offset in Set(offsets).sorted() where offset <= bytes.count {
-            while index < offset {
-                let byte = bytes[index]
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-                index += 1
+            while counted < offset, let newline = memchr(base + counted, 0x0A, offset - counted) {
+                line += 1
+                column = 1
+                counted = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
             }
+            for position in counted..<offset where bytes[position] & 0xC0 != 0x80 { column += 1 }
+            counted = offset
             result[offset] = (line, column)
         }
         return result

@@ -3,6 +3,7 @@ import Testing
 @testable import CardFeedBuild
 @testable import CardFeedLoad
 @testable import CardFeedSelect
+import CardFeedSystem
 
 
 /// `serve` rebuilds incrementally: cards, pages and files that did not change are reused; so does
@@ -226,6 +227,31 @@ import Testing
         let again = try Self.build(site, cache)
         #expect(again.cacheNote == nil)
         #expect(again.cardsReused == 12)
+    }
+
+    /// A body that does not read under a good checksum (no CardFeed writes one) is read on a
+    /// thread of its own (see `BuildCache`), after the build has begun: it is taken as empty,
+    /// with the note at the end.
+    @Test func anIndexWhoseBodyDoesNotReadUnderAGoodChecksumIsTakenAsEmpty() throws {
+        let list = (1...8).map { IncrementalBuildTests.card($0) }
+        let site = try TempSite(["cards.json": IncrementalBuildTests.cards(list)])
+        defer { site.remove() }
+        let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
+        _ = try Self.build(site, cache)
+        let index = cache.url.appendingPathComponent(BuildCache.fileName)
+        let bytes = try [UInt8](Data(contentsOf: index))
+        let magic = Array("CardFeed build cache\n".utf8)
+        #expect(Array(bytes.prefix(magic.count)) == magic)
+        let body = Array(bytes[magic.count..<(bytes.count - 8)].dropLast(3))
+        var checksum = BinaryWriter(capacity: 8)
+        checksum.write(StableHash.of(bytes: body))
+        try Data(magic + body + checksum.bytes).write(to: index)
+        let report = try Self.build(site, cache)
+        #expect(report.cacheNote?.contains("is damaged or was cut short, so everything was made again") == true, "\(report.cacheNote ?? "no note")")
+        #expect(report.cardsReused == 0)
+        let again = try Self.build(site, cache)
+        #expect(again.cacheNote == nil)
+        #expect(again.cardsReused == 8)
     }
 
     @Test func aCardWhoseBytesChangedIsMadeAgain() throws {

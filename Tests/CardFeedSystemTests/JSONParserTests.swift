@@ -87,4 +87,27 @@ import Testing
         #expect(elements(#"["abc"#) == nil)
         #expect(elements(#"[""#) == nil)
     }
+
+    /// Lines and columns of offsets, several on a line, past characters of several bytes,
+    /// newlines at and just before an offset, as a byte-by-byte count finds them.
+    @Test func positionsAreThoseOfAByteByByteCount() {
+        let text = "[\n{\"é\": 1}, {\"b\": \"😀\"},\n\n  {\"c\": 3}\n]\n"
+        let bytes = Array(text.utf8)
+        var expected: [Int: (line: Int, column: Int)] = [:]
+        var line = 1, column = 1
+        for offset in 0...bytes.count {
+            expected[offset] = (line, column)
+            guard offset < bytes.count else { break }
+            if bytes[offset] == 0x0A { line += 1; column = 1 } else if bytes[offset] & 0xC0 != 0x80 { column += 1 }
+        }
+        let offsets = Array(0...bytes.count).reversed() + [3, 3]
+        let found = Data(bytes).withByteView { JSONParser.positions(of: offsets, in: $0) }
+        #expect(found.count == bytes.count + 1)
+        for offset in 0...bytes.count {
+            #expect(found[offset]?.line == expected[offset]?.line && found[offset]?.column == expected[offset]?.column, "offset \(offset)")
+        }
+        let some = Data(bytes).withByteView { JSONParser.positions(of: [bytes.count - 1, 14], in: $0) }
+        #expect(some[14]?.line == expected[14]?.line && some[14]?.column == expected[14]?.column)
+        #expect(some[bytes.count - 1]?.line == expected[bytes.count - 1]?.line && some[bytes.count - 1]?.column == expected[bytes.count - 1]?.column)
+    }
 }

@@ -34,12 +34,10 @@ import Darwin
 /// goes on without a cache.
 final class BuildCache: Sendable {
     let folder: BuildCacheFolder
-    /// The output folder the previous build wrote (a real path; "" when none has been), and the
-    /// pages it made there, with their keys.
-    private let output: String
-    private let pages: [String: KeptPage]
-    /// Where each card the previous build used is in `cardsFile`.
-    private let index: [Int: CardRecord]
+    /// What the index says of the previous build, read on a thread of its own while the build
+    /// reads its cards (at 100,000 cards, 200,000 paths and keys take a tenth of a second):
+    /// `open` has checked the whole file and read its head first.
+    private let contents: Background<Contents>
     /// The generation of the cards' file, which names it; its bytes (mapped), of which `index`
     /// covers the first `cardsSize` (a build stopped while appending may have left more).
     private let generation: Int
@@ -48,6 +46,28 @@ final class BuildCache: Sendable {
     /// What the file says it is for: the format, the program and the site.
     private let identity: [String]
     private let lock: CacheLock
+
+    /// The index's body, as read.
+    private final class Contents: Sendable {
+        /// Where each card the previous build used is in `cardsFile`.
+        let index: [Int: CardRecord]
+        /// The output folder the previous build wrote (a real path; "" when none has been), and
+        /// the pages it made there, with their keys.
+        let output: String
+        let pages: [String: KeptPage]
+        /// Why the body could not be read after all, when it could not (then it is taken as
+        /// empty: everything is made again).
+        let problem: String?
+
+        init(index: [Int: CardRecord] = [:], output: String = "", pages: [String: KeptPage] = [:], problem: String? = nil) {
+            self.index = index
+            self.output = output
+            self.pages = pages
+            self.problem = problem
+        }
+    }
+
+    private var index: [Int: CardRecord] { contents.value.index }
 
     /// A card's place in the cards' file.
     struct CardRecord: Sendable {
@@ -65,16 +85,14 @@ final class BuildCache: Sendable {
 
     private static func cardsFileName(_ generation: Int) -> String { "cards-\(generation).bin" }
 
-    private init(folder: BuildCacheFolder, identity: [String], lock: CacheLock, generation: Int = 0, cardsFile: Data = Data(), cardsSize: Int = 0, index: [Int: CardRecord] = [:], output: String = "", pages: [String: KeptPage] = [:]) {
-        self.output = output
-        self.pages = pages
+    private init(folder: BuildCacheFolder, identity: [String], lock: CacheLock, generation: Int = 0, cardsFile: Data = Data(), cardsSize: Int = 0, contents: Background<Contents> = Background(finished: Contents())) {
+        self.contents = contents
         self.cardsSize = cardsSize
         self.folder = folder
         self.identity = identity
         self.lock = lock
         self.generation = generation
         self.cardsFile = cardsFile
-        self.index = index
     }
 
     /// How many cards the cache holds.
@@ -83,7 +101,14 @@ final class BuildCache: Sendable {
     /// The pages of `output` as the last build that wrote it left them, with their keys (see
     /// `OutputTransaction.holds`); nil when the cache knows the pages of another folder.
     func pages(of output: URL) -> [String: KeptPage]? {
-        SiteFolder.realPath(output) == self.output ? pages : nil
+        let contents = contents.value
+        return SiteFolder.realPath(output) == contents.output ? contents.pages : nil
+    }
+
+    /// Why the index's body could not be read, when it could not, though its head and checksum
+    /// were good (then the build made everything again).
+    var lateNote: String? {
+        contents.value.problem.map { "the build cache \(SiteFolder.display(folder.url))/\(Self.fileName) \($0), so everything was made again" }
     }
 
     /// The cache in `folder` for a build of `site`, created if need be; nil when the folder cannot
@@ -116,15 +141,16 @@ final class BuildCache: Sendable {
         } catch {
             return (empty, "cannot read the build cache \(shown)/\(fileName) (\(error)), so everything is made again")
         }
-        switch read(bytes, for: identity) {
-        case .success(let (generation, size, index, output, pages)):
+        switch readHead(bytes, for: identity) {
+        case .success(let (generation, size, body)):
             removeCardFiles(in: folder.url, but: generation)
             let cards = folder.url.appendingPathComponent(cardsFileName(generation))
             // Mapped, not read: a rebuild after one edit reads few of its cards.
             guard let mapped = try? Data(contentsOf: cards, options: .alwaysMapped), mapped.count >= size else {
                 return (empty, "the build cache's \(shown)/\(cardsFileName(generation)) is missing or was cut short, so everything is made again")
             }
-            return (BuildCache(folder: folder, identity: identity, lock: lock, generation: generation, cardsFile: mapped, cardsSize: size, index: index, output: output, pages: pages), nil)
+            let contents = Background { readBody(body) }
+            return (BuildCache(folder: folder, identity: identity, lock: lock, generation: generation, cardsFile: mapped, cardsSize: size, contents: contents), nil)
         case .failure(let problem):
             removeCardFiles(in: folder.url, but: nil)
             return (empty, "the build cache \(shown)/\(fileName) \(problem.description), so everything is made again")
@@ -179,7 +205,7 @@ final class BuildCache: Sendable {
             }
             let live = records.values.reduce(0) { $0 + $1.length }
             var (generation, size) = (writer.generation, appended.end)
-            let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (self.output, self.pages)
+            let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (contents.value.output, contents.value.pages)
             let pagesSize = pages.values.reduce(0) { $0 + Int($1.stamp.size) }
             if Double(size - live) > Double(pagesSize > 0 ? pagesSize : live) * Self.deadShare {
                 (generation, size, records) = try compact(records, from: writer.file, into: writer.generation + 1)
@@ -292,7 +318,9 @@ final class BuildCache: Sendable {
         var description: String
     }
 
-    private static func read(_ bytes: [UInt8], for identity: [String]) -> Result<(Int, Int, [Int: CardRecord], String, [String: KeptPage]), Problem> {
+    /// The index's head: its magic, the checksum of the whole, and what it is for (`identity`);
+    /// then the generation and size of the cards' file, and a reader at the body that follows.
+    private static func readHead(_ bytes: [UInt8], for identity: [String]) -> Result<(Int, Int, BinaryReader), Problem> {
         guard bytes.count >= magic.count + 8, Array(bytes[..<magic.count]) == magic else { return .failure(Problem(description: "is not a CardFeed build cache")) }
         let body = Array(bytes[magic.count..<(bytes.count - 8)])
         var trailer = BinaryReader(Array(bytes[(bytes.count - 8)...]))
@@ -315,9 +343,21 @@ final class BuildCache: Sendable {
             }
             let generation = try reader.int()
             let cardsSize = try reader.int()
+            guard generation >= 0, cardsSize >= 0 else { return .failure(Problem(description: "is damaged")) }
+            return .success((generation, cardsSize, reader))
+        } catch {
+            return .failure(Problem(description: "is damaged or was cut short"))
+        }
+    }
+
+    /// The index's body (`readHead` read what comes before): each card's record, then the
+    /// output and its pages.
+    private static func readBody(_ reader: BinaryReader) -> Contents {
+        var reader = reader
+        do throws(BinaryReader.Truncated) {
             var index: [Int: CardRecord] = [:]
             let cardCount = try reader.int()
-            index.reserveCapacity(max(0, min(cardCount, body.count / 32)))
+            index.reserveCapacity(max(0, min(cardCount, reader.remaining / 32)))
             for _ in 0..<max(0, cardCount) {
                 let key = try reader.int()
                 index[key] = CardRecord(offset: try reader.int(), length: try reader.int(), checksum: try reader.uint64())
@@ -325,7 +365,7 @@ final class BuildCache: Sendable {
             let output = try reader.string()
             var pages: [String: KeptPage] = [:]
             let pageCount = try reader.int()
-            pages.reserveCapacity(max(0, min(pageCount, body.count / 56)))
+            pages.reserveCapacity(max(0, min(pageCount, reader.remaining / 56)))
             for _ in 0..<max(0, pageCount) {
                 let path = try reader.string()
                 let key = try reader.int()
@@ -334,10 +374,10 @@ final class BuildCache: Sendable {
                     size: Int64(try reader.int()), modified: Int64(try reader.int()), modifiedNanoseconds: Int64(try reader.int()))
                 pages[path] = KeptPage(key: key, stamp: stamp)
             }
-            guard reader.atEnd, generation >= 0, cardsSize >= 0 else { return .failure(Problem(description: "is damaged")) }
-            return .success((generation, cardsSize, index, output, pages))
+            guard reader.atEnd else { return Contents(problem: "is damaged") }
+            return Contents(index: index, output: output, pages: pages)
         } catch {
-            return .failure(Problem(description: "is damaged or was cut short"))
+            return Contents(problem: "is damaged or was cut short")
         }
     }
 

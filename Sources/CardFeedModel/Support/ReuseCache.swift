@@ -56,15 +56,18 @@ public final class ReuseCache<Value: Sendable>: Sendable {
         return value
     }
 
-    /// Keeps the value stored under `key` for the next build, as `value(for:)` does, but without
-    /// reading it where it can (from the cache on disk, with `keep`): for a build that needs not
-    /// the value itself. False when there is no such value.
-    package func keepUnread(_ key: Int) -> Bool {
+    /// Keeps the values stored under `keys` for the next build, as `value(for:)` does, but
+    /// without reading them where it can (from the cache on disk, with `keep`): for a build that
+    /// needs not the values themselves. By key, whether there was such a value.
+    package func keepUnread(_ keys: [Int]) -> [Bool] {
         // Only a cache on disk keeps a value by its key alone; in memory, keeping it is reading it.
-        guard let fallbackHas, keep != nil else { return value(for: key) != nil }
-        guard fallbackHas(key) else { return false }
-        state.withLock { _ = $0.usedKeys.insert(key) }
-        return true
+        guard let fallbackHas, keep != nil else { return keys.map { value(for: $0) != nil } }
+        let found = keys.map(fallbackHas)
+        // Under one lock: both cores keep a card every few microseconds.
+        state.withLock { state in
+            for (key, found) in zip(keys, found) where found { state.usedKeys.insert(key) }
+        }
+        return found
     }
 
     package func store(_ value: Value, for key: Int) {

@@ -17,11 +17,11 @@ extension SiteBuilder {
 
     /// The search index's parts of the output, each with its key, for a build whose output will
     /// not have them (see `SearchPartStore`).
-    private func keepSearchParts(_ partKeys: [Int], madeAgain: Set<Int>, of pages: [String: KeptPage], in output: URL) {
+    private func keepSearchParts(_ partKeys: [Int], madeAgain: Set<Int>, of pages: [(path: String, page: KeptPage)], in output: URL) {
         guard let cache else { return }
         let prefix = Pagefind.folder + "/"
         var parts: [Int: (key: Int, files: [String])] = [:]
-        for path in pages.keys where path.hasPrefix(prefix) {
+        for (path, _) in pages where path.hasPrefix(prefix) {
             let file = String(path.dropFirst(prefix.count))
             guard let number = SearchParts.number(ofFile: file), number < partKeys.count else { continue }
             parts[number, default: (partKeys[number], [])].files.append(file)

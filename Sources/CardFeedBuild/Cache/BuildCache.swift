@@ -195,23 +195,24 @@ final class BuildCache: Sendable {
     /// stamps. Returns a note when it cannot (the build has succeeded all the same; the next one
     /// makes everything again).
     /// A build that wrote no output (`check`) keeps the files the cache knew (`output` nil).
-    func save(cards used: Set<Int>, appendedBy writer: CardsFileWriter, output: (folder: URL, pages: [String: KeptPage])?) -> String? {
+    func save(cards used: Set<Int>, appendedBy writer: CardsFileWriter, output: (folder: URL, pages: [(path: String, page: KeptPage)])?) -> String? {
         do {
             let appended = try writer.finish()
             var records: [Int: CardRecord] = [:]
             records.reserveCapacity(used.count)
+            let index = index
             for key in used {
                 if let record = appended.records[key] ?? index[key] { records[key] = record }
             }
             let live = records.values.reduce(0) { $0 + $1.length }
             var (generation, size) = (writer.generation, appended.end)
-            let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (contents.value.output, contents.value.pages)
-            let pagesSize = pages.values.reduce(0) { $0 + Int($1.stamp.size) }
+            let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (contents.value.output, contents.value.pages.map { ($0.key, $0.value) })
+            let pagesSize = pages.reduce(0) { $0 + Int($1.page.stamp.size) }
             if Double(size - live) > Double(pagesSize > 0 ? pagesSize : live) * Self.deadShare {
                 (generation, size, records) = try compact(records, from: writer.file, into: writer.generation + 1)
             }
-            // The pages in the dictionary's order: the index is read back into a dictionary, and
-            // sorting 200,000 paths took a tenth of a second.
+            // The pages in no order: the index is read back into a dictionary, and sorting
+            // 200,000 paths took a tenth of a second.
             try writeIndex(generation: generation, cardsSize: size, records: records, output: written, pages: pages)
             if generation != writer.generation { try? FileManager.default.removeItem(at: writer.file) }
             return nil
@@ -258,7 +259,7 @@ final class BuildCache: Sendable {
         return (generation, offset, compacted)
     }
 
-    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, pages: [String: KeptPage]) throws {
+    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, pages: [(path: String, page: KeptPage)]) throws {
         var writer = BinaryWriter(capacity: records.count * 32 + pages.count * 96 + 4096)
         writer.write(identity.count)
         identity.forEach { writer.write($0) }

@@ -14,7 +14,7 @@ extension SiteBuilder {
         switch destination {
         case .folder(let folder):
             do {
-                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages(of: folder), twin: cache?.folder.twinPath)
+                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages(of: folder), twin: twin)
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }

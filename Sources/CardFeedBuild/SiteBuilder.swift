@@ -20,6 +20,9 @@ public struct SiteBuilder: Sendable {
     private(set) var cache: BuildCache?
     /// With `cache`, where the cards this build makes go as they render.
     private(set) var cardsWriter: CardsFileWriter?
+    /// With `cache` and an output folder, the cache's twin of the output, walked while the build
+    /// reads its cards (see `TwinFolder`).
+    private(set) var twin: TwinFolder?
     let logger: Logger
 
     public init(options: BuildOptions, destination: BuildDestination, reusing reuse: ReuseCaches? = nil, logger: Logger = Logger(label: "cardfeed")) {
@@ -100,6 +103,7 @@ public struct SiteBuilder: Sendable {
         var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)
         builder.cache = cache
         builder.cardsWriter = writer
+        if let cache, case .folder = destination { builder.twin = TwinFolder(path: cache.folder.twinPath) }
         return try builder.run(report)
     }
 

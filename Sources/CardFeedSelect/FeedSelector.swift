@@ -99,7 +99,8 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     /// entries' id: `Formatting.anchor`, unique among the cards shown. The one definition for all.
     public func anchor(at position: Int) -> String {
         // Almost always none is renamed: then the dictionary is not hashed into for every card.
-        (renamedAnchors.isEmpty ? nil : renamedAnchors[position]) ?? Formatting.anchor(for: self[position].id)
+        // (The id read in place: `self[position]` would copy the whole card.)
+        (renamedAnchors.isEmpty ? nil : renamedAnchors[position]) ?? Formatting.anchor(for: loaded[order[position]].id)
     }
 
     /// Anchors are unique by construction: ids are unique after loading, so a safe id's anchor

@@ -1,4 +1,5 @@
 import CXXHash
+import Synchronization
 
 /// A 64-bit hash that is the same in every process (XXH3 with its default secret), for what a
 /// build keeps for the next one: Swift's `Hasher` is seeded anew in each process, so its
@@ -116,7 +117,19 @@ final class CanonicalBytes {
     /// The value's type, qualified by its module, without what names a private type's place in
     /// memory ("(unknown context at $5632...)"), which changes from process to process.
     static func typeName(of value: Any) -> String {
-        var name = Substring(String(reflecting: type(of: value)))
+        let type = ObjectIdentifier(type(of: value))
+        if let name = typeNames.withLock({ $0[type] }) { return name }
+        let name = cleanName(String(reflecting: Swift.type(of: value)))
+        typeNames.withLock { $0[type] = name }
+        return name
+    }
+
+    /// Each type's name as `typeName` gives it, worked out once a type: a build's settings
+    /// hold thousands of values of a few types (each feed's pages), and the name is slow to clean.
+    private static let typeNames = Mutex<[ObjectIdentifier: String]>([:])
+
+    private static func cleanName(_ reflected: String) -> String {
+        var name = Substring(reflected)
         var cleaned = ""
         while let start = name.range(of: "(unknown context at $") {
             cleaned += name[..<start.lowerBound]

@@ -88,8 +88,9 @@ package final class OutputTransaction: OutputTarget {
     /// `previous`: with a cache, the pages the previous build wrote (see `holds`).
     /// `twin`: with a cache, where the old output is kept for the next build (see the type's
     /// comment); used only on the output's file system.
-    package init(output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil, twin twinPath: String? = nil) throws(SiteWriter.Refusal) {
+    package init(output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil, twin twinFolder: TwinFolder? = nil) throws(SiteWriter.Refusal) {
         previousPages = previous ?? [:]
+        let twinPath = twinFolder?.path
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
@@ -130,10 +131,10 @@ package final class OutputTransaction: OutputTarget {
         }
         if hasPrevious, let twinPath = self.twinPath, let twinStatus, (twinStatus.st_mode & S_IFMT) == S_IFDIR, twinStatus.st_dev == parentDevice.st_dev {
             staging = twinPath
-            let tree = FolderTree(twinPath, statEachFile: !FolderTree.readdirInodesAreStats(twinPath))
-            twin = tree
-            twinInodes = Dictionary(tree.files, uniquingKeysWith: { first, _ in first })
-            twinFolders = Set(tree.folders)
+            let walk = twinFolder!.walk
+            twin = walk.tree
+            twinInodes = walk.inodes
+            twinFolders = walk.folders
             return
         }
         staging = besideOutput

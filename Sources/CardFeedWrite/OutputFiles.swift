@@ -33,6 +33,12 @@ final class OutputFiles: Sendable {
         return shards[Int(hash % UInt(shards.count))]
     }
 
+    /// Room for about `count` files, made before the build records them: growing the shards
+    /// as 117,000 pages come took a tenth of `holds`' time.
+    func reserve(_ count: Int) {
+        for shard in shards { shard.entries.withLock { $0.reserveCapacity(count / shards.count + count / (4 * shards.count)) } }
+    }
+
     func update(_ path: String, _ change: (inout Entry) -> Void) {
         shard(path).entries.withLock { change(&$0[path, default: Entry()]) }
     }

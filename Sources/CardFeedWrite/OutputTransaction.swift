@@ -62,6 +62,9 @@ package final class OutputTransaction: OutputTarget {
     private let twinFolders: Set<String>
     private let lock: OutputLock
     private let hasPrevious: Bool
+    /// The old output, open (-1 when there is none, or it cannot be opened): its files' stamps
+    /// are read from it (`isUntouched`).
+    private let outputFolder: Int32
     /// The old output's hidden files that the new one keeps.
     package let hiddenFiles: OutputHiddenFiles
 
@@ -90,6 +93,8 @@ package final class OutputTransaction: OutputTarget {
     /// comment); used only on the output's file system.
     package init(output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil, twin twinFolder: TwinFolder? = nil) throws(SiteWriter.Refusal) {
         previousPages = previous ?? [:]
+        // As many files again, about: a rebuild makes what the last build made.
+        files.reserve(previousPages.count)
         let twinPath = twinFolder?.path
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
@@ -118,6 +123,7 @@ package final class OutputTransaction: OutputTarget {
             try? FileManager.default.removeItem(atPath: parent + "/" + leftover)
         }
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        outputFolder = hasPrevious ? Glibc.open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
         hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
         if hasPrevious { state.withLock { _ = $0.comparable.insert("") } }
         // The twin is on the output's file system only when its folder and the output's are on
@@ -151,6 +157,7 @@ package final class OutputTransaction: OutputTarget {
 
     deinit {
         abandon()
+        if outputFolder >= 0 { Glibc.close(outputFolder) }
     }
 
     package func createFolders(_ folders: Set<String>) throws {
@@ -224,7 +231,7 @@ package final class OutputTransaction: OutputTarget {
 
     /// Whether the output's file at `path` has the stamp the previous build left it with.
     private func isUntouched(_ path: String, since previous: KeptPage) -> Bool {
-        FileStamp(path: output + "/" + path) == previous.stamp
+        (outputFolder >= 0 ? FileStamp(in: outputFolder, path) : FileStamp(path: output + "/" + path)) == previous.stamp
     }
 
     /// The previous build's files in `folder` (relative, without a trailing slash) that were

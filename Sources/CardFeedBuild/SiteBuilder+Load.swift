@@ -65,7 +65,7 @@ extension SiteBuilder {
             loadFailed: loaded.diagnostics.hasErrors)
         check(checked).forEach { report.diagnostics.append($0) }
 
-        report.diagnostics.locateCards()
+        report.diagnostics.locateCards(in: loaded.fileBytes)
         report.diagnostics = report.diagnostics.escalated(strict: configuration.config.strict)
         return ruled
     }

@@ -45,6 +45,8 @@ public struct SiteBuilder: Sendable {
         },
         BuildStep(.rules) { builder, state, report in
             state.ruled = builder.applyRules(state.loaded!, state.configuration!, &report)
+            // Its messages located, the build lets go of the card files' bytes.
+            state.loaded!.fileBytes = [:]
         },
         BuildStep(.checkpoint) { builder, state, report throws(BuildFailure) in
             state.setup = try builder.checkpoint(state.configuration!, &report)

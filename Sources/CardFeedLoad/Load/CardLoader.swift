@@ -17,6 +17,11 @@ public struct LoadedCards: Sendable {
     public var diagnostics = Diagnostics()
     /// What became of the entries of the id the loader follows (`CardLoader.following`).
     public var history: [CardEvent] = []
+    /// Each file's bytes as they were read, by its name in messages: where a message about a
+    /// card finds its line (`Diagnostics.locateCards(in:)`), rather than in the file read again
+    /// (a tenth of a second at 100,000 cards), which may have changed meanwhile. The build lets
+    /// go of them once its messages are located.
+    public var fileBytes: [String: Data] = [:]
 }
 
 /// Step 1 of a build: files -> [Card] + diagnostics.
@@ -85,7 +90,7 @@ public struct CardLoader: Sendable {
             var fileEntries = 0
             var fileEntriesRead = 0
             var fileIsSync = false
-            readEntries(
+            let bytes = readEntries(
                 url, file: file, decoder: decoder, reusing: cache, decoderKey: decoderKey, firstOrder: { entriesHandedOver },
                 into: &fileProblems,
                 expect: { count, sync in
@@ -122,6 +127,7 @@ public struct CardLoader: Sendable {
             merging.queue.sync {
                 merging.state.withLock { state in
                     state.result.files.append(file)
+                    state.result.fileBytes[file] = bytes
                     if let warning = state.keysSetAside.warning(sync: fileIsSync) { state.result.diagnostics.append(warning) }
                     state.result.diagnostics.append(contentsOf: fileProblems)
                 }
@@ -165,21 +171,21 @@ public struct CardLoader: Sendable {
     static let batchSize = 4096
 
     /// Reads a file's entries, whatever its envelope, and hands them over decoded, in file
-    /// order, a batch at a time.
+    /// order, a batch at a time. Returns the file's bytes, when it could be read.
     private func readEntries(
         _ url: URL, file: String, decoder: CardDecoder, reusing cache: ReuseCache<(DecodedEntry, [Diagnostic])>?, decoderKey: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
         expect: (Int, ContentCardsSync?) -> Void = { _, _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
-    ) {
+    ) -> Data? {
         let data: Data
         do {
             data = try InputFile.read(url, mapped: true)
         } catch {
             diagnostics.append(Diagnostic(.error, file: file, message: error.description))
-            return
+            return nil
         }
         if !data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {  // stops at the first byte of content
             diagnostics.append(Diagnostic(.error, file: file, message: "the file is empty; expected a card, a list of cards or an envelope such as {\"cards\": [...]}"))
-            return
+            return data
         }
         let restTime = givenNow ?? Self.modificationTime(url)
         func decodeInParallel(
@@ -268,6 +274,7 @@ public struct CardLoader: Sendable {
                 diagnostics.append(Diagnostic(.error, file: file, line: error.line, column: error.column, message: error.message))
             }
         }
+        return data
     }
 
     /// A card decoded in an earlier build, at its place in this one.

@@ -32,7 +32,7 @@ public final class ReuseCaches: Sendable {
         entries = writer == nil ? ReuseCache() : nil
         var keep: (@Sendable (Int, RenderedCard) -> Void)?
         if let writer { keep = { key, card in writer.append(card, for: key) } }
-        cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCard($0) }, keep: keep)
+        cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCards($0) }, keep: keep)
     }
 
     /// `serve`'s, which starts from the cards of the cache on disk, if it can be read (and

@@ -53,14 +53,13 @@ final class OutputFiles: Sendable {
         shards.flatMap { shard in shard.entries.withLock { $0.compactMap { $0.value.made ? $0.key : nil } } }
     }
 
-    /// The paths of the files in the new output.
-    var paths: Set<String> {
-        var paths: Set<String> = []
-        for shard in shards {
-            shard.entries.withLock { entries in
-                for (path, entry) in entries where entry.isFile { paths.insert(path) }
-            }
-        }
-        return paths
+    /// Whether the new output has a file at `path`.
+    func hasFile(_ path: String) -> Bool {
+        shard(path).entries.withLock { $0[path]?.isFile == true }
+    }
+
+    /// The paths of the files in the new output that `include` takes, in no order.
+    func paths(where include: (String) -> Bool) -> [String] {
+        shards.flatMap { shard in shard.entries.withLock { $0.compactMap { $0.value.isFile && include($0.key) ? $0.key : nil } } }
     }
 }

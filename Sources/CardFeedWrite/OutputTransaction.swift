@@ -320,11 +320,11 @@ package final class OutputTransaction: OutputTarget {
         let folders = state.withLock { $0.created }
         // The old output's files, to tell those the new one lost: walked while the twin is swept.
         let oldFiles = hasPrevious ? Background { [output] in Self.files(in: output) } : nil
-        let (paths, written, linked) = (files.paths, files.written.load(ordering: .relaxed), files.linked.load(ordering: .relaxed))
+        let (written, linked) = (files.written.load(ordering: .relaxed), files.linked.load(ordering: .relaxed))
         do {
-            if let twin { sweep(twin, keeping: paths, folders: folders) }
+            if let twin { sweep(twin, folders: folders) }
             if hasPrevious { carried = try carryHiddenFiles() }
-            let marker = OutputHiddenFiles.markerText(copied: paths.filter(OutputHiddenFiles.isHidden))
+            let marker = OutputHiddenFiles.markerText(copied: files.paths(where: OutputHiddenFiles.isHidden))
             try Data(marker.utf8).write(to: URL(fileURLWithPath: staging + "/" + SiteWriter.markerName))
         } catch {
             abandon()
@@ -332,7 +332,7 @@ package final class OutputTransaction: OutputTarget {
         }
         var removed: [String] = []
         if let oldFiles {
-            removed = oldFiles.value.filter { !paths.contains($0) && !carried.contains($0) }
+            removed = oldFiles.value.filter { !files.hasFile($0) && !carried.contains($0) }
             if cardfeed_exchange_paths(staging, output) != 0 {
                 // Only a file system or kernel that cannot exchange two names (EINVAL, ENOSYS)
                 // gets the two renames, with an instant when there is no output; the next build
@@ -362,12 +362,15 @@ package final class OutputTransaction: OutputTarget {
     /// last that this build did not make or keep, and folders it has no file in. (Hidden files
     /// that every build keeps go too, and are linked from the output again, as into a new
     /// staging folder.)
-    private func sweep(_ twin: FolderTree, keeping paths: Set<String>, folders: Set<String>) {
+    private func sweep(_ twin: FolderTree, folders: Set<String>) {
         // A name that was a file and is now a folder, or the other way round, was cleared when
         // the build made it (`createFolders`, `clearTwin`) and holds the new one.
-        for (path, _) in twin.files where !paths.contains(path) && !folders.contains(path) { Self.clear(staging + "/" + path) }
+        // On both cores: the twin has as many files as the output.
+        Parallel.perform(count: twin.files.count, chunk: 1024) { [files, staging] range in
+            for (path, _) in twin.files[range] where !files.hasFile(path) && !folders.contains(path) { Self.clear(staging + "/" + path) }
+        }
         // Each folder after the folder it is in: reversed, a folder is emptied before its parent.
-        for folder in twin.folders.reversed() where !folders.contains(folder) && !paths.contains(folder) {
+        for folder in twin.folders.reversed() where !folders.contains(folder) && !files.hasFile(folder) {
             if rmdir(staging + "/" + folder) != 0 && errno != ENOENT { try? FileManager.default.removeItem(atPath: staging + "/" + folder) }
         }
     }

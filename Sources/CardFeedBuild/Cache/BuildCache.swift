@@ -165,9 +165,13 @@ final class BuildCache: Sendable {
         return try? RenderedCard(html: reader.byteArray(), description: reader.optionalString(), words: reader.optionalString())
     }
 
-    /// Whether the previous build kept a card under `key` (its bytes unread, so unchecked: the
-    /// build that reads it checks them).
-    func hasCard(_ key: Int) -> Bool { index[key] != nil }
+    /// Whether the previous build kept a card under each of `keys` (its bytes unread, so
+    /// unchecked: the build that reads it checks them). A chunk of keys at a time: both cores
+    /// ask, and each look at the index (read on its own thread) counts a reference to it.
+    func hasCards(_ keys: [Int]) -> [Bool] {
+        let index = index
+        return keys.map { index[$0] != nil }
+    }
 
     private func recordBytes(_ record: CardRecord) -> [UInt8]? {
         Self.bytes(of: record, in: cardsFile, size: cardsSize)

@@ -24,8 +24,8 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     /// Where a value that no build of this process made is looked for: a cache on disk
     /// (`BuildCache`), read a value at a time, as the build asks.
     private let fallback: (@Sendable (Int) -> Value?)?
-    /// Whether `fallback` has a value under a key, without reading it.
-    private let fallbackHas: (@Sendable (Int) -> Bool)?
+    /// Whether `fallback` has a value under each of some keys, without reading them.
+    private let fallbackHas: (@Sendable ([Int]) -> [Bool])?
     /// Where a value this build makes goes instead of memory: the same cache on disk, which
     /// writes it as the build goes. Then the values used are not kept here, only their keys.
     private let keep: (@Sendable (Int, Value) -> Void)?
@@ -36,7 +36,7 @@ public final class ReuseCache<Value: Sendable>: Sendable {
         keep = nil
     }
 
-    package init(fallback: @escaping @Sendable (Int) -> Value?, has: (@Sendable (Int) -> Bool)? = nil, keep: (@Sendable (Int, Value) -> Void)? = nil) {
+    package init(fallback: @escaping @Sendable (Int) -> Value?, has: (@Sendable ([Int]) -> [Bool])? = nil, keep: (@Sendable (Int, Value) -> Void)? = nil) {
         self.fallback = fallback
         self.fallbackHas = has
         self.keep = keep
@@ -62,7 +62,7 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     package func keepUnread(_ keys: [Int]) -> [Bool] {
         // Only a cache on disk keeps a value by its key alone; in memory, keeping it is reading it.
         guard let fallbackHas, keep != nil else { return keys.map { value(for: $0) != nil } }
-        let found = keys.map(fallbackHas)
+        let found = fallbackHas(keys)
         // Under one lock: both cores keep a card every few microseconds.
         state.withLock { state in
             for (key, found) in zip(keys, found) where found { state.usedKeys.insert(key) }

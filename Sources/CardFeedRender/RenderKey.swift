@@ -46,47 +46,51 @@ struct CardRenderKey {
     }
 }
 
-/// What a page's frame (the page template around its cards) is made of, besides the page's
-/// place and its cards: the templates and settings, and every feed's cards and pages (the
-/// navigation lists the feeds that have cards, the pagination links the pages either side).
+/// What every page, a feed's or a card's, shows the same besides its place and its cards: the
+/// templates and settings, the feeds the navigation lists, and on a site in several languages
+/// the pages that link each other. Not the feeds' cards: a page shows no count of them (see
+/// `FeedView`), so a card that comes or goes changes only the pages that show it, and those
+/// whose links to the pages either side change.
 struct PageFrameKey: Hashable {
-    /// The hash of the build's `RenderContextKey`.
-    var context: Int
-    var feeds: [FeedSelection]
-    /// On a site in several languages, every tree's pages that link each other.
-    var languages: LanguageLinks?
-}
-
-/// What every card's page shows the same besides the templates and settings: the feeds the
-/// navigation lists.
-struct CardPageFrameKey: Hashable {
     /// The hash of the build's `RenderContextKey`.
     var context: Int
     /// By feed: whether the navigation lists it.
     var listed: [Bool]
-    /// On a site in several languages, the cards' translations' pages.
+    /// On a site in several languages, the pages that link each other.
     var languages: LanguageLinks?
 }
 
-/// What a page is made of, a feed's or a card's: the frame every page of its kind shares, its
-/// place and its cards. A card's page has its card, and for its place its links back to its
-/// place in each feed that shows it, not the whole selection: a card that moves to another page
-/// of a feed changes only its own page.
+/// What a page is made of, a feed's or a card's: the frame every page shares, its place, its
+/// links to its feed's other pages, and its cards. A card's page has its card, and for its
+/// place its links back to its place in each feed that shows it, not the whole selection: a
+/// card that moves to another page of a feed changes only its own page.
 struct PageKey {
-    /// The hash of the build's `PageFrameKey`, or for a card's page its `CardPageFrameKey`.
+    /// The hash of the build's `PageFrameKey`.
     var frame: Int
     /// A feed page's path; a card page's links to its places.
     var places: [String]
+    /// A feed page's links to its feed's newer, older and latest pages (`PaginationView`); none
+    /// for a card page.
+    var pagination: [String?] = []
     /// The hashes of its cards' `CardRenderKey`s, in order.
     var cards: [Int]
 
-    var stableHash: Int { StableHasher.hash { $0.combine(frame); $0.combine(places); $0.combine(cards) } }
+    var stableHash: Int {
+        StableHasher.hash { hasher in
+            hasher.combine(frame)
+            hasher.combine(places)
+            hasher.combine(pagination) { $0.combine($1) }
+            hasher.combine(cards)
+        }
+    }
 }
 
 /// The keys of one tree's build: what a cache looks its cards and pages up by.
 package struct RenderKeys: Sendable {
     /// The hash of the build's `RenderContextKey`.
     var context: Int
+    /// The hash of the tree's `PageFrameKey`, which every page's key has.
+    var pageFrame: Int
     /// Each shown card's `CardRenderKey` hash, by display position.
     var cards: [Int]
     /// With card pages, each card's page: its path and its key (the hash of its `PageKey`), by
@@ -106,7 +110,7 @@ extension SiteRenderer {
         let places = CardPlaces(selection, cardPages: settings.cardPages)
         let context = StableHash.reflecting(RenderContextKey(templates: templates.fingerprint, settings: settings.values))
         let settingsKey = StableHash.reflecting(settings.values)
-        let pageFrame = StableHash.reflecting(CardPageFrameKey(context: context, listed: selection.feeds.map(\.listed), languages: languages?.links))
+        let pageFrame = StableHash.reflecting(PageFrameKey(context: context, listed: selection.feeds.map(\.listed), languages: languages?.links))
         let keys = ConcurrentResults<Int>(count: cards.count)
         let pages = ConcurrentResults<(path: String, key: Int)>(count: settings.cardPages ? cards.count : 0)
         let chunk = 512
@@ -120,7 +124,7 @@ extension SiteRenderer {
                 pages.set(position, (PagePaths.cardPage(anchor: anchor, tree: selection.tree), PageKey(frame: pageFrame, places: hrefs, cards: [key]).stableHash))
             }
         }
-        return RenderKeys(context: context, cards: keys.values, cardPages: pages.values, places: places)
+        return RenderKeys(context: context, pageFrame: pageFrame, cards: keys.values, cardPages: pages.values, places: places)
     }
 
     /// The hash of the card's `CardRenderKey`; `settings` is the hash of the build's settings.
@@ -135,10 +139,13 @@ extension SiteRenderer {
 
     /// Each page's key (the hash of its `PageKey`), by feed and page (as `FeedSelection.pages`).
     func pageKeys(_ selection: Selection, _ keys: RenderKeys) -> [[Int]] {
-        let frame = StableHash.reflecting(PageFrameKey(context: keys.context, feeds: selection.feeds, languages: languages?.links))
-        return selection.feeds.map { feed in
-            feed.pages.map { page in
-                PageKey(frame: frame, places: [page.path], cards: page.cards.map { keys.cards[feed.cards[$0]] }).stableHash
+        selection.feeds.map { feed in
+            feed.pages.enumerated().map { index, page in
+                let links = PaginationView(feed, page: index)
+                return PageKey(
+                    frame: keys.pageFrame, places: [page.path], pagination: [links?.newer, links?.older, links?.latest],
+                    cards: page.cards.map { keys.cards[feed.cards[$0]] }
+                ).stableHash
             }
         }
     }

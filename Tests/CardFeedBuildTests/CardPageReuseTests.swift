@@ -20,6 +20,8 @@ import Testing
 
         /// The card pages opened since the last call.
         func takeCardPages() -> [String] { paths.withLock { paths in defer { paths = [] }; return paths.filter { $0.hasPrefix("cards/") }.sorted() } }
+        /// Every page opened since the last call.
+        func takePages() -> [String] { paths.withLock { paths in defer { paths = [] }; return paths.filter { $0.hasSuffix(".html") }.sorted() } }
 
         func createFolders(_ folders: Set<String>) throws { output.createFolders(folders) }
         func open(_ path: String) throws -> OutputSink {
@@ -87,6 +89,42 @@ import Testing
         redated.created = 1_600_000_000
         older[5] = Card(redated)
         #expect(try build(older, values) == ["cards/card-c6.html"], "a card that moves within its feeds' one page")
+    }
+
+    /// A feed's page is made again only when what it shows changed: a card that comes makes
+    /// again the pages it goes on and those whose links to the pages either side change, not
+    /// every page of every feed (no page shows a count of its feed's cards).
+    @Test func aFeedPageIsMadeAgainOnlyWhenWhatItShowsChanged() throws {
+        let site = try TempSite()
+        defer { site.remove() }
+        let output = OpenedFiles(InPlaceOutput(folder: site.output))
+        let cache = ReuseCache<RenderedCard>()
+        let templates = try ReuseKeyTests.templates()
+        var values = try ReuseKeyTests.sampleSettings()
+        values.feeds = Feed.builtin
+        values.pageSize = 2
+        values.cardPages = false
+        func build(_ cards: [Card]) throws -> [String] {
+            let selection = FeedSelector(now: ReuseKeyTests.now, pageSize: values.pageSize, feeds: values.feeds, cardPages: values.cardPages).select(cards)
+            let renderer = SiteRenderer(templates: templates, settings: RenderSettings(values))
+            cache.beginBuild()
+            _ = try renderer.renderPages(selection, into: output, keepDescriptions: [], reusing: cache)
+            _ = try output.commit()
+            cache.endBuild()
+            return output.takePages()
+        }
+        func pages() throws -> [String: Data] {
+            try OutputSafetyTests.tree(site.output).filter { $0.key.hasSuffix(".html") }
+        }
+        let cards = (1...40).map { Self.card($0, category: $0 % 2 == 0 ? .news : .social) }
+        let all = try build(cards)
+        #expect(try build(cards) == [], "nothing changed")
+        let before = try pages()
+        let made = try build(cards + [Self.card(41, category: .social)])
+        let after = try pages()
+        let changed = after.keys.filter { before[$0] != after[$0] }.sorted()
+        #expect(made == changed, "the pages made are those that changed")
+        #expect(!made.isEmpty && made.count * 3 < all.count, "\(made.count) of \(all.count) pages made again")
     }
 
     /// The links of card `number`'s page to its places in its feeds.

@@ -44,23 +44,43 @@ import Testing
         return Card(card)
     }
 
-    @Test func aCardPageIsMadeAgainOnlyWhenWhatItShowsChanged() throws {
-        let site = try TempSite()
-        defer { site.remove() }
-        let output = OpenedFiles(InPlaceOutput(folder: site.output))
+    /// Builds as serve does, into `site`'s output with a cache of rendered cards, and tells which
+    /// files each build opened to make them.
+    final class Rebuilds {
+        let output: OpenedFiles
         let cache = ReuseCache<RenderedCard>()
-        let templates = try ReuseKeyTests.templates()
-        var values = try ReuseKeyTests.sampleSettings()
-        values.feeds = Feed.builtin
-        values.pageSize = 2
-        func build(_ cards: [Card], _ values: RenderSettings.Values) throws -> [String] {
+        let templates: TemplateSet
+        /// The settings the tests start from: the built-in feeds, two cards a page.
+        let values: RenderSettings.Values
+
+        init(_ site: TempSite) throws {
+            output = OpenedFiles(InPlaceOutput(folder: site.output))
+            templates = try ReuseKeyTests.templates()
+            var values = try ReuseKeyTests.sampleSettings()
+            values.feeds = Feed.builtin
+            values.pageSize = 2
+            self.values = values
+        }
+
+        /// The pages of `cards` with `values` (the output tells which files were opened).
+        func build(_ cards: [Card], _ values: RenderSettings.Values) throws {
             let selection = FeedSelector(now: ReuseKeyTests.now, pageSize: values.pageSize, feeds: values.feeds, cardPages: values.cardPages).select(cards)
             let renderer = SiteRenderer(templates: templates, settings: RenderSettings(values))
             cache.beginBuild()
             _ = try renderer.renderPages(selection, into: output, keepDescriptions: [], reusing: cache)
             _ = try output.commit()
             cache.endBuild()
-            return output.takeCardPages()
+        }
+    }
+
+    @Test func aCardPageIsMadeAgainOnlyWhenWhatItShowsChanged() throws {
+        let site = try TempSite()
+        defer { site.remove() }
+        let rebuilds = try Rebuilds(site)
+        var values = rebuilds.values
+        func build(_ cards: [Card], _ values: RenderSettings.Values) throws -> [String] {
+            try rebuilds.build(cards, values)
+            return rebuilds.output.takeCardPages()
         }
         var cards = (1...6).map { Self.card($0) }
         #expect(try build(cards, values) == (1...6).map { "cards/card-c\($0).html" })
@@ -97,21 +117,12 @@ import Testing
     @Test func aFeedPageIsMadeAgainOnlyWhenWhatItShowsChanged() throws {
         let site = try TempSite()
         defer { site.remove() }
-        let output = OpenedFiles(InPlaceOutput(folder: site.output))
-        let cache = ReuseCache<RenderedCard>()
-        let templates = try ReuseKeyTests.templates()
-        var values = try ReuseKeyTests.sampleSettings()
-        values.feeds = Feed.builtin
-        values.pageSize = 2
+        let rebuilds = try Rebuilds(site)
+        var values = rebuilds.values
         values.cardPages = false
         func build(_ cards: [Card]) throws -> [String] {
-            let selection = FeedSelector(now: ReuseKeyTests.now, pageSize: values.pageSize, feeds: values.feeds, cardPages: values.cardPages).select(cards)
-            let renderer = SiteRenderer(templates: templates, settings: RenderSettings(values))
-            cache.beginBuild()
-            _ = try renderer.renderPages(selection, into: output, keepDescriptions: [], reusing: cache)
-            _ = try output.commit()
-            cache.endBuild()
-            return output.takePages()
+            try rebuilds.build(cards, values)
+            return rebuilds.output.takePages()
         }
         func pages() throws -> [String: Data] {
             try OutputSafetyTests.tree(site.output).filter { $0.key.hasSuffix(".html") }

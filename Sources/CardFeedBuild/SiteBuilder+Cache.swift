@@ -13,6 +13,7 @@ extension SiteBuilder {
         if let output, let search = state.site?.search, let partKeys = search.partKeys {
             keepSearchParts(partKeys, madeAgain: Set(partKeys.indices).subtracting(search.kept), of: output.1, in: output.0)
         }
+        (state.output as? OutputTransaction)?.finishClearingTwin()
     }
 
     /// The search index's parts of the output, each with its key, for a build whose output will

@@ -69,6 +69,9 @@ package final class OutputTransaction: OutputTarget {
     package let hiddenFiles: OutputHiddenFiles
 
     private let state = Mutex(State())
+    /// The twin's clearing once the new output is in place (see `keep(oldOutput:removed:)`),
+    /// which goes on while the build keeps its cache.
+    private let clearing = Mutex<Background<Void>?>(nil)
 
     private struct State {
         /// Folders of the old output (relative) that are real folders, in which its files are compared.
@@ -156,6 +159,7 @@ package final class OutputTransaction: OutputTarget {
     }
 
     deinit {
+        finishClearingTwin()
         abandon()
         if outputFolder >= 0 { Glibc.close(outputFolder) }
     }
@@ -392,7 +396,16 @@ package final class OutputTransaction: OutputTarget {
                 return
             }
         }
-        for file in files.made + removed + [SiteWriter.markerName] { Self.clear(twinPath + "/" + file) }
+        // On a thread of its own: a card template's change writes 46,108 files anew at 100,000
+        // cards, whose old bytes take 0.4 s to remove, while the build has its cache to keep.
+        let stale = files.made + removed + [SiteWriter.markerName]
+        clearing.withLock { $0 = Background { for file in stale { Self.clear(twinPath + "/" + file) } } }
+    }
+
+    /// Waits until the twin holds only what it shares with the new output (`commit` left it to
+    /// a thread of its own).
+    package func finishClearingTwin() {
+        clearing.withLock { $0 }?.value
     }
 
     private func failure(_ what: String) -> SiteWriter.Refusal {

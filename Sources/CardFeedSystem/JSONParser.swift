@@ -100,6 +100,8 @@ package struct JSONParser {
         // Every byte before `counted` is counted in `line` and `column`.
         var line = 1, column = 1, counted = 0
         for offset in Set(offsets).sorted() where offset <= bytes.count {
+            // (An offset before the file: its first line and column, as a count from it gives.)
+            guard offset >= counted else { result[offset] = (line, column); continue }
             while counted < offset, let newline = memchr(base + counted, 0x0A, offset - counted) {
                 line += 1
                 column = 1

@@ -49,6 +49,16 @@ package enum SystemCalls {
     }
 
     /// Reads exactly `count` bytes of `descriptor` from `offset`; EIO when the file ends first.
+    /// The folder at `path`, opened to reach files from it (`fstatat`, `linkat`); -1 when it
+    /// cannot be. (A type with an `open` method of its own cannot name the C function.)
+    package static func openFolder(_ path: String) -> Int32 {
+        open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    }
+
+    package static func close(_ descriptor: Int32) {
+        _ = Foundation.close(descriptor)
+    }
+
     package static func read(_ descriptor: Int32, count: Int, offset: Int) throws(Failure) -> [UInt8] {
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in

@@ -126,7 +126,7 @@ package final class OutputTransaction: OutputTarget {
             try? FileManager.default.removeItem(atPath: parent + "/" + leftover)
         }
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-        outputFolder = hasPrevious ? Glibc.open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+        outputFolder = hasPrevious ? SystemCalls.openFolder(output) : -1
         hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
         if hasPrevious { state.withLock { _ = $0.comparable.insert("") } }
         // The twin is on the output's file system only when its folder and the output's are on
@@ -161,7 +161,7 @@ package final class OutputTransaction: OutputTarget {
     deinit {
         finishClearingTwin()
         abandon()
-        if outputFolder >= 0 { Glibc.close(outputFolder) }
+        if outputFolder >= 0 { SystemCalls.close(outputFolder) }
     }
 
     package func createFolders(_ folders: Set<String>) throws {
@@ -282,6 +282,8 @@ package final class OutputTransaction: OutputTarget {
     private func linksOutputFile(_ path: String, inode: UInt64) -> Bool {
         if twin != nil, twinInodes[path] == inode { return true }
         clearTwin(path)
+        // From the folder its stamp was read in (`isUntouched`).
+        if outputFolder >= 0 { return linkat(outputFolder, path, AT_FDCWD, staging + "/" + path, 0) == 0 }
         return linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0
     }
 

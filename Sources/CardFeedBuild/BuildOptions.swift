@@ -84,6 +84,10 @@ public struct BuildReport: Sendable {
     public var output: URL?
     public var diagnostics = Diagnostics()
     public var stepSeconds: [(step: String, seconds: Double)] = []
+    /// The whole build's time, from its start to its end: the steps', and what is done between
+    /// them (reading the settings and templates, the rules and checks, the cache's keys, keeping
+    /// the cache). Nil until the build has ended.
+    public var seconds: Double?
     /// The steps the build prints a line for (`SiteBuilder.numberedSteps`), once its
     /// configuration is read.
     var steps: [BuildStep.Name] = []

@@ -83,6 +83,13 @@ public struct SiteBuilder: Sendable {
     static let explainedSteps = steps.prefix { $0.name != .checkpoint }
 
     public func run() throws(BuildFailure) -> BuildReport {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var report = try runWithItsCache()
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return report
+    }
+
+    private func runWithItsCache() throws(BuildFailure) -> BuildReport {
         // A build into a folder, and `check`, keep a cache on disk; serve keeps its own in memory
         // (and starts from the disk's, `ReuseCaches.startingFrom`). A cache where the build may
         // not keep it (`misplacement`) is never opened: the configure step refuses it with an

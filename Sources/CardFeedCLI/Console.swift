@@ -148,7 +148,7 @@ struct Summary {
             lines.append("\(OutputFormat.withoutBaseURL): they need the site's address (base_url in cardfeed.yml, or --base-url).")
         }
         let warnings = report.diagnostics.warnings.count
-        let seconds = report.stepSeconds.reduce(0) { $0 + $1.seconds }
+        let seconds = report.seconds ?? report.stepSeconds.reduce(0) { $0 + $1.seconds }
         let timing = String(format: "%.2f s", seconds)
         if let output = report.output {
             // What changed is what a deployment that copies changed files (rsync, an upload
@@ -212,7 +212,10 @@ struct Summary {
     /// `--stats`: the time of each step and the peak memory of the process.
     var stats: [String] {
         var lines = report.stepSeconds.map { String(format: "%8.3f s  %@", $0.seconds, $0.step) }
-        lines.append(String(format: "%8.3f s  total", report.stepSeconds.reduce(0) { $0 + $1.seconds }))
+        let steps = report.stepSeconds.reduce(0) { $0 + $1.seconds }
+        let total = max(report.seconds ?? steps, steps)
+        lines.append(String(format: "%8.3f s  %@", total - steps, "between the steps (settings and templates, rules and checks, the cache)"))
+        lines.append(String(format: "%8.3f s  total", total))
         var usage = rusage()
         #if os(Linux)
         let this = RUSAGE_SELF.rawValue

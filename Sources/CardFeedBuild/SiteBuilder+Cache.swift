@@ -8,12 +8,13 @@ extension SiteBuilder {
         let (used, made) = reuse.cards.thisBuild
         report.cardsReused = report.cardsShown - min(made, report.cardsShown)
         if let note = cache.lateNote { report.cacheNote = note }
-        let output = (state.output as? OutputTransaction).flatMap { transaction in destination.folder.map { ($0, transaction.keptPages()) } }
+        let transaction = state.output as? OutputTransaction
+        let output = transaction.flatMap { transaction in destination.folder.map { ($0, transaction.keptPages()) } }
         if let note = cache.save(cards: used, appendedBy: cardsWriter, output: output) { report.cacheNote = note }
         if let output, let search = state.site?.search, let partKeys = search.partKeys {
             keepSearchParts(partKeys, madeAgain: Set(partKeys.indices).subtracting(search.kept), of: output.1, in: output.0)
         }
-        (state.output as? OutputTransaction)?.finishClearingTwin()
+        transaction?.finishClearingTwin()
     }
 
     /// The search index's parts of the output, each with its key, for a build whose output will

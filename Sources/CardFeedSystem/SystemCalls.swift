@@ -48,17 +48,18 @@ package enum SystemCalls {
         package var code: Int32
     }
 
-    /// Reads exactly `count` bytes of `descriptor` from `offset`; EIO when the file ends first.
     /// The folder at `path`, opened to reach files from it (`fstatat`, `linkat`); -1 when it
     /// cannot be. (A type with an `open` method of its own cannot name the C function.)
     package static func openFolder(_ path: String) -> Int32 {
         open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     }
 
+    /// Closes `descriptor`, as `openFolder` pairs with.
     package static func close(_ descriptor: Int32) {
         _ = Foundation.close(descriptor)
     }
 
+    /// Reads exactly `count` bytes of `descriptor` from `offset`; EIO when the file ends first.
     package static func read(_ descriptor: Int32, count: Int, offset: Int) throws(Failure) -> [UInt8] {
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in

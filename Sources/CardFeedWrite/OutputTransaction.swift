@@ -56,10 +56,7 @@ package final class OutputTransaction: OutputTarget {
     /// place, and, when it holds one there, what it held as this build began (then the build is
     /// made in it: `staging` is its path).
     private let twinPath: String?
-    private let twin: FolderTree?
-    /// The twin's files' inodes, and its folders, by path.
-    private let twinInodes: [String: UInt64]
-    private let twinFolders: Set<String>
+    private let twin: TwinFolder.Walk?
     private let lock: OutputLock
     private let hasPrevious: Bool
     /// The old output, open (-1 when there is none, or it cannot be opened): its files' stamps
@@ -140,16 +137,11 @@ package final class OutputTransaction: OutputTarget {
         }
         if hasPrevious, let twinPath = self.twinPath, let twinStatus, (twinStatus.st_mode & S_IFMT) == S_IFDIR, twinStatus.st_dev == parentDevice.st_dev {
             staging = twinPath
-            let walk = twinFolder!.walk
-            twin = walk.tree
-            twinInodes = walk.inodes
-            twinFolders = walk.folders
+            twin = twinFolder!.walk
             return
         }
         staging = besideOutput
         twin = nil
-        twinInodes = [:]
-        twinFolders = []
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
             state.withLock { $0.finished = true }  // the staging name is not this build's to remove
@@ -168,7 +160,7 @@ package final class OutputTransaction: OutputTarget {
         try state.withLock { (state) throws in
             for folder in folders.sorted() where !state.created.contains(folder) {
                 // In the twin, the folder may be there, or a file of the output before last in its place.
-                if twinInodes[folder] != nil { Self.clear(staging + "/" + folder) }
+                if twin?.inodes[folder] != nil { Self.clear(staging + "/" + folder) }
                 guard mkdir(staging + "/" + folder, 0o755) == 0 || errno == EEXIST else {
                     throw SiteWriter.Refusal(description: "cannot create the folder \(folder): \(String(cString: strerror(errno)))")
                 }
@@ -280,7 +272,7 @@ package final class OutputTransaction: OutputTarget {
     /// Whether the new output has the old output's file at `path` (whose inode is `inode`), as
     /// it is: in the twin, where it was that file already, or once linked.
     private func linksOutputFile(_ path: String, inode: UInt64) -> Bool {
-        if twin != nil, twinInodes[path] == inode { return true }
+        if twin?.inodes[path] == inode { return true }
         clearTwin(path)
         // From the folder its stamp was read in (`isUntouched`).
         if outputFolder >= 0 { return linkat(outputFolder, path, AT_FDCWD, staging + "/" + path, 0) == 0 }
@@ -290,7 +282,7 @@ package final class OutputTransaction: OutputTarget {
     /// Removes what the twin has at `path`, file or folder, before the new file is made there:
     /// a file of the twin may be the output's own, and is never written in place.
     private func clearTwin(_ path: String) {
-        if twinInodes[path] != nil || twinFolders.contains(path) { Self.clear(staging + "/" + path) }
+        if let twin, twin.inodes[path] != nil || twin.folders.contains(path) { Self.clear(staging + "/" + path) }
     }
 
     private static func clear(_ path: String) {
@@ -368,15 +360,16 @@ package final class OutputTransaction: OutputTarget {
     /// last that this build did not make or keep, and folders it has no file in. (Hidden files
     /// that every build keeps go too, and are linked from the output again, as into a new
     /// staging folder.)
-    private func sweep(_ twin: FolderTree, folders: Set<String>) {
+    private func sweep(_ twin: TwinFolder.Walk, folders: Set<String>) {
         // A name that was a file and is now a folder, or the other way round, was cleared when
         // the build made it (`createFolders`, `clearTwin`) and holds the new one.
         // On both cores: the twin has as many files as the output.
-        Parallel.perform(count: twin.files.count, chunk: 1024) { [files, staging] range in
-            for (path, _) in twin.files[range] where !files.hasFile(path) && !folders.contains(path) { Self.clear(staging + "/" + path) }
+        let twinFiles = twin.tree.files
+        Parallel.perform(count: twinFiles.count, chunk: 1024) { [files, staging] range in
+            for (path, _) in twinFiles[range] where !files.hasFile(path) && !folders.contains(path) { Self.clear(staging + "/" + path) }
         }
         // Each folder after the folder it is in: reversed, a folder is emptied before its parent.
-        for folder in twin.folders.reversed() where !folders.contains(folder) && !files.hasFile(folder) {
+        for folder in twin.tree.folders.reversed() where !folders.contains(folder) && !files.hasFile(folder) {
             if rmdir(staging + "/" + folder) != 0 && errno != ENOENT { try? FileManager.default.removeItem(atPath: staging + "/" + folder) }
         }
     }

@@ -164,9 +164,24 @@ for (const card of document.querySelectorAll('.cardfeed-placement [data-dismissi
 
 
 def placement_styles(driver):
+    """Every element's styles once the page has stopped laying itself out: two readings a couple
+    of frames apart that agree. A busy machine (CI runs two browsers at once) once read a card
+    footer's auto margin in the middle of a layout, 16 px off what the same page gives a moment
+    later; a host's rule that really reaches a card gives the same wrong value every time."""
     wait_for_images(driver)
     driver.execute_script(DISMISS_BUTTONS)
-    return driver.execute_script(STYLES, PROPERTIES)
+    styles = driver.execute_script(STYLES, PROPERTIES)
+    for _ in range(10):
+        driver.execute_async_script(AFTER_TWO_FRAMES)
+        again = driver.execute_script(STYLES, PROPERTIES)
+        if again == styles:
+            break
+        styles = again
+    return styles
+
+
+AFTER_TWO_FRAMES = """const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => done()));"""
 
 
 def differences(expected, found, limit=12):

@@ -66,7 +66,12 @@ struct CardPlaces: Sendable {
 
     /// The card with `anchor` on page `page` of feed `feed`: `news/page-summer-sale.html#card-x`.
     func href(feed: Int, page: Int, anchor: String) -> String {
-        files[feed][page] + "#" + anchor
+        file(feed: feed, page: page) + "#" + anchor
+    }
+
+    /// Page `page` of feed `feed`: what `href` links to.
+    func file(feed: Int, page: Int) -> String {
+        files[feed][page]
     }
 
     /// The card on the page of its home feed (see `CardHomes`) that holds it.

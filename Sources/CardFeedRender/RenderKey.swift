@@ -67,7 +67,8 @@ struct PageFrameKey: Hashable {
 struct PageKey {
     /// The hash of the build's `PageFrameKey`.
     var frame: Int
-    /// A feed page's path; a card page's links to its places.
+    /// A feed page's path; for a card page, the paths of the feed pages it links back to (the
+    /// links are these with the card's anchor, which is in its card's key).
     var places: [String]
     /// A feed page's links to its feed's newer, older and latest pages (`PaginationView`); none
     /// for a card page.
@@ -117,11 +118,14 @@ extension SiteRenderer {
         Parallel.perform(iterations: (cards.count + chunk - 1) / chunk) { index in
             for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
                 let anchor = cards.anchor(at: position)
-                let key = renderKey(cards[position], anchor: anchor, permalink: places.permalink(position: position, anchor: anchor), settings: settingsKey)
+                // With card pages, the permalink is the card's page's path.
+                let permalink = places.permalink(position: position, anchor: anchor)
+                let key = renderKey(cards[position], anchor: anchor, permalink: permalink, settings: settingsKey)
                 keys.set(position, key)
                 guard settings.cardPages else { continue }
-                let hrefs = places.places(of: position).map { places.href(feed: $0.feed, page: $0.page, anchor: anchor) }
-                pages.set(position, (PagePaths.cardPage(anchor: anchor, tree: selection.tree), PageKey(frame: pageFrame, places: hrefs, cards: [key]).stableHash))
+                // Its links back are these pages' paths with the card's anchor, which its key has.
+                let feedPages = places.places(of: position).map { places.file(feed: $0.feed, page: $0.page) }
+                pages.set(position, (permalink, PageKey(frame: pageFrame, places: feedPages, cards: [key]).stableHash))
             }
         }
         return RenderKeys(context: context, pageFrame: pageFrame, cards: keys.values, cardPages: pages.values, places: places)

@@ -29,6 +29,23 @@ struct StableHashTests {
         #expect(hash("ab", "c", nil) == hashes[3])
     }
 
+    /// A hasher's hash is XXH3's of the bytes it was fed, lengths and flags included, past the
+    /// room it starts with too.
+    @Test func aHasherHashesTheBytesItWasFed() {
+        let long = String(repeating: "é", count: 3000)
+        var hasher = StableHasher()
+        hasher.combine("ab")
+        hasher.combine(true)
+        hasher.combine(long)
+        hasher.combine(Int?.none)
+        var bytes: [UInt8] = []
+        bytes.append(littleEndian: 2)
+        bytes += Array("ab".utf8) + [1]
+        bytes.append(littleEndian: UInt64(long.utf8.count))
+        bytes += Array(long.utf8) + [0]
+        #expect(hasher.finalize() == Int(truncatingIfNeeded: StableHash.of(bytes: bytes)))
+    }
+
     enum Shade: Equatable { case light, dark }
     struct Settings { var words: [String: String]; var shade: Shade; var tags: Set<String> }
 

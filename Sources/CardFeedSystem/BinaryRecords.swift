@@ -8,6 +8,17 @@ package struct BinaryWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Writes after `bytes`, in the same memory when nothing else holds it.
+    package init(continuing bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// What was written, handed over: the writer is empty after.
+    package mutating func takeBytes() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
+
     package mutating func write(_ value: UInt64) {
         bytes.append(littleEndian: value)
     }
@@ -37,10 +48,27 @@ package struct BinaryWriter {
         write(string == nil ? 0 : 1)
         if let string { write(string) }
     }
+
+    package mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    package mutating func write(_ value: Int64) { write(UInt64(bitPattern: value)) }
+
+    /// An optional number: a flag, then the number.
+    package mutating func write(_ value: Int64?) {
+        write(value != nil)
+        if let value { write(value) }
+    }
+
+    package mutating func write(_ value: Double?) {
+        write(value != nil)
+        if let value { write(value.bitPattern) }
+    }
 }
 
 package struct BinaryReader {
-    package struct Truncated: Error {}
+    /// The bytes are cut short, or are not what was written (a value out of its type's range).
+    package struct Unreadable: Error {
+        package init() {}
+    }
 
     private let bytes: [UInt8]
     package private(set) var position: Int
@@ -54,31 +82,52 @@ package struct BinaryReader {
     /// How many bytes are left to read.
     package var remaining: Int { bytes.count - position }
 
-    package mutating func uint64() throws(Truncated) -> UInt64 {
-        guard bytes.count - position >= 8 else { throw Truncated() }
+    package mutating func uint64() throws(Unreadable) -> UInt64 {
+        guard bytes.count - position >= 8 else { throw Unreadable() }
         var value: UInt64 = 0
         for offset in (0..<8).reversed() { value = value << 8 | UInt64(bytes[position + offset]) }
         position += 8
         return value
     }
 
-    package mutating func int() throws(Truncated) -> Int { Int(Int64(bitPattern: try uint64())) }
+    package mutating func int() throws(Unreadable) -> Int { Int(Int64(bitPattern: try uint64())) }
 
-    package mutating func byteArray() throws(Truncated) -> [UInt8] {
+    package mutating func byteArray() throws(Unreadable) -> [UInt8] {
         let count = try int()
-        guard count >= 0, bytes.count - position >= count else { throw Truncated() }
+        guard count >= 0, bytes.count - position >= count else { throw Unreadable() }
         defer { position += count }
         return Array(bytes[position..<position + count])
     }
 
-    package mutating func string() throws(Truncated) -> String {
+    package mutating func string() throws(Unreadable) -> String {
         let count = try int()
-        guard count >= 0, bytes.count - position >= count else { throw Truncated() }
+        guard count >= 0, bytes.count - position >= count else { throw Unreadable() }
         defer { position += count }
         return String(decoding: bytes[position..<position + count], as: UTF8.self)
     }
 
-    package mutating func optionalString() throws(Truncated) -> String? {
+    package mutating func optionalString() throws(Unreadable) -> String? {
         try int() == 0 ? nil : try string()
+    }
+
+    package mutating func bool() throws(Unreadable) -> Bool {
+        guard position < bytes.count, bytes[position] <= 1 else { throw Unreadable() }
+        defer { position += 1 }
+        return bytes[position] == 1
+    }
+
+    package mutating func int64() throws(Unreadable) -> Int64 { Int64(bitPattern: try uint64()) }
+    package mutating func optionalInt64() throws(Unreadable) -> Int64? { try bool() ? try int64() : nil }
+    package mutating func optionalDouble() throws(Unreadable) -> Double? { try bool() ? Double(bitPattern: try uint64()) : nil }
+
+    /// A count, then as many elements, each read by `element`.
+    package mutating func list<Element>(_ element: (inout BinaryReader) throws(Unreadable) -> Element) throws(Unreadable) -> [Element] {
+        let count = try int()
+        // Each element takes a byte at least: a damaged count never reserves memory for nothing.
+        guard count >= 0, count <= remaining else { throw Unreadable() }
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        for _ in 0..<count { elements.append(try element(&self)) }
+        return elements
     }
 }

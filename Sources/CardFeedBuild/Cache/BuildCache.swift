@@ -333,7 +333,7 @@ final class BuildCache: Sendable {
             return .failure(Problem(description: "is damaged or was cut short"))
         }
         var reader = BinaryReader(body)
-        do throws(BinaryReader.Truncated) {
+        do throws(BinaryReader.Unreadable) {
             let count = try reader.int()
             var written: [String] = []
             for _ in 0..<max(0, min(count, 16)) { written.append(try reader.string()) }
@@ -359,7 +359,7 @@ final class BuildCache: Sendable {
     /// output and its pages.
     private static func readBody(_ reader: BinaryReader) -> Contents {
         var reader = reader
-        do throws(BinaryReader.Truncated) {
+        do throws(BinaryReader.Unreadable) {
             var index: [Int: CardRecord] = [:]
             let cardCount = try reader.int()
             index.reserveCapacity(max(0, min(cardCount, reader.remaining / 32)))

@@ -1,0 +1,156 @@
+import CardFeedSystem
+
+// A card and its messages as the build cache keeps them between builds (`BinaryWriter`), so
+// that a rebuild takes an unchanged entry of a card file as it was decoded instead of parsing
+// and checking it again. Every field is written, in the order of its type's declaration;
+// `CardRecordTests` edits each field of a card (found from the type) and each of a message,
+// and reads it back, so a field added to a type and not here fails it.
+
+extension Card.Fields {
+    package func write(into writer: inout BinaryWriter) {
+        writer.write(id)
+        writer.write(type.rawValue)
+        writer.write(viewed)
+        writer.write(created)
+        writer.write(updated)
+        writer.write(expiresAt)
+        writer.write(categories.count)
+        for category in categories { writer.write(category.rawValue) }
+        writer.write(extras.count)
+        for extra in extras { writer.write(extra.key); writer.write(extra.value) }
+        switch image {
+        case nil: writer.write(0)
+        case .remote(let url): writer.write(1); writer.write(url)
+        case .asset(let path): writer.write(2); writer.write(path)
+        }
+        writer.write(imageAlt)
+        writer.write(language)
+        writer.write(title)
+        writer.write(description)
+        writer.write(descriptionFormat.rawValue)
+        writer.write(url)
+        writer.write(domain)
+        writer.write(aspectRatio)
+        writer.write(useWebView)
+        writer.write(pinned)
+        writer.write(dismissed)
+        writer.write(removed)
+        writer.write(dismissible)
+        writer.write(isTest)
+        writer.write(clicked)
+        writer.write(subtitle)
+        writer.write(caption)
+        writer.write(rating)
+        writer.write(reviews.map(Int64.init))
+        writer.write(price)
+        writer.write(displayPrice)
+        writer.write(mediaType)
+        writer.write(itunesID)
+        writer.write(universal)
+        writer.write(styles.count)
+        for style in styles { writer.write(style.name); writer.write(style.value) }
+        writer.write(templateName)
+        source.write(into: &writer)
+    }
+
+    /// A card as `write(into:)` wrote it; `Unreadable` when the bytes are not such a card (a
+    /// cache written by another CardFeed is never read, so this means damage).
+    package init(reading reader: inout BinaryReader) throws(BinaryReader.Unreadable) {
+        let id = try reader.string()
+        guard let type = CardType(rawValue: try reader.string()) else { throw .init() }
+        var fields = Card.Fields(id: id, type: type, source: CardSource(file: "", index: 0, order: 0))
+        fields.viewed = try reader.bool()
+        fields.created = try reader.optionalInt64()
+        fields.updated = try reader.int64()
+        fields.expiresAt = try reader.optionalInt64()
+        fields.categories = try reader.list { reader throws(BinaryReader.Unreadable) in
+            guard let category = FeedCategory(rawValue: try reader.string()) else { throw .init() }
+            return category
+        }
+        fields.extras = try reader.list { reader throws(BinaryReader.Unreadable) in Card.Extra(key: try reader.string(), value: try reader.string()) }
+        switch try reader.int() {
+        case 0: fields.image = nil
+        case 1: fields.image = .remote(try reader.string())
+        case 2: fields.image = .asset(try reader.string())
+        default: throw .init()
+        }
+        fields.imageAlt = try reader.optionalString()
+        fields.language = try reader.optionalString()
+        fields.title = try reader.optionalString()
+        fields.description = try reader.optionalString()
+        guard let format = DescriptionFormat(rawValue: try reader.string()) else { throw .init() }
+        fields.descriptionFormat = format
+        fields.url = try reader.optionalString()
+        fields.domain = try reader.optionalString()
+        fields.aspectRatio = try reader.optionalDouble()
+        fields.useWebView = try reader.bool()
+        fields.pinned = try reader.bool()
+        fields.dismissed = try reader.bool()
+        fields.removed = try reader.bool()
+        fields.dismissible = try reader.bool()
+        fields.isTest = try reader.bool()
+        fields.clicked = try reader.bool()
+        fields.subtitle = try reader.optionalString()
+        fields.caption = try reader.optionalString()
+        fields.rating = try reader.optionalDouble()
+        fields.reviews = try reader.optionalInt64().map(Int.init)
+        fields.price = try reader.optionalDouble()
+        fields.displayPrice = try reader.optionalString()
+        fields.mediaType = try reader.optionalString()
+        fields.itunesID = try reader.optionalInt64()
+        fields.universal = try reader.bool()
+        fields.styles = try reader.list { reader throws(BinaryReader.Unreadable) in CSSProperty(name: try reader.string(), value: try reader.string()) }
+        fields.templateName = try reader.optionalString()
+        fields.source = try CardSource(reading: &reader)
+        self = fields
+    }
+}
+
+extension CardSource {
+    package func write(into writer: inout BinaryWriter) {
+        writer.write(file)
+        writer.write(index)
+        writer.write(order)
+        writer.write(offset.map(Int64.init))
+        writer.write(blankLinkKey)
+    }
+
+    package init(reading reader: inout BinaryReader) throws(BinaryReader.Unreadable) {
+        self.init(file: try reader.string(), index: try reader.int(), order: try reader.int(), offset: try reader.optionalInt64().map(Int.init))
+        blankLinkKey = try reader.optionalString()
+    }
+}
+
+extension Diagnostic {
+    package func write(into writer: inout BinaryWriter) {
+        writer.write(severity.rawValue)
+        writer.write(file)
+        writer.write(line.map(Int64.init))
+        writer.write(column.map(Int64.init))
+        writer.write(cardIndex.map(Int64.init))
+        writer.write(cardID)
+        writer.write(field)
+        writer.write(message)
+        writer.write(summary)
+        writer.write(cardOffset.map(Int64.init))
+        writer.write(keysSetAside != nil)
+        if let keysSetAside {
+            writer.write(keysSetAside.count)
+            for key in keysSetAside { writer.write(key) }
+        }
+    }
+
+    package init(reading reader: inout BinaryReader) throws(BinaryReader.Unreadable) {
+        guard let severity = Severity(rawValue: try reader.string()) else { throw .init() }
+        let file = try reader.string()
+        let line = try reader.optionalInt64().map(Int.init)
+        let column = try reader.optionalInt64().map(Int.init)
+        let cardIndex = try reader.optionalInt64().map(Int.init)
+        let cardID = try reader.optionalString()
+        let field = try reader.optionalString()
+        self.init(severity, file: file, line: line, column: column, cardIndex: cardIndex, cardID: cardID, field: field, message: try reader.string())
+        summary = try reader.optionalString()
+        cardOffset = try reader.optionalInt64().map(Int.init)
+        if try reader.bool() { keysSetAside = try reader.list { reader throws(BinaryReader.Unreadable) in try reader.string() } }
+    }
+}

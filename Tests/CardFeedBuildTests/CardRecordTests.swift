@@ -1,0 +1,120 @@
+import Testing
+@testable import CardFeedLoad
+@testable import CardFeedModel
+import CardFeedSystem
+
+/// The build cache keeps each decoded entry of a card file with its messages (`CardRecord.swift`,
+/// `DecodedEntryRecord`) and a rebuild takes it back instead of decoding the entry again: what
+/// it reads must be what was written, every field of it. The card's fields are found from its
+/// type (`ModelEdits`), so a field added to `Card.Fields` and not to the record fails here.
+@Suite struct CardRecordTests {
+    static func sampleCard() -> Card.Fields {
+        var card = ReuseKeyTests.sampleCard()
+        card.source.offset = 412
+        card.source.blankLinkKey = "url"
+        card.viewed = true
+        card.pinned = true
+        card.dismissed = true
+        card.removed = true
+        card.isTest = true
+        card.clicked = true
+        card.descriptionFormat = .text
+        return card
+    }
+
+    static func sampleDiagnostic() -> Diagnostic {
+        var diagnostic = Diagnostic(.warning, file: "cards/a.json", line: 3, column: 7, cardIndex: 2, cardID: "x", field: "image_alt", message: "missing")
+        diagnostic.summary = "missing on some cards"
+        diagnostic.cardOffset = 120
+        diagnostic.keysSetAside = ["ca", "created"]
+        return diagnostic
+    }
+
+    static func readBack(_ decoded: (DecodedEntry, [Diagnostic])) throws -> (DecodedEntry, [Diagnostic]) {
+        var writer = BinaryWriter()
+        DecodedEntryRecord.write(decoded, into: &writer)
+        var reader = BinaryReader(writer.bytes)
+        return try DecodedEntryRecord.read(from: &reader)
+    }
+
+    @Test func everyFieldOfACardIsReadBackAsWritten() throws {
+        // `source`, behind its `KeyExempt`, is edited on its own.
+        let edits = try ModelEdits(Self.sampleCard(), isExempt: ReuseKeyTests.isExempt)
+        let sources = try ModelEdits(Self.sampleCard().source)
+        #expect(edits.problems.isEmpty && sources.problems.isEmpty, "\(edits.problems) \(sources.problems)")
+        #expect(edits.edits.count > 30 && sources.edits.count >= 5)
+        let cards = edits.edits.map(\.value) + sources.edits.map { edit in
+            var card = Self.sampleCard()
+            card.source = edit.value
+            return card
+        }
+        for card in [Self.sampleCard()] + cards {
+            let (entry, diagnostics) = try Self.readBack((.card(Card(card)), []))
+            guard case .card(let read) = entry else { Issue.record("not a card"); continue }
+            // `source` is left out of a card's `==` (see `KeyExempt`).
+            #expect(read.fields == card && read.source == card.source, "\(card)")
+            #expect(diagnostics.isEmpty)
+        }
+        #expect(sources.edits.contains { $0.path == "blankLinkKey" })
+    }
+
+    @Test func everyFieldOfAMessageIsReadBackAsWritten() throws {
+        let sample = Self.sampleDiagnostic()
+        // Each is set in the sample and edited below: a field added to the type is counted here.
+        let fields = Mirror(reflecting: sample).children.compactMap(\.label)
+        #expect(fields == ["severity", "file", "line", "column", "cardIndex", "cardID", "field", "message", "summary", "cardOffset", "keysSetAside"])
+        var edited: [Diagnostic] = [sample]
+        func edit(_ change: (inout Diagnostic) -> Void) { var copy = sample; change(&copy); edited.append(copy) }
+        edit { $0.severity = .error }
+        edit { $0.file = "b.json" }
+        edit { $0.line = nil }
+        edit { $0.column = 8 }
+        edit { $0.cardIndex = nil }
+        edit { $0.cardID = nil }
+        edit { $0.field = nil }
+        edit { $0.message = "other" }
+        edit { $0.summary = nil }
+        edit { $0.cardOffset = nil }
+        edit { $0.keysSetAside = nil }
+        edit { $0.keysSetAside = [] }
+        #expect(Set(edited).count == edited.count)
+        let (_, read) = try Self.readBack((.skipped(.invalid, id: nil), edited))
+        #expect(read == edited)
+    }
+
+    @Test func removalsAndSkippedEntriesAreReadBackAsWritten() throws {
+        let source = CardSource(file: "sync.json", index: 4, order: 9, offset: 77)
+        guard case .removal(let id, let readSource) = try Self.readBack((.removal(id: "gone", source: source), [])).0 else {
+            Issue.record("not a removal")
+            return
+        }
+        #expect(id == "gone" && readSource == source)
+        for reason in SkipReason.allCases {
+            for id in [nil, "x"] {
+                guard case .skipped(let readReason, let readID) = try Self.readBack((.skipped(reason, id: id), [Self.sampleDiagnostic()])).0 else {
+                    Issue.record("not skipped")
+                    continue
+                }
+                #expect(readReason == reason && readID == id)
+            }
+        }
+    }
+
+    /// A record cut short anywhere, or with a byte changed where a kind or a flag is, is an
+    /// error, never a crash or another card.
+    @Test func aDamagedRecordIsAnErrorNeverACard() {
+        var writer = BinaryWriter()
+        DecodedEntryRecord.write((.card(Card(Self.sampleCard())), [Self.sampleDiagnostic()]), into: &writer)
+        let bytes = writer.bytes
+        for length in 0..<bytes.count {
+            var reader = BinaryReader(Array(bytes[..<length]))
+            #expect(throws: BinaryReader.Unreadable.self) { try DecodedEntryRecord.read(from: &reader) }
+        }
+        var longer = BinaryReader(bytes + [0])
+        #expect(throws: BinaryReader.Unreadable.self) { try DecodedEntryRecord.read(from: &longer) }
+        var kind = bytes
+        kind[0] = 7
+        var reader = BinaryReader(kind)
+        #expect(throws: BinaryReader.Unreadable.self) { try DecodedEntryRecord.read(from: &reader) }
+    }
+}

@@ -10,9 +10,8 @@ import CardFeedRender
 /// decoded entries, the renderer its rendered cards), and no step knows of the others'.
 public final class ReuseCaches: Sendable {
     /// Card entries decoded by the last build, by a hash of their file, bytes and decoder
-    /// settings; none for a single build from the cache on disk, which does not keep them (a
-    /// key and a copy of every entry would only cost it).
-    let entries: ReuseCache<(DecodedEntry, [Diagnostic])>?
+    /// settings (see `CardLoader`).
+    let entries: ReuseCache<(DecodedEntry, [Diagnostic])>
     /// Cards rendered by the last build (their HTML and description), by `SiteRenderer.renderKey`.
     let cards: ReuseCache<RenderedCard>
     /// The Pagefind the last build with search found. Finding it runs `pagefind --version`,
@@ -25,14 +24,23 @@ public final class ReuseCaches: Sendable {
         cards = ReuseCache()
     }
 
-    /// For one build with a cache on disk: the cards it holds, read as the build asks for them;
-    /// with `writer`, the cards the build makes go to the cache's file as they render, not
-    /// into memory.
+    /// For one build with a cache on disk: the entries and cards it holds, read as the build
+    /// asks for them; with `writer`, those the build makes go to the cache's file as they are
+    /// made, not into memory.
     init(cardsFrom cache: BuildCache, keepingIn writer: CardsFileWriter? = nil) {
-        entries = writer == nil ? ReuseCache() : nil
-        var keep: (@Sendable (Int, RenderedCard) -> Void)?
-        if let writer { keep = { key, card in writer.append(card, for: key) } }
-        cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCards($0) }, keep: keep)
+        var keepEntry: (@Sendable (Int, (DecodedEntry, [Diagnostic])) -> Void)?
+        var keepCard: (@Sendable (Int, RenderedCard) -> Void)?
+        if let writer {
+            keepEntry = { key, entry in writer.append(entry, for: key) }
+            keepCard = { key, card in writer.append(card, for: key) }
+        }
+        entries = ReuseCache(fallback: { cache.entry($0) }, keep: keepEntry)
+        cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCards($0) }, keep: keepCard)
+    }
+
+    /// The keys of the entries and cards this build used: what a cache on disk keeps.
+    var usedThisBuild: Set<Int> {
+        entries.thisBuild.used.union(cards.thisBuild.used)
     }
 
     /// `serve`'s, which starts from the cards of the cache on disk, if it can be read (and
@@ -46,12 +54,12 @@ public final class ReuseCaches: Sendable {
     }
 
     func beginBuild() {
-        entries?.beginBuild()
+        entries.beginBuild()
         cards.beginBuild()
     }
 
     func endBuild() {
-        entries?.endBuild()
+        entries.endBuild()
         cards.endBuild()
     }
 }

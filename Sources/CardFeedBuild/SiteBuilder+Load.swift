@@ -15,7 +15,7 @@ extension SiteBuilder {
         loader.following = following
         let loaded = step(.load, &report) { (progress: ProgressReport?) -> LoadedCards in
             if let progress { loader.progress = { entries, fraction in progress(entries, nil, "entries", fraction) } }
-            return loader.load(reusing: reuse?.entries ?? nil)
+            return loader.load(reusing: reuse?.entries)
         } detail: {
             "\($0.entriesRead) \($0.entriesRead == 1 ? "entry" : "entries") from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
         }

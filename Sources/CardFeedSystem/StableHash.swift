@@ -15,6 +15,13 @@ package enum StableHash {
     package static func of(bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.withUnsafeBufferPointer { XXH_INLINE_XXH3_64bits($0.baseAddress, $0.count) }
     }
+
+    /// The hash of the bytes of `range` in `view`, with XXH3's `seed`: another seed, another
+    /// hash of the same bytes.
+    package static func of(_ view: ByteView, _ range: Range<Int>, seed: UInt64) -> UInt64 {
+        let bytes = view.slice(range).base
+        return XXH_INLINE_XXH3_64bits_withSeed(bytes.baseAddress, bytes.count, seed)
+    }
 }
 
 extension StableHash {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import CardFeedLoad
 import CardFeedModel
 import CardFeedRender
 import CardFeedSystem
@@ -163,6 +164,14 @@ final class BuildCache: Sendable {
         guard let record = index[key], let bytes = recordBytes(record) else { return nil }
         var reader = BinaryReader(bytes)
         return try? RenderedCard(html: reader.byteArray(), description: reader.optionalString(), words: reader.optionalString())
+    }
+
+    /// The decoded entry of a card file, and its messages, the previous build kept under `key`
+    /// (see `CardLoader`); nil as for `card`.
+    func entry(_ key: Int) -> (DecodedEntry, [Diagnostic])? {
+        guard let record = index[key], let bytes = recordBytes(record) else { return nil }
+        var reader = BinaryReader(bytes)
+        return try? DecodedEntryRecord.read(from: &reader)
     }
 
     /// Whether the previous build kept a card under each of `keys` (its bytes unread, so

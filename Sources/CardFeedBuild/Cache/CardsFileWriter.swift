@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import CardFeedLoad
+import CardFeedModel
 import CardFeedRender
 import CardFeedSystem
 
@@ -59,13 +61,24 @@ final class CardsFileWriter: Sendable {
     }
 
     func append(_ card: RenderedCard, for key: Int) {
+        append(for: key) { Self.write(card, into: &$0) }
+    }
+
+    /// Appends a decoded entry of a card file and its messages (`DecodedEntryRecord`): what
+    /// `BuildCache.entry` reads back.
+    func append(_ entry: (DecodedEntry, [Diagnostic]), for key: Int) {
+        append(for: key) { DecodedEntryRecord.write(entry, into: &$0) }
+    }
+
+    /// Appends the record `write` writes under `key`.
+    private func append(for key: Int, _ record: (inout BinaryWriter) -> Void) {
         // The record is written into the buffer itself, under the lock: made apart and then
         // appended, its 216 MB at 100,000 cards were copied once more.
         let full: (bytes: [UInt8], start: Int)? = state.withLock { state in
             let start = state.buffer.count
             var writer = BinaryWriter(continuing: state.buffer)
             state.buffer = []
-            Self.write(card, into: &writer)
+            record(&writer)
             state.buffer = writer.takeBytes()
             let checksum = StableHash.of(bytes: state.buffer[start...])
             state.records[key] = BuildCache.CardRecord(offset: state.bufferStart + start, length: state.buffer.count - start, checksum: checksum)

@@ -73,8 +73,9 @@ public struct CardLoader: Sendable {
                 message: "no card files: put cards in cards.json or in .json files under cards/"))
         }
         let decoder = decoder()
-        // serve: what every entry is decoded with, in the key of each (see `readEntries`).
-        let decoderKey = cache == nil ? 0 : decoder.hashValue
+        // What every entry is decoded with, in the key of each (see `readEntries`): the same in
+        // every process, for a cache on disk.
+        let decoderKey = cache == nil ? 0 : StableHash.reflecting(decoder)
         // Batches are merged on a thread of their own while the next is decoded on both cores:
         // merging is too long to wait for between batches.
         let merging = Merging(result)
@@ -215,19 +216,21 @@ public struct CardLoader: Sendable {
                             body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(bytes, batch[offset]) }, startIndex: start, offset: { batch[$0].lowerBound }))
                             continue
                         }
-                        // serve: a card whose bytes did not change is not parsed or decoded again.
-                        // Its key: the file (its messages name it), the decoder and the bytes.
+                        // A card whose bytes did not change is not parsed or decoded again (serve,
+                        // and a build with a cache on disk). Its key: the file (its messages name
+                        // it), the decoder, the time it is read at, and the bytes.
+                        let fileKey = StableHasher.hash { hasher in
+                            hasher.combine("decoded entry")
+                            hasher.combine(file)
+                            hasher.combine(decoderKey)
+                            hasher.combine(restTime)
+                        }
                         let order = firstOrder()
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
                         Parallel.perform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                             for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {
                                 let source = CardSource(file: file, index: start + offset, order: order + offset, offset: batch[offset].lowerBound)
-                                var hasher = Hasher()
-                                hasher.combine(file)
-                                hasher.combine(decoderKey)
-                                hasher.combine(restTime)
-                                bytes.hash(batch[offset], into: &hasher)
-                                let key = hasher.finalize()
+                                let key = Int(truncatingIfNeeded: StableHash.of(bytes, batch[offset], seed: UInt64(bitPattern: Int64(fileKey))))
                                 if let cached = cache.value(for: key) {
                                     decoded.set(offset, .success(Self.relocate(cached, to: source)))
                                     continue
@@ -281,7 +284,10 @@ public struct CardLoader: Sendable {
     static func relocate(_ cached: (DecodedEntry, [Diagnostic]), to source: CardSource) -> (DecodedEntry, [Diagnostic]) {
         var (entry, diagnostics) = cached
         if case .card(var card) = entry, card.source != source {  // setting a field gives the card new storage
-            card.source = source
+            // What the decoder read of the card's place stays: where it is in the file is new.
+            var moved = source
+            moved.blankLinkKey = card.source.blankLinkKey
+            card.source = moved
             entry = .card(card)
         } else if case .removal(let id, _) = entry {
             entry = .removal(id: id, source: source)

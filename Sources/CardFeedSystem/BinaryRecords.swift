@@ -103,7 +103,8 @@ package struct BinaryReader {
         let count = try int()
         guard count >= 0, bytes.count - position >= count else { throw Unreadable() }
         defer { position += count }
-        return String(decoding: bytes[position..<position + count], as: UTF8.self)
+        // Read where they are: a slice of the array would retain it and release it again.
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[position..<position + count]), as: UTF8.self) }
     }
 
     package mutating func optionalString() throws(Unreadable) -> String? {
@@ -120,11 +121,17 @@ package struct BinaryReader {
     package mutating func optionalInt64() throws(Unreadable) -> Int64? { try bool() ? try int64() : nil }
     package mutating func optionalDouble() throws(Unreadable) -> Double? { try bool() ? Double(bitPattern: try uint64()) : nil }
 
+    /// The count of a list's elements, which follow: as many as there are bytes left at most
+    /// (each takes a byte at least), so that a damaged count never has memory reserved for it.
+    package mutating func count() throws(Unreadable) -> Int {
+        let count = try int()
+        guard count >= 0, count <= remaining else { throw Unreadable() }
+        return count
+    }
+
     /// A count, then as many elements, each read by `element`.
     package mutating func list<Element>(_ element: (inout BinaryReader) throws(Unreadable) -> Element) throws(Unreadable) -> [Element] {
-        let count = try int()
-        // Each element takes a byte at least: a damaged count never reserves memory for nothing.
-        guard count >= 0, count <= remaining else { throw Unreadable() }
+        let count = try count()
         var elements: [Element] = []
         elements.reserveCapacity(count)
         for _ in 0..<count { elements.append(try element(&self)) }

@@ -38,9 +38,9 @@ public final class ReuseCaches: Sendable {
         cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCards($0) }, keep: keepCard)
     }
 
-    /// The keys of the entries and cards this build used: what a cache on disk keeps.
-    var usedThisBuild: Set<Int> {
-        entries.thisBuild.used.union(cards.thisBuild.used)
+    /// The keys of the entries and of the cards this build used: what a cache on disk keeps.
+    var usedThisBuild: [Set<Int>] {
+        [entries.thisBuild.used, cards.thisBuild.used]
     }
 
     /// `serve`'s, which starts from the cards of the cache on disk, if it can be read (and

@@ -8,9 +8,10 @@ extension SiteBuilder {
         let made = reuse.cards.thisBuild.made
         report.cardsReused = report.cardsShown - min(made, report.cardsShown)
         if let note = cache.lateNote { report.cacheNote = note }
+        let records = cache.keptRecords(reuse.usedThisBuild, appendedBy: cardsWriter)
         let transaction = state.output as? OutputTransaction
         let output = transaction.flatMap { transaction in destination.folder.map { ($0, transaction.keptPages()) } }
-        if let note = cache.save(cards: reuse.usedThisBuild, appendedBy: cardsWriter, output: output) { report.cacheNote = note }
+        if let note = cache.save(records, appendedBy: cardsWriter, output: output) { report.cacheNote = note }
         if let output, let search = state.site?.search, let partKeys = search.partKeys {
             keepSearchParts(partKeys, madeAgain: Set(partKeys.indices).subtracting(search.kept), of: output.1, in: output.0)
         }

@@ -209,12 +209,14 @@ final class BuildCache: Sendable {
     func keptRecords(_ used: [Set<Int>], appendedBy writer: CardsFileWriter) -> Background<Result<KeptRecords, any Error>> {
         Background { [index] in
             Result {
+                // What this build appended it used; the rest of what it used is where it was.
                 let appended = try writer.finish()
                 var records: [Int: CardRecord] = [:]
                 records.reserveCapacity(used.reduce(0) { $0 + $1.count })
+                for (key, record) in appended.records { records[key] = record }
                 for keys in used {
-                    for key in keys {
-                        if let record = appended.records[key] ?? index[key] { records[key] = record }
+                    for key in keys where records[key] == nil {
+                        if let record = index[key] { records[key] = record }
                     }
                 }
                 return KeptRecords(records: records, end: appended.end)

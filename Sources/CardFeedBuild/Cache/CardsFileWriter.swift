@@ -29,7 +29,9 @@ final class CardsFileWriter: Sendable {
         var buffer: [UInt8] = []
         /// Where `buffer` goes in the file.
         var bufferStart: Int
-        var records: [Int: BuildCache.CardRecord] = [:]
+        /// In the order they were appended: growing a dictionary of 200,000 under the lock held
+        /// up the other core.
+        var records: [(key: Int, record: BuildCache.CardRecord)] = []
         var failure: Int32?
     }
 
@@ -81,7 +83,7 @@ final class CardsFileWriter: Sendable {
             record(&writer)
             state.buffer = writer.takeBytes()
             let checksum = StableHash.of(bytes: state.buffer[start...])
-            state.records[key] = BuildCache.CardRecord(offset: state.bufferStart + start, length: state.buffer.count - start, checksum: checksum)
+            state.records.append((key, BuildCache.CardRecord(offset: state.bufferStart + start, length: state.buffer.count - start, checksum: checksum)))
             guard state.buffer.count >= Self.flushSize else { return nil }
             defer {
                 state.bufferStart += state.buffer.count
@@ -98,9 +100,9 @@ final class CardsFileWriter: Sendable {
         if let code = SystemCalls.write(bytes, to: descriptor, at: offset) { state.withLock { $0.failure = $0.failure ?? code } }
     }
 
-    /// Writes what waits in the buffer. Returns every card appended, by key, and where the file
-    /// ends; throws when a write failed (the cache is then not kept).
-    func finish() throws -> (records: [Int: BuildCache.CardRecord], end: Int) {
+    /// Writes what waits in the buffer. Returns every record appended, with its key, in order,
+    /// and where the file ends; throws when a write failed (the cache is then not kept).
+    func finish() throws -> (records: [(key: Int, record: BuildCache.CardRecord)], end: Int) {
         let (rest, start) = state.withLock { state in
             defer {
                 state.bufferStart += state.buffer.count

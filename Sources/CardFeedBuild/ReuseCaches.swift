@@ -11,7 +11,7 @@ import CardFeedRender
 public final class ReuseCaches: Sendable {
     /// Card entries decoded by the last build, by a hash of their file, bytes and decoder
     /// settings (see `CardLoader`).
-    let entries: ReuseCache<(DecodedEntry, [Diagnostic])>
+    let entries: ReuseCache<KeptEntry>
     /// Cards rendered by the last build (their HTML and description), by `SiteRenderer.renderKey`.
     let cards: ReuseCache<RenderedCard>
     /// The Pagefind the last build with search found. Finding it runs `pagefind --version`,
@@ -28,7 +28,7 @@ public final class ReuseCaches: Sendable {
     /// asks for them; with `writer`, those the build makes go to the cache's file as they are
     /// made, not into memory.
     init(cardsFrom cache: BuildCache, keepingIn writer: CardsFileWriter? = nil) {
-        var keepEntry: (@Sendable (Int, (DecodedEntry, [Diagnostic])) -> Void)?
+        var keepEntry: (@Sendable (Int, KeptEntry) -> Void)?
         var keepCard: (@Sendable (Int, RenderedCard) -> Void)?
         if let writer {
             keepEntry = { key, entry in writer.append(entry, for: key) }

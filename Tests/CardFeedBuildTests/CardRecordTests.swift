@@ -31,10 +31,28 @@ import CardFeedSystem
     }
 
     static func readBack(_ decoded: (DecodedEntry, [Diagnostic])) throws -> (DecodedEntry, [Diagnostic]) {
+        let kept = try readBack(KeptEntry(decoded.0, decoded.1))
+        return (kept.entry, kept.diagnostics)
+    }
+
+    static func readBack(_ kept: KeptEntry) throws -> KeptEntry {
         var writer = BinaryWriter()
-        DecodedEntryRecord.write(decoded, into: &writer)
+        DecodedEntryRecord.write(kept, into: &writer)
         var reader = BinaryReader(writer.bytes)
         return try DecodedEntryRecord.read(from: &reader)
+    }
+
+    /// An entry whose card depends on the time its file is read at (a REST object's
+    /// `time_to_live`) keeps that time, and holds at it alone; any other holds at any time.
+    @Test func theTimeAnEntryWasReadAtIsKeptWhenItCounts() throws {
+        let card = DecodedEntry.card(Card(Self.sampleCard()))
+        for time: Int64? in [nil, 1_800_000_000] {
+            let timed = try Self.readBack(KeptEntry(card, [], readsTime: true, time: time))
+            #expect(timed.readsTime && timed.time == time)
+            #expect(timed.holds(at: time) && !timed.holds(at: 1_700_000_000))
+        }
+        let untimed = try Self.readBack(KeptEntry(card, [], readsTime: false, time: 1_800_000_000))
+        #expect(!untimed.readsTime && untimed.time == nil && untimed.holds(at: 1) && untimed.holds(at: nil))
     }
 
     @Test func everyFieldOfACardIsReadBackAsWritten() throws {
@@ -104,7 +122,7 @@ import CardFeedSystem
     /// error, never a crash or another card.
     @Test func aDamagedRecordIsAnErrorNeverACard() {
         var writer = BinaryWriter()
-        DecodedEntryRecord.write((.card(Card(Self.sampleCard())), [Self.sampleDiagnostic()]), into: &writer)
+        DecodedEntryRecord.write(KeptEntry(.card(Card(Self.sampleCard())), [Self.sampleDiagnostic()], readsTime: true, time: 5), into: &writer)
         let bytes = writer.bytes
         for length in 0..<bytes.count {
             var reader = BinaryReader(Array(bytes[..<length]))

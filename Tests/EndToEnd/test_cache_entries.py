@@ -3,6 +3,7 @@ whose bytes did not change as it was decoded, with the messages about it, rather
 it again. It must say what a build without the cache says, in the same words at the same
 place, and show the same cards; an entry that changed, or moved in its file, is read anew."""
 import json
+from datetime import datetime, timezone
 
 from conftest import write_cards
 
@@ -43,3 +44,25 @@ def test_an_entry_taken_from_the_cache_says_what_reading_it_says(run, tmp_path):
     assert cached_files == cold_files
     for path in cold_files:
         assert (tmp_path / "out" / path).read_bytes() == (tmp_path / "cold" / path).read_bytes(), path
+
+
+def test_a_rest_object_that_counts_from_the_time_is_read_again_when_the_time_moves(run, tmp_path):
+    """A REST `content_card` object with `time_to_live` and no date expires that long after the
+    time its file is read at (`--now` here); any other entry is taken from the cache whatever the
+    time."""
+    rest = {"type": "CLASSIC", "title": "Counted from now", "description": "d", "time_to_live": 3600}
+    plain = {"id": "plain", "type": "short_news", "created": 1_790_000_000, "title": "Plain", "description": "d"}
+    site = write_cards(tmp_path / "site", [rest, plain])
+    for now in ("1800000000", "1800001000", "1800004000"):
+        cached = run("build", site, "--now", now, "-o", tmp_path / "out")
+        cold = run("build", site, "--now", now, "-o", tmp_path / f"cold-{now}", "--no-cache")
+        assert cached.returncode == cold.returncode == 0, cached.stderr + cold.stderr
+        assert messages(cached) == messages(cold), f"{cached.stderr}\n---\n{cold.stderr}"
+        for path in (tmp_path / f"cold-{now}").rglob("*"):
+            if path.is_file():
+                other = tmp_path / "out" / path.relative_to(tmp_path / f"cold-{now}")
+                assert other.read_bytes() == path.read_bytes(), f"--now {now}: {path.name}"
+    # The card was sent at the time of the last build, not of the first, which the cache saw.
+    last = (tmp_path / "out" / "index.html").read_text()
+    sent = datetime.fromtimestamp(1800004000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert "Counted from now" in last and f'datetime="{sent}"' in last

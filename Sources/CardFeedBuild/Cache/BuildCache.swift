@@ -168,7 +168,7 @@ final class BuildCache: Sendable {
 
     /// The decoded entry of a card file, and its messages, the previous build kept under `key`
     /// (see `CardLoader`); nil as for `card`.
-    func entry(_ key: Int) -> (DecodedEntry, [Diagnostic])? {
+    func entry(_ key: Int) -> KeptEntry? {
         guard let record = index[key], let bytes = recordBytes(record) else { return nil }
         var reader = BinaryReader(bytes)
         return try? DecodedEntryRecord.read(from: &reader)

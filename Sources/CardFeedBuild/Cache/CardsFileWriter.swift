@@ -68,7 +68,7 @@ final class CardsFileWriter: Sendable {
 
     /// Appends a decoded entry of a card file and its messages (`DecodedEntryRecord`): what
     /// `BuildCache.entry` reads back.
-    func append(_ entry: (DecodedEntry, [Diagnostic]), for key: Int) {
+    func append(_ entry: KeptEntry, for key: Int) {
         append(for: key) { DecodedEntryRecord.write(entry, into: &$0) }
     }
 

@@ -79,23 +79,33 @@ package struct CardDecoder: Sendable, Hashable, Decodable {
     /// `restTime`: the time a REST `content_card` object's `time_to_live` counts from when it
     /// gives no `created` or `send_at` (see `RESTContentCard`).
     func decode(_ value: JSONValue, source: CardSource, keyStyle: FieldReader.KeyStyle = .long, restTime: Int64? = nil) -> (DecodedEntry, [Diagnostic]) {
+        let (entry, diagnostics, _) = decodeNotingTime(value, source: source, keyStyle: keyStyle, restTime: restTime)
+        return (entry, diagnostics)
+    }
+
+    /// `decode`, and whether what it gave depends on `restTime`: only a REST `content_card`
+    /// object's does, so the build cache keeps any other entry whatever the time.
+    func decodeNotingTime(_ value: JSONValue, source: CardSource, keyStyle: FieldReader.KeyStyle = .long, restTime: Int64? = nil) -> (DecodedEntry, [Diagnostic], readsTime: Bool) {
         guard case .object(let object) = value else {
             var diagnostic = Diagnostic(
                 .warning, file: source.file, cardIndex: source.index,
                 message: "expected a card object, found \(value.noun); skipped")
             diagnostic.cardOffset = source.offset
-            return (.skipped(.invalid, id: nil), [diagnostic])
+            return (.skipped(.invalid, id: nil), [diagnostic], false)
         }
         var reader = FieldReader(object: object, file: source.file, index: source.index, timeZone: timeZone, keyStyle: keyStyle)
-        if reader.isRESTContentCard { return decodeREST(object, source: source, restTime: restTime, textBytes: Self.textBytes(value)) }
+        if reader.isRESTContentCard {
+            let (entry, diagnostics) = decodeREST(object, source: source, restTime: restTime, textBytes: Self.textBytes(value))
+            return (entry, diagnostics, true)
+        }
         let entry = decode(&reader, source: source, textBytes: Self.textBytes(value))
         if !reader.ignoredKeys.isEmpty, case .card(let card) = entry {
             var note = Diagnostic(.warning, file: source.file, cardIndex: source.index, cardID: card.id, message: "gives a field in both key styles")
             note.keysSetAside = reader.ignoredKeys
             reader.note(note)
         }
-        guard source.offset != nil else { return (entry, reader.diagnostics) }
-        return (entry, reader.diagnostics.map { var diagnostic = $0; diagnostic.cardOffset = source.offset; return diagnostic })
+        guard source.offset != nil else { return (entry, reader.diagnostics, false) }
+        return (entry, reader.diagnostics.map { var diagnostic = $0; diagnostic.cardOffset = source.offset; return diagnostic }, false)
     }
 
     /// A REST `content_card` object, read as the card it becomes; its messages name its own keys.

@@ -58,7 +58,7 @@ public struct CardLoader: Sendable {
 
     /// Every card file read and decoded. With `cache` (`serve`'s), an entry whose bytes, file
     /// and decoder are those of an entry the previous build decoded is taken from it instead.
-    package func load(reusing cache: ReuseCache<(DecodedEntry, [Diagnostic])>? = nil) -> LoadedCards {
+    package func load(reusing cache: ReuseCache<KeptEntry>? = nil) -> LoadedCards {
         var result = LoadedCards()
         let files: [URL]
         do {
@@ -174,7 +174,7 @@ public struct CardLoader: Sendable {
     /// Reads a file's entries, whatever its envelope, and hands them over decoded, in file
     /// order, a batch at a time. Returns the file's bytes, when it could be read.
     private func readEntries(
-        _ url: URL, file: String, decoder: CardDecoder, reusing cache: ReuseCache<(DecodedEntry, [Diagnostic])>?, decoderKey: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
+        _ url: URL, file: String, decoder: CardDecoder, reusing cache: ReuseCache<KeptEntry>?, decoderKey: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
         expect: (Int, ContentCardsSync?) -> Void = { _, _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
     ) -> Data? {
         let data: Data
@@ -218,12 +218,12 @@ public struct CardLoader: Sendable {
                         }
                         // A card whose bytes did not change is not parsed or decoded again (serve,
                         // and a build with a cache on disk). Its key: the file (its messages name
-                        // it), the decoder, the time it is read at, and the bytes.
+                        // it), the decoder and the bytes; not the time it is read at, which a CI
+                        // job's new checkout changes, and only a REST object reads (`KeptEntry`).
                         let fileKey = StableHasher.hash { hasher in
                             hasher.combine("decoded entry")
                             hasher.combine(file)
                             hasher.combine(decoderKey)
-                            hasher.combine(restTime)
                         }
                         let order = firstOrder()
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
@@ -231,14 +231,14 @@ public struct CardLoader: Sendable {
                             for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {
                                 let source = CardSource(file: file, index: start + offset, order: order + offset, offset: batch[offset].lowerBound)
                                 let key = Int(truncatingIfNeeded: StableHash.of(bytes, batch[offset], seed: UInt64(bitPattern: Int64(fileKey))))
-                                if let cached = cache.value(for: key) {
+                                if let cached = cache.value(for: key), cached.holds(at: restTime) {
                                     decoded.set(offset, .success(Self.relocate(cached, to: source)))
                                     continue
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
-                                    let entry = decoder.decode(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
-                                    cache.store(entry, for: key)
-                                    return entry
+                                    let (entry, diagnostics, readsTime) = decoder.decodeNotingTime(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
+                                    cache.store(KeptEntry(entry, diagnostics, readsTime: readsTime, time: restTime), for: key)
+                                    return (entry, diagnostics)
                                 })
                             }
                         }
@@ -281,8 +281,8 @@ public struct CardLoader: Sendable {
     }
 
     /// A card decoded in an earlier build, at its place in this one.
-    static func relocate(_ cached: (DecodedEntry, [Diagnostic]), to source: CardSource) -> (DecodedEntry, [Diagnostic]) {
-        var (entry, diagnostics) = cached
+    static func relocate(_ cached: KeptEntry, to source: CardSource) -> (DecodedEntry, [Diagnostic]) {
+        var (entry, diagnostics) = (cached.entry, cached.diagnostics)
         if case .card(var card) = entry, card.source != source {  // setting a field gives the card new storage
             // What the decoder read of the card's place stays: where it is in the file is new.
             var moved = source

@@ -1,13 +1,34 @@
 import CardFeedModel
 import CardFeedSystem
 
-/// A decoded entry of a card file and its messages as the build cache keeps them (see
-/// `CardRecord.swift` for the card and the messages), under the key `CardLoader` gives the
-/// entry's bytes: a rebuild reads an entry whose bytes did not change from here rather than
-/// parsing and checking it again.
+/// A decoded entry of a card file as a cache keeps it (`ReuseCaches`), under the key
+/// `CardLoader` gives the entry's bytes: the entry, its messages, and when what it gave depends
+/// on the time the file is read at (a REST `content_card` object's `time_to_live` counts from
+/// it), that time: such an entry read at another time is decoded again, any other is not.
+package struct KeptEntry: Sendable {
+    package var entry: DecodedEntry
+    package var diagnostics: [Diagnostic]
+    package var readsTime: Bool
+    /// The time it was read at, when it `readsTime` (nil also when there was none).
+    package var time: Int64?
+
+    package init(_ entry: DecodedEntry, _ diagnostics: [Diagnostic], readsTime: Bool = false, time: Int64? = nil) {
+        self.entry = entry
+        self.diagnostics = diagnostics
+        self.readsTime = readsTime
+        self.time = readsTime ? time : nil
+    }
+
+    /// Whether it is what decoding its bytes at `time` gives.
+    package func holds(at time: Int64?) -> Bool { !readsTime || self.time == time }
+}
+
+/// A kept entry as the build cache writes it (see `CardRecord.swift` for the card and the
+/// messages): a rebuild reads an entry whose bytes did not change from here rather than parsing
+/// and checking it again.
 package enum DecodedEntryRecord {
-    package static func write(_ decoded: (DecodedEntry, [Diagnostic]), into writer: inout BinaryWriter) {
-        switch decoded.0 {
+    package static func write(_ kept: KeptEntry, into writer: inout BinaryWriter) {
+        switch kept.entry {
         case .card(let card):
             writer.write(0)
             card.fields.write(into: &writer)
@@ -20,11 +41,13 @@ package enum DecodedEntryRecord {
             writer.write(reason.rawValue)
             writer.write(id)
         }
-        writer.write(decoded.1.count)
-        for diagnostic in decoded.1 { diagnostic.write(into: &writer) }
+        writer.write(kept.diagnostics.count)
+        for diagnostic in kept.diagnostics { diagnostic.write(into: &writer) }
+        writer.write(kept.readsTime)
+        writer.write(kept.time)
     }
 
-    package static func read(from reader: inout BinaryReader) throws(BinaryReader.Unreadable) -> (DecodedEntry, [Diagnostic]) {
+    package static func read(from reader: inout BinaryReader) throws(BinaryReader.Unreadable) -> KeptEntry {
         let entry: DecodedEntry
         switch try reader.int() {
         case 0:
@@ -38,7 +61,9 @@ package enum DecodedEntryRecord {
             throw .init()
         }
         let diagnostics = try reader.list { reader throws(BinaryReader.Unreadable) in try Diagnostic(reading: &reader) }
+        let readsTime = try reader.bool()
+        let time = try reader.optionalInt64()
         guard reader.atEnd else { throw .init() }
-        return (entry, diagnostics)
+        return KeptEntry(entry, diagnostics, readsTime: readsTime, time: time)
     }
 }

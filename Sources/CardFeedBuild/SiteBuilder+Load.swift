@@ -18,6 +18,7 @@ extension SiteBuilder {
             return loader.load(reusing: reuse?.entries)
         } detail: {
             "\($0.entriesRead) \($0.entriesRead == 1 ? "entry" : "entries") from \($0.files.count) file\($0.files.count == 1 ? "" : "s")"
+                + ($0.entriesReused == 0 ? "" : ", \($0.entriesReused) from the cache")
         }
         report.filesRead = loaded.files
         report.entriesRead = loaded.entriesRead

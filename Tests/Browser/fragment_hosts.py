@@ -175,9 +175,9 @@ def placement_styles(driver):
         driver.execute_async_script(AFTER_TWO_FRAMES)
         again = driver.execute_script(STYLES, PROPERTIES)
         if again == styles:
-            break
+            return styles
         styles = again
-    return styles
+    raise AssertionError(f"the placement's styles on {driver.current_url} never settled in 10 readings two frames apart")
 
 
 AFTER_TWO_FRAMES = """const done = arguments[arguments.length - 1];

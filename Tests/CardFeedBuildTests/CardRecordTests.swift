@@ -118,6 +118,28 @@ import CardFeedSystem
         }
     }
 
+    /// An entry taken from the cache at another place in its file (cards added before it) gets
+    /// its new place, and its messages about the card point there; what the decoder read of the
+    /// card (the key that held a blank link) stays.
+    @Test func anEntryTakenBackIsPutAtItsNewPlace() {
+        var card = Self.sampleCard()
+        card.source = CardSource(file: "cards.json", index: 0, order: 0, offset: 1)
+        card.source.blankLinkKey = "url"
+        var aboutCard = Diagnostic(.warning, file: "cards.json", cardIndex: 0, cardID: "sample", field: "url", message: "blank")
+        aboutCard.cardOffset = 1
+        let aboutFile = Diagnostic(.warning, file: "cards.json", line: 1, column: 1, message: "about the file")
+        let moved = CardSource(file: "cards.json", index: 5, order: 9, offset: 300)
+        let (entry, diagnostics) = CardLoader.relocate(KeptEntry(.card(Card(card)), [aboutCard, aboutFile]), to: moved)
+        guard case .card(let placed) = entry else { Issue.record("not a card"); return }
+        #expect(placed.source.index == 5 && placed.source.order == 9 && placed.source.offset == 300 && placed.source.blankLinkKey == "url")
+        #expect(placed.fields == card)
+        #expect(diagnostics[0].cardIndex == 5 && diagnostics[0].cardOffset == 300)
+        #expect(diagnostics[1] == aboutFile)
+        let (removal, _) = CardLoader.relocate(KeptEntry(.removal(id: "gone", source: card.source), []), to: moved)
+        guard case .removal(let id, let source) = removal else { Issue.record("not a removal"); return }
+        #expect(id == "gone" && source == moved)
+    }
+
     /// A record cut short anywhere, or with a byte changed where a kind or a flag is, is an
     /// error, never a crash or another card.
     @Test func aDamagedRecordIsAnErrorNeverACard() {

@@ -46,6 +46,20 @@ struct StableHashTests {
         #expect(hasher.finalize() == Int(truncatingIfNeeded: StableHash.of(bytes: bytes)))
     }
 
+    /// An entry of a card file is hashed where it lies, seeded with its file's key: only its
+    /// own bytes count, and another seed is another hash.
+    @Test func aRangeIsHashedWithItsSeedAndNothingAroundIt() {
+        let one = Array("[{\"id\":\"a\"},{\"id\":\"b\"}]".utf8)
+        let other = Array("xx{\"id\":\"a\"}yyyyyy".utf8)
+        one.withByteView { first in
+            other.withByteView { second in
+                #expect(StableHash.of(first, 1..<11, seed: 7) == StableHash.of(second, 2..<12, seed: 7))
+                #expect(StableHash.of(first, 1..<11, seed: 7) != StableHash.of(first, 1..<11, seed: 8))
+                #expect(StableHash.of(first, 1..<11, seed: 7) != StableHash.of(first, 12..<22, seed: 7))
+            }
+        }
+    }
+
     enum Shade: Equatable { case light, dark }
     struct Settings { var words: [String: String]; var shade: Shade; var tags: Set<String> }
 

@@ -36,6 +36,8 @@ def test_an_entry_taken_from_the_cache_says_what_reading_it_says(run, tmp_path):
     cached = run("build", site, "--now", NOW, "-o", tmp_path / "out")
     cold = run("build", site, "--now", NOW, "-o", tmp_path / "cold", "--no-cache")
     assert cached.returncode == cold.returncode == 0, cached.stderr + cold.stderr
+    # The four entries whose bytes did not change were taken as the cache kept them.
+    assert "Load cards: 6 entries from 1 file, 4 from the cache\n" in cached.stdout, cached.stdout
     assert messages(cached) == messages(cold) and len(messages(cold)) >= 3, f"{cached.stderr}\n---\n{cold.stderr}"
     assert any('card 3 (id "blank")' in line and 'field "url"' in line for line in messages(cached)), cached.stderr
     assert any('card 4 (id "banner")' in line for line in messages(cached)), cached.stderr
@@ -53,10 +55,12 @@ def test_a_rest_object_that_counts_from_the_time_is_read_again_when_the_time_mov
     rest = {"type": "CLASSIC", "title": "Counted from now", "description": "d", "time_to_live": 3600}
     plain = {"id": "plain", "type": "short_news", "created": 1_790_000_000, "title": "Plain", "description": "d"}
     site = write_cards(tmp_path / "site", [rest, plain])
-    for now in ("1800000000", "1800001000", "1800004000"):
+    for build, now in enumerate(("1800000000", "1800001000", "1800004000")):
         cached = run("build", site, "--now", now, "-o", tmp_path / "out")
         cold = run("build", site, "--now", now, "-o", tmp_path / f"cold-{now}", "--no-cache")
         assert cached.returncode == cold.returncode == 0, cached.stderr + cold.stderr
+        # The plain card is taken from the cache at any time; the REST object at its own alone.
+        assert f"Load cards: 2 entries from 1 file{', 1 from the cache' if build else ''}\n" in cached.stdout, cached.stdout
         assert messages(cached) == messages(cold), f"{cached.stderr}\n---\n{cold.stderr}"
         for path in (tmp_path / f"cold-{now}").rglob("*"):
             if path.is_file():

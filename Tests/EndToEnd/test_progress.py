@@ -63,7 +63,8 @@ def test_progress_is_redrawn_in_place_and_erased_before_each_step_line(cardfeed_
     # the step lines are whole.
     visible = [line.split(ERASE)[-1] for line in text.split("\r\n")]
     assert not any("%)" in line for line in visible), visible
-    assert f"[1/4] Load cards: {CARDS} entries from 1 file" in visible
+    # (The site's build cache may have the entries from an earlier test's build.)
+    assert any(re.fullmatch(rf"\[1/4\] Load cards: {CARDS} entries from 1 file(, {CARDS} from the cache)?", line) for line in visible), visible
     assert any(re.fullmatch(rf"\[3/4\] Render pages: {CARDS} cards, \d+ pages and {CARDS} card pages", line) for line in visible), visible
 
 
@@ -81,7 +82,7 @@ def test_no_progress_without_a_terminal_or_with_quiet_or_a_short_step(cardfeed_b
                            capture_output=True, text=True, timeout=120, env={**os.environ, "CARDFEED_PROGRESS_DELAY": "0"})
     assert piped.returncode == 0, piped.stderr
     assert "\x1b" not in piped.stdout and "\r" not in piped.stdout
-    assert piped.stdout.startswith(f"[1/4] Load cards: {CARDS} entries from 1 file\n[2/4] Select cards:")
+    assert re.match(rf"\[1/4\] Load cards: {CARDS} entries from 1 file(, {CARDS} from the cache)?\n\[2/4\] Select cards:", piped.stdout), piped.stdout
     status, text = run_on_terminal([str(cardfeed_bin), "build", str(big_site), "-o", str(tmp_path / "quiet"), "--quiet",
                                     "--now", "1800000000"], cwd=tmp_path)
     # --quiet: the warnings (the generated banners have no image_alt) and nothing else.

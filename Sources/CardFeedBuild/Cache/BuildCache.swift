@@ -13,24 +13,27 @@ import Darwin
 #endif
 
 /// What a build keeps on disk for the next one, in its cache folder (`BuildCacheFolder`): the
-/// cards it rendered, by their keys (`CardRenderKey`), and the pages it wrote, each with the key
-/// it was made from and its file's stamp (`KeptPage`). The next build takes a card whose key
-/// is the same rather than rendering it, and leaves a page whose key is the same, and whose file
-/// nobody touched, as it is; keys hash everything a card or page is made of, so a cached build
-/// writes what a build without the cache writes, byte for byte.
+/// entries of the card files it decoded, by a hash of their bytes (`KeptEntry`, see
+/// `CardLoader`), the cards it rendered, by their keys (`CardRenderKey`), and the pages it wrote,
+/// each with the key it was made from and its file's stamp (`KeptPage`). The next build takes an
+/// entry or a card whose key is the same rather than decoding or rendering it, and leaves a page
+/// whose key is the same, and whose file nobody touched, as it is; keys hash everything an
+/// entry, card or page is made of, so a cached build writes what a build without the cache
+/// writes, byte for byte.
 ///
-/// Two files. `cards-N.bin` holds the rendered cards, appended build after build as they render
-/// (`CardsFileWriter`) and read one at a time as a build asks (a rebuild after one edit reads
-/// few); when the cards no build uses any more come to a fifth of the output's size, the build
-/// writes the live ones into `cards-(N+1).bin`. (A fifth of the output, not of the file: a card
-/// template's change makes a third of the cards again, and writing all 220 MB of live cards
-/// anew at 100,000 cards then cost more than the cards it made; the cache stays within the
-/// output's size and a fifth, as live cards are at most the output's size.) The
-/// index, `build-cache.bin`, says which file, where each card is and its checksum, and the pages
+/// Two files. `cards-N.bin` holds the entries and the rendered cards (records, told apart by
+/// their keys, each read back whole or not at all), appended build after build as they are made
+/// (`CardsFileWriter`) and read one at a time as a build asks; when the records no build uses
+/// any more come to a fifth of the output's size, the build writes the live ones into
+/// `cards-(N+1).bin`. (A fifth of the output, not of the file: a card template's change makes a
+/// third of the cards again, and writing all 220 MB of live cards anew at 100,000 cards then
+/// cost more than the cards it made; live records, the cards and the entries they were read
+/// from, are about a third of the output.) The
+/// index, `build-cache.bin`, says which file, where each record is and its checksum, and the pages
 /// of the output it was written for; it is replaced whole by a rename once the output is in place,
 /// and checked whole before it is used. A cache that was cut short, damaged, written by
 /// another CardFeed (another program file, even of the same version) or for another site is not used,
-/// and the build says why in one note; a card whose bytes no longer match their checksum is made
+/// and the build says why in one note; a record whose bytes no longer match their checksum is made
 /// again. A lock (`flock`) keeps a second build out of the folder while one uses it: the second
 /// goes on without a cache.
 final class BuildCache: Sendable {
@@ -79,7 +82,7 @@ final class BuildCache: Sendable {
 
     static let fileName = "build-cache.bin"
     private static let magic = Array("CardFeed build cache\n".utf8)
-    private static let format = "format 2"
+    private static let format = "format 3"
     /// The dead cards a cards' file may hold, as a share of the output's pages' size (of its
     /// live cards' size, without pages to measure), before it is written anew.
     private static let deadShare = 0.2
@@ -95,9 +98,6 @@ final class BuildCache: Sendable {
         self.generation = generation
         self.cardsFile = cardsFile
     }
-
-    /// How many cards the cache holds.
-    var cardCount: Int { index.count }
 
     /// The pages of `output` as the last build that wrote it left them, with their keys (see
     /// `OutputTransaction.holds`); nil when the cache knows the pages of another folder.
@@ -163,7 +163,9 @@ final class BuildCache: Sendable {
     func card(_ key: Int) -> RenderedCard? {
         guard let record = index[key], let bytes = recordBytes(record) else { return nil }
         var reader = BinaryReader(bytes)
-        return try? RenderedCard(html: reader.byteArray(), description: reader.optionalString(), words: reader.optionalString())
+        guard let card = try? RenderedCard(html: reader.byteArray(), description: reader.optionalString(), words: reader.optionalString()),
+              reader.atEnd else { return nil }
+        return card
     }
 
     /// The decoded entry of a card file, and its messages, the previous build kept under `key`

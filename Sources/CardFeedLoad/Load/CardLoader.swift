@@ -11,6 +11,8 @@ public struct LoadedCards: Sendable {
     public var files: [String] = []
     /// Entries read from all files, cards and removals alike.
     public var entriesRead = 0
+    /// Of those, the entries taken as a cache kept them (`load(reusing:)`), not decoded again.
+    public var entriesReused = 0
     public var skipped: [SkipReason: Int] = [:]
     /// The first ids of the cards skipped for each reason that has a card id to name.
     public var skippedIDs = SkippedExamples()
@@ -56,8 +58,9 @@ public struct CardLoader: Sendable {
         CardDecoder(assets: .listed(Set(site.assetFiles())), linkSchemes: linkSchemes, timeZone: timeZone, descriptions: descriptions)
     }
 
-    /// Every card file read and decoded. With `cache` (`serve`'s), an entry whose bytes, file
-    /// and decoder are those of an entry the previous build decoded is taken from it instead.
+    /// Every card file read and decoded. With `cache` (serve's, or the build cache's on disk),
+    /// an entry of a list of cards whose bytes, file and decoder are those of an entry the
+    /// previous build decoded is taken from it instead (an envelope's entries are decoded again).
     package func load(reusing cache: ReuseCache<KeptEntry>? = nil) -> LoadedCards {
         var result = LoadedCards()
         let files: [URL]
@@ -76,6 +79,7 @@ public struct CardLoader: Sendable {
         // What every entry is decoded with, in the key of each (see `readEntries`): the same in
         // every process, for a cache on disk.
         let decoderKey = cache == nil ? 0 : StableHash.reflecting(decoder)
+        let reused = Counter()
         // Batches are merged on a thread of their own while the next is decoded on both cores:
         // merging is too long to wait for between batches.
         let merging = Merging(result)
@@ -92,7 +96,7 @@ public struct CardLoader: Sendable {
             var fileEntriesRead = 0
             var fileIsSync = false
             let bytes = readEntries(
-                url, file: file, decoder: decoder, reusing: cache, decoderKey: decoderKey, firstOrder: { entriesHandedOver },
+                url, file: file, decoder: decoder, reusing: cache, decoderKey: decoderKey, reused: reused, firstOrder: { entriesHandedOver },
                 into: &fileProblems,
                 expect: { count, sync in
                     fileEntries = count
@@ -139,6 +143,7 @@ public struct CardLoader: Sendable {
             merging.state.withLock { state in
                 state.merger.applyRemovals(to: &state.result)
                 state.result.history = state.merger.history
+                state.result.entriesReused = reused.value
                 return state.result
             }
         }
@@ -174,7 +179,7 @@ public struct CardLoader: Sendable {
     /// Reads a file's entries, whatever its envelope, and hands them over decoded, in file
     /// order, a batch at a time. Returns the file's bytes, when it could be read.
     private func readEntries(
-        _ url: URL, file: String, decoder: CardDecoder, reusing cache: ReuseCache<KeptEntry>?, decoderKey: Int, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
+        _ url: URL, file: String, decoder: CardDecoder, reusing cache: ReuseCache<KeptEntry>?, decoderKey: Int, reused: Counter, firstOrder: () -> Int, into diagnostics: inout Diagnostics,
         expect: (Int, ContentCardsSync?) -> Void = { _, _ in }, _ body: ([(DecodedEntry, [Diagnostic])]) -> Void
     ) -> Data? {
         let data: Data
@@ -233,6 +238,7 @@ public struct CardLoader: Sendable {
                                 let key = Int(truncatingIfNeeded: StableHash.of(bytes, batch[offset], seed: UInt64(bitPattern: Int64(fileKey))))
                                 if let cached = cache.value(for: key), cached.holds(at: restTime) {
                                     decoded.set(offset, .success(Self.relocate(cached, to: source)))
+                                    reused.add(1)
                                     continue
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
@@ -579,4 +585,11 @@ struct CardMerger {
         result.cards.removeAll { removals.contains($0.id) }
         result.skipped[.removed, default: 0] += before - result.cards.count
     }
+}
+
+/// A count both cores add to.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func add(_ amount: Int) { count.add(amount, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }

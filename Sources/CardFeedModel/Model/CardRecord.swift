@@ -2,12 +2,20 @@ import CardFeedSystem
 
 // A card and its messages as the build cache keeps them between builds (`BinaryWriter`), so
 // that a rebuild takes an unchanged entry of a card file as it was decoded instead of parsing
-// and checking it again. Every field is written, in the order of its type's declaration;
-// `CardRecordTests` edits each field of a card (found from the type) and each of a message,
-// and reads it back, so a field added to a type and not here fails it.
+// and checking it again; a card's fields as written here are also what its key hashes
+// (`Card.Fields.stableHash(into:)`). Every field is written, in the order of its type's
+// declaration; `CardRecordTests` edits each field of a card (found from the type) and each of a
+// message, and reads it back, so a field added to a type and not here fails it.
 
 extension Card.Fields {
     package func write(into writer: inout BinaryWriter) {
+        write(fieldsInto: &writer)
+        source.write(into: &writer)
+    }
+
+    /// Every field but `source`, which is where the card was read, not what it is: what its key
+    /// hashes too (`stableHash(into:)`).
+    package func write(fieldsInto writer: inout BinaryWriter) {
         writer.write(id)
         writer.write(type.rawValue)
         writer.write(viewed)
@@ -50,7 +58,6 @@ extension Card.Fields {
         writer.write(styles.count)
         for style in styles { writer.write(style.name); writer.write(style.value) }
         writer.write(templateName)
-        source.write(into: &writer)
     }
 
     /// A card as `write(into:)` wrote it; `Unreadable` when the bytes are not such a card (a

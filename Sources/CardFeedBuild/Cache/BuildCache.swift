@@ -161,19 +161,24 @@ final class BuildCache: Sendable {
     /// The card the previous build kept under `key`; nil when it kept none, or its bytes no
     /// longer match their checksum (then it is made again).
     func card(_ key: Int) -> RenderedCard? {
-        guard let record = index[key], let bytes = recordBytes(record) else { return nil }
-        var reader = BinaryReader(bytes)
-        guard let card = try? RenderedCard(html: reader.byteArray(), description: reader.optionalString(), words: reader.optionalString()),
-              reader.atEnd else { return nil }
-        return card
+        record(key) { reader throws(BinaryReader.Unreadable) in
+            RenderedCard(html: try reader.byteArray(), description: try reader.optionalString(), words: try reader.optionalString())
+        }
     }
 
     /// The decoded entry of a card file, and its messages, the previous build kept under `key`
     /// (see `CardLoader`); nil as for `card`.
     func entry(_ key: Int) -> KeptEntry? {
+        record(key) { reader throws(BinaryReader.Unreadable) in try DecodedEntryRecord.read(from: &reader) }
+    }
+
+    /// The record under `key`, as `read` reads it; nil when there is none, its bytes no longer
+    /// match their checksum, or `read` does not read them whole.
+    private func record<Decoded>(_ key: Int, _ read: (inout BinaryReader) throws(BinaryReader.Unreadable) -> Decoded) -> Decoded? {
         guard let record = index[key], let bytes = recordBytes(record) else { return nil }
         var reader = BinaryReader(bytes)
-        return try? DecodedEntryRecord.read(from: &reader)
+        guard let value = try? read(&reader), reader.atEnd else { return nil }
+        return value
     }
 
     /// Whether the previous build kept a card under each of `keys` (its bytes unread, so
@@ -240,9 +245,10 @@ final class BuildCache: Sendable {
     /// A build that wrote no output (`check`) keeps the files the cache knew (`output` nil).
     func save(_ kept: Background<Result<KeptRecords, any Error>>, appendedBy writer: CardsFileWriter, output: (folder: URL, pages: [(path: String, page: KeptPage)])?) -> String? {
         do {
-            var records = try kept.value.get().records
+            let kept = try kept.value.get()
+            var records = kept.records
             let live = records.values.reduce(0) { $0 + $1.length }
-            var (generation, size) = (writer.generation, try kept.value.get().end)
+            var (generation, size) = (writer.generation, kept.end)
             let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (contents.value.output, contents.value.pages.map { ($0.key, $0.value) })
             let pagesSize = pages.reduce(0) { $0 + Int($1.page.stamp.size) }
             if Double(size - live) > Double(pagesSize > 0 ? pagesSize : live) * Self.deadShare {

@@ -194,6 +194,16 @@ public struct CardLoader: Sendable {
             return data
         }
         let restTime = givenNow ?? Self.modificationTime(url)
+        // With a cache, an entry of a list of cards whose bytes did not change is not parsed or
+        // decoded again (serve, and a build with a cache on disk). Its key: the bytes, hashed
+        // with this seed of the file (its messages name it) and the decoder; not the time it is
+        // read at, which a CI job's new checkout changes, and only a REST object reads
+        // (`KeptEntry`).
+        let fileKey = cache == nil ? 0 : UInt64(bitPattern: Int64(StableHasher.hash { hasher in
+            hasher.combine("decoded entry")
+            hasher.combine(file)
+            hasher.combine(decoderKey)
+        }))
         func decodeInParallel(
             _ count: Int, _ value: @Sendable (Int) throws(JSONSyntaxError) -> JSONValue, startIndex: Int, offset place: @Sendable (Int) -> Int?,
             keyStyle: FieldReader.KeyStyle = .long
@@ -221,21 +231,12 @@ public struct CardLoader: Sendable {
                             body(try decodeInParallel(batch.count, { offset throws(JSONSyntaxError) in try JSONParser.parseElement(bytes, batch[offset]) }, startIndex: start, offset: { batch[$0].lowerBound }))
                             continue
                         }
-                        // A card whose bytes did not change is not parsed or decoded again (serve,
-                        // and a build with a cache on disk). Its key: the file (its messages name
-                        // it), the decoder and the bytes; not the time it is read at, which a CI
-                        // job's new checkout changes, and only a REST object reads (`KeptEntry`).
-                        let fileKey = StableHasher.hash { hasher in
-                            hasher.combine("decoded entry")
-                            hasher.combine(file)
-                            hasher.combine(decoderKey)
-                        }
                         let order = firstOrder()
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
                         Parallel.perform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
                             for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {
                                 let source = CardSource(file: file, index: start + offset, order: order + offset, offset: batch[offset].lowerBound)
-                                let key = Int(truncatingIfNeeded: StableHash.of(bytes, batch[offset], seed: UInt64(bitPattern: Int64(fileKey))))
+                                let key = Int(truncatingIfNeeded: StableHash.of(bytes, batch[offset], seed: fileKey))
                                 if let cached = cache.value(for: key), cached.holds(at: restTime) {
                                     decoded.set(offset, .success(Self.relocate(cached, to: source)))
                                     reused.add(1)

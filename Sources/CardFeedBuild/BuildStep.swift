@@ -37,6 +37,8 @@ struct BuildState {
     var configuration: SiteBuilder.Configuration?
     var loaded: LoadedCards?
     var ruled: RuleEngine.RuledCards?
+    /// With a cache, the pages its last build left in the output folder.
+    var previousPages: PreviousPages?
     var setup: SiteBuilder.Setup?
     var selections: [Selection] = []
     var output: (any OutputTarget)?

@@ -10,11 +10,11 @@ import CardFeedWrite
 extension SiteBuilder {
     /// The destination's output, which the render step streams the pages into and the write
     /// step commits.
-    func openOutput(_ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
+    func openOutput(previous: PreviousPages?, _ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
         switch destination {
         case .folder(let folder):
             do {
-                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages(of: folder), twin: twin)
+                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: previous, twin: twin)
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }

@@ -44,6 +44,8 @@ public struct SiteBuilder: Sendable {
             state.loaded = builder.load(state.configuration!, &report, following: state.following)
         },
         BuildStep(.rules) { builder, state, report in
+            // Checked on a thread of its own while the rules, checks and selection take one core.
+            state.previousPages = builder.previousPages()
             state.ruled = builder.applyRules(state.loaded!, state.configuration!, &report)
             // Its messages located, the build lets go of the card files' bytes.
             state.loaded!.fileBytes = [:]
@@ -56,7 +58,7 @@ public struct SiteBuilder: Sendable {
             try builder.refuseWarningsIfStrict(state.setup!.config, &report)
         },
         BuildStep(.render, title: { _ in "Render pages" }) { builder, state, report throws(BuildFailure) in
-            let output = try builder.openOutput(&report)
+            let output = try builder.openOutput(previous: state.previousPages, &report)
             state.output = output
             let site = try builder.render(state.selections, state.setup!, into: output, &report)
             state.site = site

@@ -59,8 +59,8 @@ package final class OutputTransaction: OutputTarget {
     private let twin: TwinFolder.Walk?
     private let lock: OutputLock
     private let hasPrevious: Bool
-    /// The old output, open (-1 when there is none, or it cannot be opened): its files' stamps
-    /// are read from it (`isUntouched`).
+    /// The old output, open (-1 when there is none, or it cannot be opened): its pages are
+    /// linked from it (`linksOutputFile`).
     private let outputFolder: Int32
     /// The old output's hidden files that the new one keeps.
     package let hiddenFiles: OutputHiddenFiles
@@ -80,21 +80,22 @@ package final class OutputTransaction: OutputTarget {
     /// The files of the new output, and the keys of its pages.
     private let files = OutputFiles()
 
-    /// With a cache: the previous build's pages, with their keys and stamps.
-    private let previousPages: [String: KeptPage]
+    /// With a cache: the previous build's pages, with their keys, and which are untouched.
+    private let previous: PreviousPages?
+    private var previousPages: [String: KeptPage] { previous?.pages ?? [:] }
 
     /// Locks `output`, clears what an interrupted build left beside it and creates the staging
     /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
     /// it is a symbolic link, the folder it leads to is the one replaced, and the link stays.
     /// `staticFolder` is the site's `static/`, which tells the hidden files an older cardfeed
     /// copied from it (see `OutputHiddenFiles`).
-    /// `previous`: with a cache, the pages the previous build wrote (see `holds`).
+    /// `previous`: with a cache, the pages the previous build wrote in this output (see `holds`).
     /// `twin`: with a cache, where the old output is kept for the next build (see the type's
     /// comment); used only on the output's file system.
-    package init(output url: URL, staticFolder: URL? = nil, previous: [String: KeptPage]? = nil, twin twinFolder: TwinFolder? = nil) throws(SiteWriter.Refusal) {
-        previousPages = previous ?? [:]
+    package init(output url: URL, staticFolder: URL? = nil, previous: PreviousPages? = nil, twin twinFolder: TwinFolder? = nil) throws(SiteWriter.Refusal) {
+        self.previous = previous
         // As many files again, about: a rebuild makes what the last build made.
-        files.reserve(previousPages.count)
+        files.reserve(previous?.pages.count ?? 0)
         let twinPath = twinFolder?.path
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
@@ -204,15 +205,14 @@ package final class OutputTransaction: OutputTarget {
 
     /// `holds`, for a file that `stillHas` said the output has.
     package func holds(_ path: String, madeFrom key: Int, stampChecked: Bool) -> Bool {
-        let previous = previousPages[path]
-        let comparable = previous?.key == key && state.withLock { $0.comparable.contains(PagePaths.folder(path)) }
-        guard let previous, comparable, stampChecked || isUntouched(path, since: previous),
-              linksOutputFile(path, inode: previous.stamp.inode) else {
+        let page = previousPages[path]
+        let comparable = page?.key == key && state.withLock { $0.comparable.contains(PagePaths.folder(path)) }
+        guard let page, comparable, stampChecked || previous!.isUntouched(path), linksOutputFile(path) else {
             files.update(path) { $0.key = key }
             return false
         }
         files.update(path) { entry in
-            entry = OutputFiles.Entry(isFile: true, key: key, held: true, stamp: previous.stamp)
+            entry = OutputFiles.Entry(isFile: true, key: key, held: true, stamp: page.stamp)
         }
         files.linked.add(1, ordering: .relaxed)
         return true
@@ -221,13 +221,8 @@ package final class OutputTransaction: OutputTarget {
     /// Whether the output has the file at `path` as the previous build made it from `key`,
     /// untouched since: what `holds` would keep, asked before the build decides to make it.
     package func stillHas(_ path: String, madeFrom key: Int) -> Bool {
-        guard let previous = previousPages[path], previous.key == key else { return false }
-        return isUntouched(path, since: previous)
-    }
-
-    /// Whether the output's file at `path` has the stamp the previous build left it with.
-    private func isUntouched(_ path: String, since previous: KeptPage) -> Bool {
-        (outputFolder >= 0 ? FileStamp(in: outputFolder, path) : FileStamp(path: output + "/" + path)) == previous.stamp
+        guard let page = previousPages[path], page.key == key else { return false }
+        return previous!.isUntouched(path)
     }
 
     /// The previous build's files in `folder` (relative, without a trailing slash) that were
@@ -269,12 +264,11 @@ package final class OutputTransaction: OutputTarget {
         if outcome == .unchanged { files.linked.add(1, ordering: .relaxed) } else { files.written.add(1, ordering: .relaxed) }
     }
 
-    /// Whether the new output has the old output's file at `path` (whose inode is `inode`), as
-    /// it is: in the twin, where it was that file already, or once linked.
-    private func linksOutputFile(_ path: String, inode: UInt64) -> Bool {
-        if twin?.inodes[path] == inode { return true }
+    /// Whether the new output has the old output's file at `path`, as it is: in the twin, where
+    /// it was that file already, or once linked.
+    private func linksOutputFile(_ path: String) -> Bool {
+        if twin != nil, previous!.twinShares(path) { return true }
         clearTwin(path)
-        // From the folder its stamp was read in (`isUntouched`).
         if outputFolder >= 0 { return linkat(outputFolder, path, AT_FDCWD, staging + "/" + path, 0) == 0 }
         return linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0
     }

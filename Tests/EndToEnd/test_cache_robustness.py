@@ -137,6 +137,29 @@ def test_a_damaged_cache_is_not_used(builds, engine, tmp_path, how):
     builds.assert_as_without_cache(site, tmp_path / "out")  # and the next build is right too
 
 
+def test_pages_of_the_output_edited_by_hand_are_made_again(builds, tmp_path):
+    """A page is kept from the last build only when its file is as that build left it (its
+    inode, size and modification time): one edited in place, replaced, removed or made a folder
+    is made again, in a build that changes no card and in one that changes them all."""
+    site = make_site(tmp_path / "site")
+    out = tmp_path / "out"
+    builds.assert_as_without_cache(site, out)
+    builds.assert_as_without_cache(site, out)  # the output before last is now in the cache too
+    for edited in ["", " (edited)"]:
+        pages = sorted(out.glob("cards/*.html"))
+        assert len(pages) >= 4, sorted(p.name for p in out.iterdir())
+        in_place, replaced, removed, folder = pages[:4]
+        with open(in_place, "r+b") as file:  # the same size and inode, other bytes
+            file.write(b"X")
+        replaced.unlink()
+        replaced.write_text("a page made by hand")
+        removed.unlink()
+        folder.unlink()
+        folder.mkdir()
+        make_site(site, edited=edited)
+        builds.assert_as_without_cache(site, out)
+
+
 def test_the_old_output_the_cache_keeps_is_put_right_whatever_was_done_to_it(builds, engine, tmp_path):
     """A build with a cache makes its output in the output before last, which waits in the cache
     (`previous-output`): a file there added, removed, replaced, made a folder, or a folder made a

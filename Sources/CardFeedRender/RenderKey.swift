@@ -21,7 +21,8 @@ struct RenderContextKey: Hashable {
 
 /// What a card's HTML is made of.
 struct CardRenderKey {
-    var card: Card.Fields
+    /// The hash of the card's fields (`Card.fieldsHash`).
+    var card: Int
     /// Its HTML id; the permalink names its page (see `CardPlaces.permalink`).
     var anchor: String
     var permalink: String
@@ -36,7 +37,7 @@ struct CardRenderKey {
 
     var stableHash: Int {
         StableHasher.hash { hasher in
-            card.stableHash(into: &hasher)
+            hasher.combine(card)
             hasher.combine(anchor)
             hasher.combine(permalink)
             hasher.combine(imageSize) { $0.combine($1.width); $0.combine($1.height) }
@@ -136,7 +137,7 @@ extension SiteRenderer {
         var imageSize: ImageSize?
         if case .asset(let path) = card.image { imageSize = settings.images.sizes.size(of: path) }
         return CardRenderKey(
-            card: card.fields, anchor: anchor, permalink: permalink,
+            card: card.fieldsHash, anchor: anchor, permalink: permalink,
             imageSize: imageSize, templates: templates.fingerprint(for: card), settings: settingsKey
         ).stableHash
     }

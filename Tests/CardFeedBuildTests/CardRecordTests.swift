@@ -76,6 +76,29 @@ import CardFeedSystem
         #expect(sources.edits.contains { $0.path == "blankLinkKey" })
     }
 
+    /// A card keeps the hash of its fields (`Card.fieldsHash`) through the cache and through a
+    /// move to another place in its file, and a field set gives the hash of its new fields: a
+    /// rule that edits a card must not leave it with its old key.
+    @Test func aCardsFieldsHashIsKeptUntilAFieldIsSet() throws {
+        let fields = Self.sampleCard()
+        let hashed = Card(fields).withFieldsHash()
+        #expect(hashed.fieldsHash == fields.stableHash)
+        let (entry, _) = try Self.readBack((.card(hashed), []))
+        guard case .card(var read) = entry else { Issue.record("not a card"); return }
+        #expect(read.fieldsHash == fields.stableHash)
+        var moved = CardSource(file: "other.json", index: 40, order: 90, offset: 5000)
+        moved.blankLinkKey = "uri"
+        read.source = moved
+        #expect(read.source == moved && read.fieldsHash == fields.stableHash)
+        read.title = "Set by a rule"
+        var edited = fields
+        edited.title = "Set by a rule"
+        #expect(read.fieldsHash == edited.stableHash && read.fieldsHash != fields.stableHash)
+        read[.description] = .text("Set by a rule too")
+        edited.description = "Set by a rule too"
+        #expect(read.fieldsHash == edited.stableHash)
+    }
+
     @Test func everyFieldOfAMessageIsReadBackAsWritten() throws {
         let sample = Self.sampleDiagnostic()
         // Each is set in the sample and edited below: a field added to the type is counted here.

@@ -243,7 +243,8 @@ public struct CardLoader: Sendable {
                                     continue
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
-                                    let (entry, diagnostics, readsTime) = decoder.decodeNotingTime(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
+                                    let (decodedEntry, diagnostics, readsTime) = decoder.decodeNotingTime(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
+                                    let entry = decodedEntry.withFieldsHash()
                                     cache.store(KeptEntry(entry, diagnostics, readsTime: readsTime, time: restTime), for: key)
                                     return (entry, diagnostics)
                                 })

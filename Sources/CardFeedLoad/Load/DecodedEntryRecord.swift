@@ -23,6 +23,16 @@ package struct KeptEntry: Sendable {
     package func holds(at time: Int64?) -> Bool { !readsTime || self.time == time }
 }
 
+extension DecodedEntry {
+    /// The entry, its card (if it is one) holding its fields' hash (`Card.withFieldsHash`): an
+    /// entry decoded for the cache is hashed once, on both cores as the file is decoded, and the
+    /// hash kept with it.
+    package func withFieldsHash() -> DecodedEntry {
+        guard case .card(let card) = self else { return self }
+        return .card(card.withFieldsHash())
+    }
+}
+
 /// A kept entry as the build cache writes it (see `CardRecord.swift` for the card and the
 /// messages): a rebuild reads an entry whose bytes did not change from here rather than parsing
 /// and checking it again.
@@ -32,6 +42,7 @@ package enum DecodedEntryRecord {
         case .card(let card):
             writer.write(0)
             card.fields.write(into: &writer)
+            writer.write(card.fieldsHash)
         case .removal(let id, let source):
             writer.write(1)
             writer.write(id)
@@ -51,7 +62,8 @@ package enum DecodedEntryRecord {
         let entry: DecodedEntry
         switch try reader.int() {
         case 0:
-            entry = .card(Card(try Card.Fields(reading: &reader)))
+            let fields = try Card.Fields(reading: &reader)
+            entry = .card(Card(fields, fieldsHash: try reader.int()))
         case 1:
             entry = .removal(id: try reader.string(), source: try CardSource(reading: &reader))
         case 2:

@@ -90,13 +90,44 @@ public struct Card: Sendable {
 
     private final class Storage: Sendable {
         let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        /// `fields.stableHash`, when the card was given it (see `withFieldsHash`).
+        let fieldsHash: Int?
+        init(_ fields: Fields, fieldsHash: Int? = nil) {
+            self.fields = fields
+            self.fieldsHash = fieldsHash
+        }
     }
 
     private var storage: Storage
 
     public init(_ fields: Fields) {
         storage = Storage(fields)
+    }
+
+    /// A card whose fields' hash is known: read back from the build cache with its fields.
+    package init(_ fields: Fields, fieldsHash: Int) {
+        storage = Storage(fields, fieldsHash: fieldsHash)
+    }
+
+    /// The hash of its fields that the build cache's keys are made with (`Fields.stableHash`):
+    /// worked out once for a card given it (`withFieldsHash`), and kept with the card in the
+    /// cache, so that a rebuild does not hash 100,000 cards' fields again.
+    package var fieldsHash: Int { storage.fieldsHash ?? storage.fields.stableHash }
+
+    /// The card, holding its fields' hash from now on (and in its copies, until a field is set).
+    package func withFieldsHash() -> Card {
+        storage.fieldsHash == nil ? Card(storage.fields, fieldsHash: storage.fields.stableHash) : self
+    }
+
+    /// Where the card was read. Not in its fields' hash (see `Fields.source`): a card moved
+    /// keeps it.
+    public var source: CardSource {
+        get { storage.fields.source }
+        set {
+            var fields = storage.fields
+            fields.source = newValue
+            storage = Storage(fields, fieldsHash: storage.fieldsHash)
+        }
     }
 
     public init(id: String, type: CardType, source: CardSource) {
@@ -291,6 +322,12 @@ extension Card.Fields {
     /// not there fails both.
     package func stableHash(into hasher: inout StableHasher) {
         hasher.combine(writtenBy: write(fieldsInto:))
+    }
+
+    /// The fields' own hash (`stableHash(into:)`), which a card's key is made with
+    /// (`Card.fieldsHash`).
+    package var stableHash: Int {
+        StableHasher.hash { stableHash(into: &$0) }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import CardFeedModel
 import CardFeedLoad
+import CardFeedSystem
 
 /// A feed's cards, split into pages: its front page, which shows the newest cards, and its
 /// archive pages, which keep their cards and their addresses as newer cards arrive (see
@@ -75,9 +76,11 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     /// Display position -> index in `loaded`.
     private let order: [Int]
 
-    /// Display position -> anchor, for the cards whose anchor would repeat an earlier card's.
-    private let renamedAnchors: [Int: String]
-    /// Each renamed anchor: the earlier card's position, the later card's, and the new anchor.
+    /// Display position -> anchor (`anchor(at:)`). Made once, on both cores: the keys, the
+    /// pages, the feeds and the search each ask for every card's (at 100,000 cards, making them
+    /// anew each time took a tenth of a rebuild from the cache).
+    private let anchors: [String]
+    /// Each anchor renamed: the earlier card's position, the later card's, and the new anchor.
     public let anchorCollisions: [(earlier: Int, later: Int, anchor: String)]
 
     /// With `anchorsIgnoringCase`, no two anchors differ only in case: each names a card's page,
@@ -85,7 +88,13 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     init(_ loaded: [Card], order: [Int], anchorsIgnoringCase: Bool = false) {
         self.loaded = loaded
         self.order = order
-        (renamedAnchors, anchorCollisions) = Self.uniqueAnchors(loaded, order, ignoringCase: anchorsIgnoringCase)
+        let made = ConcurrentResults<String>(count: order.count)
+        Parallel.perform(count: order.count, chunk: 4096) { range in
+            for position in range { made.set(position, Formatting.anchor(for: loaded[order[position]].id)) }
+        }
+        var anchors = made.values
+        anchorCollisions = Self.makeUnique(&anchors, loaded, order, ignoringCase: anchorsIgnoringCase)
+        self.anchors = anchors
     }
 
     public var startIndex: Int { 0 }
@@ -98,11 +107,12 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     /// The card's HTML id, its permalink's fragment, its `card-styles.css` selector and its feed
     /// entries' id: `Formatting.anchor`, unique among the cards shown. The one definition for all.
     public func anchor(at position: Int) -> String {
-        // Almost always none is renamed: then the dictionary is not hashed into for every card.
-        // (The id read in place: `self[position]` would copy the whole card.)
-        (renamedAnchors.isEmpty ? nil : renamedAnchors[position]) ?? Formatting.anchor(for: loaded[order[position]].id)
+        anchors[position]
     }
 
+    /// Renames in `anchors` (by display position) those that repeat an earlier card's; returns
+    /// each renaming.
+    ///
     /// Anchors are unique by construction: ids are unique after loading, so a safe id's anchor
     /// ("card-" + id) repeats no other safe id's; only a hashed anchor (an id with other
     /// characters) can equal another card's, and every such anchor ends in "-" and hex digits.
@@ -111,7 +121,7 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     /// changes its anchor, and permalinks keep working. `ignoringCase`, anchors that differ only
     /// in case count as the same; only an anchor with an upper-case letter can then collide
     /// with one that is not hashed.
-    private static func uniqueAnchors(_ loaded: [Card], _ order: [Int], ignoringCase: Bool) -> ([Int: String], [(earlier: Int, later: Int, anchor: String)]) {
+    private static func makeUnique(_ anchors: inout [String], _ loaded: [Card], _ order: [Int], ignoringCase: Bool) -> [(earlier: Int, later: Int, anchor: String)] {
         var hashed = false
         var upperCase = false
         for index in order {
@@ -120,19 +130,17 @@ public struct ShownCards: RandomAccessCollection, Sendable {
             if ignoringCase, !upperCase, Self.hasUpperCase(id) { upperCase = true }
             if hashed && (upperCase || !ignoringCase) { break }
         }
-        guard hashed || upperCase else { return ([:], []) }
+        guard hashed || upperCase else { return [] }
         // What makes two anchors the same.
         func key(_ anchor: String) -> String { ignoringCase ? anchor.lowercased() : anchor }
         // Only anchors that end in "-" and hex digits can collide, or be taken by a suffix; and
         // ignoring case, when an anchor has an upper-case letter, any.
         var candidates: [(position: Int, anchor: String)] = []
-        for (position, index) in order.enumerated() {
-            let anchor = Formatting.anchor(for: loaded[index].id)
-            if upperCase || Formatting.endsInDashAndHex(anchor) { candidates.append((position, anchor)) }
+        for (position, anchor) in anchors.enumerated() where upperCase || Formatting.endsInDashAndHex(anchor) {
+            candidates.append((position, anchor))
         }
         var taken = Set(candidates.map { key($0.anchor) })
         var firstHolder: [String: Int] = [:]
-        var renamed: [Int: String] = [:]
         var collisions: [(earlier: Int, later: Int, anchor: String)] = []
         for (position, anchor) in candidates {
             guard let earlier = firstHolder[key(anchor)] else {
@@ -144,10 +152,10 @@ public struct ShownCards: RandomAccessCollection, Sendable {
             let unique = anchor + "-\(suffix)"
             taken.insert(key(unique))
             firstHolder[key(unique)] = position
-            renamed[position] = unique
+            anchors[position] = unique
             collisions.append((earlier, position, unique))
         }
-        return (renamed, collisions)
+        return collisions
     }
 
     /// Whether the id has an ASCII capital, read on its bytes in place: every id is asked.

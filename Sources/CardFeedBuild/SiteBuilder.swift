@@ -100,6 +100,8 @@ public struct SiteBuilder: Sendable {
               folder.misplacement(site: options.site, output: cacheCheckedOutput) == nil else { return try run(BuildReport()) }
         let (opened, note) = BuildCache.open(folder, site: options.site.root)
         defer { opened?.release() }
+        var twin: TwinFolder?
+        defer { options.whenDone?((opened, twin)) }
         var report = BuildReport()
         report.cacheNote = note
         var cache = opened, writer: CardsFileWriter?
@@ -114,7 +116,8 @@ public struct SiteBuilder: Sendable {
         var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)
         builder.cache = cache
         builder.cardsWriter = writer
-        if let cache, case .folder = destination { builder.twin = TwinFolder(path: cache.folder.twinPath) }
+        if let cache, case .folder = destination { twin = TwinFolder(path: cache.folder.twinPath) }
+        builder.twin = twin
         return try builder.run(report)
     }
 
@@ -125,7 +128,7 @@ public struct SiteBuilder: Sendable {
         defer {
             // The search documents and Pagefind's index, beside the output, are gone once it is written.
             if let scratch = (state.output as? OutputTransaction)?.scratchFolder { try? FileManager.default.removeItem(atPath: scratch) }
-            if let loaded = state.loaded, let ruled = state.ruled { options.whenDoneWithCards?(loaded.cards, ruled.cards) }
+            options.whenDone?((state.loaded?.cards, state.ruled?.cards, state.previousPages))
         }
         try run(Self.steps, &state, &report)
         reuse?.endBuild()

@@ -112,7 +112,7 @@ struct SiteOptions: ParsableArguments {
         if !quiet, let line = located.announcement { Console.line(line) }
         var options = buildOptionsWithCache()
         options.diagnosticHandler = printer.print
-        options.whenDoneWithCards = { LeftToExit.keep(($0, $1)) }
+        options.whenDone = { LeftToExit.keep($0) }
         if !quiet { options.progress = TerminalProgress.onStandardOutput() }
         let folder = output.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? options.site.defaultOutput
         let builder = SiteBuilder(options: options, destination: write ? .folder(folder) : .discarded, logger: logger())

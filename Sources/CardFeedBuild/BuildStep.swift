@@ -1,5 +1,6 @@
 import CardFeedLoad
 import CardFeedSelect
+import CardFeedSystem
 import CardFeedWrite
 
 /// One step of a build (`SiteBuilder.steps`): its name, the line it prints when it ends, when it
@@ -37,8 +38,8 @@ struct BuildState {
     var configuration: SiteBuilder.Configuration?
     var loaded: LoadedCards?
     var ruled: RuleEngine.RuledCards?
-    /// With a cache, the pages its last build left in the output folder.
-    var previousPages: PreviousPages?
+    /// Into a folder, its transaction, opened on a thread of its own from the rules step on.
+    var openingOutput: Background<Result<OutputTransaction, SiteWriter.Refusal>>?
     var setup: SiteBuilder.Setup?
     var selections: [Selection] = []
     var output: (any OutputTarget)?

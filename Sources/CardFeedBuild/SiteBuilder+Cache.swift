@@ -2,16 +2,8 @@ import Foundation
 import CardFeedModel
 import CardFeedWrite
 
-/// What a build with a cache takes from the last one's output, and its last step: what it
-/// rendered and wrote is kept for the next build.
+/// The last step of a build with a cache: what it rendered and wrote is kept for the next build.
 extension SiteBuilder {
-    /// The pages the previous build left in the output folder, checked from now on (see
-    /// `PreviousPages`); nil without a cache, or when it knows another folder's pages.
-    func previousPages() -> PreviousPages? {
-        guard let cache, case .folder(let folder) = destination, let pages = cache.pages(of: folder) else { return nil }
-        return PreviousPages(pages, output: SiteFolder.realPath(folder), twin: twin)
-    }
-
     func keepCache(_ state: BuildState, _ report: inout BuildReport) {
         guard let cache, let cardsWriter, let reuse else { return }
         let made = reuse.cards.thisBuild.made

@@ -3,18 +3,37 @@ import Logging
 import CardFeedLoad
 import CardFeedModel
 import CardFeedSelect
+import CardFeedSystem
 import CardFeedRender
 import CardFeedWrite
 
 /// The render step: every card rendered once into the pages that show it, and the files that are not pages.
 extension SiteBuilder {
+    /// A folder's output transaction, opened on a thread of its own: at 117,000 pages, reading
+    /// the output's hidden files and, with a cache, the stamp of every page the last build left
+    /// there take a fifth of a second, which the rules, checks and selection leave a core free
+    /// for. Only for an output folder that is there and passes its checks (see `checkpoint`):
+    /// nil otherwise, or for another destination (then the render step opens it, if the build
+    /// gets there).
+    func openingOutput() -> Background<Result<OutputTransaction, SiteWriter.Refusal>>? {
+        var isFolder: ObjCBool = false
+        guard case .folder(let folder) = destination, FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder),
+              isFolder.boolValue, check(outputFolder: folder).isEmpty else { return nil }
+        return Background { [options, cache, twin] in
+            Result { () throws(SiteWriter.Refusal) in
+                try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages(of: folder), twin: twin)
+            }
+        }
+    }
+
     /// The destination's output, which the render step streams the pages into and the write
-    /// step commits.
-    func openOutput(previous: PreviousPages?, _ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
+    /// step commits (a folder's as `openingOutput` opened it).
+    func openOutput(_ opening: Background<Result<OutputTransaction, SiteWriter.Refusal>>?, _ report: inout BuildReport) throws(BuildFailure) -> any OutputTarget {
         switch destination {
         case .folder(let folder):
-            do {
-                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: previous, twin: twin)
+            do throws(SiteWriter.Refusal) {
+                if let opening { return try opening.value.get() }
+                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages(of: folder), twin: twin)
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }

@@ -44,8 +44,8 @@ public struct SiteBuilder: Sendable {
             state.loaded = builder.load(state.configuration!, &report, following: state.following)
         },
         BuildStep(.rules) { builder, state, report in
-            // Checked on a thread of its own while the rules, checks and selection take one core.
-            state.previousPages = builder.previousPages()
+            // Opened on a thread of its own while the rules, checks and selection take one core.
+            state.openingOutput = builder.openingOutput()
             state.ruled = builder.applyRules(state.loaded!, state.configuration!, &report)
             // Its messages located, the build lets go of the card files' bytes.
             state.loaded!.fileBytes = [:]
@@ -58,7 +58,7 @@ public struct SiteBuilder: Sendable {
             try builder.refuseWarningsIfStrict(state.setup!.config, &report)
         },
         BuildStep(.render, title: { _ in "Render pages" }) { builder, state, report throws(BuildFailure) in
-            let output = try builder.openOutput(previous: state.previousPages, &report)
+            let output = try builder.openOutput(state.openingOutput, &report)
             state.output = output
             let site = try builder.render(state.selections, state.setup!, into: output, &report)
             state.site = site
@@ -128,7 +128,9 @@ public struct SiteBuilder: Sendable {
         defer {
             // The search documents and Pagefind's index, beside the output, are gone once it is written.
             if let scratch = (state.output as? OutputTransaction)?.scratchFolder { try? FileManager.default.removeItem(atPath: scratch) }
-            options.whenDone?((state.loaded?.cards, state.ruled?.cards, state.previousPages))
+            // An output opened for a build that ends before it renders is let go of.
+            if state.output == nil, case .success(let transaction)? = state.openingOutput?.value { transaction.abandon() }
+            options.whenDone?((state.loaded?.cards, state.ruled?.cards))
         }
         try run(Self.steps, &state, &report)
         reuse?.endBuild()

@@ -84,18 +84,19 @@ package final class OutputTransaction: OutputTarget {
     private let previous: PreviousPages?
     private var previousPages: [String: KeptPage] { previous?.pages ?? [:] }
 
-    /// Locks `output`, clears what an interrupted build left beside it and creates the staging
-    /// folder. The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
+    /// Locks `output`, clears what an interrupted build left beside it, reads the hidden files
+    /// it keeps, and with a cache which of its pages the last build left as they are, and
+    /// creates the staging folder (at 117,000 pages, a fifth of a second: see
+    /// `SiteBuilder.openingOutput`, which opens it on a thread of its own). The output, when it exists, must be a folder (see `SiteWriter.checkOutput`); when
     /// it is a symbolic link, the folder it leads to is the one replaced, and the link stays.
     /// `staticFolder` is the site's `static/`, which tells the hidden files an older cardfeed
     /// copied from it (see `OutputHiddenFiles`).
     /// `previous`: with a cache, the pages the previous build wrote in this output (see `holds`).
     /// `twin`: with a cache, where the old output is kept for the next build (see the type's
     /// comment); used only on the output's file system.
-    package init(output url: URL, staticFolder: URL? = nil, previous: PreviousPages? = nil, twin twinFolder: TwinFolder? = nil) throws(SiteWriter.Refusal) {
-        self.previous = previous
+    package init(output url: URL, staticFolder: URL? = nil, previous previousPages: [String: KeptPage]? = nil, twin twinFolder: TwinFolder? = nil) throws(SiteWriter.Refusal) {
         // As many files again, about: a rebuild makes what the last build made.
-        files.reserve(previous?.pages.count ?? 0)
+        files.reserve(previousPages?.count ?? 0)
         let twinPath = twinFolder?.path
         output = SiteFolder.realPath(url)
         let parent = (output as NSString).deletingLastPathComponent
@@ -137,12 +138,16 @@ package final class OutputTransaction: OutputTarget {
             return stat((path as NSString).deletingLastPathComponent, &folder) == 0 && folder.st_dev == parentDevice.st_dev ? path : nil
         }
         if hasPrevious, let twinPath = self.twinPath, let twinStatus, (twinStatus.st_mode & S_IFMT) == S_IFDIR, twinStatus.st_dev == parentDevice.st_dev {
-            staging = twinPath
             twin = twinFolder!.walk
+        } else {
+            twin = nil
+        }
+        previous = previousPages.map { [outputFolder, twin] in PreviousPages($0, in: outputFolder, twin: twin) }
+        if let twinPath = self.twinPath, twin != nil {
+            staging = twinPath
             return
         }
         staging = besideOutput
-        twin = nil
         guard mkdir(staging, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
             state.withLock { $0.finished = true }  // the staging name is not this build's to remove

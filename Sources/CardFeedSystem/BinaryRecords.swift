@@ -84,10 +84,9 @@ package struct BinaryReader {
 
     package mutating func uint64() throws(Unreadable) -> UInt64 {
         guard bytes.count - position >= 8 else { throw Unreadable() }
-        var value: UInt64 = 0
-        for offset in (0..<8).reversed() { value = value << 8 | UInt64(bytes[position + offset]) }
-        position += 8
-        return value
+        defer { position += 8 }
+        // Eight bytes in one load, not one by one: a rebuild reads some two million numbers.
+        return UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: UInt64.self) })
     }
 
     package mutating func int() throws(Unreadable) -> Int { Int(Int64(bitPattern: try uint64())) }

@@ -41,6 +41,14 @@ package enum Parallel {
         perform(iterations: (count + chunk - 1) / chunk) { index in body(index * chunk..<min(count, (index + 1) * chunk)) }
     }
 
+    /// The elements that `include` takes, in their order, asked a chunk at a time on whichever
+    /// core is free.
+    package static func filter<Element: Sendable>(_ elements: [Element], chunk: Int = 4096, _ include: @Sendable (Element) -> Bool) -> [Element] {
+        let kept = ConcurrentResults<[Element]>(count: (elements.count + chunk - 1) / chunk)
+        perform(count: elements.count, chunk: chunk) { range in kept.set(range.lowerBound / chunk, elements[range].filter(include)) }
+        return kept.values.flatMap { $0 }
+    }
+
     /// The iterations, each taken once by whichever thread asks first.
     private final class Loop: Sendable {
         let body: @Sendable (Int) -> Void

@@ -329,7 +329,8 @@ package final class OutputTransaction: OutputTarget {
         }
         var removed: [String] = []
         if let oldFiles {
-            removed = oldFiles.value.filter { !files.hasFile($0) && !carried.contains($0) }
+            // On both cores: the old output has as many files as the new one.
+            removed = Parallel.filter(oldFiles.value) { [files, carried] in !files.hasFile($0) && !carried.contains($0) }
             if cardfeed_exchange_paths(staging, output) != 0 {
                 // Only a file system or kernel that cannot exchange two names (EINVAL, ENOSYS)
                 // gets the two renames, with an instant when there is no output; the next build

@@ -218,12 +218,15 @@ final class BuildCache: Sendable {
             Result {
                 // What this build appended it used; the rest of what it used is where it was.
                 let appended = try writer.finish()
-                var records: [Int: CardRecord] = [:]
+                // A list, not a dictionary: 200,000 records are written one after another, and a
+                // dictionary of them took as long to make as the index to write. (A key appended
+                // twice, its record made again, is the last one's.)
+                let appendedKeys = Dictionary(appended.records.map { ($0.key, $0.record) }, uniquingKeysWith: { _, last in last })
+                var records = appendedKeys.map { (key: $0.key, record: $0.value) }
                 records.reserveCapacity(used.reduce(0) { $0 + $1.count })
-                for (key, record) in appended.records { records[key] = record }
-                for keys in used {
-                    for key in keys where records[key] == nil {
-                        if let record = index[key] { records[key] = record }
+                for (number, keys) in used.enumerated() {
+                    for key in keys where appendedKeys[key] == nil && !used[..<number].contains(where: { $0.contains(key) }) {
+                        if let record = index[key] { records.append((key, record)) }
                     }
                 }
                 return KeptRecords(records: records, end: appended.end)
@@ -233,7 +236,8 @@ final class BuildCache: Sendable {
 
     /// The records of what a build used (`keptRecords`), and where the cards' file ends.
     struct KeptRecords: Sendable {
-        var records: [Int: CardRecord]
+        /// Each key once, in no order.
+        var records: [(key: Int, record: CardRecord)]
         var end: Int
     }
 
@@ -247,7 +251,7 @@ final class BuildCache: Sendable {
         do {
             let kept = try kept.value.get()
             var records = kept.records
-            let live = records.values.reduce(0) { $0 + $1.length }
+            let live = records.reduce(0) { $0 + $1.record.length }
             var (generation, size) = (writer.generation, kept.end)
             let (written, pages) = output.map { (SiteFolder.realPath($0.folder), $0.pages) } ?? (contents.value.output, contents.value.pages.map { ($0.key, $0.value) })
             let pagesSize = pages.reduce(0) { $0 + Int($1.page.stamp.size) }
@@ -272,28 +276,27 @@ final class BuildCache: Sendable {
     /// The cards of `records`, read from `file`, written one after another into the cards' file
     /// of `generation` (a card whose bytes no longer match their checksum is left out: the next
     /// build makes it again). Returns that file's generation and size, and where each card is.
-    private func compact(_ records: [Int: CardRecord], from file: URL, into generation: Int) throws -> (Int, Int, [Int: CardRecord]) {
+    private func compact(_ records: [(key: Int, record: CardRecord)], from file: URL, into generation: Int) throws -> (Int, Int, [(key: Int, record: CardRecord)]) {
         let source = try Data(contentsOf: file, options: .alwaysMapped)
-        let keys = records.keys.sorted()
+        let records = records.sorted { $0.key < $1.key }
         let size = 1024
-        let count = (keys.count + size - 1) / size
-        let chunks = ConcurrentResults<(bytes: [UInt8], records: [(Int, CardRecord)])>(count: count)
+        let count = (records.count + size - 1) / size
+        let chunks = ConcurrentResults<(bytes: [UInt8], records: [(key: Int, record: CardRecord)])>(count: count)
         Parallel.perform(iterations: count) { chunk in
             var bytes: [UInt8] = []
-            var placed: [(Int, CardRecord)] = []
-            for key in keys[(chunk * size)..<min(keys.count, (chunk + 1) * size)] {
-                let record = records[key]!
+            var placed: [(key: Int, record: CardRecord)] = []
+            for (key, record) in records[(chunk * size)..<min(records.count, (chunk + 1) * size)] {
                 guard let card = Self.bytes(of: record, in: source, size: source.count) else { continue }
                 placed.append((key, CardRecord(offset: bytes.count, length: card.count, checksum: record.checksum)))
                 bytes.append(contentsOf: card)
             }
             chunks.set(chunk, (bytes, placed))
         }
-        var compacted: [Int: CardRecord] = [:]
-        compacted.reserveCapacity(keys.count)
+        var compacted: [(key: Int, record: CardRecord)] = []
+        compacted.reserveCapacity(records.count)
         var offset = 0
         for chunk in chunks.values {
-            for (key, record) in chunk.records { compacted[key] = CardRecord(offset: offset + record.offset, length: record.length, checksum: record.checksum) }
+            for (key, record) in chunk.records { compacted.append((key, CardRecord(offset: offset + record.offset, length: record.length, checksum: record.checksum))) }
             offset += chunk.bytes.count
         }
         try Self.replace(folder.url.appendingPathComponent(Self.cardsFileName(generation))) { partial in
@@ -302,7 +305,24 @@ final class BuildCache: Sendable {
         return (generation, offset, compacted)
     }
 
-    private func writeIndex(generation: Int, cardsSize: Int, records: [Int: CardRecord], output: String, pages: [(path: String, page: KeptPage)]) throws {
+    private func writeIndex(generation: Int, cardsSize: Int, records: [(key: Int, record: CardRecord)], output: String, pages: [(path: String, page: KeptPage)]) throws {
+        // The pages written on a thread of their own while this one writes the records.
+        let pagesPart = Background {
+            var writer = BinaryWriter(capacity: pages.count * 96 + output.utf8.count + 16)
+            writer.write(output)
+            writer.write(pages.count)
+            for (path, page) in pages {
+                writer.write(path)
+                writer.write(page.key)
+                let stamp = page.stamp
+                writer.write(Int(Int64(bitPattern: stamp.device)))
+                writer.write(Int(Int64(bitPattern: stamp.inode)))
+                writer.write(Int(stamp.size))
+                writer.write(Int(stamp.modified))
+                writer.write(Int(stamp.modifiedNanoseconds))
+            }
+            return writer.takeBytes()
+        }
         var writer = BinaryWriter(capacity: records.count * 32 + pages.count * 96 + 4096)
         writer.write(identity.count)
         identity.forEach { writer.write($0) }
@@ -315,18 +335,7 @@ final class BuildCache: Sendable {
             writer.write(record.length)
             writer.write(record.checksum)
         }
-        writer.write(output)
-        writer.write(pages.count)
-        for (path, page) in pages {
-            writer.write(path)
-            writer.write(page.key)
-            let stamp = page.stamp
-            writer.write(Int(Int64(bitPattern: stamp.device)))
-            writer.write(Int(Int64(bitPattern: stamp.inode)))
-            writer.write(Int(stamp.size))
-            writer.write(Int(stamp.modified))
-            writer.write(Int(stamp.modifiedNanoseconds))
-        }
+        writer.append(pagesPart.value)
         let checksum = StableHash.of(bytes: writer.bytes)
         writer.write(checksum)
         try Self.replace(folder.url.appendingPathComponent(Self.fileName)) { partial in try Self.write([Self.magic, writer.bytes], to: partial) }

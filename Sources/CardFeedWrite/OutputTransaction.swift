@@ -142,7 +142,9 @@ package final class OutputTransaction: OutputTarget {
         } else {
             twin = nil
         }
-        previous = previousPages.map { [outputFolder, twin] in PreviousPages($0, in: outputFolder, twin: twin) }
+        // Without an old output, no page of it is kept (and none is looked for: a CI job's new
+        // output, with the cache restored, knows 117,000 of them).
+        previous = hasPrevious ? previousPages.map { [output, outputFolder, twin] in PreviousPages($0, output: output, in: outputFolder, twin: twin) } : nil
         if let twinPath = self.twinPath, twin != nil {
             staging = twinPath
             return

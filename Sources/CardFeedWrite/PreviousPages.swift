@@ -14,14 +14,16 @@ struct PreviousPages: Sendable {
     /// the last build wrote anew, and any the twin lost. Nil without a twin.
     private let apartFromTwin: Set<String>?
 
-    /// `folder`: the output, open (-1 when there is none); `twin`: what its twin held, when the
+    /// `output`: the output's path, and `folder` the output open (-1 when it cannot be opened:
+    /// then each page's path is followed from the root); `twin`: what its twin held, when the
     /// build is made in it.
-    init(_ pages: [String: KeptPage], in folder: Int32, twin: TwinFolder.Walk?) {
+    init(_ pages: [String: KeptPage], output: String, in folder: Int32, twin: TwinFolder.Walk?) {
         self.pages = pages
         var touched: Set<String> = []
         var apartFromTwin: Set<String>? = twin.map { _ in [] }
         for (path, page) in pages {
-            if folder < 0 || FileStamp(in: folder, path) != page.stamp { touched.insert(path) }
+            let stamp = folder >= 0 ? FileStamp(in: folder, path) : FileStamp(path: output + "/" + path)
+            if stamp != page.stamp { touched.insert(path) }
             if let twin, twin.inodes[path] != page.stamp.inode { apartFromTwin?.insert(path) }
         }
         self.touched = touched

@@ -23,6 +23,23 @@ import Testing
         #expect(lock.contains("pagefind_bin-\(Pagefind.pinned)-"))
     }
 
+    /// Pagefind 1.5 exits 0 when a write fails, its files cut short: a full disk shows only as
+    /// an index that cannot be read, and the message says so when the disk is all but full
+    /// (tried on a 55 MB tmpfs: "… is not a Pagefind index file. The disk it is on has 0 MB
+    /// free …"), and only then.
+    @Test func anIndexThatCannotBeReadOnAFullDiskSaysTheDiskIsFull() {
+        #expect(Pagefind.fullDiskHint(freeBytes: 0).contains("0 MB free"))
+        #expect(Pagefind.fullDiskHint(freeBytes: 3 << 20).contains("3 MB free"))
+        #expect(Pagefind.fullDiskHint(freeBytes: 1 << 30) == "")
+        #expect(Pagefind.fullDiskHint(URL(fileURLWithPath: "/no/such/folder")) == "")
+        #expect(Pagefind.fullDiskHint(URL(fileURLWithPath: NSTemporaryDirectory())).isEmpty == (Self.freeBytes(NSTemporaryDirectory()) >= 16 << 20))
+    }
+
+    static func freeBytes(_ path: String) -> UInt64 {
+        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: path)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.uint64Value ?? 0
+    }
+
     /// The packages' Pagefind is looked for in one place a layout: an archive unpacked in /tmp
     /// must not run a /tmp/lib/cardfeed/pagefind that anyone could have put there.
     @Test func thePackagedPagefindIsLookedForWhereEachPackagePutsIt() {

@@ -88,7 +88,7 @@ extension Pagefind {
         // (the build warned when it found that Pagefind: `unpinnedWarning`).
         if isPinned {
             do { try PagefindIndexOrder.apply(bundle: bundle) } catch {
-                throw Failure(description: "Pagefind's index in \(bundle.path) could not be put in order: \(error)")
+                throw Failure(description: "Pagefind's index in \(bundle.path) could not be put in order: \(error)" + Self.fullDiskHint(bundle))
             }
         }
         // "Indexed 26 pages" ("Indexed 1 page"), in Pagefind's summary at the end.
@@ -98,6 +98,20 @@ extension Pagefind {
             return Int(words[1])
         }.first
         return Bundle(folder: bundle, files: try Self.files(in: bundle, published: published), pages: pages)
+    }
+
+    /// What a message about an index Pagefind wrote wrong adds when the disk holding it is all
+    /// but full: Pagefind 1.5 does not report a write that fails (it exits 0, its files cut
+    /// short or missing), so a full disk shows only as an index that cannot be read.
+    static func fullDiskHint(_ folder: URL) -> String {
+        var status = statvfs()
+        guard statvfs(folder.path, &status) == 0 else { return "" }
+        return fullDiskHint(freeBytes: UInt64(status.f_bavail) * UInt64(status.f_frsize))
+    }
+
+    static func fullDiskHint(freeBytes: UInt64) -> String {
+        guard freeBytes < 16 << 20 else { return "" }
+        return ". The disk it is on has \(freeBytes >> 20) MB free, and Pagefind does not say when a write fails: the disk was most likely full; make room, then build again"
     }
 
     /// What the built-in card templates show that is not the card's own words, left out of the

@@ -19,11 +19,12 @@ extension SiteBuilder {
         var isFolder: ObjCBool = false
         guard case .folder(let folder) = destination, FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder),
               isFolder.boolValue, check(outputFolder: folder).isEmpty else { return nil }
-        return Background { [options, cache, twin] in
-            Result { () throws(SiteWriter.Refusal) in
-                try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages(of: folder), twin: twin)
-            }
-        }
+        return Background { [self] in Result { () throws(SiteWriter.Refusal) in try transaction(into: folder) } }
+    }
+
+    /// The output transaction into `folder`, with what the cache knows of its pages and twin.
+    private func transaction(into folder: URL) throws(SiteWriter.Refusal) -> OutputTransaction {
+        try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages(of: folder), twin: twin)
     }
 
     /// The destination's output, which the render step streams the pages into and the write
@@ -33,7 +34,7 @@ extension SiteBuilder {
         case .folder(let folder):
             do throws(SiteWriter.Refusal) {
                 if let opening { return try opening.value.get() }
-                return try OutputTransaction(output: folder, staticFolder: options.site.staticFolder, previous: cache?.pages(of: folder), twin: twin)
+                return try transaction(into: folder)
             } catch {
                 throw fail(&report, Diagnostic(.error, file: SiteFolder.display(folder), message: error.description))
             }

@@ -61,15 +61,11 @@ struct CardPages: Sendable {
         }
         // Asked once the folders are made: a target compares (and holds) a page only in a folder it has made.
         held = keys.map(\.cardPages).map { keys in
-            let held = ConcurrentResults<(page: Bool, searchDocument: Bool)>(count: keys.count)
-            Parallel.perform(count: keys.count, chunk: 512) { [target, searchDocuments] range in
-                for position in range {
-                    let (path, key) = keys[position]
-                    // Each target is asked, so that each remembers the key.
-                    held.set(position, (target.holds(path, madeFrom: key), searchDocuments?.holds(path, madeFrom: key) ?? true))
-                }
+            return Parallel.map(count: keys.count, chunk: 512) { [target, searchDocuments] position in
+                let (path, key) = keys[position]
+                // Each target is asked, so that each remembers the key.
+                return (page: target.holds(path, madeFrom: key), searchDocument: searchDocuments?.holds(path, madeFrom: key) ?? true)
             }
-            return held.values
         }
     }
 

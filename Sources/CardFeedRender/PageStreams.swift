@@ -70,11 +70,7 @@ final class PageStreams: RenderedCards, Sendable {
         feeds.map { feed in
             guard let keys = feed.keys else { return [Bool](repeating: false, count: feed.feed.archive.count + 1) }
             let paths = feed.feed.pages.map(\.path)
-            let held = ConcurrentResults<Bool>(count: keys.count)
-            Parallel.perform(count: keys.count, chunk: 256) { range in
-                for page in range { held.set(page, target.holds(paths[page], madeFrom: keys[page])) }
-            }
-            return held.values
+            return Parallel.map(count: keys.count, chunk: 256) { target.holds(paths[$0], madeFrom: keys[$0]) }
         }
     }
 

@@ -88,11 +88,7 @@ public struct ShownCards: RandomAccessCollection, Sendable {
     init(_ loaded: [Card], order: [Int], anchorsIgnoringCase: Bool = false) {
         self.loaded = loaded
         self.order = order
-        let made = ConcurrentResults<String>(count: order.count)
-        Parallel.perform(count: order.count, chunk: 4096) { range in
-            for position in range { made.set(position, Formatting.anchor(for: loaded[order[position]].id)) }
-        }
-        var anchors = made.values
+        var anchors = Parallel.map(count: order.count, chunk: 4096) { Formatting.anchor(for: loaded[order[$0]].id) }
         anchorCollisions = Self.makeUnique(&anchors, loaded, order, ignoringCase: anchorsIgnoringCase)
         self.anchors = anchors
     }
@@ -137,11 +133,7 @@ public struct ShownCards: RandomAccessCollection, Sendable {
         // ignoring case, when an anchor has an upper-case letter, any.
         let candidates = anchors.enumerated().filter { upperCase || Formatting.endsInDashAndHex($0.element) }.map { (position: $0.offset, anchor: $0.element) }
         // Each key made once, on both cores: lower-casing 100,000 anchors is most of the work.
-        let made = ConcurrentResults<String>(count: candidates.count)
-        Parallel.perform(count: candidates.count, chunk: 4096) { range in
-            for number in range { made.set(number, key(candidates[number].anchor)) }
-        }
-        let keys = made.values
+        let keys = Parallel.map(count: candidates.count, chunk: 4096) { key(candidates[$0].anchor) }
         var taken = Set(keys)
         // Almost always no two are the same.
         guard taken.count < keys.count else { return [] }

@@ -12,6 +12,7 @@ package enum Parallel {
     /// Whether `/proc` is there to read (decided once; it does not come or go during a run).
     package static let procIsMounted = access("/proc/self/stat", R_OK) == 0
 
+    @usableFromInline
     package static func perform(iterations: Int, _ body: @Sendable (Int) -> Void) {
         if procIsMounted || iterations <= 1 {
             DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
@@ -37,16 +38,29 @@ package enum Parallel {
     }
 
     /// `body` over `0..<count` cut into ranges of `chunk`, each range on whichever core is free.
+    @usableFromInline
     package static func perform(count: Int, chunk: Int, _ body: @Sendable (Range<Int>) -> Void) {
         perform(iterations: (count + chunk - 1) / chunk) { index in body(index * chunk..<min(count, (index + 1) * chunk)) }
+    }
+
+    /// `transform` of each index of `0..<count`, in order, worked out a chunk at a time on
+    /// whichever core is free. (Inlinable, as `ConcurrentResults` is, to be specialised for
+    /// each `Element`.)
+    @inlinable
+    package static func map<Element>(count: Int, chunk: Int, _ transform: @Sendable (Int) -> Element) -> [Element] {
+        let results = ConcurrentResults<Element>(count: count)
+        perform(count: count, chunk: chunk) { range in
+            for index in range { results.set(index, transform(index)) }
+        }
+        return results.values
     }
 
     /// The elements that `include` takes, in their order, asked a chunk at a time on whichever
     /// core is free.
     package static func filter<Element: Sendable>(_ elements: [Element], chunk: Int = 4096, _ include: @Sendable (Element) -> Bool) -> [Element] {
-        let kept = ConcurrentResults<[Element]>(count: (elements.count + chunk - 1) / chunk)
-        perform(count: elements.count, chunk: chunk) { range in kept.set(range.lowerBound / chunk, elements[range].filter(include)) }
-        return kept.values.flatMap { $0 }
+        map(count: (elements.count + chunk - 1) / chunk, chunk: 1) { number in
+            elements[(number * chunk)..<min(elements.count, (number + 1) * chunk)].filter(include)
+        }.flatMap { $0 }
     }
 
     /// The iterations, each taken once by whichever thread asks first.

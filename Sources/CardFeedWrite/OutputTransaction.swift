@@ -253,11 +253,8 @@ package final class OutputTransaction: OutputTarget {
     /// others (a file adopted) are read. Each path once, in no order.
     package func keptPages() -> [(path: String, page: KeptPage)] {
         let made = files.all.compactMap { file in file.entry.key.map { (path: file.path, key: $0, stamp: file.entry.stamp) } }
-        let stamps = ConcurrentResults<FileStamp?>(count: made.count)
-        Parallel.perform(count: made.count, chunk: 1024) { range in
-            for position in range { stamps.set(position, made[position].stamp ?? FileStamp(path: output + "/" + made[position].path)) }
-        }
-        return zip(made, stamps.values).compactMap { page, stamp in stamp.map { (page.path, KeptPage(key: page.key, stamp: $0)) } }
+        let stamps = Parallel.map(count: made.count, chunk: 1024) { [output] in made[$0].stamp ?? FileStamp(path: output + "/" + made[$0].path) }
+        return zip(made, stamps).compactMap { page, stamp in stamp.map { (page.path, KeptPage(key: page.key, stamp: $0)) } }
     }
 
     package func close(_ sink: OutputSink, path: String) throws {

@@ -30,16 +30,13 @@ struct SearchPartStore {
     func part(_ number: Int, key: Int) -> [String: Data]? {
         guard let entries = read(manifest(number), key: key) else { return nil }
         let base = files(number)
-        let found = ConcurrentResults<Data?>(count: entries.count)
-        Parallel.perform(count: entries.count, chunk: 256) { range in
-            for index in range {
-                let entry = entries[index]
-                let data = try? Data(contentsOf: base.appendingPathComponent(entry.path))
-                found.set(index, data.flatMap { $0.count == entry.size && StableHash.of(bytes: [UInt8]($0)) == entry.checksum ? $0 : nil })
-            }
+        let found = Parallel.map(count: entries.count, chunk: 256) { index -> Data? in
+            let entry = entries[index]
+            let data = try? Data(contentsOf: base.appendingPathComponent(entry.path))
+            return data.flatMap { $0.count == entry.size && StableHash.of(bytes: [UInt8]($0)) == entry.checksum ? $0 : nil }
         }
         var part: [String: Data] = [:]
-        for (entry, data) in zip(entries, found.values) {
+        for (entry, data) in zip(entries, found) {
             guard let data else { return nil }
             part[entry.path] = data
         }

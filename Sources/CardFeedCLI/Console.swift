@@ -4,10 +4,6 @@ import CardFeedBuild
 import CardFeedModel
 import CardFeedRender
 
-#if canImport(CMimalloc)
-import CMimalloc
-#endif
-
 /// The one printer: every line any command prints, on either stream, in every mode (text,
 /// `--diagnostics json`, GitHub workflow commands, step and progress lines, serve's lines) goes
 /// through `line`, `workflowCommand` or `redraw`. Progress goes on standard output, warnings and
@@ -226,17 +222,7 @@ struct Summary {
             // Linux counts ru_maxrss in KiB.
             lines.append(String(format: "%8.1f MiB peak memory (resident)", Double(usage.ru_maxrss) / 1024))
         }
-        lines.append("           memory allocator: \(Self.allocator)")
+        lines.append("           memory allocator: \(MemoryAllocator.name)")
         return lines
-    }
-
-    /// The allocator behind malloc: mimalloc where the package links it (Linux).
-    static var allocator: String {
-        #if canImport(CMimalloc)
-        let version = Int(mi_version())  // 209 for 2.0.9
-        return "mimalloc \(version / 100).\(version / 10 % 10).\(version % 10)"
-        #else
-        return "the system's"
-        #endif
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import CardFeedSystem
 
 /// The files a build put into its new output, by path, with what `holds` learnt of each page:
 /// the key it was made from, and whether it was kept as it was. Both cores record a file every
@@ -43,9 +44,12 @@ final class OutputFiles: Sendable {
         shard(path).entries.withLock { change(&$0[path, default: Entry()]) }
     }
 
-    /// Every entry, in no order.
-    var all: [(path: String, entry: Entry)] {
-        shards.flatMap { shard in shard.entries.withLock { $0.map { ($0.key, $0.value) } } }
+    /// What `transform` makes of each entry (nil: nothing), in no order, a shard at a time on
+    /// both cores.
+    func compactMap<Result: Sendable>(_ transform: @Sendable (_ path: String, _ entry: Entry) -> Result?) -> [Result] {
+        Parallel.map(count: shards.count, chunk: 1) { [shards] number in
+            shards[number].entries.withLock { $0.compactMap { transform($0.key, $0.value) } }
+        }.flatMap { $0 }
     }
 
     /// The paths of the files the build wrote anew.

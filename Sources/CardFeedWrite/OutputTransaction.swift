@@ -252,9 +252,12 @@ package final class OutputTransaction: OutputTarget {
     /// file is the same), one written has the stamp its sink read as it closed the file; the
     /// others (a file adopted) are read. Each path once, in no order.
     package func keptPages() -> [(path: String, page: KeptPage)] {
-        let made = files.all.compactMap { file in file.entry.key.map { (path: file.path, key: $0, stamp: file.entry.stamp) } }
-        let stamps = Parallel.map(count: made.count, chunk: 1024) { [output] in made[$0].stamp ?? FileStamp(path: output + "/" + made[$0].path) }
-        return zip(made, stamps).compactMap { page, stamp in stamp.map { (page.path, KeptPage(key: page.key, stamp: $0)) } }
+        // A shard at a time on both cores: the list of 117,000 pages made on one core, and then
+        // their stamps on two, held the other core idle for a twentieth of a second.
+        files.compactMap { [output] path, entry in
+            guard let key = entry.key, let stamp = entry.stamp ?? FileStamp(path: output + "/" + path) else { return nil }
+            return (path, KeptPage(key: key, stamp: stamp))
+        }
     }
 
     package func close(_ sink: OutputSink, path: String) throws {

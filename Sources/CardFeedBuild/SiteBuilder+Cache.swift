@@ -17,6 +17,7 @@ extension SiteBuilder {
             keepSearchParts(partKeys, madeAgain: Set(partKeys.indices).subtracting(search.kept), of: output.1, in: output.0)
         }
         transaction?.finishClearingTwin()
+        options.whenDone?(output)
     }
 
     /// The search index's parts of the output, each with its key, for a build whose output will

@@ -128,9 +128,13 @@ public struct SiteBuilder: Sendable {
         defer {
             // The search documents and Pagefind's index, beside the output, are gone once it is written.
             if let scratch = (state.output as? OutputTransaction)?.scratchFolder { try? FileManager.default.removeItem(atPath: scratch) }
-            // An output opened for a build that ends before it renders is let go of.
+            // An output opened for a build that ends before it renders is let go of, as is one
+            // the build did not put in place (once it did, nothing is left to let go of).
             if state.output == nil, case .success(let transaction)? = state.openingOutput?.value { transaction.abandon() }
-            options.whenDone?((state.loaded?.cards, state.ruled?.cards))
+            (state.output as? OutputTransaction)?.abandon()
+            // The output's record of its 117,000 files and the selections, freed file by file
+            // and page by page, kept the user waiting a fiftieth of a second.
+            options.whenDone?((state.loaded?.cards, state.ruled?.cards, state.output, state.selections))
         }
         try run(Self.steps, &state, &report)
         reuse?.endBuild()

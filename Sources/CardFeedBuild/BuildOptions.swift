@@ -23,11 +23,11 @@ public struct BuildOptions: Sendable {
     /// repeat card after card once (`Diagnostics.summarisedLines`).
     public var diagnosticHandler: (@Sendable ([Diagnostic]) -> Void)?
     /// Given what the build held, once it is done with it (the cards as read and as the rules
-    /// left them; with a cache, its index and the output's pages before the build): a command
-    /// that ends with its build keeps it to the process's exit (`LeftToExit`), which hands its
-    /// memory back at once, where freeing it string by string as the build returns would keep
-    /// the user waiting (at 100,000 cards, the cache's alone took 0.04 s). Nil (`serve`, the
-    /// tests) frees it then.
+    /// left them, the selections and the output; with a cache, its index, the output's pages
+    /// before the build and those it keeps for the next): a command that ends with its build
+    /// keeps it to the process's exit (`LeftToExit`), which hands its memory back at once, where
+    /// freeing it string by string as the build returns would keep the user waiting (at 100,000
+    /// cards, the cache's alone took 0.04 s). Nil (`serve`, the tests) frees it then.
     public var whenDone: (@Sendable (_ leftovers: any Sendable) -> Void)?
     /// Where the build keeps what the next one reuses, and finds what the last one kept
     /// (`--cache-dir`, `cache_dir:`, by default `SITE/.cardfeed-cache/`); nil with `--no-cache`.

@@ -144,7 +144,7 @@ package final class OutputTransaction: OutputTarget {
         }
         // Without an old output, no page of it is kept (and none is looked for: a CI job's new
         // output, with the cache restored, knows 117,000 of them).
-        previous = hasPrevious ? previousPages.map { [output, outputFolder, twin] in PreviousPages($0, output: output, in: outputFolder, twin: twin) } : nil
+        previous = hasPrevious ? previousPages.map { [output, outputFolder] in PreviousPages($0, output: output, in: outputFolder) } : nil
         if let twinPath = self.twinPath, twin != nil {
             staging = twinPath
             return
@@ -214,7 +214,7 @@ package final class OutputTransaction: OutputTarget {
     package func holds(_ path: String, madeFrom key: Int, stampChecked: Bool) -> Bool {
         let page = previousPages[path]
         let comparable = page?.key == key && state.withLock { $0.comparable.contains(PagePaths.folder(path)) }
-        guard let page, comparable, stampChecked || previous!.isUntouched(path), linksOutputFile(path) else {
+        guard let page, comparable, stampChecked || previous!.isUntouched(path), linksOutputFile(path, inode: page.stamp.inode) else {
             files.update(path) { $0.key = key }
             return false
         }
@@ -273,8 +273,10 @@ package final class OutputTransaction: OutputTarget {
 
     /// Whether the new output has the old output's file at `path`, as it is: in the twin, where
     /// it was that file already, or once linked.
-    private func linksOutputFile(_ path: String) -> Bool {
-        if twin != nil, previous!.twinShares(path) { return true }
+    /// `inode`: the file's, which the twin has too when it is the output's own file. (Asked here,
+    /// a page at a time on both cores, and not of every page as the output is opened, on one.)
+    private func linksOutputFile(_ path: String, inode: UInt64) -> Bool {
+        if let twin, twin.inodes[path] == inode { return true }
         clearTwin(path)
         if outputFolder >= 0 { return linkat(outputFolder, path, AT_FDCWD, staging + "/" + path, 0) == 0 }
         return linkat(AT_FDCWD, output + "/" + path, AT_FDCWD, staging + "/" + path, 0) == 0

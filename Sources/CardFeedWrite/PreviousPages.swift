@@ -3,42 +3,28 @@ import CardFeedSystem
 
 /// The pages the previous build with a cache left in the output, with the keys they were made
 /// from, and which of them are still as it left them (see `OutputTransaction.holds`): each
-/// page's stamp read, and looked up in the twin, once, as the output is opened.
+/// page's stamp read once, as the output is opened.
 struct PreviousPages: Sendable {
     /// By path, relative to the output.
     let pages: [String: KeptPage]
     /// The pages whose file is not as the previous build left it: edited, replaced, removed, or
     /// in an output that is not a folder. (A few, or none, after a build.)
     private let touched: Set<String>
-    /// The pages whose file the twin does not share with the output (`OutputTransaction`): those
-    /// the last build wrote anew, and any the twin lost. Nil without a twin.
-    private let apartFromTwin: Set<String>?
 
     /// `output`: the output's path, and `folder` the output open (-1 when it cannot be opened:
-    /// then each page's path is followed from the root); `twin`: what its twin held, when the
-    /// build is made in it.
-    init(_ pages: [String: KeptPage], output: String, in folder: Int32, twin: TwinFolder.Walk?) {
+    /// then each page's path is followed from the root).
+    init(_ pages: [String: KeptPage], output: String, in folder: Int32) {
         self.pages = pages
         var touched: Set<String> = []
-        var apartFromTwin: Set<String>? = twin.map { _ in [] }
         for (path, page) in pages {
             let stamp = folder >= 0 ? FileStamp(in: folder, path) : FileStamp(path: output + "/" + path)
             if stamp != page.stamp { touched.insert(path) }
-            if let twin, twin.inodes[path] != page.stamp.inode { apartFromTwin?.insert(path) }
         }
         self.touched = touched
-        self.apartFromTwin = apartFromTwin
     }
 
     /// Whether the file of the page at `path` (one of `pages`) is as the previous build left it.
     func isUntouched(_ path: String) -> Bool {
         !touched.contains(path)
-    }
-
-    /// Whether the twin holds the output's own file for the page at `path` (one of `pages`):
-    /// the same inode the previous build left there. False without a twin.
-    func twinShares(_ path: String) -> Bool {
-        guard let apartFromTwin else { return false }
-        return !apartFromTwin.contains(path)
     }
 }

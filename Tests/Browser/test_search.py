@@ -39,7 +39,10 @@ def search(driver, words):
 
 
 def results(driver):
-    return [(link.text, link.get_attribute("href")) for link in driver.find_elements(By.CSS_SELECTOR, ".site-search__link")]
+    # Read in one script: the box replaces its list as each query's results come, and a link
+    # found first and read after could be gone (a StaleElementReferenceException, on a busy machine).
+    links = driver.execute_script("return [...document.querySelectorAll('.site-search__link')].map(a => [a.innerText.trim(), a.href])")
+    return [(text, href) for text, href in links]
 
 
 # From a feed's page and from a card's page (in a folder, whose links go from the <base>).

@@ -44,7 +44,6 @@ struct CardFeedCommand: ParsableCommand {
     /// jobs run on libdispatch's thread pool: without `/proc` that pool's monitor stops the
     /// process (see `Parallel`), and a build has no use for it. `serve` runs as an async command.
     static func main() {
-        MemoryAllocator.useLargePages()
         guard !ProcessArguments.all.isEmpty else {
             Console.printError("cannot read the command's arguments (is /proc missing?); refusing to guess what to do")
             Foundation.exit(ExitCode.failure.rawValue)
@@ -63,6 +62,7 @@ struct CardFeedCommand: ParsableCommand {
             exit(withError: error)
         }
         guard let asynchronous = command as? any AsyncParsableCommand else {
+            MemoryAllocator.useLargePages()
             var command = command
             do { try command.run() } catch { exit(withError: error) }
             return

@@ -115,9 +115,8 @@ extension SiteRenderer {
         let pageFrame = StableHash.reflecting(PageFrameKey(context: context, listed: selection.feeds.map(\.listed), languages: languages?.links))
         let keys = ConcurrentResults<Int>(count: cards.count)
         let pages = ConcurrentResults<(path: String, key: Int)>(count: settings.cardPages ? cards.count : 0)
-        let chunk = 512
-        Parallel.perform(iterations: (cards.count + chunk - 1) / chunk) { index in
-            for position in index * chunk..<min(cards.count, (index + 1) * chunk) {
+        Parallel.perform(count: cards.count, chunk: 512) { range in
+            for position in range {
                 let anchor = cards.anchor(at: position)
                 // With card pages, the permalink is the card's page's path.
                 let permalink = places.permalink(position: position, anchor: anchor)

@@ -91,10 +91,9 @@ public struct ShownCards: RandomAccessCollection, Sendable {
         // With each chunk's anchors, whether a card's is hashed, or its id has a capital letter:
         // asked of every id, on one core after the anchors, it took longer than they did.
         let made = ConcurrentResults<String>(count: order.count)
-        let chunk = 4096
-        let kinds = Parallel.map(count: (order.count + chunk - 1) / chunk, chunk: 1) { number in
+        let kinds = Parallel.mapRanges(count: order.count, chunk: 4096) { range in
             var kinds = AnchorKinds()
-            for position in number * chunk..<Swift.min(order.count, (number + 1) * chunk) {
+            for position in range {
                 let id = loaded[order[position]].id
                 made.set(position, Formatting.anchor(for: id))
                 if !kinds.hashed, !Formatting.isPlainAnchorID(id) { kinds.hashed = true }

@@ -55,12 +55,19 @@ package enum Parallel {
         return results.values
     }
 
+    /// `transform` of each range of `0..<count` cut into ranges of `chunk`, in order, each range
+    /// on whichever core is free.
+    @inlinable
+    package static func mapRanges<Element>(count: Int, chunk: Int, _ transform: @Sendable (Range<Int>) -> Element) -> [Element] {
+        let results = ConcurrentResults<Element>(count: (count + chunk - 1) / chunk)
+        perform(count: count, chunk: chunk) { range in results.set(range.lowerBound / chunk, transform(range)) }
+        return results.values
+    }
+
     /// The elements that `include` takes, in their order, asked a chunk at a time on whichever
     /// core is free.
     package static func filter<Element: Sendable>(_ elements: [Element], chunk: Int = 4096, _ include: @Sendable (Element) -> Bool) -> [Element] {
-        map(count: (elements.count + chunk - 1) / chunk, chunk: 1) { number in
-            elements[(number * chunk)..<min(elements.count, (number + 1) * chunk)].filter(include)
-        }.flatMap { $0 }
+        mapRanges(count: elements.count, chunk: chunk) { elements[$0].filter(include) }.flatMap { $0 }
     }
 
     /// The iterations, each taken once by whichever thread asks first.

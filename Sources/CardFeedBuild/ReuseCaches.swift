@@ -31,14 +31,15 @@ public final class ReuseCaches: Sendable {
         var keepEntry: (@Sendable (Int, KeptEntry) -> Void)?
         var keepCard: (@Sendable (Int, RenderedCard) -> Void)?
         if let writer {
-            keepEntry = { key, entry in writer.append(entry, for: key) }
+            keepEntry = { key, entry in writer.keep(entry, for: key) }
             keepCard = { key, card in writer.append(card, for: key) }
         }
         entries = ReuseCache(fallback: { cache.entry($0) }, keep: keepEntry)
         cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCards($0) }, keep: keepCard)
     }
 
-    /// The keys of the entries and of the cards this build used: what a cache on disk keeps.
+    /// The keys of the entries and of the cards this build took from the cache on disk: with
+    /// those its writer appended, what the cache keeps (`BuildCache.keptRecords`).
     var usedThisBuild: [Set<Int>] {
         [entries.thisBuild.used, cards.thisBuild.used]
     }

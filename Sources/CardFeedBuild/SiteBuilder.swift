@@ -42,6 +42,8 @@ public struct SiteBuilder: Sendable {
         },
         BuildStep(.load, title: { _ in "Load cards" }) { builder, state, report in
             state.loaded = builder.load(state.configuration!, &report, following: state.following)
+            // Written while the rules and the selection take one core.
+            builder.cardsWriter?.writeKeptEntries()
         },
         BuildStep(.rules) { builder, state, report in
             // Opened on a thread of its own while the rules, checks and selection take one core.
@@ -111,6 +113,8 @@ public struct SiteBuilder: Sendable {
             report.cacheNote = opened?.cannotKeep(error)
             cache = nil
         }
+        // Before the lock is let go (a build that ends early, before keeping the cache).
+        defer { writer?.waitForKeptEntries() }
         // Without a cache that can be kept, the build is a build without one: no keys made.
         let caches = cache.map { ReuseCaches(cardsFrom: $0, keepingIn: writer) }
         var builder = SiteBuilder(options: options, destination: destination, reusing: caches, logger: logger)

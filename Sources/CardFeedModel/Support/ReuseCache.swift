@@ -12,7 +12,8 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     private struct State {
         var values: [Int: Value] = [:]
         var used: [Int: Value] = [:]
-        /// With `keep`: the keys this build used, whose values are on disk, not here.
+        /// With `keep`: the keys this build took from `fallback`, whose values are on disk, not
+        /// here (those it stored, `keep` lists).
         var usedKeys: Set<Int> = []
         var stored = 0
         var madeByLastBuild = 0
@@ -73,7 +74,7 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     package func store(_ value: Value, for key: Int) {
         keep?(key, value)
         state.withLock { state in
-            if keep != nil { state.usedKeys.insert(key) } else { state.used[key] = value }
+            if keep == nil { state.used[key] = value }
             state.stored += 1
         }
     }
@@ -88,8 +89,9 @@ public final class ReuseCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// The keys of what the build under way has used so far, and how many of those it made
-    /// (rather than took from the cache): what a cache on disk keeps for the next build.
+    /// The keys of what the build under way has used so far (with `keep`, only those it took
+    /// from `fallback`: `keep` has the others), and how many values it made rather than took:
+    /// what a cache on disk keeps for the next build.
     package var thisBuild: (used: Set<Int>, made: Int) {
         state.withLock { (keep != nil ? $0.usedKeys : Set($0.used.keys), $0.stored) }
     }

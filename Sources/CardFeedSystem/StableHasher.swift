@@ -64,6 +64,12 @@ package struct StableHasher {
     package mutating func combine(_ list: [String]) { combine(list) { $0.combine($1) } }
 
     package func finalize() -> Int {
-        Int(truncatingIfNeeded: StableHash.of(bytes: writer.bytes))
+        Self.hash(ofWritten: writer.bytes[...])
+    }
+
+    /// The hash of the values whose bytes a `BinaryWriter` wrote as `bytes`: what `hash` gives
+    /// for the values fed as that writer was.
+    package static func hash(ofWritten bytes: ArraySlice<UInt8>) -> Int {
+        Int(truncatingIfNeeded: StableHash.of(bytes: bytes))
     }
 }

@@ -243,8 +243,7 @@ public struct CardLoader: Sendable {
                                     continue
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
-                                    let (decodedEntry, diagnostics, readsTime) = decoder.decodeNotingTime(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
-                                    let entry = decodedEntry.withFieldsHash()
+                                    let (entry, diagnostics, readsTime) = decoder.decodeNotingTime(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
                                     cache.store(KeptEntry(entry, diagnostics, readsTime: readsTime, time: restTime), for: key)
                                     return (entry, diagnostics)
                                 })

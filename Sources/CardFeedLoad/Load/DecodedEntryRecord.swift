@@ -23,16 +23,6 @@ package struct KeptEntry: Sendable {
     package func holds(at time: Int64?) -> Bool { !readsTime || self.time == time }
 }
 
-extension DecodedEntry {
-    /// The entry, its card (if it is one) holding its fields' hash (`Card.withFieldsHash`): an
-    /// entry decoded for the cache is hashed once, on both cores as the file is decoded, and the
-    /// hash kept with it.
-    package func withFieldsHash() -> DecodedEntry {
-        guard case .card(let card) = self else { return self }
-        return .card(card.withFieldsHash())
-    }
-}
-
 /// A kept entry as the build cache writes it (see `CardRecord.swift` for the card and the
 /// messages): a rebuild reads an entry whose bytes did not change from here rather than parsing
 /// and checking it again.
@@ -41,8 +31,8 @@ package enum DecodedEntryRecord {
         switch kept.entry {
         case .card(let card):
             writer.write(0)
-            card.fields.write(into: &writer)
-            writer.write(card.fieldsHash)
+            let fieldsHash = card.write(into: &writer)
+            writer.write(fieldsHash)
         case .removal(let id, let source):
             writer.write(1)
             writer.write(id)

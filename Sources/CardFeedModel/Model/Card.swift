@@ -1,5 +1,6 @@
 import Foundation
 import CardFeedSystem
+import Synchronization
 
 /// One card, normalised from either Braze key style (News Feed long keys or Content Cards short
 /// keys). Every value here has already been checked: URLs are safe to put in a page, timestamps
@@ -90,11 +91,22 @@ public struct Card: Sendable {
 
     private final class Storage: Sendable {
         let fields: Fields
-        /// `fields.stableHash`, when the card was given it (see `withFieldsHash`).
-        let fieldsHash: Int?
+        /// `fields.stableHash`, once known (`learn`).
+        private let hash = Atomic<Int>(0)
+        private let hashKnown = Atomic<Bool>(false)
+
         init(_ fields: Fields, fieldsHash: Int? = nil) {
             self.fields = fields
-            self.fieldsHash = fieldsHash
+            if let fieldsHash { learn(fieldsHash) }
+        }
+
+        var fieldsHash: Int? { hashKnown.load(ordering: .acquiring) ? hash.load(ordering: .relaxed) : nil }
+
+        /// Keeps `fields.stableHash`, which may be worked out on both cores at once: each finds
+        /// the same value, and whoever reads it sees it whole.
+        func learn(_ fieldsHash: Int) {
+            hash.store(fieldsHash, ordering: .relaxed)
+            hashKnown.store(true, ordering: .releasing)
         }
     }
 
@@ -110,13 +122,29 @@ public struct Card: Sendable {
     }
 
     /// The hash of its fields that the build cache's keys are made with (`Fields.stableHash`):
-    /// worked out once for a card given it (`withFieldsHash`), and kept with the card in the
-    /// cache, so that a rebuild does not hash 100,000 cards' fields again.
-    package var fieldsHash: Int { storage.fieldsHash ?? storage.fields.stableHash }
+    /// worked out once, and kept by the card and its copies until a field is set, and with the
+    /// card in the cache, so that a rebuild does not hash 100,000 cards' fields again.
+    package var fieldsHash: Int {
+        if let known = storage.fieldsHash { return known }
+        let hash = storage.fields.stableHash
+        storage.learn(hash)
+        return hash
+    }
 
-    /// The card, holding its fields' hash from now on (and in its copies, until a field is set).
-    package func withFieldsHash() -> Card {
-        storage.fieldsHash == nil ? Card(storage.fields, fieldsHash: storage.fields.stableHash) : self
+    /// Writes the card's fields and then its source (`Fields.write(into:)`), and returns the
+    /// fields' hash, worked out from the bytes written when the card did not know it yet (and
+    /// kept): the build cache writes each card it decodes, and hashing them as it does costs a
+    /// tenth of writing them again for the hash alone (see `StableHasher`).
+    package func write(into writer: inout BinaryWriter) -> Int {
+        let start = writer.bytes.count
+        fields.write(fieldsInto: &writer)
+        let hash = storage.fieldsHash ?? {
+            let hash = StableHasher.hash(ofWritten: writer.bytes[start...])
+            storage.learn(hash)
+            return hash
+        }()
+        fields.source.write(into: &writer)
+        return hash
     }
 
     /// Where the card was read. Not in its fields' hash (see `Fields.source`): a card moved

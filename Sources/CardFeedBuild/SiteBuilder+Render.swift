@@ -47,15 +47,28 @@ extension SiteBuilder {
     /// A file of the site's assets: built in unless the site has its own, or generated.
     typealias Asset = (path: String, fromSite: Bool, file: OutputFile)
 
-    /// Step 3: every card rendered once, into every page that shows it as the pages stream into
-    /// `output`; the feed files, assets and `static/` as files for the write step.
-    func render(_ selections: [Selection], _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
+    /// What the render step works out before it needs the output: the site's assets, each
+    /// language tree's settings and renderer, and with a cache each tree's keys. Worked out while
+    /// the output may still be opening (`openingOutput`): at 100,000 cards the keys take a tenth
+    /// of a second of both cores, and the opening outlasted the rules and the selection by half
+    /// that.
+    struct RenderPlan {
+        var selections: [Selection]
+        var cardCount: Int
+        var search: Bool
+        var assets: [Asset]
+        var settings: [RenderSettings]
+        var languages: LanguageLinks?
+        var renderers: [SiteRenderer]
+        var keys: [RenderKeys?]
+    }
+
+    func renderPlan(_ selections: [Selection], _ setup: Setup) -> RenderPlan {
         let cardCount = selections.reduce(0) { $0 + $1.cards.count }
         // A site with no card to show has nothing to search: no index, and no search box; nor
         // has a language's tree without cards (see `SearchIndex.trees`).
         let search = setup.pagefind != nil && cardCount > 0
         let assets = siteAssets(selections, setup, search: search)
-        let copiedStatic = try staticFiles(besides: assets, selections, setup, search: search, output, &report)
         // Each language's tree renders as a site in one language does, with its strings and folder.
         let settings = zip(setup.trees, selections).map { tree, selection in
             renderSettings(setup, assets, search: search && !selection.cards.isEmpty, tree: tree.tree, strings: tree.strings)
@@ -69,6 +82,16 @@ extension SiteBuilder {
         }
         // With a cache, each tree's keys, before any renders: the search index's parts are keyed by its card pages'.
         let keys = renderers.indices.map { reuse?.cards == nil ? nil : renderers[$0].renderKeys(selections[$0]) }
+        return RenderPlan(
+            selections: selections, cardCount: cardCount, search: search, assets: assets, settings: settings, languages: languages, renderers: renderers, keys: keys)
+    }
+
+    /// Step 3: every card rendered once, into every page that shows it as the pages stream into
+    /// `output`; the feed files, assets and `static/` as files for the write step.
+    func render(_ plan: RenderPlan, _ setup: Setup, into output: any OutputTarget, _ report: inout BuildReport) throws(BuildFailure) -> RenderedSite {
+        let (selections, cardCount, search, assets, settings, languages, renderers, keys) =
+            (plan.selections, plan.cardCount, plan.search, plan.assets, plan.settings, plan.languages, plan.renderers, plan.keys)
+        let copiedStatic = try staticFiles(besides: assets, selections, setup, search: search, output, &report)
         let searchPlan = search ? self.searchPlan(selections, keys: keys, setup, output) : nil
         let searchDocuments = try searchPlan.map { plan throws(BuildFailure) in try self.searchDocuments(output, unneeded: plan.unneededDocuments, &report) }
         let pageCount = selections.reduce(0) { $0 + $1.feeds.reduce(0) { $0 + $1.pages.count } }

@@ -60,9 +60,10 @@ public struct SiteBuilder: Sendable {
             try builder.refuseWarningsIfStrict(state.setup!.config, &report)
         },
         BuildStep(.render, title: { _ in "Render pages" }) { builder, state, report throws(BuildFailure) in
+            let plan = builder.renderPlan(state.selections, state.setup!)
             let output = try builder.openOutput(state.openingOutput, &report)
             state.output = output
-            let site = try builder.render(state.selections, state.setup!, into: output, &report)
+            let site = try builder.render(plan, state.setup!, into: output, &report)
             state.site = site
             // Into a folder updated in place (`serve`'s, which shows an edit before its index is
             // made), the cards to index are left to the build's caller.

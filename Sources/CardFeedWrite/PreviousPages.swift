@@ -11,6 +11,12 @@ struct PreviousPages: Sendable {
     /// in an output that is not a folder. (A few, or none, after a build.)
     private let touched: Set<String>
 
+    /// None.
+    init() {
+        pages = [:]
+        touched = []
+    }
+
     /// `output`: the output's path, and `folder` the output open (-1 when it cannot be opened:
     /// then each page's path is followed from the root).
     init(_ pages: [String: KeptPage], output: String, in folder: Int32) {

@@ -63,7 +63,7 @@ final class OutputFiles: Sendable {
     }
 
     /// The paths of the files in the new output that `include` takes, in no order.
-    func paths(where include: (String) -> Bool) -> [String] {
-        shards.flatMap { shard in shard.entries.withLock { $0.compactMap { $0.value.isFile && include($0.key) ? $0.key : nil } } }
+    func paths(where include: @Sendable (String) -> Bool) -> [String] {
+        compactMap { path, entry in entry.isFile && include(path) ? path : nil }
     }
 }

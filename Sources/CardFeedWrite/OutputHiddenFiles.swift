@@ -82,8 +82,13 @@ package struct OutputHiddenFiles: Sendable {
     static func isHidden(_ path: String) -> Bool {
         // A name that starts with a dot: at the start, or after a slash. On the bytes: the
         // marker asks about every file, and a site with card pages has one a card.
+        // (Through the bytes' buffer: zipped with itself, the view took 0.2 µs a path.)
         let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
-        return path.utf8.first == dot || zip(path.utf8, path.utf8.dropFirst()).contains { $0 == slash && $1 == dot }
+        var path = path
+        return path.withUTF8 { bytes in
+            guard bytes.first != dot else { return true }
+            return bytes.indices.dropFirst().contains { bytes[$0] == dot && bytes[$0 - 1] == slash }
+        }
     }
 
     /// True for a path with a `.git` component, in any case (as git itself refuses such paths in

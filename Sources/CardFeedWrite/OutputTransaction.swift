@@ -138,14 +138,14 @@ package final class OutputTransaction: OutputTarget {
             var folder = stat()
             return stat((path as NSString).deletingLastPathComponent, &folder) == 0 && folder.st_dev == parentDevice.st_dev ? path : nil
         }
-        if hasPrevious, let twinPath = self.twinPath, let twinStatus, (twinStatus.st_mode & S_IFMT) == S_IFDIR, twinStatus.st_dev == parentDevice.st_dev {
+        if hasPrevious, self.twinPath != nil, let twinStatus, (twinStatus.st_mode & S_IFMT) == S_IFDIR, twinStatus.st_dev == parentDevice.st_dev {
             twin = twinFolder!.walk
         } else {
             twin = nil
         }
         // Without an old output, no page of it is kept (and none is looked for: a CI job's new
         // output, with the cache restored, knows 117,000 of them).
-        previous = hasPrevious ? previousPages.map { [output, outputFolder] in PreviousPages($0, output: output, in: outputFolder) } ?? PreviousPages() : PreviousPages()
+        previous = (hasPrevious ? previousPages : nil).map { [output, outputFolder] in PreviousPages($0, output: output, in: outputFolder) } ?? PreviousPages()
         if let twinPath = self.twinPath, twin != nil {
             staging = twinPath
             return

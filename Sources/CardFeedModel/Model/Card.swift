@@ -136,14 +136,10 @@ public struct Card: Sendable {
     /// kept): the build cache writes each card it decodes, and hashing them as it does costs a
     /// tenth of writing them again for the hash alone (see `StableHasher`).
     package func write(into writer: inout BinaryWriter) -> Int {
-        let start = writer.bytes.count
-        fields.write(fieldsInto: &writer)
-        let hash = storage.fieldsHash ?? {
-            let hash = StableHasher.hash(ofWritten: writer.bytes[start...])
-            storage.learn(hash)
-            return hash
-        }()
-        fields.source.write(into: &writer)
+        let fieldBytes = fields.write(into: &writer)
+        if let known = storage.fieldsHash { return known }
+        let hash = StableHasher.hash(ofWritten: writer.bytes[fieldBytes])
+        storage.learn(hash)
         return hash
     }
 

@@ -8,9 +8,15 @@ import CardFeedSystem
 // message, and reads it back, so a field added to a type and not here fails it.
 
 extension Card.Fields {
-    package func write(into writer: inout BinaryWriter) {
+    /// Writes the fields, then `source`; returns where the fields' own bytes are in the writer's
+    /// (what their hash hashes, see `Card.write(into:)`).
+    @discardableResult
+    package func write(into writer: inout BinaryWriter) -> Range<Int> {
+        let start = writer.bytes.count
         write(fieldsInto: &writer)
+        let fieldsEnd = writer.bytes.count
         source.write(into: &writer)
+        return start..<fieldsEnd
     }
 
     /// Every field but `source`, which is where the card was read, not what it is: what its key

@@ -38,12 +38,6 @@ public final class ReuseCaches: Sendable {
         cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCards($0) }, keep: keepCard)
     }
 
-    /// The keys of the entries and of the cards this build took from the cache on disk: with
-    /// those its writer appended, what the cache keeps (`BuildCache.keptRecords`).
-    var usedThisBuild: [Set<Int>] {
-        [entries.thisBuild.used, cards.thisBuild.used]
-    }
-
     /// `serve`'s, which starts from the cards of the cache on disk, if it can be read (and
     /// leaves it to the builds: serve keeps its own in memory).
     package static func startingFrom(_ folder: BuildCacheFolder, site: URL) -> ReuseCaches {

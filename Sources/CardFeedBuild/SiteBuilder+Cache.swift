@@ -6,10 +6,10 @@ import CardFeedWrite
 extension SiteBuilder {
     func keepCache(_ state: BuildState, _ report: inout BuildReport) {
         guard let cache, let cardsWriter, let reuse else { return }
-        let made = reuse.cards.thisBuild.made
+        let made = reuse.cards.madeThisBuild
         report.cardsReused = report.cardsShown - min(made, report.cardsShown)
         if let note = cache.lateNote { report.cacheNote = note }
-        let records = cache.keptRecords(reuse.usedThisBuild, appendedBy: cardsWriter)
+        let records = cache.keptRecords(appendedBy: cardsWriter)
         let transaction = state.output as? OutputTransaction
         let output = transaction.flatMap { transaction in destination.folder.map { ($0, transaction.keptPages()) } }
         if let note = cache.save(records, appendedBy: cardsWriter, output: output) { report.cacheNote = note }

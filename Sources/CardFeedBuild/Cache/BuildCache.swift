@@ -53,8 +53,13 @@ final class BuildCache: Sendable {
 
     /// The index's body, as read.
     private final class Contents: Sendable {
-        /// Where each card the previous build used is in `cardsFile`.
-        let index: [Int: CardRecord]
+        /// Where each record the previous build used is in `cardsFile`, numbered in the order
+        /// read.
+        let index: [Int: (number: Int, record: CardRecord)]
+        /// By number, the records this build took (read, or asked about by `hasCards`): with
+        /// those it appended, what the cache keeps (`keptRecords`). Marked as both cores take
+        /// them, where a set of their keys under a lock held up the other core.
+        let taken: ConcurrentFlags
         /// The output folder the previous build wrote (a real path; "" when none has been), and
         /// the pages it made there, with their keys.
         let output: String
@@ -63,15 +68,14 @@ final class BuildCache: Sendable {
         /// empty: everything is made again).
         let problem: String?
 
-        init(index: [Int: CardRecord] = [:], output: String = "", pages: [String: KeptPage] = [:], problem: String? = nil) {
+        init(index: [Int: (number: Int, record: CardRecord)] = [:], output: String = "", pages: [String: KeptPage] = [:], problem: String? = nil) {
             self.index = index
+            taken = ConcurrentFlags(count: index.count)
             self.output = output
             self.pages = pages
             self.problem = problem
         }
     }
-
-    private var index: [Int: CardRecord] { contents.value.index }
 
     /// A card's place in the cards' file.
     struct CardRecord: Sendable {
@@ -175,18 +179,25 @@ final class BuildCache: Sendable {
     /// The record under `key`, as `read` reads it; nil when there is none, its bytes no longer
     /// match their checksum, or `read` does not read them whole.
     private func record<Decoded>(_ key: Int, _ read: (inout BinaryReader) throws(BinaryReader.Unreadable) -> Decoded) -> Decoded? {
-        guard let record = index[key], let bytes = recordBytes(record) else { return nil }
+        let contents = contents.value
+        guard let (number, record) = contents.index[key], let bytes = recordBytes(record) else { return nil }
         var reader = BinaryReader(bytes)
         guard let value = try? read(&reader), reader.atEnd else { return nil }
+        contents.taken.set(number)
         return value
     }
 
     /// Whether the previous build kept a card under each of `keys` (its bytes unread, so
-    /// unchecked: the build that reads it checks them). A chunk of keys at a time: both cores
-    /// ask, and each look at the index (read on its own thread) counts a reference to it.
+    /// unchecked: the build that reads it checks them); those it kept are taken. A chunk of keys
+    /// at a time: both cores ask, and each look at the index (read on its own thread) counts a
+    /// reference to it.
     func hasCards(_ keys: [Int]) -> [Bool] {
-        let index = index
-        return keys.map { index[$0] != nil }
+        let contents = contents.value
+        return keys.map { key in
+            guard let number = contents.index[key]?.number else { return false }
+            contents.taken.set(number)
+            return true
+        }
     }
 
     private func recordBytes(_ record: CardRecord) -> [UInt8]? {
@@ -210,24 +221,23 @@ final class BuildCache: Sendable {
     }
 
     /// Where each entry and card this build used is in the cards' file: those `writer`
-    /// appended, the rest where the previous build's index says. Worked out on a thread of its
-    /// own while the build lists its output's pages (`save` takes both): 200,000 keys at
-    /// 100,000 cards.
-    func keptRecords(_ used: [Set<Int>], appendedBy writer: CardsFileWriter) -> Background<Result<KeptRecords, any Error>> {
-        Background { [index] in
+    /// appended, and those it took from the previous build's, where they were. Worked out on a
+    /// thread of its own while the build lists its output's pages (`save` takes both): 200,000
+    /// records at 100,000 cards.
+    func keptRecords(appendedBy writer: CardsFileWriter) -> Background<Result<KeptRecords, any Error>> {
+        Background { [contents] in
             Result {
-                // What this build appended it used; the rest of what it used is where it was.
                 let appended = try writer.finish()
                 // A list, not a dictionary: 200,000 records are written one after another, and a
                 // dictionary of them took as long to make as the index to write. (A key appended
-                // twice, its record made again, is the last one's.)
+                // twice, its record made again, is the last one's; so is a key taken and then
+                // made again, as an entry that reads the time is.)
                 let appendedKeys = Dictionary(appended.records.map { ($0.key, $0.record) }, uniquingKeysWith: { _, last in last })
                 var records = appendedKeys.map { (key: $0.key, record: $0.value) }
-                records.reserveCapacity(used.reduce(0) { $0 + $1.count })
-                for (number, keys) in used.enumerated() {
-                    for key in keys where appendedKeys[key] == nil && !used[..<number].contains(where: { $0.contains(key) }) {
-                        if let record = index[key] { records.append((key, record)) }
-                    }
+                let contents = contents.value
+                records.reserveCapacity(records.count + contents.index.count)
+                for (key, (number, record)) in contents.index where contents.taken[number] && appendedKeys[key] == nil {
+                    records.append((key, record))
                 }
                 return KeptRecords(records: records, end: appended.end)
             }
@@ -408,12 +418,12 @@ final class BuildCache: Sendable {
     private static func readBody(_ reader: BinaryReader) -> Contents {
         var reader = reader
         do throws(BinaryReader.Unreadable) {
-            var index: [Int: CardRecord] = [:]
+            var index: [Int: (number: Int, record: CardRecord)] = [:]
             let cardCount = try reader.int()
             index.reserveCapacity(max(0, min(cardCount, reader.remaining / 32)))
-            for _ in 0..<max(0, cardCount) {
+            for number in 0..<max(0, cardCount) {
                 let key = try reader.int()
-                index[key] = CardRecord(offset: try reader.int(), length: try reader.int(), checksum: try reader.uint64())
+                index[key] = (number, CardRecord(offset: try reader.int(), length: try reader.int(), checksum: try reader.uint64()))
             }
             let output = try reader.string()
             var pages: [String: KeptPage] = [:]

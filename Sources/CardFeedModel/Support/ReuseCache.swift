@@ -12,9 +12,6 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     private struct State {
         var values: [Int: Value] = [:]
         var used: [Int: Value] = [:]
-        /// With `keep`: the keys this build took from `fallback`, whose values are on disk, not
-        /// here (those it stored, `keep` lists).
-        var usedKeys: Set<Int> = []
         var stored = 0
         var madeByLastBuild = 0
     }
@@ -23,9 +20,11 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     public var madeByLastBuild: Int { state.withLock { $0.madeByLastBuild } }
 
     /// Where a value that no build of this process made is looked for: a cache on disk
-    /// (`BuildCache`), read a value at a time, as the build asks.
+    /// (`BuildCache`), read a value at a time, as the build asks. With `keep`, that cache marks
+    /// what the build takes from it, for the next build (so the values used are not kept here).
     private let fallback: (@Sendable (Int) -> Value?)?
-    /// Whether `fallback` has a value under each of some keys, without reading them.
+    /// Whether `fallback` has a value under each of some keys, without reading them (and, as
+    /// for a value read, marking it taken).
     private let fallbackHas: (@Sendable ([Int]) -> [Bool])?
     /// Where a value this build makes goes instead of memory: the same cache on disk, which
     /// writes it as the build goes. Then the values used are not kept here, only their keys.
@@ -51,9 +50,7 @@ public final class ReuseCache<Value: Sendable>: Sendable {
             return value
         }
         guard found == nil, let fallback, let value = fallback(key) else { return found }
-        state.withLock { state in
-            if keep != nil { state.usedKeys.insert(key) } else { state.used[key] = value }
-        }
+        if keep == nil { state.withLock { $0.used[key] = value } }
         return value
     }
 
@@ -63,12 +60,7 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     package func keepUnread(_ keys: [Int]) -> [Bool] {
         // Only a cache on disk keeps a value by its key alone; in memory, keeping it is reading it.
         guard let fallbackHas, keep != nil else { return keys.map { value(for: $0) != nil } }
-        let found = fallbackHas(keys)
-        // Under one lock: both cores keep a card every few microseconds.
-        state.withLock { state in
-            for (key, found) in zip(keys, found) where found { state.usedKeys.insert(key) }
-        }
-        return found
+        return fallbackHas(keys)
     }
 
     package func store(_ value: Value, for key: Int) {
@@ -84,24 +76,18 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     package func beginBuild() {
         state.withLock { state in
             state.used = [:]
-            state.usedKeys = []
             state.stored = 0
         }
     }
 
-    /// The keys of what the build under way has used so far (with `keep`, only those it took
-    /// from `fallback`: `keep` has the others), and how many values it made rather than took:
-    /// what a cache on disk keeps for the next build.
-    package var thisBuild: (used: Set<Int>, made: Int) {
-        state.withLock { (keep != nil ? $0.usedKeys : Set($0.used.keys), $0.stored) }
-    }
+    /// How many values the build under way has made so far rather than taken.
+    package var madeThisBuild: Int { state.withLock { $0.stored } }
 
     /// Ends a build: what it did not use is forgotten.
     package func endBuild() {
         state.withLock { state in
             state.values = state.used
             state.used = [:]
-            state.usedKeys = []
             state.madeByLastBuild = state.stored
             state.stored = 0
         }

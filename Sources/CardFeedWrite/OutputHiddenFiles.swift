@@ -31,6 +31,22 @@ package struct OutputHiddenFiles: Sendable {
     /// cardfeed that did not record what it copied: a hidden file byte for byte the one at the
     /// same path in `static/` is taken to be the copy that version made.
     init(output: String, staticFolder: URL?) {
+        var files: [String]? = nil
+        self.init(output: output, staticFolder: staticFolder, listing: &files)
+    }
+
+    /// The hidden paths of `output` that are kept, as `init(output:staticFolder:)` finds them,
+    /// and the output's other files: the walk reads every name of the output, and the commit
+    /// needs them to tell which files the new output lost (a second walk of 117,000 files, at
+    /// its end, held up the build while one core waited). Relative paths, in no order; what is
+    /// below a kept path is left out (it is carried whole), as is the marker.
+    static func listing(output: String, staticFolder: URL?) -> (hidden: OutputHiddenFiles, files: [String]) {
+        var files: [String]? = []
+        let hidden = OutputHiddenFiles(output: output, staticFolder: staticFolder, listing: &files)
+        return (hidden, files ?? [])
+    }
+
+    private init(output: String, staticFolder: URL?, listing files: inout [String]?) {
         let marker = (try? String(contentsOfFile: output + "/" + SiteWriter.markerName, encoding: .utf8)) ?? ""
         let recorded = Self.recordedPaths(marker)
         var kept: [String] = []
@@ -49,10 +65,16 @@ package struct OutputHiddenFiles: Sendable {
             let folder = relative.isEmpty ? output : output + "/" + relative
             // readdir's entries say which are folders: an output of 117,000 files is not
             // `stat`ed file by file, nor are its files that are not hidden sorted (they add
-            // nothing to `kept`).
-            let entries = (SystemCalls.entries(of: folder) ?? [])
-                .filter { insideHidden || $0.isFolder || $0.kindUnknown || $0.name.first == UInt8(ascii: ".") }
-                .map { ($0.text, $0) }.sorted { $0.0 < $1.0 }
+            // nothing to `kept`, and are only listed).
+            var entries: [(String, SystemCalls.Entry)] = []
+            for entry in SystemCalls.entries(of: folder) ?? [] {
+                if insideHidden || entry.isFolder || entry.kindUnknown || entry.name.first == UInt8(ascii: ".") {
+                    entries.append((entry.text, entry))
+                } else if files != nil {
+                    files!.append(relative.isEmpty ? entry.text : relative + "/" + entry.text)
+                }
+            }
+            entries.sort { $0.0 < $1.0 }
             for (name, entry) in entries where name != "." && name != ".." {
                 if relative.isEmpty && name == SiteWriter.markerName { continue }
                 if name.contains(".cardfeed-new-") { continue }  // an older cardfeed's staging file
@@ -64,6 +86,8 @@ package struct OutputHiddenFiles: Sendable {
                     kept.append(child)
                 } else if isFolder {
                     walk(child, insideHidden: hidden)
+                } else if files != nil {
+                    files!.append(child)
                 }
             }
         }

@@ -64,6 +64,11 @@ package final class OutputTransaction: OutputTarget {
     private let outputFolder: Int32
     /// The old output's hidden files that the new one keeps.
     package let hiddenFiles: OutputHiddenFiles
+    /// The old output's other files, as it was opened (those below a hidden path it keeps are
+    /// carried whole): what the commit tells the new output's against, to find those the site
+    /// lost. (A file put there by hand while the build runs is not among them: the output is
+    /// still right, as the next build's twin loses it, but the summary does not name it.)
+    private let oldFiles: [String]
 
     private let state = Mutex(State())
     /// The twin's clearing once the new output is in place (see `keep(oldOutput:removed:)`),
@@ -127,7 +132,7 @@ package final class OutputTransaction: OutputTarget {
         }
         hasPrevious = lstat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
         outputFolder = hasPrevious ? SystemCalls.openFolder(output) : -1
-        hiddenFiles = hasPrevious ? OutputHiddenFiles(output: output, staticFolder: staticFolder) : .none
+        (hiddenFiles, oldFiles) = hasPrevious ? OutputHiddenFiles.listing(output: output, staticFolder: staticFolder) : (.none, [])
         if hasPrevious { state.withLock { _ = $0.comparable.insert("") } }
         // The twin is on the output's file system only when its folder and the output's are on
         // the same device: the two are exchanged by a rename.
@@ -321,8 +326,6 @@ package final class OutputTransaction: OutputTarget {
         let shown = SiteFolder.display(URL(fileURLWithPath: output))
         var carried: Set<String> = []
         let folders = state.withLock { $0.created }
-        // The old output's files, to tell those the new one lost: walked while the twin is swept.
-        let oldFiles = hasPrevious ? Background { [output] in Self.files(in: output) } : nil
         let (written, linked) = (files.written.load(ordering: .relaxed), files.linked.load(ordering: .relaxed))
         do {
             if let twin { sweep(twin, folders: folders) }
@@ -334,9 +337,9 @@ package final class OutputTransaction: OutputTarget {
             throw SiteWriter.Refusal(description: "cannot write into the folder beside \(shown): \(error)")
         }
         var removed: [String] = []
-        if let oldFiles {
+        if hasPrevious {
             // On both cores: the old output has as many files as the new one.
-            removed = Parallel.filter(oldFiles.value) { [files, carried] in !files.hasFile($0) && !carried.contains($0) }
+            removed = Parallel.filter(oldFiles) { [files, carried] in !files.hasFile($0) && !carried.contains($0) }
             if cardfeed_exchange_paths(staging, output) != 0 {
                 // Only a file system or kernel that cannot exchange two names (EINVAL, ENOSYS)
                 // gets the two renames, with an instant when there is no output; the next build

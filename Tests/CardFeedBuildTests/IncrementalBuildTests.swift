@@ -254,6 +254,44 @@ import CardFeedSystem
         #expect(again.cardsReused == 8)
     }
 
+    /// No CardFeed writes an index that lists a key twice, but one that does, under a good
+    /// checksum, is read as the last of the two (the build marks the records it takes by their
+    /// place in the list, which has more places than keys).
+    @Test func anIndexThatListsAKeyTwiceIsReadAsItsLast() throws {
+        let list = (1...5).map { IncrementalBuildTests.card($0) }
+        let site = try TempSite(["cards.json": IncrementalBuildTests.cards(list)])
+        defer { site.remove() }
+        let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
+        _ = try Self.build(site, cache)
+        let index = cache.url.appendingPathComponent(BuildCache.fileName)
+        let bytes = try [UInt8](Data(contentsOf: index))
+        let magic = Array("CardFeed build cache\n".utf8)
+        let body = Array(bytes[magic.count..<(bytes.count - 8)])
+        // The head: what the cache is for, the cards' file's generation and size, then the
+        // records, 32 bytes each, after their count.
+        var reader = BinaryReader(body)
+        for _ in 0..<(try reader.int()) { _ = try reader.string() }
+        _ = try reader.int()
+        _ = try reader.int()
+        let countAt = reader.position
+        let count = try reader.int()
+        #expect(count == 10, "5 entries and 5 cards")
+        let recordsEnd = countAt + 8 + count * 32
+        var counted = BinaryWriter(capacity: 8)
+        counted.write(count + 1)
+        let twice = Array(body[..<countAt]) + counted.bytes + Array(body[(countAt + 8)..<recordsEnd])
+            + Array(body[(recordsEnd - 32)..<recordsEnd]) + Array(body[recordsEnd...])
+        var checksum = BinaryWriter(capacity: 8)
+        checksum.write(StableHash.of(bytes: twice))
+        try Data(magic + twice + checksum.bytes).write(to: index)
+        let report = try Self.build(site, cache)
+        #expect(report.cacheNote == nil, "\(report.cacheNote ?? "")")
+        #expect(report.cardsReused == 5)
+        let again = try Self.build(site, cache)
+        #expect(again.cacheNote == nil)
+        #expect(again.cardsReused == 5)
+    }
+
     @Test func aCardWhoseBytesChangedIsMadeAgain() throws {
         let list = (1...6).map { IncrementalBuildTests.card($0) }
         let site = try TempSite(["cards.json": IncrementalBuildTests.cards(list)])

@@ -68,9 +68,11 @@ final class BuildCache: Sendable {
         /// empty: everything is made again).
         let problem: String?
 
-        init(index: [Int: (number: Int, record: CardRecord)] = [:], output: String = "", pages: [String: KeptPage] = [:], problem: String? = nil) {
+        /// `recordCount`: how many records the index lists, which numbers them (more than
+        /// `index` holds when a key is listed twice: the last one is in `index`).
+        init(index: [Int: (number: Int, record: CardRecord)] = [:], recordCount: Int = 0, output: String = "", pages: [String: KeptPage] = [:], problem: String? = nil) {
             self.index = index
-            taken = ConcurrentFlags(count: index.count)
+            taken = ConcurrentFlags(count: max(recordCount, index.count))
             self.output = output
             self.pages = pages
             self.problem = problem
@@ -438,7 +440,7 @@ final class BuildCache: Sendable {
                 pages[path] = KeptPage(key: key, stamp: stamp)
             }
             guard reader.atEnd else { return Contents(problem: "is damaged") }
-            return Contents(index: index, output: output, pages: pages)
+            return Contents(index: index, recordCount: max(0, cardCount), output: output, pages: pages)
         } catch {
             return Contents(problem: "is damaged or was cut short")
         }

@@ -12,6 +12,7 @@ package final class ConcurrentFlags: @unchecked Sendable {
     package let count: Int
 
     package init(count: Int) {
+        precondition(count >= 0)
         self.count = count
         flags = .allocate(capacity: max(count, 1))
         for index in 0..<count { (flags + index).initialize(to: Atomic(false)) }

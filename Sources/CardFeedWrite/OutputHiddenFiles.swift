@@ -77,7 +77,7 @@ package struct OutputHiddenFiles: Sendable {
             entries.sort { $0.0 < $1.0 }
             for (name, entry) in entries where name != "." && name != ".." {
                 if relative.isEmpty && name == SiteWriter.markerName { continue }
-                if name.contains(".cardfeed-new-") { continue }  // an older cardfeed's staging file
+                if name.hasPrefix(".") && name.contains(".cardfeed-new-") { continue }  // an older cardfeed's staging file (`.index.html.cardfeed-new-PID`)
                 let child = relative.isEmpty ? name : relative + "/" + name
                 let hidden = insideHidden || name.hasPrefix(".")
                 var status = stat()

@@ -49,6 +49,22 @@ def test_a_file_put_into_the_output_by_hand_is_removed_with_a_pointer_to_static(
     assert "If you put CNAME into the output by hand" in again.stdout and "(static/CNAME)" in again.stdout, again.stdout
 
 
+def test_files_put_into_the_output_by_hand_in_any_folder_are_named_as_removed(run, tmp_path):
+    # The files the site lost are told from the walk that opens the output: files in a folder of
+    # their own, and in one whose name an older cardfeed's staging files had in theirs, are named.
+    site = write_cards(tmp_path / "s", cards(1))
+    assert run("build", site, "-q").returncode == 0
+    for folder in ("extra", "x.cardfeed-new-1"):
+        (site / "public" / folder).mkdir()
+        (site / "public" / folder / "a.txt").write_text("a\n")
+    (site / "public" / "news" / "b.txt").write_text("b\n")
+    again = run("build", site)
+    assert again.returncode == 0, again.stderr
+    assert ("Removed 3 files of the previous build that the site no longer has: "
+            "extra/a.txt, news/b.txt, x.cardfeed-new-1/a.txt.") in again.stdout, again.stdout
+    assert not (site / "public" / "extra").exists() and not (site / "public" / "news" / "b.txt").exists()
+
+
 def test_hidden_files_survive_a_fresh_swap(run, tmp_path):
     # A folder where a page goes (put there by hand) makes the build replace the whole output.
     site = write_cards(tmp_path / "s", cards(1))

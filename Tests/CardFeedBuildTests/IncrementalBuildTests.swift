@@ -238,14 +238,7 @@ import CardFeedSystem
         defer { site.remove() }
         let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
         _ = try Self.build(site, cache)
-        let index = cache.url.appendingPathComponent(BuildCache.fileName)
-        let bytes = try [UInt8](Data(contentsOf: index))
-        let magic = Array("CardFeed build cache\n".utf8)
-        #expect(Array(bytes.prefix(magic.count)) == magic)
-        let body = Array(bytes[magic.count..<(bytes.count - 8)].dropLast(3))
-        var checksum = BinaryWriter(capacity: 8)
-        checksum.write(StableHash.of(bytes: body))
-        try Data(magic + body + checksum.bytes).write(to: index)
+        try Self.rewriteIndexBody(of: cache) { Array($0.dropLast(3)) }
         let report = try Self.build(site, cache)
         #expect(report.cacheNote?.contains("is damaged or was cut short, so everything was made again") == true, "\(report.cacheNote ?? "no note")")
         #expect(report.cardsReused == 0)
@@ -263,33 +256,41 @@ import CardFeedSystem
         defer { site.remove() }
         let cache = BuildCacheFolder(site.root.appendingPathComponent("cache"))
         _ = try Self.build(site, cache)
-        let index = cache.url.appendingPathComponent(BuildCache.fileName)
-        let bytes = try [UInt8](Data(contentsOf: index))
-        let magic = Array("CardFeed build cache\n".utf8)
-        let body = Array(bytes[magic.count..<(bytes.count - 8)])
-        // The head: what the cache is for, the cards' file's generation and size, then the
-        // records, 32 bytes each, after their count.
-        var reader = BinaryReader(body)
-        for _ in 0..<(try reader.int()) { _ = try reader.string() }
-        _ = try reader.int()
-        _ = try reader.int()
-        let countAt = reader.position
-        let count = try reader.int()
-        #expect(count == 10, "5 entries and 5 cards")
-        let recordsEnd = countAt + 8 + count * 32
-        var counted = BinaryWriter(capacity: 8)
-        counted.write(count + 1)
-        let twice = Array(body[..<countAt]) + counted.bytes + Array(body[(countAt + 8)..<recordsEnd])
-            + Array(body[(recordsEnd - 32)..<recordsEnd]) + Array(body[recordsEnd...])
-        var checksum = BinaryWriter(capacity: 8)
-        checksum.write(StableHash.of(bytes: twice))
-        try Data(magic + twice + checksum.bytes).write(to: index)
+        try Self.rewriteIndexBody(of: cache) { body in
+            // The head: what the cache is for, the cards' file's generation and size, then the
+            // records, 32 bytes each, after their count.
+            var reader = BinaryReader(body)
+            for _ in 0..<(try reader.int()) { _ = try reader.string() }
+            _ = try reader.int()
+            _ = try reader.int()
+            let countAt = reader.position
+            let count = try reader.int()
+            #expect(count == 10, "5 entries and 5 cards")
+            let recordsEnd = countAt + 8 + count * 32
+            var counted = BinaryWriter(capacity: 8)
+            counted.write(count + 1)
+            return Array(body[..<countAt]) + counted.bytes + Array(body[(countAt + 8)..<recordsEnd])
+                + Array(body[(recordsEnd - 32)..<recordsEnd]) + Array(body[recordsEnd...])
+        }
         let report = try Self.build(site, cache)
         #expect(report.cacheNote == nil, "\(report.cacheNote ?? "")")
         #expect(report.cardsReused == 5)
         let again = try Self.build(site, cache)
         #expect(again.cacheNote == nil)
         #expect(again.cardsReused == 5)
+    }
+
+    /// The cache's index with its body changed by `change`, under a good checksum (see
+    /// `BuildCache.readHead`): what no CardFeed writes, read as a file that is not damaged.
+    static func rewriteIndexBody(of cache: BuildCacheFolder, _ change: ([UInt8]) throws -> [UInt8]) throws {
+        let index = cache.url.appendingPathComponent(BuildCache.fileName)
+        let bytes = try [UInt8](Data(contentsOf: index))
+        let magic = Array("CardFeed build cache\n".utf8)
+        #expect(Array(bytes.prefix(magic.count)) == magic)
+        let body = try change(Array(bytes[magic.count..<(bytes.count - 8)]))
+        var checksum = BinaryWriter(capacity: 8)
+        checksum.write(StableHash.of(bytes: body))
+        try Data(magic + body + checksum.bytes).write(to: index)
     }
 
     @Test func aCardWhoseBytesChangedIsMadeAgain() throws {

@@ -196,15 +196,20 @@ extension SiteBuilder {
     /// `image_alt` (after the rules, which may set it), which a terminal shows once a file
     /// (`Diagnostic.summary`), since Braze's own banners seldom carry it.
     func imagesWithoutWords(_ cards: [Card]) -> [Diagnostic] {
-        cards.filter { $0.showsOnlyItsImage && $0.image != nil && $0.imageAlt == nil }.map { card in
-            let why = card.type == .bannerImage
-                ? "a banner's image is all it shows, so screen readers read "
-                : "with neither title nor description, the image is all the card shows, so screen readers read "
+        // The words that do not name the card made once, not once a card: the bench's 100,000
+        // cards have 19,964 such banners, on the main thread before the selection.
+        let advice = "; add image_alt to say what the image shows"
+        let (banner, other) = ("missing: a banner's image is all it shows, so screen readers read ",
+                               "missing: with neither title nor description, the image is all the card shows, so screen readers read ")
+        let summaryEnd = "the card's title, domain or link's host or address instead, if it has one" + advice
+        let (bannerSummary, otherSummary) = (banner + summaryEnd, other + summaryEnd)
+        return cards.compactMap { card in
+            guard card.showsOnlyItsImage, card.image != nil, card.imageAlt == nil else { return nil }
+            let isBanner = card.type == .bannerImage
             let instead = card.wordsForItsImage.map { "the card's title, domain or link's host or address instead (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
-            let advice = "; add image_alt to say what the image shows"
             return Diagnostic(
-                .warning, card: card, field: "image_alt", message: "missing: " + why + instead + advice,
-                summary: "missing: " + why + "the card's title, domain or link's host or address instead, if it has one" + advice)
+                .warning, card: card, field: "image_alt", message: (isBanner ? banner : other) + instead + advice,
+                summary: isBanner ? bannerSummary : otherSummary)
         }
     }
 

@@ -27,29 +27,18 @@ package struct OutputHiddenFiles: Sendable {
 
     private init(kept: [String]) { self.kept = kept }
 
-    /// The hidden paths of `output` that are kept. `staticFolder` serves an output written by a
+    /// The hidden paths of `output` that are kept, and the output's other files: the walk reads
+    /// every name of the output, and the commit needs them to tell which files the new output
+    /// lost (a second walk of 117,000 files, at its end, held up the build while one core
+    /// waited). The files as relative paths, in no order; what is below a kept path is left out
+    /// (it is carried whole), as is the marker. `staticFolder` serves an output written by a
     /// cardfeed that did not record what it copied: a hidden file byte for byte the one at the
     /// same path in `static/` is taken to be the copy that version made.
-    init(output: String, staticFolder: URL?) {
-        var files: [String]? = nil
-        self.init(output: output, staticFolder: staticFolder, listing: &files)
-    }
-
-    /// The hidden paths of `output` that are kept, as `init(output:staticFolder:)` finds them,
-    /// and the output's other files: the walk reads every name of the output, and the commit
-    /// needs them to tell which files the new output lost (a second walk of 117,000 files, at
-    /// its end, held up the build while one core waited). Relative paths, in no order; what is
-    /// below a kept path is left out (it is carried whole), as is the marker.
     static func listing(output: String, staticFolder: URL?) -> (hidden: OutputHiddenFiles, files: [String]) {
-        var files: [String]? = []
-        let hidden = OutputHiddenFiles(output: output, staticFolder: staticFolder, listing: &files)
-        return (hidden, files ?? [])
-    }
-
-    private init(output: String, staticFolder: URL?, listing files: inout [String]?) {
         let marker = (try? String(contentsOfFile: output + "/" + SiteWriter.markerName, encoding: .utf8)) ?? ""
         let recorded = Self.recordedPaths(marker)
         var kept: [String] = []
+        var files: [String] = []
         func isOwn(_ path: String) -> Bool {
             if let recorded { return recorded.contains(path) }
             guard let staticFolder, let old = FileManager.default.contents(atPath: output + "/" + path) else { return false }
@@ -70,8 +59,8 @@ package struct OutputHiddenFiles: Sendable {
             for entry in SystemCalls.entries(of: folder) ?? [] {
                 if insideHidden || entry.isFolder || entry.kindUnknown || entry.name.first == UInt8(ascii: ".") {
                     entries.append((entry.text, entry))
-                } else if files != nil {
-                    files!.append(relative.isEmpty ? entry.text : relative + "/" + entry.text)
+                } else {
+                    files.append(relative.isEmpty ? entry.text : relative + "/" + entry.text)
                 }
             }
             entries.sort { $0.0 < $1.0 }
@@ -86,13 +75,13 @@ package struct OutputHiddenFiles: Sendable {
                     kept.append(child)
                 } else if isFolder {
                     walk(child, insideHidden: hidden)
-                } else if files != nil {
-                    files!.append(child)
+                } else {
+                    files.append(child)
                 }
             }
         }
         walk("", insideHidden: false)
-        self.kept = kept
+        return (OutputHiddenFiles(kept: kept), files)
     }
 
     /// The kept path that a file copied to `path` would replace, be put inside, or be put over

@@ -27,7 +27,7 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     /// for a value read, marking it taken).
     private let fallbackHas: (@Sendable ([Int]) -> [Bool])?
     /// Where a value this build makes goes instead of memory: the same cache on disk, which
-    /// writes it as the build goes. Then the values used are not kept here, only their keys.
+    /// writes it as the build goes. Then no value used is kept here (see `fallback`).
     private let keep: (@Sendable (Int, Value) -> Void)?
 
     public init() {

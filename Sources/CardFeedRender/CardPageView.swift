@@ -5,7 +5,7 @@ import CardFeedModel
 /// What the `card_page` template sees: one card on a page of its own, in the shell every page of
 /// the site has (`PageShell`, whose names it has too).
 struct CardPageView: TemplateModel {
-    static let names = ViewNames<Self>("card page", shared: PageShell.self, { PageShell.value(of: $0.shell.model, for: $1) }, [
+    static let names = ViewNames<Self>("card page", shared: PageShell.self, { $0.shell.value(for: $1) }, [
         .html("card", "The card's HTML, as its feeds show it: `{{{card}}}`.") { $0.card },
         .text("heading", "The card's title, or for a card without one what its feed entry's title would be.") { $0.heading },
         .list("feeds", CardPlaceView.self, "Each feed that shows the card, in order.") { $0.feeds },
@@ -40,7 +40,7 @@ struct CardPageView: TemplateModel {
         case .image?: page.image.map(MustacheValue.text)
         case .created?: page.created
         case .imageOnly?: .bool(page.shown.showsOnlyItsImage)
-        case nil: PageShell.value(of: page.shell.model, for: name)
+        case nil: page.shell.value(for: name)
         }
     }
 

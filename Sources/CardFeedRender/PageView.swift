@@ -6,7 +6,7 @@ import CardFeedSelect
 /// What the page template sees: one page of one feed, in the shell every page of the site has
 /// (`PageShell`, whose names it has too).
 struct PageView: TemplateModel {
-    static let names = ViewNames<Self>("page", shared: PageShell.self, { PageShell.value(of: $0.shell.model, for: $1) }, [
+    static let names = ViewNames<Self>("page", shared: PageShell.self, { $0.shell.value(for: $1) }, [
         .view("feed", FeedView.self, "The feed the page is of.") { .view($0.feed) },
         .value("cards", .cards, "The page's cards, each as its card template renders it: `{{#cards}}{{{.}}}{{/cards}}`.") { .deferredList(count: $0.cardCount) },
         .text("emptyMessage", "What a feed without cards says.") { $0.shell.model.settings.strings["emptyFeed"] },

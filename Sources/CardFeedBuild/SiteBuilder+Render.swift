@@ -95,6 +95,7 @@ extension SiteBuilder {
         let searchPlan = search ? self.searchPlan(selections, keys: keys, setup, output) : nil
         let searchDocuments = try searchPlan.map { plan throws(BuildFailure) in try self.searchDocuments(output, unneeded: plan.unneededDocuments, &report) }
         let pageCount = selections.reduce(0) { $0 + $1.feeds.reduce(0) { $0 + $1.pages.count } }
+        output.expect(files: pageCount + (setup.config.cardPages ? cardCount : 0))
         var syndicationFiles = 0
         var framesLoadingTheRootsFiles: [String] = []
         var stylesheetWarnings: [Diagnostic] = []

@@ -26,6 +26,9 @@ package protocol OutputTarget: AnyObject, Sendable {
     /// `path` without copying its bytes, where it can; false where it cannot (the bytes are
     /// then written as any file's).
     func adopt(_ source: URL, at path: String) -> Bool
+    /// Told, before the pages stream in, about how many files the build makes (a target that
+    /// keeps a table of them makes room for them at once).
+    func expect(files count: Int)
     /// Puts every file in place at once.
     func commit() throws -> OutputCounts
     /// Forgets every file: the output stays as it was.
@@ -37,6 +40,8 @@ extension OutputTarget {
     package func holds(_ path: String, madeFrom key: Int) -> Bool { false }
 
     package func adopt(_ source: URL, at path: String) -> Bool { false }
+
+    package func expect(files count: Int) {}
 }
 
 /// What a build did to the output folder.

@@ -28,14 +28,14 @@ public final class ReuseCaches: Sendable {
     /// asks for them; with `writer`, those the build makes go to the cache's file as they are
     /// made, not into memory.
     init(cardsFrom cache: BuildCache, keepingIn writer: CardsFileWriter? = nil) {
-        var keepEntry: (@Sendable (Int, KeptEntry) -> Void)?
-        var keepCard: (@Sendable (Int, RenderedCard) -> Void)?
+        var keepEntries: (@Sendable ([(key: Int, value: KeptEntry)]) -> Void)?
+        var keepCards: (@Sendable ([(key: Int, value: RenderedCard)]) -> Void)?
         if let writer {
-            keepEntry = { key, entry in writer.keep(entry, for: key) }
-            keepCard = { key, card in writer.append(card, for: key) }
+            keepEntries = { writer.keep($0) }
+            keepCards = { writer.append($0) }
         }
-        entries = ReuseCache(fallback: { cache.entry($0) }, keep: keepEntry)
-        cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCards($0) }, keep: keepCard)
+        entries = ReuseCache(fallback: { cache.entry($0) }, keep: keepEntries)
+        cards = ReuseCache(fallback: { cache.card($0) }, has: { cache.hasCards($0) }, keep: keepCards)
     }
 
     /// `serve`'s, which starts from the cards of the cache on disk, if it can be read (and

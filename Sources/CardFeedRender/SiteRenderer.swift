@@ -105,6 +105,10 @@ package struct SiteRenderer {
                 let offsets = chunk * 256..<min(batch.count, chunk * 256 + 256)
                 // By offset in the chunk: the card is kept in the cache unread.
                 var unread = [Bool](repeating: false, count: offsets.count)
+                // Kept for the next build a chunk at a time (see `ReuseCache.store`).
+                var made: [(key: Int, value: RenderedCard)] = []
+                if reuse != nil { made.reserveCapacity(offsets.count) }
+                defer { reuse?.cache.store(contentsOf: made) }
                 if let reuse, let shownOnPagesMade {
                     let unshown = offsets.filter { offset in
                         let position = batch.lowerBound + offset
@@ -147,7 +151,7 @@ package struct SiteRenderer {
                             failures.set(chunk, error)
                             return
                         }
-                        if let key { reuse?.cache.store(rendered, for: key) }
+                        if let key { made.append((key, rendered)) }
                     }
                     html.set(offset, rendered.html)
                     kept.set(offset, keepsAny && keepDescriptions.contains(position) ? rendered.description : nil)

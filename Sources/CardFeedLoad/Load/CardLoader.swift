@@ -234,6 +234,9 @@ public struct CardLoader: Sendable {
                         let order = firstOrder()
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
                         Parallel.perform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
+                            // Kept for the next build a chunk at a time (see `ReuseCache.store`).
+                            var made: [(key: Int, value: KeptEntry)] = []
+                            defer { cache.store(contentsOf: made) }
                             for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {
                                 let source = CardSource(file: file, index: start + offset, order: order + offset, offset: batch[offset].lowerBound)
                                 let key = Int(truncatingIfNeeded: StableHash.of(bytes, batch[offset], seed: fileKey))
@@ -244,7 +247,7 @@ public struct CardLoader: Sendable {
                                 }
                                 decoded.set(offset, Result { () throws(JSONSyntaxError) in
                                     let (entry, diagnostics, readsTime) = decoder.decodeNotingTime(try JSONParser.parseElement(bytes, batch[offset]), source: source, restTime: restTime)
-                                    cache.store(KeptEntry(entry, diagnostics, readsTime: readsTime, time: restTime), for: key)
+                                    made.append((key, KeptEntry(entry, diagnostics, readsTime: readsTime, time: restTime)))
                                     return (entry, diagnostics)
                                 })
                             }

@@ -12,9 +12,12 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     private struct State {
         var values: [Int: Value] = [:]
         var used: [Int: Value] = [:]
-        var stored = 0
         var madeByLastBuild = 0
     }
+
+    /// Values the build under way has made so far: counted apart from `state`, which a cache
+    /// on disk never takes, so that both cores storing values wait for no lock.
+    private let stored = Atomic<Int>(0)
 
     /// Values made (not reused) by the last build, for the log and the tests.
     public var madeByLastBuild: Int { state.withLock { $0.madeByLastBuild } }
@@ -26,9 +29,10 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     /// Whether `fallback` has a value under each of some keys, without reading them (and, as
     /// for a value read, marking it taken).
     private let fallbackHas: (@Sendable ([Int]) -> [Bool])?
-    /// Where a value this build makes goes instead of memory: the same cache on disk, which
-    /// writes it as the build goes. Then no value used is kept here (see `fallback`).
-    private let keep: (@Sendable (Int, Value) -> Void)?
+    /// Where the values this build makes go instead of memory, a batch at a time: the same
+    /// cache on disk, which writes them as the build goes. Then no value used is kept here (see
+    /// `fallback`), and nothing here is ever looked at.
+    private let keep: (@Sendable ([(key: Int, value: Value)]) -> Void)?
 
     public init() {
         fallback = nil
@@ -36,7 +40,9 @@ public final class ReuseCache<Value: Sendable>: Sendable {
         keep = nil
     }
 
-    package init(fallback: @escaping @Sendable (Int) -> Value?, has: (@Sendable ([Int]) -> [Bool])? = nil, keep: (@Sendable (Int, Value) -> Void)? = nil) {
+    package init(
+        fallback: @escaping @Sendable (Int) -> Value?, has: (@Sendable ([Int]) -> [Bool])? = nil, keep: (@Sendable ([(key: Int, value: Value)]) -> Void)? = nil
+    ) {
         self.fallback = fallback
         self.fallbackHas = has
         self.keep = keep
@@ -44,13 +50,14 @@ public final class ReuseCache<Value: Sendable>: Sendable {
 
     /// The value stored under `key` by the last build (or this one), kept for the next.
     package func value(for key: Int) -> Value? {
+        if keep != nil { return fallback?(key) }
         let found = state.withLock { state -> Value? in
             guard let value = state.used[key] ?? state.values[key] else { return nil }
             state.used[key] = value
             return value
         }
         guard found == nil, let fallback, let value = fallback(key) else { return found }
-        if keep == nil { state.withLock { $0.used[key] = value } }
+        state.withLock { $0.used[key] = value }
         return value
     }
 
@@ -63,33 +70,34 @@ public final class ReuseCache<Value: Sendable>: Sendable {
         return fallbackHas(keys)
     }
 
-    package func store(_ value: Value, for key: Int) {
-        keep?(key, value)
+    /// Keeps `made`, values this build made, for the next: a batch at a time, so that a cache
+    /// on disk takes its lock once a batch, not once a value (both cores store at once).
+    package func store(contentsOf made: [(key: Int, value: Value)]) {
+        guard !made.isEmpty else { return }
+        stored.add(made.count, ordering: .relaxed)
+        if let keep { return keep(made) }
         state.withLock { state in
-            if keep == nil { state.used[key] = value }
-            state.stored += 1
+            for (key, value) in made { state.used[key] = value }
         }
     }
 
     /// Begins a build: what a build that failed began to use is forgotten (the last good build's
     /// values stay).
     package func beginBuild() {
-        state.withLock { state in
-            state.used = [:]
-            state.stored = 0
-        }
+        state.withLock { $0.used = [:] }
+        stored.store(0, ordering: .relaxed)
     }
 
     /// How many values the build under way has made so far rather than taken.
-    package var madeThisBuild: Int { state.withLock { $0.stored } }
+    package var madeThisBuild: Int { stored.load(ordering: .relaxed) }
 
     /// Ends a build: what it did not use is forgotten.
     package func endBuild() {
         state.withLock { state in
             state.values = state.used
             state.used = [:]
-            state.madeByLastBuild = state.stored
-            state.stored = 0
+            state.madeByLastBuild = stored.load(ordering: .relaxed)
         }
+        stored.store(0, ordering: .relaxed)
     }
 }

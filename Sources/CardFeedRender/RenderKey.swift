@@ -40,7 +40,8 @@ struct CardRenderKey {
             hasher.combine(card)
             hasher.combine(anchor)
             hasher.combine(permalink)
-            hasher.combine(imageSize) { $0.combine($1.width); $0.combine($1.height) }
+            hasher.combine(imageSize?.width)
+            hasher.combine(imageSize?.height)
             hasher.combine(templates)
             hasher.combine(settings)
         }
@@ -81,7 +82,7 @@ struct PageKey {
         StableHasher.hash { hasher in
             hasher.combine(frame)
             hasher.combine(places)
-            hasher.combine(pagination) { $0.combine($1) }
+            hasher.combine(pagination)
             hasher.combine(cards)
         }
     }

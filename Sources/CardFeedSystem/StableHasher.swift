@@ -43,25 +43,45 @@ package struct StableHasher {
         writer.write(value)
     }
 
-    /// An optional: a flag, then the value if there is one.
-    package mutating func combine<Wrapped>(_ value: Wrapped?, _ combine: (inout StableHasher, Wrapped) -> Void) {
-        self.combine(value != nil)
-        if let value { combine(&self, value) }
+    // An optional is a flag, then the value if there is one; a list its count, then each
+    // element. Written out for each type keys are made of, not as generic functions: called
+    // from another module, those were not specialized, and looked their types' metadata up on
+    // every call, hundreds of thousands of times a build.
+
+    package mutating func combine(_ value: String?) {
+        combine(value != nil)
+        if let value { combine(value) }
     }
 
-    package mutating func combine(_ value: String?) { combine(value) { $0.combine($1) } }
-    package mutating func combine(_ value: Int64?) { combine(value) { $0.combine($1) } }
-    package mutating func combine(_ value: Int?) { combine(value) { $0.combine($1) } }
-    package mutating func combine(_ value: Double?) { combine(value) { $0.combine($1) } }
-
-    /// A list: its count, then each element as `combine` feeds it.
-    package mutating func combine<Element>(_ list: some Collection<Element>, _ combine: (inout StableHasher, Element) -> Void) {
-        self.combine(list.count)
-        for element in list { combine(&self, element) }
+    package mutating func combine(_ value: Int64?) {
+        combine(value != nil)
+        if let value { combine(value) }
     }
 
-    package mutating func combine(_ list: [Int]) { combine(list) { $0.combine($1) } }
-    package mutating func combine(_ list: [String]) { combine(list) { $0.combine($1) } }
+    package mutating func combine(_ value: Int?) {
+        combine(value != nil)
+        if let value { combine(value) }
+    }
+
+    package mutating func combine(_ value: Double?) {
+        combine(value != nil)
+        if let value { combine(value) }
+    }
+
+    package mutating func combine(_ list: [Int]) {
+        combine(list.count)
+        for element in list { combine(element) }
+    }
+
+    package mutating func combine(_ list: [String]) {
+        combine(list.count)
+        for element in list { combine(element) }
+    }
+
+    package mutating func combine(_ list: [String?]) {
+        combine(list.count)
+        for element in list { combine(element) }
+    }
 
     package func finalize() -> Int {
         Self.hash(ofWritten: writer.bytes[...])

@@ -43,9 +43,9 @@ package struct BinaryWriter {
         bytes.append(contentsOf: data)
     }
 
-    /// An optional string: a flag, then the string.
+    /// An optional string: a flag (one byte), then the string.
     package mutating func write(_ string: String?) {
-        write(string == nil ? 0 : 1)
+        write(string != nil)
         if let string { write(string) }
     }
 
@@ -107,7 +107,7 @@ package struct BinaryReader {
     }
 
     package mutating func optionalString() throws(Unreadable) -> String? {
-        try int() == 0 ? nil : try string()
+        try bool() ? try string() : nil
     }
 
     package mutating func bool() throws(Unreadable) -> Bool {

@@ -31,11 +31,10 @@ package struct BinaryWriter {
     }
 
     package mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
-            write(utf8.count)
-            bytes.append(contentsOf: utf8)
-        }
+        // A span borrows the string's bytes, where `withUTF8` on a copy retained and released it.
+        let utf8 = string.utf8.span
+        write(utf8.count)
+        utf8.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }
 
     /// Bytes as they are, without their length.

@@ -11,6 +11,18 @@ struct StableHashTests {
         #expect(StableHash.of(bytes: Array((0..<5).flatMap { _ in (0...255).map(UInt8.init) })) == 0x4844_b009_e164_352e)
     }
 
+    /// Parts hashed one after another hash as the bytes they make joined, at any cut (XXH3's
+    /// streaming state takes its input in stripes and blocks: parts on either side of them).
+    @Test func partsHashAsTheirBytesJoined() {
+        let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        for cuts in [[], [0], [1], [64, 65], [240, 1024, 1025], [4999], [5000], [0, 5000]] {
+            let bounds = [0] + cuts + [bytes.count]
+            let parts = zip(bounds, bounds.dropFirst()).map { Array(bytes[$0..<$1]) }
+            #expect(StableHash.of(parts: parts) == StableHash.of(bytes: bytes), "cut at \(cuts)")
+        }
+        #expect(StableHash.of(parts: []) == StableHash.of(bytes: []))
+    }
+
     /// A key feeds the same kinds of values in the same order every time (its type's fields):
     /// within that order, no two different values give the same bytes.
     @Test func valuesInTheSameOrderAreToldApartByTheirLengthsAndFlags() {

@@ -335,7 +335,7 @@ final class BuildCache: Sendable {
             }
             return writer.takeBytes()
         }
-        var writer = BinaryWriter(capacity: records.count * 32 + pages.count * 96 + 4096)
+        var writer = BinaryWriter(capacity: records.count * 32 + 4096)
         writer.write(identity.count)
         identity.forEach { writer.write($0) }
         writer.write(generation)
@@ -347,10 +347,12 @@ final class BuildCache: Sendable {
             writer.write(record.length)
             writer.write(record.checksum)
         }
-        writer.append(pagesPart.value)
-        let checksum = StableHash.of(bytes: writer.bytes)
-        writer.write(checksum)
-        try Self.replace(folder.url.appendingPathComponent(Self.fileName)) { partial in try Self.write([Self.magic, writer.bytes], to: partial) }
+        // The two parts written one after the other, not joined first: copying the pages' part
+        // into fresh memory took a third of this step in a first build of 100,000 cards.
+        let body = [writer.bytes, pagesPart.value]
+        var trailer = BinaryWriter(capacity: 8)
+        trailer.write(StableHash.of(parts: body))
+        try Self.replace(folder.url.appendingPathComponent(Self.fileName)) { partial in try Self.write([Self.magic] + body + [trailer.bytes], to: partial) }
     }
 
     /// `chunks` written into a new `file`, one after another.

@@ -105,7 +105,7 @@ package struct SiteRenderer {
                 let offsets = chunk * 256..<min(batch.count, chunk * 256 + 256)
                 // By offset in the chunk: the card is kept in the cache unread.
                 var unread = [Bool](repeating: false, count: offsets.count)
-                // Kept for the next build a chunk at a time (see `ReuseCache.store`).
+                // Kept for the next build a chunk at a time (see `ReuseCache.store(contentsOf:)`).
                 var made: [(key: Int, value: RenderedCard)] = []
                 if reuse != nil { made.reserveCapacity(offsets.count) }
                 defer { reuse?.cache.store(contentsOf: made) }

@@ -88,7 +88,7 @@ final class BuildCache: Sendable {
 
     static let fileName = "build-cache.bin"
     private static let magic = Array("CardFeed build cache\n".utf8)
-    private static let format = "format 4"
+    private static let format = "format 5"
     /// The dead cards a cards' file may hold, as a share of the output's pages' size (of its
     /// live cards' size, without pages to measure), before it is written anew.
     private static let deadShare = 0.2

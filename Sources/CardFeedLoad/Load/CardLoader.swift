@@ -234,7 +234,7 @@ public struct CardLoader: Sendable {
                         let order = firstOrder()
                         let decoded = ConcurrentResults<Result<(DecodedEntry, [Diagnostic]), JSONSyntaxError>>(count: batch.count)
                         Parallel.perform(iterations: (batch.count + Self.chunkSize - 1) / Self.chunkSize) { chunk in
-                            // Kept for the next build a chunk at a time (see `ReuseCache.store`).
+                            // Kept for the next build a chunk at a time (see `ReuseCache.store(contentsOf:)`).
                             var made: [(key: Int, value: KeptEntry)] = []
                             defer { cache.store(contentsOf: made) }
                             for offset in chunk * Self.chunkSize..<min(batch.count, (chunk + 1) * Self.chunkSize) {

@@ -16,7 +16,8 @@ public final class ReuseCache<Value: Sendable>: Sendable {
     }
 
     /// Values the build under way has made so far: counted apart from `state`, which a cache
-    /// on disk never takes, so that both cores storing values wait for no lock.
+    /// on disk takes only as a build begins and ends, so that both cores storing values wait
+    /// for no lock.
     private let stored = Atomic<Int>(0)
 
     /// Values made (not reused) by the last build, for the log and the tests.
@@ -48,7 +49,8 @@ public final class ReuseCache<Value: Sendable>: Sendable {
         self.keep = keep
     }
 
-    /// The value stored under `key` by the last build (or this one), kept for the next.
+    /// The value stored under `key` by the last build, kept for the next; in memory, also one
+    /// this build stored in an earlier batch (see `store(contentsOf:)`).
     package func value(for key: Int) -> Value? {
         if keep != nil { return fallback?(key) }
         let found = state.withLock { state -> Value? in

@@ -201,12 +201,13 @@ extension SiteBuilder {
         let advice = "; add image_alt to say what the image shows"
         let (banner, other) = ("missing: a banner's image is all it shows, so screen readers read ",
                                "missing: with neither title nor description, the image is all the card shows, so screen readers read ")
-        let summaryEnd = "the card's title, domain or link's host or address instead, if it has one" + advice
+        let read = "the card's title, domain or link's host or address instead"
+        let summaryEnd = read + ", if it has one" + advice
         let (bannerSummary, otherSummary) = (banner + summaryEnd, other + summaryEnd)
         return cards.compactMap { card in
             guard card.showsOnlyItsImage, card.image != nil, card.imageAlt == nil else { return nil }
             let isBanner = card.type == .bannerImage
-            let instead = card.wordsForItsImage.map { "the card's title, domain or link's host or address instead (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
+            let instead = card.wordsForItsImage.map { read + " (\(Diagnostic.quoted($0)))" } ?? "nothing for it"
             return Diagnostic(
                 .warning, card: card, field: "image_alt", message: (isBanner ? banner : other) + instead + advice,
                 summary: isBanner ? bannerSummary : otherSummary)

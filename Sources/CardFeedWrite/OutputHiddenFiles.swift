@@ -52,6 +52,7 @@ package struct OutputHiddenFiles: Sendable {
         }
         func walk(_ relative: String, insideHidden: Bool) {
             let folder = relative.isEmpty ? output : output + "/" + relative
+            func child(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
             // readdir's entries say which are folders: an output of 117,000 files is not
             // `stat`ed file by file, nor are its files that are not hidden sorted (they add
             // nothing to `kept`, and are only listed).
@@ -60,23 +61,23 @@ package struct OutputHiddenFiles: Sendable {
                 if insideHidden || entry.isFolder || entry.kindUnknown || entry.name.first == UInt8(ascii: ".") {
                     entries.append((entry.text, entry))
                 } else {
-                    files.append(relative.isEmpty ? entry.text : relative + "/" + entry.text)
+                    files.append(child(entry.text))
                 }
             }
             entries.sort { $0.0 < $1.0 }
             for (name, entry) in entries where name != "." && name != ".." {
                 if relative.isEmpty && name == SiteWriter.markerName { continue }
                 if name.hasPrefix(".") && name.contains(".cardfeed-new-") { continue }  // an older cardfeed's staging file (`.index.html.cardfeed-new-PID`)
-                let child = relative.isEmpty ? name : relative + "/" + name
+                let path = child(name)
                 let hidden = insideHidden || name.hasPrefix(".")
                 var status = stat()
                 let isFolder = entry.kindUnknown ? lstat(folder + "/" + name, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR : entry.isFolder
-                if hidden && !holdsOwn(child) {
-                    kept.append(child)
+                if hidden && !holdsOwn(path) {
+                    kept.append(path)
                 } else if isFolder {
-                    walk(child, insideHidden: hidden)
+                    walk(path, insideHidden: hidden)
                 } else {
-                    files.append(child)
+                    files.append(path)
                 }
             }
         }

@@ -77,7 +77,7 @@ final class CardsFileWriter: Sendable {
 
     /// Appends the records of `cards`, rendered by this build.
     func append(_ cards: [(key: Int, value: RenderedCard)]) {
-        append(cards.count, key: { cards[$0].key }) { Self.write(cards[$0].value, into: &$1) }
+        append(upTo: cards.count, bytes: .max, key: { cards[$0].key }) { Self.write(cards[$0].value, into: &$1) }
     }
 
     /// Decoded entries of a card file and their messages, to append (`DecodedEntryRecord`, what
@@ -100,12 +100,10 @@ final class CardsFileWriter: Sendable {
                 before?.value
                 var start = 0
                 while start < entries.count {
-                    var end = start
-                    append(upTo: entries.count - start, bytes: Self.entriesBatchSize, key: { entries[start + $0].key }) { offset, writer in
-                        DecodedEntryRecord.write(entries[start + offset].value, into: &writer)
-                        end = start + offset + 1
+                    let first = start
+                    start += append(upTo: entries.count - first, bytes: Self.entriesBatchSize, key: { entries[first + $0].key }) { offset, writer in
+                        DecodedEntryRecord.write(entries[first + offset].value, into: &writer)
                     }
-                    start = end
                 }
             }
         }
@@ -118,15 +116,11 @@ final class CardsFileWriter: Sendable {
         writingEntries.withLock { $0 }?.value
     }
 
-    /// Appends `count` records, the one at each offset under `key(offset)` as `write` writes it.
-    private func append(_ count: Int, key: (Int) -> Int, _ write: (Int, inout BinaryWriter) -> Void) {
-        append(upTo: count, bytes: .max, key: key, write)
-    }
-
-    /// Appends records, as `append(_:key:_:)` does, until `count` are written or the batch holds
-    /// `bytes`.
-    private func append(upTo count: Int, bytes limit: Int, key: (Int) -> Int, _ write: (Int, inout BinaryWriter) -> Void) {
-        guard count > 0 else { return }
+    /// Appends one batch of records, the one at each offset from 0 under `key(offset)` as `write`
+    /// writes it, until `count` are written or the batch holds `bytes`. Returns how many it wrote.
+    @discardableResult
+    private func append(upTo count: Int, bytes limit: Int, key: (Int) -> Int, _ write: (Int, inout BinaryWriter) -> Void) -> Int {
+        guard count > 0 else { return 0 }
         var writer = BinaryWriter(continuing: state.withLock { $0.spare.popLast() } ?? [])
         // Where each record is in the batch, with its checksum.
         var placed: [(key: Int, record: BuildCache.CardRecord)] = []
@@ -152,6 +146,7 @@ final class CardsFileWriter: Sendable {
         if let code = SystemCalls.write(batch, to: descriptor, at: place) { state.withLock { $0.failure = $0.failure ?? code } }
         batch.removeAll(keepingCapacity: true)
         state.withLock { [batch] in $0.spare.append(batch) }
+        return offset
     }
 
     /// Returns every record appended, with its key, in order, and where the file ends; throws
